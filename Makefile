@@ -1,0 +1,100 @@
+# How Fast Are Computers These Days? — build, measure, render, test.
+#
+#   make book                 set everything up, measure, render _book/ (quick profile)
+#   make book PROFILE=full    the same with publishing sizes
+#   make test                 set up (without Quarto) and run the test suite
+#   make preview              live preview while writing
+#   make clean                remove the rendered book and build trees
+#   make distclean            ... and the .venv
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := book
+
+PYTHON ?= python3
+PROFILE ?= quick
+VENV := .venv
+PY := $(CURDIR)/$(VENV)/bin/python
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+# What the chapters need from the system. Missing ones are installed with apt when we
+# are root or have password-less sudo; otherwise we say what is missing and go on: the
+# chapters mark what needs them as unsupported.
+APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
+                liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash
+
+NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
+                    \( -name '*.cpp' -o -name '*.hpp' -o -name '*.py' -o -name CMakeLists.txt \
+                       -o -name pyproject.toml \) -print)
+
+.PHONY: book test setup system-packages quarto execute preview clean distclean
+
+book: setup quarto
+	@if command -v quarto >/dev/null 2>&1; then \
+	  echo "rendering the book with the $(PROFILE) profile"; \
+	  HOWFAST_PROFILE=$(PROFILE) QUARTO_PYTHON=$(PY) quarto render --profile $(PROFILE); \
+	  echo "done: open _book/index.html"; \
+	else \
+	  echo "Quarto is not installed: executing every chapter without it to refresh data/results"; \
+	  HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute; \
+	  echo; \
+	  echo "The numbers are measured and stored in data/results/, but the book was NOT rendered:"; \
+	  echo "Quarto is missing and 'pip install quarto-cli' could not fetch it here."; \
+	  echo "Install Quarto from https://quarto.org/docs/get-started/ (a .deb for Debian/Ubuntu),"; \
+	  echo "or 'conda install -c conda-forge quarto', then run 'make book' again."; \
+	  exit 1; \
+	fi
+
+test: setup
+	HOWFAST_PROFILE=quick $(PY) -m pytest tests
+
+execute: setup
+	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute
+
+preview: setup quarto
+	HOWFAST_PROFILE=$(PROFILE) QUARTO_PYTHON=$(PY) quarto preview --profile $(PROFILE)
+
+setup: system-packages $(VENV)/.native
+
+system-packages:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then \
+	  echo "system packages: all present"; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "warning: no apt-get here; please install:$$missing"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  echo "installing with sudo:$$missing"; \
+	  sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+	  echo "warning: not root and no password-less sudo; please install:$$missing"; \
+	fi
+
+$(VENV)/.deps: requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(VENV)/.native: $(VENV)/.deps $(NATIVE_SOURCES)
+	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./native
+	@$(PY) -c "import howfast._native as n; print('native module ready, liburing', n.liburing_version or 'missing')"
+	@touch $@
+
+# Quarto on PATH, else try PyPI's quarto-cli (it downloads Quarto itself, which fails
+# where only package registries are reachable; `make book` then explains).
+quarto: $(VENV)/.deps
+	@command -v quarto >/dev/null 2>&1 || \
+	  $(PY) -m pip install -q --disable-pip-version-check quarto-cli >/dev/null 2>&1 || \
+	  echo "Quarto: not on PATH, and 'pip install quarto-cli' failed"
+
+clean:
+	rm -rf _book .quarto native/build $(VENV)/.native
+	find . -name '__pycache__' -type d -prune -not -path './$(VENV)/*' -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,163 @@
+"""One look for every chart, and the charts that recur across chapters.
+
+Importing this module registers and enables the ``howfast`` altair theme and the
+HTML renderer (what Quarto embeds). ``save_png`` writes any chart to PNG through
+vl-convert, to look at it outside the book.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import numpy as np
+import polars as pl
+
+THIS_MACHINE = "this machine"
+HIGHLIGHT = "#d6604d"
+REFERENCE = "#8c9fb5"
+PALETTE = ["#2166ac", "#d6604d", "#4d9221", "#8073ac", "#e08214", "#35978f", "#878787", "#c51b7d"]
+
+
+@alt.theme.register("howfast", enable=True)
+def _theme() -> alt.theme.ThemeConfig:
+    return {
+        "config": {
+            "font": "system-ui, -apple-system, 'Segoe UI', sans-serif",
+            "view": {"stroke": None, "continuousWidth": 520, "continuousHeight": 300},
+            "axis": {"labelFontSize": 12, "titleFontSize": 12, "titleFontWeight": "normal", "gridColor": "#e6e6e6"},
+            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "columns": 3},
+            "title": {"fontSize": 14, "anchor": "start", "fontWeight": "normal"},
+            "range": {"category": PALETTE},
+            "line": {"strokeWidth": 2},
+            "point": {"size": 40, "filled": True},
+        }
+    }
+
+
+alt.renderers.enable("html")
+
+
+def log_domain(values: pl.Series) -> list[float]:
+    """Whole decades around the data: a log axis has no zero, so bars need a floor."""
+    positive = values.filter(values > 0)
+    if positive.len() == 0:
+        raise ValueError("a log scale needs at least one positive value")
+    lo = 10 ** np.floor(np.log10(float(positive.min())) - 0.3)  # keep the shortest bar visible
+    hi = 10 ** np.ceil(np.log10(float(positive.max())))
+    return [float(lo), float(hi if hi > lo else lo * 10)]
+
+
+def _bar_x(field: str, values: pl.Series, title: str, log: bool) -> dict:
+    """x and x2 encodings for bars: on a log scale they start at the domain's floor."""
+    if not log:
+        return {"x": alt.X(f"{field}:Q", title=title)}
+    domain = log_domain(values)
+    return {
+        "x": alt.X(f"{field}:Q", scale=alt.Scale(type="log", domain=domain), title=f"{title} (log scale)",
+                   axis=alt.Axis(labelOverlap="greedy", labelSeparation=8)),
+        "x2": alt.datum(domain[0]),
+    }
+
+
+def save_png(chart: alt.TopLevelMixin, path: str | Path, scale: float = 2.0) -> Path:
+    """Render `chart` to a PNG file (vl-convert; no browser needed)."""
+    import vl_convert as vlc
+
+    out = Path(path)
+    out.write_bytes(vlc.vegalite_to_png(chart.to_json(), scale=scale))
+    return out
+
+
+def survival(samples: pl.DataFrame, by: str, points: int = 160) -> pl.DataFrame:
+    """For each group: latency (µs) against the share of operations slower than it.
+
+    Quantiles on a log grid from 0 to 99.99 %, so the tail is drawn as carefully as
+    the median without shipping every sample to the page."""
+    share_slower = np.logspace(0, -4, points)  # 1 ... 0.0001
+    parts = []
+    for (key,), group in samples.group_by([by], maintain_order=True):
+        us = group["latency_ns"].to_numpy().astype(np.float64) / 1e3
+        keep = share_slower >= 1.0 / us.size  # no claims past the data
+        parts.append(
+            pl.DataFrame(
+                {by: [key] * int(keep.sum()), "latency_us": np.quantile(us, 1 - share_slower[keep]),
+                 "share_slower": share_slower[keep]}
+            )
+        )
+    return pl.concat(parts)
+
+
+def latency_survival(samples: pl.DataFrame, by: str, title: str = "") -> alt.Chart:
+    """Log-log 'share of operations slower than x' curves, one per group."""
+    data = survival(samples, by)
+    return (
+        alt.Chart(data, title=title)
+        .mark_line()
+        .encode(
+            x=alt.X("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)"),
+            y=alt.Y("share_slower:Q", scale=alt.Scale(type="log", domain=[1e-4, 1]),
+                    axis=alt.Axis(format="%", values=[1, 0.1, 0.01, 0.001, 0.0001]),
+                    title="share of operations slower (log scale)"),
+            color=alt.Color(f"{by}:N", title=None, sort=None),
+            tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("latency_us:Q", format=",.1f", title="µs"),
+                     alt.Tooltip("share_slower:Q", format=".3%", title="slower")],
+        )
+    )
+
+
+def versus(frame: pl.DataFrame, *, label: str, value: str, title: str, unit: str, log: bool = True) -> alt.Chart:
+    """Horizontal bars: this machine (highlighted) beside the reference machines.
+
+    `frame` needs the `label` and `value` columns and a boolean ``this_machine``."""
+    sort = frame.sort(value)[label].to_list()
+    bars = alt.Chart(frame, title=title).mark_bar().encode(
+        y=alt.Y(f"{label}:N", sort=sort, title=None, axis=alt.Axis(labelLimit=320)),
+        **_bar_x(value, frame[value], unit, log),
+        color=alt.condition(alt.datum.this_machine, alt.value(HIGHLIGHT), alt.value(REFERENCE)),
+        tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q", format=",.4~g")],
+    )
+    text = alt.Chart(frame).mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
+        y=alt.Y(f"{label}:N", sort=sort), x=alt.X(f"{value}:Q"), text=alt.Text(f"{value}:Q", format=",.3~s")
+    )
+    return (bars + text).properties(height=alt.Step(26))
+
+
+def lines(frame: pl.DataFrame, *, x: str, y: str, color: str, x_title: str, y_title: str,
+          title: str = "", log_x: bool = True, log_y: bool = True, band: bool = True,
+          legend: bool = True) -> alt.LayerChart:
+    """Median lines with points, and a min–max band across repetitions when present."""
+    scale_x = alt.Scale(type="log", base=2) if log_x else alt.Undefined
+    scale_y = alt.Scale(type="log") if log_y else alt.Undefined
+    ticks = sorted(frame[x].unique().to_list())
+    base = alt.Chart(frame, title=title).encode(
+        x=alt.X(f"{x}:Q", scale=scale_x, title=x_title, axis=alt.Axis(values=ticks, format="~g")),
+        color=alt.Color(f"{color}:N", title=None, sort=None, legend=alt.Legend() if legend else None),
+    )
+    line = base.mark_line(point=True).encode(
+        y=alt.Y(f"{y}:Q", scale=scale_y, title=y_title),
+        tooltip=[alt.Tooltip(f"{color}:N"), alt.Tooltip(f"{x}:Q"), alt.Tooltip("median:Q", format=",.4~g"),
+                 alt.Tooltip("min:Q", format=",.4~g"), alt.Tooltip("max:Q", format=",.4~g")],
+    )
+    if not band or "min" not in frame.columns:
+        return alt.layer(line)
+    area = base.mark_area(opacity=0.18).encode(y=alt.Y("min:Q", scale=scale_y), y2="max:Q")
+    return alt.layer(area, line)
+
+
+def grouped_bars(frame: pl.DataFrame, *, category: str, group: str, title: str, unit: str,
+                 order: list[str] | None = None, log: bool = True) -> alt.LayerChart:
+    """Horizontal bars of the median per category, one bar per group, with a rule from
+    the fastest to the slowest repetition (`median`, `min`, `max` columns)."""
+    base = alt.Chart(frame, title=title).encode(
+        y=alt.Y(f"{category}:N", title=None, sort=order, axis=alt.Axis(labelLimit=320)),
+        yOffset=alt.YOffset(f"{group}:N"),
+        color=alt.Color(f"{group}:N", title=None),
+    )
+    bars = base.mark_bar().encode(
+        **_bar_x("median", pl.concat([frame["min"], frame["max"]]), unit, log),
+        tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{group}:N"), alt.Tooltip("median:Q", format=",.4~g"),
+                 alt.Tooltip("min:Q", format=",.4~g"), alt.Tooltip("max:Q", format=",.4~g")],
+    )
+    spread = base.mark_rule(color="#333").encode(x="min:Q", x2="max:Q")
+    return (bars + spread).properties(height=alt.Step(14))

@@ -1,0 +1,47 @@
+"""Numbers for prose: three significant figures, sensible units, thin on digits."""
+
+from __future__ import annotations
+
+import math
+
+
+def num(x: float, digits: int = 3) -> str:
+    """12345.6 -> '12,300'; 0.01234 -> '0.0123'."""
+    if x is None or not math.isfinite(x):
+        raise ValueError(f"cannot format {x!r} as a number")
+    if x == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(x)))
+    decimals = max(digits - 1 - magnitude, 0)
+    rounded = round(x, -magnitude + digits - 1)
+    text = f"{rounded:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def duration_us(us: float) -> str:
+    """A duration given in microseconds: '350 ns', '217 µs', '1.2 ms', '2.5 s'."""
+    if us is None or not math.isfinite(us) or us < 0:
+        raise ValueError(f"cannot format {us!r} as a duration")
+    if us < 1:
+        return f"{num(us * 1e3)} ns"
+    if us < 1e3:
+        return f"{num(us)} µs"
+    if us < 1e6:
+        return f"{num(us / 1e3)} ms"
+    return f"{num(us / 1e6)} s"
+
+
+def size(n: float) -> str:
+    """Bytes with binary prefixes: 4096 -> '4 KiB'."""
+    if n is None or n < 0:
+        raise ValueError(f"cannot format {n!r} as a size")
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{num(n)} {unit}" if unit != "bytes" else f"{int(n)} bytes"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
+def ratio(x: float) -> str:
+    """A factor: 3.2 -> '3.2×', 250 -> '250×'."""
+    return f"{num(x, 2)}×"

@@ -1,0 +1,183 @@
+"""Facts about the machine and the filesystem a run measured.
+
+A number means little without the hardware behind it: fsync on tmpfs is not fsync on
+NVMe. ``facts(directory)`` answers what CPU, memory, kernel, filesystem and block
+device stand behind `directory`, and whether io_uring and O_DIRECT work there.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import re
+import socket
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from . import capabilities
+
+
+def _read(path: str | Path, default: str = "") -> str:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return default
+
+
+def cpu_model() -> str:
+    for line in _read("/proc/cpuinfo").splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def hypervisor() -> str:
+    flags = next((l for l in _read("/proc/cpuinfo").splitlines() if l.startswith("flags")), "")
+    if " hypervisor" not in flags:
+        return "none detected"
+    vendor = _read("/sys/class/dmi/id/sys_vendor")
+    return f"yes ({vendor})" if vendor else "yes"
+
+
+def cache_sizes() -> dict[str, str]:
+    """Per-core cache sizes of cpu0, e.g. {'L1d': '48K', 'L2': '1024K', 'L3': '32768K'}."""
+    sizes: dict[str, str] = {}
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        level = _read(index / "level")
+        kind = _read(index / "type")
+        suffix = {"Data": "d", "Instruction": "i"}.get(kind, "")
+        if level:
+            sizes[f"L{level}{suffix}"] = _read(index / "size")
+    return sizes
+
+
+def memory_bytes() -> int:
+    match = re.search(r"MemTotal:\s+(\d+) kB", _read("/proc/meminfo"))
+    return int(match.group(1)) * 1024 if match else 0
+
+
+def os_name() -> str:
+    match = re.search(r'PRETTY_NAME="([^"]+)"', _read("/etc/os-release"))
+    return match.group(1) if match else platform.system()
+
+
+def _mount_of(directory: Path) -> tuple[str, str, str]:
+    """(mount point, filesystem type, source) of the mount holding `directory`."""
+    st = directory.stat()
+    dev = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    real = str(directory.resolve())
+    best = ("", "unknown", "")
+    for line in _read("/proc/self/mountinfo").splitlines():
+        left, _, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if len(fields) < 5 or len(tail) < 2 or fields[2] != dev:
+            continue
+        mount_point = fields[4].replace("\\040", " ")
+        inside = real == mount_point or real.startswith(mount_point.rstrip("/") + "/")
+        if inside and len(mount_point) > len(best[0]):
+            best = (mount_point, tail[0], tail[1])
+    return best
+
+
+def block_device(directory: Path) -> dict[str, Any]:
+    """The block device behind `directory`: name, model, rotational, logical block size."""
+    st = directory.stat()
+    sys_dev = Path(f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}")
+    if os.major(st.st_dev) == 0 or not sys_dev.exists():
+        return {"name": "none (not a block device)", "model": "", "rotational": None, "logical_block_size": None}
+    node = sys_dev.resolve()
+    if (node / "partition").exists():
+        node = node.parent
+    model = _read(node / "device" / "model") or _read(node / "device" / "vendor")
+    rotational = _read(node / "queue" / "rotational")
+    block_size = _read(node / "queue" / "logical_block_size")
+    return {
+        "name": node.name,
+        "model": model,
+        "rotational": rotational == "1" if rotational else None,
+        "logical_block_size": int(block_size) if block_size.isdigit() else None,
+    }
+
+
+def machine_id() -> str:
+    """``$HOWFAST_MACHINE``, else the host name, as a directory-safe slug."""
+    raw = os.environ.get("HOWFAST_MACHINE") or socket.gethostname() or "machine"
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", raw).strip("-.") or "machine"
+
+
+def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """Everything a reader needs to judge a number measured in `directory`."""
+    where = Path(directory)
+    if not where.is_dir():
+        raise ValueError(f"directory {str(where)!r} does not exist")
+    mount_point, fs_type, source = _mount_of(where)
+    device = block_device(where)
+    uring = capabilities.io_uring()
+    direct = capabilities.direct_io(where)
+    caches = cache_sizes()
+    return {
+        "machine": machine_id(),
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "cpu_model": cpu_model(),
+        "logical_cpus": os.cpu_count() or 0,
+        "hypervisor": hypervisor(),
+        "caches": ", ".join(f"{k} {v}" for k, v in caches.items()),
+        "memory_bytes": memory_bytes(),
+        "os": os_name(),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "scratch_dir": str(where),
+        "filesystem": fs_type,
+        "mount_point": mount_point,
+        "mount_source": source,
+        "block_device": device["name"],
+        "device_model": device["model"],
+        "rotational": device["rotational"],
+        "logical_block_size": device["logical_block_size"],
+        "io_uring": uring.supported,
+        "io_uring_reason": uring.reason,
+        "o_direct": direct.supported,
+        "o_direct_reason": direct.reason,
+    }
+
+
+_LABELS = {
+    "machine": "Machine",
+    "cpu_model": "CPU",
+    "logical_cpus": "Logical CPUs",
+    "hypervisor": "Virtual machine",
+    "caches": "Caches (per core)",
+    "memory_bytes": "Memory",
+    "os": "Operating system",
+    "kernel": "Kernel",
+    "filesystem": "Filesystem measured",
+    "mount_point": "Mount point",
+    "block_device": "Block device",
+    "device_model": "Device model",
+    "rotational": "Spinning disk",
+    "logical_block_size": "Logical block size",
+    "io_uring": "io_uring",
+    "o_direct": "O_DIRECT",
+    "date": "Measured (UTC)",
+}
+
+
+def facts_table(f: dict[str, Any]) -> pl.DataFrame:
+    """The facts as a two-column table for the book."""
+
+    def show(key: str) -> str:
+        value = f.get(key)
+        if key == "memory_bytes":
+            return f"{value / 2**30:.1f} GiB"
+        if key in ("io_uring", "o_direct"):
+            return ("yes — " if value else "no — ") + str(f.get(f"{key}_reason", ""))
+        if key == "logical_block_size" and value:
+            return f"{value} bytes"
+        if key == "rotational":
+            return {True: "yes", False: "no", None: "unknown"}[value]
+        return str(value) if value not in (None, "") else "unknown"
+
+    return pl.DataFrame({"fact": list(_LABELS.values()), "value": [show(k) for k in _LABELS]})

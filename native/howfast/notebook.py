@@ -1,0 +1,152 @@
+"""Run the book's chapters without Quarto.
+
+A ``.qmd`` chapter is read as R Markdown by jupytext (its ``{python}`` chunks become
+code cells), cells marked ``#| eval: false`` are skipped, and nbclient executes the
+rest in a real Jupyter kernel with the chapter's directory as working directory.
+Then the outputs are checked the way a reader would notice their absence: every
+``fig-`` cell drew a chart, every ``tbl-`` cell printed a table, every inline
+```{python} expr``` in the prose evaluates to a non-empty value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+INLINE = re.compile(r"`\{python\}\s+([^`]+?)`")
+OPTION = re.compile(r"^#\|\s*([\w-]+)\s*:\s*(.*?)\s*$", re.MULTILINE)
+_MARK = "HOWFAST-INLINE:"
+
+
+def cell_options(source: str) -> dict[str, str]:
+    """Quarto's ``#| key: value`` options at the top of a code cell."""
+    return {k: v.strip("\"'") for k, v in OPTION.findall(source)}
+
+
+def read_chapter(path: str | Path) -> nbformat.NotebookNode:
+    """The chapter as a notebook; cells with ``eval: false`` become raw cells."""
+    source = Path(path)
+    if not source.is_file():
+        raise ValueError(f"chapter {str(source)!r} does not exist")
+    nb = jupytext.reads(source.read_text(), fmt="Rmd")
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and cell_options(cell.source).get("eval") == "false":
+            nb.cells[i] = nbformat.v4.new_raw_cell(cell.source)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
+
+
+def inline_expressions(nb: nbformat.NotebookNode) -> list[str]:
+    return [m.strip() for c in nb.cells if c.cell_type == "markdown" for m in INLINE.findall(c.source)]
+
+
+@dataclass
+class ExecutedChapter:
+    path: Path
+    notebook: nbformat.NotebookNode
+    seconds: float
+    inline: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def charts(self) -> dict[str, dict]:
+        """The Vega-Lite spec of every ``fig-`` cell, by label."""
+        found = {}
+        for label, outs in self.outputs("fig-").items():
+            specs = [spec for spec in map(chart_spec, outs) if spec]
+            if specs:
+                found[label] = specs[0]
+        return found
+
+    def outputs(self, label_prefix: str) -> dict[str, list[dict]]:
+        """Outputs of the code cells whose label starts with `label_prefix`."""
+        found = {}
+        for cell in self.notebook.cells:
+            if cell.cell_type != "code":
+                continue
+            label = cell_options(cell.source).get("label", "")
+            if label.startswith(label_prefix):
+                found[label] = cell.get("outputs", [])
+        return found
+
+
+def chart_spec(output: dict) -> dict | None:
+    """The Vega-Lite spec inside an altair HTML output, or None if it holds no chart.
+
+    altair's HTML renderer ends its script with ``})(<spec>, <embed options>);``."""
+    html = output.get("data", {}).get("text/html", "")
+    if "vegaEmbed" not in html and "vega-embed" not in html:
+        return None
+    start = html.rfind("})(")
+    if start < 0:
+        return None
+    try:
+        spec, _ = json.JSONDecoder().raw_decode(html, start + 3)
+    except ValueError:
+        return None
+    return spec if isinstance(spec, dict) else None
+
+
+def _is_chart(output: dict) -> bool:
+    spec = chart_spec(output)
+    # a chart with no data rows draws nothing
+    return bool(spec) and any(len(rows) > 0 for rows in spec.get("datasets", {}).values())
+
+
+def _is_table(output: dict) -> bool:
+    md = output.get("data", {}).get("text/markdown", "")
+    return md.lstrip().startswith("|") and "---" in md
+
+
+def check(executed: ExecutedChapter) -> list[str]:
+    """What a reader would miss: charts, tables, inline numbers."""
+    problems = []
+    for label, outs in executed.outputs("fig-").items():
+        if not any(_is_chart(o) for o in outs):
+            problems.append(f"{label}: no chart in its output")
+    for label, outs in executed.outputs("tbl-").items():
+        if not any(_is_table(o) for o in outs):
+            problems.append(f"{label}: no table in its output")
+    for expr, value in executed.inline.items():
+        if value.startswith("ERROR") or value.strip() in ("", "None", "nan"):
+            problems.append(f"inline `{{python}} {expr}` gave {value!r}")
+    return problems
+
+
+def execute_chapter(path: str | Path, *, timeout: int = 900, kernel_name: str = "python3") -> ExecutedChapter:
+    """Execute every evaluated cell; raise nbclient's CellExecutionError on a failing cell."""
+    chapter = Path(path).resolve()
+    nb = read_chapter(chapter)
+    expressions = inline_expressions(nb)
+    probe = (
+        "import json as _hf_json\n_hf_values = {}\n"
+        f"for _hf_expr in {expressions!r}:\n"
+        "    try:\n        _hf_values[_hf_expr] = str(eval(_hf_expr))\n"
+        "    except Exception as _hf_error:\n        _hf_values[_hf_expr] = 'ERROR ' + repr(_hf_error)\n"
+        f"print({_MARK!r} + _hf_json.dumps(_hf_values))\n"
+    )
+    nb.cells.append(nbformat.v4.new_code_cell(probe))
+    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name,
+                            resources={"metadata": {"path": str(chapter.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - start
+    probe_cell = nb.cells.pop()
+    text = "".join(o.get("text", "") for o in probe_cell.get("outputs", []) if o.get("name") == "stdout")
+    inline = json.loads(text.split(_MARK, 1)[1]) if _MARK in text else {}
+    executed = ExecutedChapter(path=chapter, notebook=nb, seconds=seconds, inline=inline)
+    executed.problems = check(executed)
+    return executed
+
+
+def chapters(root: str | Path) -> list[Path]:
+    """The book's pages in order: ``index.qmd`` then ``chapters/*.qmd``."""
+    base = Path(root)
+    pages = [base / "index.qmd"] if (base / "index.qmd").is_file() else []
+    return pages + sorted((base / "chapters").glob("*.qmd"))

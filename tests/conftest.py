@@ -1,0 +1,61 @@
+"""Every test runs on the quick profile, with results and scratch files in temp dirs:
+nothing a test does lands in the checkout's data/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    results = tmp_path / "results"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("HOWFAST_RESULTS", str(results))
+    monkeypatch.setenv("HOWFAST_SCRATCH", str(scratch))
+    monkeypatch.setenv("HOWFAST_PROFILE", "quick")
+    monkeypatch.setenv("HOWFAST_MACHINE", "test-machine")
+    for variable in ("HOWFAST_DISABLE_IO_URING", "HOWFAST_DISABLE_DIRECT_IO", "QUARTO_PROFILE"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.chdir(ROOT)
+    return {"results": results, "scratch": scratch}
+
+
+@pytest.fixture
+def scratch_dir(isolated: dict[str, Path]) -> Path:
+    return isolated["scratch"]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config._howfast_results_before = _snapshot(ROOT / "data" / "results")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = getattr(session.config, "_howfast_results_before", None)
+    if before is not None and _snapshot(ROOT / "data" / "results") != before:
+        print("\nERROR: the tests changed the checkout's data/results/")
+        session.exitstatus = 1
+
+
+def _snapshot(path: Path) -> list[tuple[str, int]]:
+    if not path.exists():
+        return []
+    return sorted((str(p), p.stat().st_mtime_ns) for p in path.rglob("*") if p.is_file())
+
+
+def block_file_matches(path: Path, block_size: int, count: int, seed: int = 1) -> bool:
+    """True when the file holds exactly the blocks the native loops write."""
+    from howfast import _native
+
+    data = path.read_bytes()
+    if len(data) != block_size * count:
+        return False
+    return all(
+        data[i * block_size:(i + 1) * block_size] == _native.block_pattern(block_size, i, seed)
+        for i in range(count)
+    )

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from howfast import fmt, tables
+from howfast.profiles import PROFILES, current_profile
+
+
+def test_profile_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert current_profile().name == "quick"
+    monkeypatch.delenv("HOWFAST_PROFILE")
+    monkeypatch.setenv("QUARTO_PROFILE", "web,full")
+    assert current_profile().name == "full"
+    monkeypatch.setenv("HOWFAST_PROFILE", "nonsense")
+    with pytest.raises(ValueError, match="unknown profile"):
+        current_profile()
+
+
+def test_quick_is_smaller_than_full() -> None:
+    quick, full = PROFILES["quick"].fsync, PROFILES["full"].fsync
+    assert quick.writes < full.writes and quick.batch_records < full.batch_records
+
+
+def test_formatting() -> None:
+    assert fmt.num(12345.6) == "12,300"
+    assert fmt.num(0.012345) == "0.0123"
+    assert fmt.duration_us(0.35) == "350 ns"
+    assert fmt.duration_us(217.4) == "217 µs"
+    assert fmt.duration_us(1234) == "1.23 ms"
+    assert fmt.size(4096) == "4 KiB"
+    assert fmt.ratio(3.21) == "3.2×"
+    for bad in (float("nan"), None):
+        with pytest.raises(ValueError):
+            fmt.num(bad)
+    with pytest.raises(ValueError):
+        fmt.duration_us(-1)
+
+
+def test_table_markdown() -> None:
+    md = tables.table(pl.DataFrame({"a": ["x|y"], "b": [1.5]}), formats={"b": lambda v: f"{v} s"}).markdown()
+    assert md.splitlines() == ["| a | b |", "|:---|---:|", "| x\\|y | 1.5 s |"]
+    with pytest.raises(ValueError, match="lacks"):
+        tables.table(pl.DataFrame({"a": [1]}), formats={"zzz": str})
