@@ -101,20 +101,23 @@ def group_commit() -> pl.DataFrame:
 
 
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Ours beside fio per method: median durable writes per second and the ratio.
+    """Ours beside fio per method: median durable writes per second, the range over
+    repetitions (a noisy disk moves both), and the ratio of the medians.
 
-    When fio could not run, the fio column is empty and ``note`` says why."""
+    When fio could not run, its columns are empty and ``note`` says why."""
     summary = stats.summarize(metrics, ["method", "tool"]).filter(pl.col("metric") == "writes_per_s")
-    wide = summary.pivot(on="tool", index="method", values="median")
+    columns = []
     for tool in ("howfast", "fio"):
-        if tool not in wide.columns:
-            wide = wide.with_columns(pl.lit(None, dtype=pl.Float64).alias(tool))
-    wide = wide.select(
-        "method",
-        pl.col("howfast").alias("howfast writes/s"),
-        pl.col("fio").alias("fio writes/s"),
-        (pl.col("howfast") / pl.col("fio")).alias("howfast / fio"),
-    )
+        part = summary.filter(pl.col("tool") == tool).select(
+            "method",
+            pl.col("median").alias(f"{tool} writes/s"),
+            pl.concat_str(pl.col("min").round(0).cast(pl.Int64), pl.lit("–"), pl.col("max").round(0).cast(pl.Int64))
+            .alias(f"{tool} range"),
+        )
+        columns.append(part)
+    methods = metrics.select("method").unique(maintain_order=True)
+    wide = methods.join(columns[0], on="method", how="left").join(columns[1], on="method", how="left")
+    wide = wide.with_columns((pl.col("howfast writes/s") / pl.col("fio writes/s")).alias("howfast / fio"))
     missing = stats.unsupported(metrics.filter(pl.col("tool") == "fio"), ["method"])
     if missing.height:
         wide = wide.join(missing, on="method", how="left")

@@ -1,0 +1,11 @@
+// One registration function per subject; module.cpp calls them all.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace howfast {
+
+void register_probes(pybind11::module_& m);
+void register_durable_write(pybind11::module_& m);
+
+}  // namespace howfast
