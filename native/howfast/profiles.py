@@ -31,48 +31,82 @@ class FsyncPlan:
 
 
 @dataclass(frozen=True)
+class StoragePlan:
+    """Sizes for the storing-data chapter (disk engines, page cache, parallel jobs)."""
+
+
+@dataclass(frozen=True)
+class SqlitePlan:
+    """Sizes for the SQLite experiments of the storing-data chapter."""
+
+
+@dataclass(frozen=True)
+class MemtablePlan:
+    """Sizes for the memtables chapter."""
+
+
+@dataclass(frozen=True)
+class RocksdbPlan:
+    """Sizes for the RocksDB (db_bench-like) experiments of the memtables chapter."""
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     repetitions: int
     fsync: FsyncPlan
+    storage: StoragePlan = StoragePlan()
+    sqlite: SqlitePlan = SqlitePlan()
+    memtable: MemtablePlan = MemtablePlan()
+    rocksdb: RocksdbPlan = RocksdbPlan()
 
 
 _POWERS_4K_TO_1M = tuple(4 * KiB * 2**i for i in range(9))
 _BATCHES = tuple(2**i for i in range(11))  # 1 ... 1024
 
+# Each subject's quick and full sizes, side by side.
+QUICK_FSYNC = FsyncPlan(
+    writes=400,
+    block_size=4 * KiB,
+    sweep_block_sizes=_POWERS_4K_TO_1M,
+    sweep_writes=100,
+    sweep_bytes_cap=32 * MiB,
+    batch_sizes=_BATCHES,
+    batch_records=2048,
+    batch_min_syncs=8,
+    record_size=4 * KiB,
+    crosscheck_writes=1000,
+)
+FULL_FSYNC = FsyncPlan(
+    writes=5000,
+    block_size=4 * KiB,
+    sweep_block_sizes=_POWERS_4K_TO_1M,
+    sweep_writes=1000,
+    sweep_bytes_cap=512 * MiB,
+    batch_sizes=_BATCHES,
+    batch_records=32768,
+    batch_min_syncs=32,
+    record_size=4 * KiB,
+    crosscheck_writes=10000,
+)
+
+QUICK_STORAGE = StoragePlan()
+FULL_STORAGE = StoragePlan()
+
+QUICK_SQLITE = SqlitePlan()
+FULL_SQLITE = SqlitePlan()
+
+QUICK_MEMTABLE = MemtablePlan()
+FULL_MEMTABLE = MemtablePlan()
+
+QUICK_ROCKSDB = RocksdbPlan()
+FULL_ROCKSDB = RocksdbPlan()
+
 PROFILES: dict[str, Profile] = {
-    "quick": Profile(
-        name="quick",
-        repetitions=3,
-        fsync=FsyncPlan(
-            writes=400,
-            block_size=4 * KiB,
-            sweep_block_sizes=_POWERS_4K_TO_1M,
-            sweep_writes=100,
-            sweep_bytes_cap=32 * MiB,
-            batch_sizes=_BATCHES,
-            batch_records=2048,
-            batch_min_syncs=8,
-            record_size=4 * KiB,
-            crosscheck_writes=1000,
-        ),
-    ),
-    "full": Profile(
-        name="full",
-        repetitions=5,
-        fsync=FsyncPlan(
-            writes=5000,
-            block_size=4 * KiB,
-            sweep_block_sizes=_POWERS_4K_TO_1M,
-            sweep_writes=1000,
-            sweep_bytes_cap=512 * MiB,
-            batch_sizes=_BATCHES,
-            batch_records=32768,
-            batch_min_syncs=32,
-            record_size=4 * KiB,
-            crosscheck_writes=10000,
-        ),
-    ),
+    "quick": Profile(name="quick", repetitions=3, fsync=QUICK_FSYNC, storage=QUICK_STORAGE, sqlite=QUICK_SQLITE,
+                     memtable=QUICK_MEMTABLE, rocksdb=QUICK_ROCKSDB),
+    "full": Profile(name="full", repetitions=5, fsync=FULL_FSYNC, storage=FULL_STORAGE, sqlite=FULL_SQLITE,
+                    memtable=FULL_MEMTABLE, rocksdb=FULL_ROCKSDB),
 }
 
 
