@@ -21,7 +21,8 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # are root or have password-less sudo; otherwise we say what is missing and go on: the
 # chapters mark what needs them as unsupported.
 APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
-                liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash
+                liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
+                librocksdb-dev rocksdb-tools
 
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name '*.py' -o -name CMakeLists.txt \

@@ -19,7 +19,7 @@ def test_run_interleaves_cases_and_keeps_every_repetition() -> None:
     assert seen == [1, 2, 1, 2, 1, 2]
     assert result.metrics.height == 6
     assert result.metrics["repetition"].to_list() == [0, 0, 1, 1, 2, 2]
-    assert result.samples.height == 18 and set(result.samples.columns) >= {"n", "repetition", "op", "latency_ns"}
+    assert result.samples.height == 18 and set(result.samples.columns) >= {"n", "repetition", "sample", "latency_ns"}
 
 
 def test_unsupported_cases_are_rows_with_reasons() -> None:

@@ -107,10 +107,10 @@ def run(
                     rows.append({**base, "metric": metric, "value": float(value), "unit": unit, "note": None})
                 if outcome.samples is not None:
                     frame = pl.DataFrame({"latency_ns": np.asarray(outcome.samples, dtype=np.uint64)})
-                    frame = frame.with_row_index("op").with_columns(
+                    frame = frame.with_row_index("sample").with_columns(
                         [pl.lit(v).alias(k) for k, v in base.items()]
                     )
-                    sample_frames.append(frame.select([*base, "op", "latency_ns"]))
+                    sample_frames.append(frame.select([*base, "sample", "latency_ns"]))
     finally:
         if own:
             scratch.cleanup()

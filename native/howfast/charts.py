@@ -95,7 +95,8 @@ def latency_survival(samples: pl.DataFrame, by: str, title: str = "") -> alt.Cha
         alt.Chart(data, title=title)
         .mark_line()
         .encode(
-            x=alt.X("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)"),
+            x=alt.X("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)",
+                    axis=alt.Axis(labelOverlap="greedy", labelSeparation=8)),
             y=alt.Y("share_slower:Q", scale=alt.Scale(type="log", domain=[1e-4, 1]),
                     axis=alt.Axis(format="%", values=[1, 0.1, 0.01, 0.001, 0.0001]),
                     title="share of operations slower (log scale)"),
@@ -131,7 +132,7 @@ def lines(frame: pl.DataFrame, *, x: str, y: str, color: str, x_title: str, y_ti
     scale_y = alt.Scale(type="log") if log_y else alt.Undefined
     ticks = sorted(frame[x].unique().to_list())
     base = alt.Chart(frame, title=title).encode(
-        x=alt.X(f"{x}:Q", scale=scale_x, title=x_title, axis=alt.Axis(values=ticks, format="~g")),
+        x=alt.X(f"{x}:Q", scale=scale_x, title=x_title, axis=alt.Axis(values=ticks, format="~g", labelFlush=True)),
         color=alt.Color(f"{color}:N", title=None, sort=None, legend=alt.Legend() if legend else None),
     )
     line = base.mark_line(point=True).encode(
@@ -152,7 +153,7 @@ def grouped_bars(frame: pl.DataFrame, *, category: str, group: str, title: str, 
     base = alt.Chart(frame, title=title).encode(
         y=alt.Y(f"{category}:N", title=None, sort=order, axis=alt.Axis(labelLimit=320)),
         yOffset=alt.YOffset(f"{group}:N"),
-        color=alt.Color(f"{group}:N", title=None),
+        color=alt.Color(f"{group}:N", title=None, legend=alt.Legend(labelLimit=400)),
     )
     bars = base.mark_bar().encode(
         **_bar_x("median", pl.concat([frame["min"], frame["max"]]), unit, log),

@@ -11,8 +11,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
-from . import fsync
+import polars as pl
+
+from . import fsync, stats
 from .bench import Case, Outcome, Run, Unsupported, run
 from .profiles import Profile, current_profile
 from .scratch import Scratch
@@ -25,6 +28,27 @@ FIO_OPTIONS: dict[str, list[str]] = {
     "O_DIRECT | O_DSYNC write": ["--sync=dsync", "--direct=1"],
 }
 NAME = "fsync_vs_fio"
+
+
+def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str) -> pl.DataFrame:
+    """Ours beside fio per case: medians, the range over repetitions (a noisy disk moves
+    both) and the ratio of the medians. When fio could not run, its columns are empty
+    and ``note`` says why."""
+    summary = stats.summarize(metrics, [*by, "tool"]).filter(pl.col("metric") == metric)
+    cases = metrics.select(by).unique(maintain_order=True)
+    for tool in ("howfast", "fio"):
+        part = summary.filter(pl.col("tool") == tool).select(
+            *by,
+            pl.col("median").alias(f"{tool} {unit}"),
+            pl.concat_str(pl.col("min").round(0).cast(pl.Int64), pl.lit("–"), pl.col("max").round(0).cast(pl.Int64))
+            .alias(f"{tool} range"),
+        )
+        cases = cases.join(part, on=by, how="left", maintain_order="left")
+    cases = cases.with_columns((pl.col(f"howfast {unit}") / pl.col(f"fio {unit}")).alias("howfast / fio"))
+    missing = stats.unsupported(metrics.filter(pl.col("tool") == "fio"), by)
+    if missing.height:
+        cases = cases.join(missing, on=by, how="left", maintain_order="left")
+    return cases
 
 
 def fio_version() -> str | None:
@@ -76,3 +100,82 @@ def durable_writes_vs_fio(profile: Profile | None = None, scratch: Scratch | Non
         for tool in ("howfast", "fio")
     ]
     return run(NAME, cases, _measure, repetitions=(profile or current_profile()).repetitions, scratch=scratch)
+
+
+# --- the storing-data chapter: disk jobs through fio ---------------------------------
+
+DISK_NAME = "storage_vs_fio"
+_FIO_ENGINES = {"sync": "psync", "aio": "posixaio", "io_uring": "io_uring"}
+
+
+def disk_crosscheck_cases(profile: Profile) -> list[dict]:
+    """The rows checked against fio: sequential read and write, random 4 KiB reads,
+    and the io_uring rows (O_DIRECT, so neither tool measures the page cache)."""
+    from .storage import io_case
+
+    plan = profile.storage
+    size, big = plan.fio_file_size, plan.matrix_block_size
+    rows = [
+        io_case(engine="sync", op="read", direct=True, cache="n/a", block_size=big, file_size=size),
+        io_case(engine="sync", op="write", direct=True, cache="n/a", block_size=big, file_size=size),
+        io_case(engine="sync", op="write", fsync=True, block_size=big, file_size=size),
+        io_case(engine="sync", pattern="random", op="read", direct=True, cache="n/a", block_size=4096,
+                file_size=size // 4),
+        io_case(engine="aio", op="read", direct=True, cache="n/a", block_size=big, file_size=size),
+        io_case(engine="io_uring", op="read", direct=True, cache="n/a", block_size=big, file_size=size),
+        io_case(engine="io_uring", pattern="random", op="read", direct=True, cache="n/a", block_size=big,
+                file_size=size),
+        io_case(engine="io_uring", op="write", direct=True, cache="n/a", block_size=big, file_size=size),
+        io_case(engine="io_uring", op="write", fsync=True, direct=True, cache="n/a", block_size=big, file_size=size),
+        io_case(engine="io_uring", pattern="random", op="read", direct=True, cache="n/a", block_size=4096,
+                file_size=size // 4, queue_depth=32),
+    ]
+    return [{**row, "tool": tool} for row in rows for tool in ("howfast", "fio")]
+
+
+def fio_io(scratch: Scratch, case: Case, read_file: Path | None) -> dict[str, float]:
+    """Run one disk case through fio; returns its ops/s and MB/s."""
+    exe = shutil.which("fio")
+    if exe is None:
+        raise Unsupported("fio is not installed (apt-get install fio)")
+    if case["jobs"] != 1 or case["op"] == "readwrite":
+        raise ValueError("the fio cross-check runs single jobs of reads or writes")
+    rw = ("rand" if case["pattern"] == "random" else "") + case["op"]
+    path = read_file if case["op"] == "read" else scratch.file("fio-write")
+    command = [exe, "--name=check", f"--filename={path}", f"--rw={rw}", f"--bs={case['block_size']}",
+               f"--size={case['file_size']}", f"--ioengine={_FIO_ENGINES[case['engine']]}",
+               f"--iodepth={case['queue_depth']}", f"--direct={int(case['direct'])}", "--fallocate=none",
+               "--output-format=json"]
+    if case["fsync"]:
+        command.append("--fsync=1")
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=900)
+    finally:
+        if case["op"] != "read":
+            scratch.remove(Path(path))
+    if done.returncode != 0:
+        raise RuntimeError(f"fio failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+    side = json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0][case["op"]]
+    if side["io_bytes"] != case["file_size"]:
+        raise RuntimeError(f"fio moved {side['io_bytes']} bytes, expected {case['file_size']}")
+    return {"ops_per_s": float(side["iops"]), "mb_per_s": float(side["bw_bytes"]) / 1e6}
+
+
+def disk_vs_fio(profile: Profile | None = None, scratch: Scratch | None = None, files=None) -> Run:
+    """Ours and fio, alternating, on the rows of ``disk_crosscheck_cases``."""
+    from . import storage
+
+    profile = profile or current_profile()
+
+    def measure(case: Case, s: Scratch) -> Outcome:
+        nonlocal files
+        files = files or storage.Files(s)
+        storage.check_capabilities(case, s.path)
+        if case["tool"] == "howfast":
+            ours = storage.measure_io(case, s, files)
+            return Outcome({k: ours.metrics[k] for k in ("ops_per_s", "mb_per_s")})
+        read_file = Path(f"{files.for_reading(case['file_size'], 1)}.0") if case["op"] == "read" else None
+        got = fio_io(s, case, read_file)
+        return Outcome({"ops_per_s": (got["ops_per_s"], "ops/s"), "mb_per_s": (got["mb_per_s"], "MB/s")})
+
+    return run(DISK_NAME, disk_crosscheck_cases(profile), measure, repetitions=profile.repetitions, scratch=scratch)

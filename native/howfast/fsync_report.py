@@ -101,24 +101,7 @@ def group_commit() -> pl.DataFrame:
 
 
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Ours beside fio per method: median durable writes per second, the range over
-    repetitions (a noisy disk moves both), and the ratio of the medians.
+    """Ours beside fio per method, in durable writes per second."""
+    from .crosscheck import side_by_side
 
-    When fio could not run, its columns are empty and ``note`` says why."""
-    summary = stats.summarize(metrics, ["method", "tool"]).filter(pl.col("metric") == "writes_per_s")
-    columns = []
-    for tool in ("howfast", "fio"):
-        part = summary.filter(pl.col("tool") == tool).select(
-            "method",
-            pl.col("median").alias(f"{tool} writes/s"),
-            pl.concat_str(pl.col("min").round(0).cast(pl.Int64), pl.lit("–"), pl.col("max").round(0).cast(pl.Int64))
-            .alias(f"{tool} range"),
-        )
-        columns.append(part)
-    methods = metrics.select("method").unique(maintain_order=True)
-    wide = methods.join(columns[0], on="method", how="left").join(columns[1], on="method", how="left")
-    wide = wide.with_columns((pl.col("howfast writes/s") / pl.col("fio writes/s")).alias("howfast / fio"))
-    missing = stats.unsupported(metrics.filter(pl.col("tool") == "fio"), ["method"])
-    if missing.height:
-        wide = wide.join(missing, on="method", how="left")
-    return wide
+    return side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s")

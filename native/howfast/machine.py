@@ -87,14 +87,17 @@ def block_device(directory: Path) -> dict[str, Any]:
     st = directory.stat()
     sys_dev = Path(f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}")
     if os.major(st.st_dev) == 0 or not sys_dev.exists():
-        return {"name": "none (not a block device)", "model": "", "rotational": None, "logical_block_size": None}
+        return {"name": "none (not a block device)", "model": "", "rotational": None, "logical_block_size": None,
+                "read_ahead_kb": None}
     node = sys_dev.resolve()
     if (node / "partition").exists():
         node = node.parent
     model = _read(node / "device" / "model") or _read(node / "device" / "vendor")
     rotational = _read(node / "queue" / "rotational")
     block_size = _read(node / "queue" / "logical_block_size")
+    read_ahead = _read(node / "queue" / "read_ahead_kb")
     return {
+        "read_ahead_kb": int(read_ahead) if read_ahead.isdigit() else None,
         "name": node.name,
         "model": model,
         "rotational": rotational == "1" if rotational else None,
@@ -137,6 +140,7 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
         "device_model": device["model"],
         "rotational": device["rotational"],
         "logical_block_size": device["logical_block_size"],
+        "read_ahead_kb": device["read_ahead_kb"],
         "io_uring": uring.supported,
         "io_uring_reason": uring.reason,
         "o_direct": direct.supported,
@@ -159,6 +163,7 @@ _LABELS = {
     "device_model": "Device model",
     "rotational": "Spinning disk",
     "logical_block_size": "Logical block size",
+    "read_ahead_kb": "Read-ahead",
     "io_uring": "io_uring",
     "o_direct": "O_DIRECT",
     "date": "Measured (UTC)",
@@ -176,6 +181,8 @@ def facts_table(f: dict[str, Any]) -> pl.DataFrame:
             return ("yes — " if value else "no — ") + str(f.get(f"{key}_reason", ""))
         if key == "logical_block_size" and value:
             return f"{value} bytes"
+        if key == "read_ahead_kb" and value is not None:
+            return f"{value} KiB"
         if key == "rotational":
             return {True: "yes", False: "no", None: "unknown"}[value]
         return str(value) if value not in (None, "") else "unknown"

@@ -7,5 +7,9 @@ namespace howfast {
 
 void register_probes(pybind11::module_& m);
 void register_durable_write(pybind11::module_& m);
+void register_memtable(pybind11::module_& m);
+void register_rocksdb(pybind11::module_& m);
+void register_disk_io(pybind11::module_& m);
+void register_sqlite(pybind11::module_& m);
 
 }  // namespace howfast

@@ -24,4 +24,8 @@ PYBIND11_MODULE(_native, m) {
 
   howfast::register_probes(m);
   howfast::register_durable_write(m);
+  howfast::register_memtable(m);
+  howfast::register_rocksdb(m);
+  howfast::register_disk_io(m);
+  howfast::register_sqlite(m);
 }

@@ -1,0 +1,255 @@
+"""Tables, chart data and sentences for the RocksDB section, from stored results and
+seed 000's db_bench figures (data/reference/rocksdb.csv)."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from . import fmt, reference, stats
+from .charts import HIGHLIGHT, PALETTE, THIS_MACHINE
+from .results import load
+from .rocksdb import BENCHMARK, CROSSCHECK, DISK, TESTS, WRITE_TESTS
+
+SEED_MACHINE = "laptop, seed 000"
+#: Columns of the comparison table, and the metric behind each.
+COLUMNS = {
+    "ops/s": "ops_per_s",
+    "µs/op": "micros_per_op",
+    "MiB/s": "mb_per_s",
+    "p50 µs": "latency_p50",
+    "p99 µs": "latency_p99",
+    "p99.9 µs": "latency_p99_9",
+}
+
+
+def measured() -> pl.DataFrame:
+    return load(BENCHMARK)
+
+
+def disk() -> pl.DataFrame:
+    return load(DISK)
+
+
+def crosscheck() -> pl.DataFrame:
+    return load(CROSSCHECK)
+
+
+def seed_figures() -> pl.DataFrame:
+    """Seed 000's four db_bench runs, one row per (test, metric). The seed's threads are
+    not printed; they follow from operations / entries for the read tests (16 each)."""
+    ref = reference.load("rocksdb").filter(
+        (pl.col("machine") == "laptop") & (pl.col("benchmark") == "rocksdb_db_bench"))
+    ops = ref.filter(pl.col("metric") == "operations").select(
+        "test", threads=(pl.col("value") / pl.col("entries")).round(0).cast(pl.Int64)
+    )
+    return ref.select("test", "entries", "compressed_value_size", "metric", "value", "unit").join(
+        ops, on="test", how="left"
+    )
+
+
+def _ours_wide(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Median over repetitions of each table metric, one row per test."""
+    summary = stats.summarize(metrics, ["test", "entries", "threads"])
+    wanted = summary.filter(pl.col("metric").is_in([*COLUMNS.values(), "keys_found", "operations"]))
+    if wanted.height == 0:
+        return pl.DataFrame()
+    return wanted.pivot(on="metric", index=["test", "entries", "threads"], values="median")
+
+
+def comparison_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Two rows per test, this machine (medians) and the seed's laptop: keys in the
+    database, threads, db_bench's summary figures and percentiles, and the share of
+    reads that found their key. Unsupported rows say why."""
+    ours = _ours_wide(metrics)
+    rows = []
+    if ours.height:
+        found = (pl.col("keys_found") / pl.col("operations")) if "keys_found" in ours.columns else pl.lit(None)
+        rows.append(ours.select(
+            "test", machine=pl.lit(THIS_MACHINE), keys=pl.col("entries").cast(pl.Int64),
+            threads=pl.col("threads").cast(pl.Int64), **{k: pl.col(v) for k, v in COLUMNS.items()},
+            found=found.cast(pl.Float64),
+        ))
+    seed = seed_figures()
+    wide = seed.pivot(on="metric", index=["test", "entries", "threads"], values="value")
+    rows.append(wide.select(
+        "test", machine=pl.lit(SEED_MACHINE), keys=pl.col("entries").cast(pl.Int64),
+        threads=pl.col("threads").fill_null(1).cast(pl.Int64), **{k: pl.col(v) for k, v in COLUMNS.items()},
+        # db_bench prints each reader's found count out of its own reads
+        found=(pl.col("keys_found") / pl.col("entries")).cast(pl.Float64),
+    ))
+    order = pl.DataFrame({"test": list(TESTS), "order": range(len(TESTS))})
+    table = pl.concat(rows, how="diagonal").join(order, on="test", how="left")
+    table = table.sort(["order", "machine"], descending=[False, True]).drop("order")
+    table = table.with_columns(found=pl.when(pl.col("test").str.starts_with("read")).then(pl.col("found")))
+    missing = stats.unsupported(metrics, ["test"])
+    if missing.height:
+        table = pl.concat([table, missing.with_columns(machine=pl.lit(THIS_MACHINE)).rename({"note": "unsupported"})],
+                          how="diagonal")
+    return table
+
+
+def versus_frame(metrics: pl.DataFrame, metric: str = "ops_per_s") -> pl.DataFrame:
+    """For a grouped bar chart: each test's median, min and max on this machine, and the
+    seed's single figure (min = max = median)."""
+    summary = stats.summarize(metrics, ["test"]).filter(pl.col("metric") == metric)
+    ours = summary.select("test", group=pl.lit(THIS_MACHINE), median="median", min="min", max="max")
+    seed = seed_figures().filter(pl.col("metric") == metric).select(
+        "test", group=pl.lit(SEED_MACHINE), median="value", min="value", max="value"
+    )
+    return pl.concat([ours, seed])
+
+
+def crosscheck_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Ours beside db_bench on the same sequence: median ops/s, and their ratio. When
+    db_bench could not run, its column is empty and ``note`` says why."""
+    summary = stats.summarize(metrics, ["test", "threads", "tool"]).filter(pl.col("metric") == "ops_per_s")
+    tests = metrics.select("test", "threads").unique(maintain_order=True)
+    wide = tests
+    for tool in ("howfast", "db_bench"):
+        part = summary.filter(pl.col("tool") == tool).select("test", pl.col("median").alias(f"{tool} ops/s"))
+        wide = wide.join(part, on="test", how="left")
+    wide = wide.with_columns((pl.col("howfast ops/s") / pl.col("db_bench ops/s")).alias("howfast / db_bench"))
+    missing = stats.unsupported(metrics, ["test", "tool"])
+    if missing.height:
+        notes = missing.group_by("test", maintain_order=True).agg(
+            note=pl.concat_str(pl.col("tool"), pl.lit(": "), pl.col("note")).unique().str.join("; "))
+        wide = wide.join(notes, on="test", how="left")
+    return wide
+
+
+def write_rates(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per write test (and the writer of readwhilewriting): user data accepted per second,
+    bytes RocksDB handed to the kernel per second (WAL, flushes, compactions), the write
+    amplification, the disk's own sequential bandwidth, and the user rate that bandwidth
+    could sustain at that amplification."""
+    summary = stats.summarize(metrics, ["test"])
+    wanted = summary.filter(
+        pl.col("metric").is_in(["user_write_mb_per_s", "file_write_mb_per_s", "write_amplification"]))
+    if wanted.height == 0:
+        return pl.DataFrame(schema={"test": pl.String})
+    wide = wanted.pivot(on="metric", index="test", values="median").filter(
+        pl.col("test").is_in([*WRITE_TESTS, "readwhilewriting"]))
+    bandwidth = disk_bandwidth(disk_metrics)
+    return wide.select(
+        "test",
+        user_mb_per_s="user_write_mb_per_s",
+        file_mb_per_s="file_write_mb_per_s",
+        write_amplification="write_amplification",
+        disk_mb_per_s=pl.lit(bandwidth, dtype=pl.Float64),
+        sustainable_user_mb_per_s=pl.lit(bandwidth, dtype=pl.Float64) / pl.col("write_amplification"),
+    )
+
+
+def disk_bandwidth(disk_metrics: pl.DataFrame) -> float | None:
+    """Median sequential write bandwidth of the disk (MB/s), or None if not measured."""
+    rows = disk_metrics.filter(pl.col("metric") == "mb_per_s") if "metric" in disk_metrics.columns else disk_metrics
+    return float(rows["value"].median()) if rows.height else None
+
+
+def unsupported_reason(metrics: pl.DataFrame) -> str | None:
+    """Why this machine measured nothing, if it did not."""
+    missing = stats.unsupported(metrics, ["test"])
+    if missing.height and metrics.filter(pl.col("metric") == "ops_per_s").height == 0:
+        return str(missing["note"][0])
+    return None
+
+
+def ratio_to_seed(metrics: pl.DataFrame, test: str, metric: str = "ops_per_s") -> float | None:
+    """This machine's median over the seed laptop's figure, or None."""
+    frame = versus_frame(metrics, metric).filter(pl.col("test") == test)
+    ours = frame.filter(pl.col("group") == THIS_MACHINE)["median"]
+    seed = frame.filter(pl.col("group") == SEED_MACHINE)["median"]
+    if ours.len() != 1 or seed.len() != 1:
+        return None
+    return float(ours[0] / seed[0])
+
+
+def versus_laptop(ratio: float) -> str:
+    """'1.2× the laptop's rate', '0.8× the laptop's rate', or below half 'the laptop's rate ÷ 19'."""
+    if ratio <= 0:
+        raise ValueError(f"ratio must be positive, got {ratio}")
+    return f"{fmt.ratio(ratio)} the laptop's rate" if ratio >= 0.5 else f"the laptop's rate ÷ {fmt.num(1 / ratio, 2)}"
+
+
+def headline(metrics: pl.DataFrame) -> str:
+    """One sentence: each test's ops/s here against the seed's laptop."""
+    reason = unsupported_reason(metrics)
+    if reason:
+        return f"RocksDB could not be measured on this machine: {reason}."
+    summary = stats.summarize(metrics, ["test"])
+    parts = []
+    for test in TESTS:
+        rows = summary.filter((pl.col("test") == test) & (pl.col("metric") == "ops_per_s"))
+        if rows.height != 1:
+            continue
+        ratio = ratio_to_seed(metrics, test)
+        versus = f" ({versus_laptop(ratio)})" if ratio is not None else ""
+        parts.append(f"{test} {fmt.num(float(rows['median'][0]))} ops/s{versus}")
+    return "This machine ran " + ", ".join(parts) + "."
+
+
+def crosscheck_sentence(metrics: pl.DataFrame) -> str:
+    table = crosscheck_table(metrics)
+    ratios = table["howfast / db_bench"].drop_nulls()
+    if ratios.len() == 0:
+        notes = table["note"].drop_nulls() if "note" in table.columns else pl.Series([], dtype=pl.String)
+        note = notes[0] if notes.len() else "no result"
+        return f"There is no cross-check on this machine ({note})."
+    return (f"Test by test, our loop ran at {fmt.ratio(float(ratios.min()))} to {fmt.ratio(float(ratios.max()))} "
+            "of db_bench's rate.")
+
+
+def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
+    """What the write tests asked of the disk, against what the disk can take."""
+    reason = unsupported_reason(metrics)
+    if reason:
+        return f"The write tests did not run here ({reason}), so there is nothing to set against the disk."
+    rates = write_rates(metrics, disk_metrics)
+    fill = rates.filter(pl.col("test") == "fillseq")
+    over = rates.filter(pl.col("test") == "overwrite")
+    if fill.height != 1 or over.height != 1 or "file_mb_per_s" not in fill.columns:
+        return "The bytes RocksDB wrote to its files could not be counted here (no /proc/self/io)."
+    f, o = fill.row(0, named=True), over.row(0, named=True)
+    text = (f"While fillseq accepted {fmt.num(f['user_mb_per_s'])} MB/s of keys and values, RocksDB handed "
+            f"{fmt.num(f['file_mb_per_s'])} MB/s to the kernel ({fmt.ratio(f['write_amplification'])} the user data: "
+            f"the write-ahead log, then the flushed memtables); overwrite wrote "
+            f"{fmt.ratio(o['write_amplification'])} its user data.")
+    if f["disk_mb_per_s"] is not None:
+        share = f["file_mb_per_s"] / f["disk_mb_per_s"]
+        text += (f" The disk itself takes {fmt.num(f['disk_mb_per_s'])} MB/s of sequential 1 MiB writes, so the "
+                 f"file traffic of fillseq is {fmt.num(100 * share, 2)} % of what the disk can absorb: ")
+        text += ("the writer is held back by the work each write costs the CPU (a system call to append to the "
+                 "log, a skip-list insert), not by the disk." if share < 0.5 else
+                 "the disk, not the CPU, is what holds the writer back.")
+    return text
+
+
+PERCENTILE_LABELS = {"latency_p50": "p50", "latency_p75": "p75", "latency_p99": "p99", "latency_p99_9": "p99.9",
+                     "latency_p99_99": "p99.99"}
+
+
+def percentile_frame(metrics: pl.DataFrame) -> pl.DataFrame:
+    """db_bench's latency percentiles per test (µs): this machine's medians over
+    repetitions and the seed laptop's histogram figures."""
+    names = list(PERCENTILE_LABELS)
+    ours = stats.summarize(metrics, ["test"]).filter(pl.col("metric").is_in(names)).select(
+        "test", "metric", machine=pl.lit(THIS_MACHINE), latency_us="median")
+    seed = seed_figures().filter(pl.col("metric").is_in(names)).select(
+        "test", "metric", machine=pl.lit(SEED_MACHINE), latency_us="value")
+    frame = pl.concat([ours, seed])
+    return frame.with_columns(percentile=pl.col("metric").replace_strict(PERCENTILE_LABELS)).drop("metric")
+
+
+def percentile_chart(frame: pl.DataFrame, title: str = "") -> alt.FacetChart:
+    """One small panel per test: latency at each percentile, one line per machine (log scale)."""
+    order = list(PERCENTILE_LABELS.values())
+    base = alt.Chart(frame, title=title).mark_line(point=True).encode(
+        x=alt.X("percentile:O", sort=order, title="percentile", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)"),
+        color=alt.Color("machine:N", title=None, sort=[THIS_MACHINE, SEED_MACHINE],
+                        scale=alt.Scale(range=[HIGHLIGHT, PALETTE[0]])),
+        tooltip=[alt.Tooltip("test:N"), alt.Tooltip("machine:N"), alt.Tooltip("percentile:O"),
+                 alt.Tooltip("latency_us:Q", format=",.3~g", title="µs")],
+    ).properties(width=240, height=160)
+    return base.facet(facet=alt.Facet("test:N", sort=list(TESTS), title=None), columns=2)

@@ -1,0 +1,515 @@
+"""Tables, figures and chart data for the SQLite section, from stored results.
+
+Everything here reads what ``sqlite_bench.measure_chapter`` stored and the seeds'
+figures in ``data/reference/sqlite.csv``; nothing measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import polars as pl
+
+from . import fmt, reference, stats
+from .results import load
+from .sqlite_bench import (
+    ALL_CLIENTS,
+    C_API,
+    C_API_REPREPARE,
+    CLI_CHECK,
+    CLIENT_COST,
+    CLIENTS,
+    FSYNC_BASELINE,
+    INSERTS,
+    PYTHON,
+    PYTHON_EXECUTEMANY,
+    versions,
+)
+
+SECONDS_PER_DAY = 86_400
+#: How the section names a configuration.
+SYNC_LABELS = {"normal": "NORMAL", "off": "OFF", "full": "FULL"}
+SEED_MACHINES = {"laptop": "laptop (seeds 000/001)", "phone": "phone (seed 001)"}
+#: This machine's clients in the charts (named so that they sort, and colour, first).
+OURS = {C_API: "C API, this machine", PYTHON: "Python sqlite3, this machine"}
+
+
+def inserts() -> pl.DataFrame:
+    return load(INSERTS)
+
+
+def client_cost() -> pl.DataFrame:
+    return load(CLIENT_COST)
+
+
+def cli_check() -> pl.DataFrame:
+    return load(CLI_CHECK)
+
+
+def fsync_baseline() -> pl.DataFrame:
+    return load(FSYNC_BASELINE)
+
+
+def config_label(synchronous: str, batch_size: int) -> str:
+    rows = "1 row" if batch_size == 1 else f"{batch_size:,} rows"
+    return f"synchronous {SYNC_LABELS.get(synchronous, synchronous)}, {rows} per transaction"
+
+
+def seed_rates() -> pl.DataFrame:
+    """The seeds' sqlite-bench rates (rows/s) as printed by the tool: machine,
+    synchronous, batch_size, rows_per_s."""
+    ref = reference.load("sqlite")
+    return ref.filter(
+        (pl.col("metric") == "rows_per_s") & (pl.col("figure_type") == "measured") & (pl.col("row_size") == 1000)
+    ).select("machine", "synchronous", "batch_size", pl.col("value").alias("rows_per_s"), "source")
+
+
+def seed_figure(metric: str, **where: object) -> float:
+    """One of seed 003's derived figures (us_per_row, rows_4kb_per_day, ...)."""
+    ref = reference.load("sqlite").filter(pl.col("metric") == metric)
+    for key, value in where.items():
+        ref = ref.filter(pl.col(key).is_null() if value is None else pl.col(key) == value)
+    if ref.height != 1:
+        raise KeyError(f"expected one reference row for {metric} {where}, found {ref.height}")
+    return float(ref["value"][0])
+
+
+def _rates(metrics: pl.DataFrame, row_size: int = 1000) -> pl.DataFrame:
+    summary = stats.summarize(metrics.filter(pl.col("row_size") == row_size), ["client", "synchronous", "batch_size"])
+    return summary.filter(pl.col("metric") == "rows_per_s")
+
+
+def rate(metrics: pl.DataFrame, client: str, synchronous: str, batch_size: int, row_size: int = 1000) -> float:
+    """Median rows/s of one configuration."""
+    return stats.pick(_rates(metrics, row_size), "rows_per_s", client=client, synchronous=synchronous,
+                      batch_size=batch_size)
+
+
+def per_row_us(metrics: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """CPU time per row: the inserting thread's user + system time over the loop,
+    divided by the rows, median over repetitions (columns `by` + ``us_per_row``). Time
+    another process holds the CPU does not count, so on a shared machine this is the
+    steady way to compare what the clients themselves cost."""
+    cpu = metrics.filter(pl.col("metric") == "cpu_us_per_row")
+    return cpu.group_by(by, maintain_order=True).agg(pl.col("value").median().alias("us_per_row"))
+
+
+def _range(low: pl.Expr, high: pl.Expr) -> pl.Expr:
+    """'slowest–fastest' with three significant figures, as the prose prints numbers."""
+    return pl.concat_str(low.map_elements(fmt.num, return_dtype=pl.String), pl.lit("–"),
+                         high.map_elements(fmt.num, return_dtype=pl.String))
+
+
+def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """One row per configuration (1000-byte rows): this machine's rows/s through the C
+    API and through Python's sqlite3 (median, slowest–fastest run), the ratio of the
+    two medians, and the seeds' laptop and phone. Unsupported clients say why. (The
+    client's cost per row is measured in memory: ``client_cost_table``.)"""
+    summary = _rates(metrics)
+    configs = metrics.filter(pl.col("row_size") == 1000).select("synchronous", "batch_size").unique(maintain_order=True)
+    table = configs
+    for client, short in ((C_API, "C API"), (PYTHON, "Python")):
+        part = summary.filter(pl.col("client") == client).select(
+            "synchronous", "batch_size", pl.col("median").alias(f"{short} rows/s"),
+            _range(pl.col("min"), pl.col("max")).alias(f"{short} range"),
+        )
+        table = table.join(part, on=["synchronous", "batch_size"], how="left", maintain_order="left")
+    table = table.with_columns((pl.col("C API rows/s") / pl.col("Python rows/s")).alias("C API / Python"))
+    seeds = seed_rates()
+    for machine, name in (("laptop", "laptop rows/s"), ("phone", "phone rows/s")):
+        part = seeds.filter(pl.col("machine") == machine).select("synchronous", "batch_size",
+                                                                  pl.col("rows_per_s").alias(name))
+        table = table.join(part, on=["synchronous", "batch_size"], how="left", maintain_order="left")
+    table = table.with_columns(
+        pl.col("synchronous").replace_strict(SYNC_LABELS, default=pl.col("synchronous")).alias("synchronous"),
+        pl.col("batch_size").alias("rows per transaction"),
+    ).drop("batch_size")
+    columns = ["synchronous", "rows per transaction", "C API rows/s", "C API range", "Python rows/s", "Python range",
+               "C API / Python", "laptop rows/s", "phone rows/s"]
+    missing = stats.unsupported(metrics, ["client"])
+    if missing.height:
+        notes = "; ".join(f"{r['client']}: {r['note']}" for r in missing.iter_rows(named=True))
+        table = table.with_columns(pl.lit(notes).alias("unsupported"))
+        columns.append("unsupported")
+    return table.select(columns)
+
+
+def versus_bars(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Chart data: rows/s per configuration for this machine's two clients (median,
+    min, max) and the seeds' single runs (min = max = the run)."""
+    summary = _rates(metrics)
+    ours = summary.select(
+        pl.struct("synchronous", "batch_size").map_elements(lambda s: config_label(s["synchronous"], s["batch_size"]),
+                                                             return_dtype=pl.String).alias("configuration"),
+        pl.col("client").replace_strict(OURS, default=pl.col("client")).alias("who"),
+        "median", "min", "max",
+    )
+    seeds = seed_rates().select(
+        pl.struct("synchronous", "batch_size").map_elements(lambda s: config_label(s["synchronous"], s["batch_size"]),
+                                                             return_dtype=pl.String).alias("configuration"),
+        pl.col("machine").replace_strict(SEED_MACHINES).alias("who"),
+        pl.col("rows_per_s").alias("median"), pl.col("rows_per_s").alias("min"), pl.col("rows_per_s").alias("max"),
+    )
+    return pl.concat([ours, seeds])
+
+
+def configuration_order(metrics: pl.DataFrame) -> list[str]:
+    configs = metrics.filter(pl.col("row_size") == 1000).select("synchronous", "batch_size").unique(maintain_order=True)
+    return [config_label(s, b) for s, b in configs.iter_rows()]
+
+
+def _maybe(f: Callable[[], float]) -> float | None:
+    """The value, or None when the case was not measured (unsupported here)."""
+    try:
+        return f()
+    except KeyError:
+        return None
+
+
+def _div(a: float | None, b: float | None, scale: float = 1.0) -> float | None:
+    return None if a is None or b is None or b == 0 else scale * a / b
+
+
+def _mul(a: float | None, b: float) -> float | None:
+    return None if a is None else a * b
+
+
+def derived(metrics: pl.DataFrame, baseline: pl.DataFrame) -> dict[str, float | None]:
+    """Seed 003's derived figures recomputed from this machine's medians (C API client);
+    None where a case could not run here."""
+    normal_1 = _maybe(lambda: rate(metrics, C_API, "normal", 1))
+    normal_k = _maybe(lambda: rate(metrics, C_API, "normal", 1000))
+    full_1 = _maybe(lambda: rate(metrics, C_API, "full", 1))
+    full_k = _maybe(lambda: rate(metrics, C_API, "full", 1000))
+    big_1 = _maybe(lambda: rate(metrics, C_API, "normal", 1, row_size=4096))
+    big_k = _maybe(lambda: rate(metrics, C_API, "normal", 1000, row_size=4096))
+    fsync_per_s = _maybe(lambda: stats.pick(stats.summarize(baseline, ["method"]), "writes_per_s"))
+    return {
+        "us_per_row_normal_1": _div(1.0, normal_1, 1e6),
+        "us_per_row_normal_1000": _div(1.0, normal_k, 1e6),
+        "us_per_row_full_1": _div(1.0, full_1, 1e6),
+        "us_per_row_full_1000": _div(1.0, full_k, 1e6),
+        # Seed 003's arithmetic: the batched rate of 1000-byte rows, times a day.
+        "rows_per_day_seed_method": _mul(normal_k, SECONDS_PER_DAY),
+        # The same with rows that really are 4 KiB.
+        "rows_4k_per_day": _mul(big_k, SECONDS_PER_DAY),
+        "rows_4k_per_day_batch_1": _mul(big_1, SECONDS_PER_DAY),
+        "rows_4k_per_day_plain_fsync": _mul(fsync_per_s, SECONDS_PER_DAY),
+        "bytes_4k_per_day": _mul(big_k, 4096 * SECONDS_PER_DAY),
+        "fsync_per_s": fsync_per_s,
+        "speedup_vs_plain_fsync": _div(big_k, fsync_per_s),
+    }
+
+
+def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame:
+    """Seed 003's figures beside the same quantities from this machine, as text
+    (durations, counts in words, factors); "—" where there is no figure."""
+    d = derived(metrics, baseline)
+    time, count, factor = fmt.duration_us, words, fmt.ratio
+    rows = [
+        ("time per row, synchronous NORMAL, 1 row per transaction", d["us_per_row_normal_1"],
+         seed_figure("us_per_row", batch_size=1), time, "1 / rows per second"),
+        ("time per row, synchronous NORMAL, 1,000 rows per transaction", d["us_per_row_normal_1000"],
+         seed_figure("us_per_row", batch_size=1000), time, "1 / rows per second"),
+        ("time per row, synchronous FULL, 1 row per transaction", d["us_per_row_full_1"], None, time,
+         "an fsync at every commit"),
+        ("time per row, synchronous FULL, 1,000 rows per transaction", d["us_per_row_full_1000"], None, time,
+         "an fsync per 1,000 rows"),
+        ("rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)",
+         d["rows_per_day_seed_method"], seed_figure("rows_4kb_per_day", batch_size=1000), count,
+         "rows per second × 86,400"),
+        ("rows of 4 KiB a day, NORMAL, 1,000 per transaction", d["rows_4k_per_day"], None, count,
+         "measured with 4,096-byte rows"),
+        ("rows of 4 KiB a day, one write + fsync each", d["rows_4k_per_day_plain_fsync"],
+         seed_figure("rows_4kb_per_day", batch_size=None), count, "fsyncs per second × 86,400"),
+        ("batched SQLite over plain fsync", d["speedup_vs_plain_fsync"], seed_figure("speedup_vs_fsync_only"),
+         factor, "ratio of the two lines above"),
+    ]
+    show = lambda value, how: None if value is None else how(value)  # noqa: E731
+    return pl.DataFrame(
+        [(q, show(ours, how), show(seed, how), note) for q, ours, seed, how, note in rows],
+        schema={"quantity": pl.String, "this machine": pl.String, "seed 003": pl.String, "how": pl.String},
+        orient="row",
+    )
+
+
+def client_cost_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """In memory: rows/s of each client variant (median, range), the time per row of a
+    typical transaction (see ``per_row_us``) and what each adds to it over the C API
+    loop. Cases that could not run keep their row and say why."""
+    cases = metrics.select("client", "batch_size").unique(maintain_order=True)
+    summary = stats.summarize(metrics, ["client", "batch_size"]).filter(pl.col("metric") == "rows_per_s").select(
+        "client", "batch_size", "median", "min", "max")
+    typical = per_row_us(metrics, ["client", "batch_size"])
+    base = typical.filter(pl.col("client") == C_API).select("batch_size", pl.col("us_per_row").alias("c_us"))
+    table = (cases.join(summary, on=["client", "batch_size"], how="left")
+             .join(typical, on=["client", "batch_size"], how="left")
+             .join(base, on="batch_size", how="left")
+             .with_columns((pl.col("us_per_row") - pl.col("c_us")).alias("adds over C API (µs/row)")))
+    order = {c: i for i, c in enumerate(ALL_CLIENTS)}
+    columns = [
+        "client", pl.col("batch_size").alias("rows per transaction"), pl.col("median").alias("rows/s"),
+        pl.when(pl.col("min").is_not_null()).then(_range(pl.col("min"), pl.col("max"))).alias("range"),
+        pl.col("us_per_row").alias("CPU µs per row"), "adds over C API (µs/row)",
+    ]
+    missing = stats.unsupported(metrics, ["client", "batch_size"])
+    if missing.height:
+        table = table.join(missing, on=["client", "batch_size"], how="left")
+        columns.append(pl.col("note").alias("unsupported"))
+    return table.sort(pl.col("batch_size"), pl.col("client").replace_strict(order, default=len(order))).select(columns)
+
+
+def client_cost_us(metrics: pl.DataFrame, client: str, batch_size: int) -> float:
+    """What `client` adds per row over the C API loop (µs; see ``per_row_us``)."""
+    typical = per_row_us(metrics, ["client", "batch_size"]).filter(pl.col("batch_size") == batch_size)
+    values = dict(zip(typical["client"], typical["us_per_row"]))
+    if client not in values or C_API not in values:
+        raise KeyError(f"no typical time per row for {client!r} and {C_API!r} at batch_size={batch_size}")
+    return values[client] - values[C_API]
+
+
+def cli_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL)."""
+    summary = stats.summarize(metrics, ["tool", "batch_size"]).filter(pl.col("metric") == "rows_per_s")
+    parts = []
+    for tool in ("C API", "sqlite3 shell"):
+        parts.append(summary.filter(pl.col("tool") == tool).select(
+            "batch_size", pl.col("median").alias(f"{tool} rows/s"),
+            _range(pl.col("min"), pl.col("max")).alias(f"{tool} range"),
+        ))
+    table = metrics.select("batch_size").unique(maintain_order=True)
+    for part in parts:
+        table = table.join(part, on="batch_size", how="left", maintain_order="left")
+    table = table.with_columns((pl.col("C API rows/s") / pl.col("sqlite3 shell rows/s")).alias("C API / shell"))
+    missing = stats.unsupported(metrics, ["tool"])
+    if missing.height:
+        table = table.with_columns(pl.lit("; ".join(missing["note"].unique().to_list())).alias("unsupported"))
+    return table.rename({"batch_size": "rows per transaction"})
+
+
+def wal_sizes(metrics: pl.DataFrame) -> dict[str, float]:
+    """File sizes of the C API, NORMAL, batch-1000 run: database + WAL right after the
+    loop, and the database after the final checkpoint (what sqlite-bench prints)."""
+    summary = stats.summarize(metrics.filter(pl.col("row_size") == 1000), ["client", "synchronous", "batch_size"])
+    where = {"client": C_API, "synchronous": "normal", "batch_size": 1000}
+    return {
+        "db_plus_wal": stats.pick(summary, "db_plus_wal_bytes", **where),
+        "file_size": stats.pick(summary, "file_size", **where),
+        "rows": float(metrics.filter((pl.col("client") == C_API) & (pl.col("synchronous") == "normal")
+                                     & (pl.col("batch_size") == 1000) & (pl.col("row_size") == 1000))["rows"][0]),
+    }
+
+
+def headline(inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metrics: pl.DataFrame,
+             cli_metrics: pl.DataFrame) -> dict[str, float | None]:
+    """Every number the section's prose quotes, by name; None where a case did not run.
+
+    ``c_<sync>_<batch>`` / ``py_<sync>_<batch>``: median rows/s of the C API and Python
+    clients; ``laptop_...``/``phone_...``: the seeds' runs; the keys of ``derived``;
+    ``py_adds_<batch>``, ``many_adds_1000``, ``reprepare_adds_<batch>``: µs per row each
+    client variant adds over the C API loop in memory; ``mem_c_<batch>``: the C API in
+    memory (rows/s); ``shell_<batch>``: C API rows/s over the sqlite3 shell's."""
+    out: dict[str, float | None] = {}
+    for client, key in ((C_API, "c"), (PYTHON, "py")):
+        for sync in SYNC_LABELS:
+            for batch in (1, 1000):
+                out[f"{key}_{sync}_{batch}"] = _maybe(lambda: rate(inserts_metrics, client, sync, batch))
+    for row in seed_rates().iter_rows(named=True):
+        out[f"{row['machine']}_{row['synchronous']}_{row['batch_size']}"] = row["rows_per_s"]
+    out.update(derived(inserts_metrics, baseline))
+    out["seed_expected_us"] = seed_figure("expected_latency_per_row") * 1e3
+    out["seed_us_per_row_1"] = seed_figure("us_per_row", batch_size=1)
+    out["seed_us_per_row_1000"] = seed_figure("us_per_row", batch_size=1000)
+    out["seed_rows_per_day"] = seed_figure("rows_4kb_per_day", batch_size=1000)
+    out["seed_plain_fsync_per_day"] = seed_figure("rows_4kb_per_day", batch_size=None)
+    out["seed_speedup"] = seed_figure("speedup_vs_fsync_only")
+    for batch in (1, 1000):
+        out[f"py_adds_{batch}"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON, batch))
+        out[f"reprepare_adds_{batch}"] = _maybe(lambda: client_cost_us(client_metrics, C_API_REPREPARE, batch))
+        out[f"mem_c_{batch}"] = _maybe(lambda: stats.pick(stats.summarize(client_metrics, ["client", "batch_size"]),
+                                                          "rows_per_s", client=C_API, batch_size=batch))
+        cli = cli_table(cli_metrics).filter(pl.col("rows per transaction") == batch)
+        out[f"shell_{batch}"] = cli["C API / shell"][0] if cli.height and "C API / shell" in cli.columns else None
+    out["many_adds_1000"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON_EXECUTEMANY, 1000))
+    sizes = _maybe(lambda: wal_sizes(inserts_metrics))
+    out["bytes_per_row"] = None if sizes is None else sizes["file_size"] / sizes["rows"]
+    ref = reference.load("sqlite").filter((pl.col("machine") == "laptop") & (pl.col("batch_size") == 1000)
+                                          & (pl.col("synchronous") == "normal") & (pl.col("figure_type") == "measured"))
+    seed = dict(zip(ref["metric"], ref["value"]))
+    out["seed_bytes_per_row"] = seed["file_size"] / seed["rows"]
+    return out
+
+
+def words(x: float) -> str:
+    """Large counts in words: 2.06e10 -> '20.6 billion'."""
+    for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+        if abs(x) >= size:
+            return f"{fmt.num(x / size)} {name}"
+    return fmt.num(x)
+
+
+class Numbers:
+    """Formats the headline numbers for prose; a number that could not be measured
+    here reads "n/a" instead of breaking the page."""
+
+    MISSING = "n/a"
+
+    def __init__(self, values: dict[str, float | None]) -> None:
+        self.values = values
+
+    def get(self, key: str) -> float | None:
+        if key not in self.values:
+            raise KeyError(f"no headline number {key!r}; known: {sorted(self.values)}")
+        return self.values[key]
+
+    def _show(self, key: str, how: Callable[[float], str]) -> str:
+        value = self.get(key)
+        return self.MISSING if value is None else how(value)
+
+    def num(self, key: str) -> str:
+        return self._show(key, fmt.num)
+
+    def us(self, key: str) -> str:
+        """A value already in µs, as a duration."""
+        return self._show(key, fmt.duration_us)
+
+    def per_row(self, key: str) -> str:
+        """Rows per second shown as the time per row."""
+        return self._show(key, lambda v: fmt.duration_us(1e6 / v))
+
+    def words(self, key: str) -> str:
+        return self._show(key, words)
+
+    def ratio(self, top: str, bottom: str) -> str:
+        a, b = self.get(top), self.get(bottom)
+        return self.MISSING if a is None or b is None or b == 0 else fmt.ratio(a / b)
+
+    def cost(self, key: str) -> str:
+        """An added time in µs; 'no measurable time' when the difference is not above zero."""
+        return self._show(key, lambda v: fmt.duration_us(v) if v > 0 else "no measurable time")
+
+    def percent(self, top: str, bottom: str) -> str:
+        a, b = self.get(top), self.get(bottom)
+        return self.MISSING if a is None or b is None or b == 0 else f"{fmt.num(100 * a / b, 2)} %"
+
+    def factor(self, key: str) -> str:
+        return self._show(key, fmt.ratio)
+
+    def size(self, key: str) -> str:
+        return self._show(key, fmt.size)
+
+
+def support_sentence(inserts_metrics: pl.DataFrame) -> str:
+    """Which SQLite the clients ran against, or why they could not run."""
+    missing = stats.unsupported(inserts_metrics, ["client"])
+    ran = inserts_metrics.filter(pl.col("metric") != "unsupported")["client"].unique().to_list()
+    v = versions()
+    if not missing.height:
+        if v[C_API] == v[PYTHON]:
+            return (f"Both clients called the same library, SQLite {v[C_API]}, so any difference between "
+                    "them is the client's.")
+        return (f"The C API loop called SQLite {v[C_API]}, Python's sqlite3 module SQLite {v[PYTHON]}: "
+                "different libraries, so part of any difference between them is the library's.")
+    why = "; ".join(f"{r['client']}: {r['note']}" for r in missing.iter_rows(named=True))
+    if ran:
+        return f"Not every client could run here ({why}); its numbers read n/a below."
+    return f"SQLite could not run here ({why}), so this machine's numbers below read n/a."
+
+
+__all__ = ["CLIENTS", "config_label", "rate_table", "versus_bars", "derived", "derived_table", "client_cost_table",
+           "cli_table", "seed_rates", "seed_figure", "rate", "wal_sizes", "inserts", "client_cost", "cli_check",
+           "fsync_baseline", "configuration_order", "client_cost_us", "headline", "words", "Numbers",
+           "support_sentence", "commit_latencies", "commit_latency_chart", "rows_per_run", "python_faster_sentence",
+           "seed_guess", "landed_sentence", "shell_sentence", "per_row_us"]
+
+
+def commit_latencies(row_size: int = 1000, batch_size: int = 1, client: str = C_API) -> pl.DataFrame:
+    """Per-transaction latencies of one client at one batch size, labelled by the
+    synchronous setting (empty when nothing was measured)."""
+    try:
+        samples = load(INSERTS, samples=True)
+    except FileNotFoundError:
+        return pl.DataFrame()
+    picked = samples.filter((pl.col("client") == client) & (pl.col("row_size") == row_size)
+                            & (pl.col("batch_size") == batch_size))
+    return picked.with_columns(
+        pl.col("synchronous").replace_strict(SYNC_LABELS, default=pl.col("synchronous"))
+        .map_elements(lambda s: f"synchronous {s}", return_dtype=pl.String).alias("setting")
+    )
+
+
+def commit_latency_chart(title: str = "", reasons: pl.DataFrame | None = None) -> object:
+    """The survival chart of 1-row transactions (C API); when none were measured, a
+    chart that says why (`reasons`: the runs' unsupported rows)."""
+    import altair as alt
+
+    from . import charts
+
+    data = commit_latencies()
+    if data.height == 0:
+        why = "; ".join(sorted(set(reasons["note"].drop_nulls()))) if reasons is not None and "note" in reasons else ""
+        text = f"No transactions were measured here: {why or 'SQLite could not run'}."
+        return alt.Chart(pl.DataFrame({"text": [text]}), title=title).mark_text(align="left", fontSize=13).encode(
+            text="text:N", x=alt.value(0)).properties(width=520, height=40)
+    return charts.latency_survival(data, "setting", title=title)
+
+
+def rows_per_run(metrics: pl.DataFrame, batch_size: int, synchronous: str = "normal", row_size: int = 1000) -> int:
+    """How many rows one repetition inserted (as asked; the runs check they all landed)."""
+    rows = metrics.filter((pl.col("batch_size") == batch_size) & (pl.col("synchronous") == synchronous)
+                          & (pl.col("row_size") == row_size))["rows"]
+    if rows.len() == 0:
+        raise KeyError(f"no case with batch_size={batch_size}, synchronous={synchronous}, row_size={row_size}")
+    return int(rows[0])
+
+
+def python_faster_sentence(metrics: pl.DataFrame) -> str:
+    """On a noisy disk Python can come out ahead of C; say so when it did."""
+    table = rate_table(metrics).drop_nulls(["C API rows/s", "Python rows/s"])
+    if table.height == 0:
+        return "Neither client could run here, so there is nothing to compare."
+    ahead = table.filter(pl.col("Python rows/s") >= pl.col("C API rows/s"))
+    if ahead.height == 0:
+        return (f"Python was slower than the C loop in all {table.height} configurations, by amounts that "
+                "the next table explains.")
+    return (f"In {ahead.height} of {table.height} configurations Python's median even came out ahead of the C "
+            "loop. That is not a faster client: the difference it should show is smaller than the disk's noise "
+            "between runs, so the next table measures the clients where there is no disk.")
+
+
+def seed_guess(machine: str) -> float:
+    """Seed 001's guess of SQLite rows per second, written before it measured."""
+    guesses = reference.load("guesses").filter((pl.col("benchmark") == "sqlite_guess") & (pl.col("machine") == machine))
+    if guesses.height != 1:
+        raise KeyError(f"expected one SQLite guess for {machine!r}, found {guesses.height}")
+    return float(guesses["value"][0])
+
+
+def landed_sentence(found: list[dict]) -> str:
+    """What the read-back of ``sqlite_bench.check_rows_land`` found, as a sentence."""
+    parts = []
+    for f in found:
+        if "note" in f:
+            parts.append(f"the {f['client']} client could not run ({f['note']})")
+        else:
+            parts.append(f"of {f['rows asked']:,} distinct rows written through the {f['client']} client, "
+                         f"{f['rows found']:,} were found and {f['exact bytes']:,} held exactly their bytes when "
+                         f"read back through the {f['read back with']} client (quick_check: {f['quick_check']})")
+    text = "; ".join(parts)
+    return f"A last check that the rows really land: {text}."
+
+
+def shell_sentence(values: dict[str, float | None], close: float = 1.5) -> str:
+    """What the shell cross-check says about the C loop. The loop has a problem if it is
+    clearly slower than the shell, which compiles every statement (batch 1) or does no
+    client work per row (big batches); with big batches the two should roughly agree."""
+    one, big = values.get("shell_1"), values.get("shell_1000")
+    if one is None or big is None:
+        return "Without both tools, this check could not run here."
+    if one >= 1 / close and 1 / close <= big <= close:
+        return (f"The C loop was never clearly slower than the shell, and with big batches, where the shell "
+                f"does no work per row, the two agreed within {fmt.num(close)}× either way: the loop adds little "
+                "of its own to SQLite's time.")
+    return (f"The C loop and the shell differ by more than {fmt.num(close)}× where they should be close (one "
+            "row per transaction: the loop should not be slower; big batches: they should agree), so read the "
+            "loop's numbers on this machine with care.")

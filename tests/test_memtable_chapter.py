@@ -1,0 +1,150 @@
+"""The memtables chapter's experiments on a tiny profile: every case stored, tables and
+numbers built from them, and what the machine lacks (io_uring, O_DIRECT, fio) reported
+as unsupported with its reason."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from howfast import memtable, memtable_report as report, results
+from howfast.bench import run
+from howfast.profiles import KiB, MiB, PROFILES
+
+TINY = dataclasses.replace(
+    PROFILES["quick"],
+    repetitions=2,
+    memtable=dataclasses.replace(
+        PROFILES["quick"].memtable, capacities=(64 * KiB, 256 * KiB), sweep_bytes=2 * MiB, min_flushes=2,
+        max_flushes=16, max_samples=50, variant_capacity=256 * KiB, variant_bytes=2 * MiB, depth_capacity=64 * KiB,
+        depth_buffers=(2, 4), fio_capacities=(256 * KiB,), crash_points=1, deep_bytes=1 * MiB,
+        max_deep_buffers=8),
+)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    mp = pytest.MonkeyPatch()
+    base = tmp_path_factory.mktemp("memtable")
+    (base / "scratch").mkdir()
+    mp.setenv("HOWFAST_RESULTS", str(base / "results"))
+    mp.setenv("HOWFAST_SCRATCH", str(base / "scratch"))
+    mp.setenv("HOWFAST_MACHINE", "test-machine")
+    mp.delenv("HOWFAST_DISABLE_IO_URING", raising=False)
+    mp.delenv("HOWFAST_DISABLE_DIRECT_IO", raising=False)
+    try:
+        yield {"runs": memtable.measure_chapter(TINY), "base": base}
+    finally:
+        mp.undo()
+
+
+def test_every_case_and_repetition_is_stored(tiny: dict) -> None:
+    runs, base = tiny["runs"], tiny["base"]
+    sweep = runs[memtable.SWEEP].metrics
+    cases = memtable.sweep_cases(TINY)
+    assert sweep.filter(pl.col("metric").is_in(["records_per_s", "unsupported"])).height == len(cases) * 2
+    stored = sorted(p.name for p in (base / "results" / "test-machine").iterdir())
+    assert {f"{n}.parquet" for n in runs} <= set(stored)
+    assert list((base / "scratch").iterdir()) == []
+
+
+def test_samples_are_capped_and_counts_add_up(tiny: dict) -> None:
+    variants = tiny["runs"][memtable.VARIANTS]
+    per_case = variants.samples.group_by(["label", "repetition"]).len()
+    assert per_case["len"].max() <= TINY.memtable.max_samples and per_case.height >= 8
+    sweep = tiny["runs"][memtable.SWEEP]
+    assert sweep.samples.height == 0  # the sweep keeps percentiles, not every record
+    ok = sweep.metrics.filter(pl.col("metric") == "flushes")
+    plan = TINY.memtable
+    for row in ok.iter_rows(named=True):  # whole buffers, within the plan's flush counts
+        assert plan.min_flushes <= row["value"] <= plan.max_flushes
+        assert row["records"] == row["value"] * (row["capacity"] // plan.record_size)
+
+
+def test_report_tables_and_numbers(tiny: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOWFAST_RESULTS", str(tiny["base"] / "results"))
+    sweep = report.sweep()
+    table = report.sweep_table(sweep, dsync=True)
+    assert table["capacity"].to_list() == ["64 KiB", "256 KiB"]
+    assert table["seed records/s"].to_list() == [482.3, 1934.0]  # seed 002's O_DSYNC rows
+    assert (table["blocking"] > 0).all()
+    n = report.sweep_numbers(sweep)
+    assert n["small"] == 64 * KiB and n["large"] == 256 * KiB and n["peak_mb"] > 0
+    v = report.variant_numbers(report.variants())
+    assert v["wal_batch"] >= 1 and v["wal_rate"] > 0 and v["plain_rate"] > 0
+    assert report.variant_table(report.variants(), "durability")["variant"].to_list() == [
+        memtable.NO_LOG, "O_DSYNC segments", memtable.LOG, "log + O_DSYNC segments"]
+    crash = report.crash_table(report.crashes())
+    assert crash["lost or damaged"].sum() == 0 and crash["crash points"].sum() >= 1
+    fio = report.fio_table(report.vs_fio())
+    assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
+    assert report.fio_sentence(fio)
+    chart = report.sweep_chart(sweep).to_dict()
+    assert chart["vconcat"]
+
+
+def test_cases() -> None:
+    plan = PROFILES["full"].memtable
+    assert memtable.records_for(plan, 1024 * MiB) == plan.min_flushes * 65536
+    assert memtable.records_for(plan, 64 * KiB) == plan.max_flushes * 4
+    assert memtable.deep_buffers(plan, 64 * KiB) == plan.max_deep_buffers
+    assert memtable.deep_buffers(plan, 1024 * MiB) == 2  # memory allows no more
+    cases = memtable.sweep_cases(PROFILES["full"])
+    keys = [(c["capacity"], c["dsync"], c["flush"], c["buffers"]) for c in cases]
+    assert len(keys) == len(set(keys))
+    assert all(c["buffers"] * c["capacity"] <= plan.max_buffer_bytes for c in cases)
+    with pytest.raises(ValueError, match="smaller than a record"):
+        memtable.records_for(plan, 8 * KiB)
+
+
+def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOWFAST_DISABLE_IO_URING", "1")
+    cases = [c for c in memtable.sweep_cases(TINY) if c["capacity"] == 64 * KiB]
+    metrics = run("uring_off", cases, memtable.measurer(TINY.memtable), repetitions=1).metrics
+    off = metrics.filter(pl.col("flush") == "io_uring")
+    assert off["metric"].unique().to_list() == ["unsupported"]
+    assert off["note"].str.contains("HOWFAST_DISABLE_IO_URING").all()
+    table = report.sweep_table(metrics, dsync=False)
+    assert table["blocking"][0] > 0 and table["io_uring ×2"][0] is None
+    assert all(m.flush == "blocking" for m in memtable.crash_modes())
+    durability = [c for c in memtable.variant_cases(TINY) if c["group"] == "durability"]
+    assert {c["flush"] for c in durability} == {"blocking"}
+
+
+def test_direct_io_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOWFAST_DISABLE_DIRECT_IO", "1")
+    memtable._direct_io.cache_clear()
+    try:
+        cases = memtable.sweep_cases(TINY)[:2]
+        metrics = run("direct_off", cases, memtable.measurer(TINY.memtable), repetitions=1).metrics
+    finally:
+        memtable._direct_io.cache_clear()
+    assert metrics["metric"].unique().to_list() == ["unsupported"]
+    assert metrics["note"].str.contains("O_DIRECT").all()
+
+
+def test_missing_fio_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(memtable.shutil, "which", lambda name: None)
+    cases = [c for c in memtable.fio_cases(TINY) if c["flush"] == "blocking" and not c["dsync"]]
+    metrics = run("fio_off", cases, memtable.fio_measurer(TINY.memtable), repetitions=1).metrics
+    table = report.fio_table(metrics)
+    assert table["fio MB/s"].null_count() == table.height
+    assert table["note"].str.contains("fio is not installed").all()
+    assert "fio could not run here" in report.fio_sentence(table)
+
+
+def test_fio_write_checks_its_arguments(scratch_dir: Path) -> None:
+    from howfast.scratch import Scratch
+
+    with Scratch() as s, pytest.raises(ValueError, match="not a multiple of the block size"):
+        memtable.fio_write(s, 64 * KiB, 100 * KiB, dsync=False, depth=1)
+
+
+def test_results_keep_the_parameters(tiny: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOWFAST_RESULTS", str(tiny["base"] / "results"))
+    stored = results.load(memtable.VARIANTS)
+    assert {"group", "label", "capacity", "dsync", "flush", "buffers", "pinned", "wal"} <= set(stored.columns)
+    assert stored.filter(pl.col("wal") & (pl.col("metric") == "records_per_sync"))["value"].min() >= 1

@@ -1,0 +1,184 @@
+"""The disk engines: every engine and mode reads back what was written, random
+offsets cover the file exactly, bad arguments raise, missing capabilities are rows
+that say why."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from conftest import block_file_matches
+from howfast import _native, storage, storage_report
+from howfast.bench import run
+from howfast.profiles import PROFILES
+
+ENGINES = ["sync", "aio", "io_uring"]
+
+
+def uring_or_skip() -> None:
+    if not _native.probe_io_uring()["supported"]:
+        pytest.skip("io_uring unsupported here")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pattern", ["sequential", "random"])
+@pytest.mark.parametrize("direct", [False, True])
+@pytest.mark.parametrize("fsync", [False, True])
+def test_writes_land_where_they_should(scratch_dir: Path, engine: str, pattern: str, direct: bool, fsync: bool) -> None:
+    if engine == "io_uring":
+        uring_or_skip()
+    base, bs, blocks = scratch_dir / "w", 16384, 24
+    depth = 1 if engine == "sync" else 4
+    r = _native.disk_io(str(base), engine=engine, op="write", random=pattern == "random", fsync=fsync,
+                        direct=direct, block_size=bs, file_size=bs * blocks, queue_depth=depth)
+    assert r["bytes_written"] == bs * blocks and r["bytes_read"] == 0
+    assert len(r["jobs"][0]["latency_ns"]) == blocks and (r["jobs"][0]["latency_ns"] > 0).all()
+    # every block exactly once, nothing past the end: the file is the full pattern
+    assert block_file_matches(Path(f"{base}.0"), bs, blocks)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pattern", ["sequential", "random"])
+@pytest.mark.parametrize("direct", [False, True])
+def test_reads_return_what_was_written(scratch_dir: Path, engine: str, pattern: str, direct: bool) -> None:
+    if engine == "io_uring":
+        uring_or_skip()
+    base, size = scratch_dir / "r", 1 << 20
+    _native.prepare_file(f"{base}.0", size, 4096)
+    for bs in (4096, 65536):
+        r = _native.disk_io(str(base), engine=engine, op="read", random=pattern == "random", direct=direct,
+                            block_size=bs, file_size=size, queue_depth=1 if engine == "sync" else 8, verify=True)
+        assert r["bytes_read"] == size and r["mismatches"] == 0
+
+
+def test_verify_catches_a_corrupted_block(scratch_dir: Path) -> None:
+    base, size = scratch_dir / "r", 1 << 20
+    _native.prepare_file(f"{base}.0", size, 4096)
+    with open(f"{base}.0", "r+b") as f:
+        f.seek(12345)
+        f.write(b"\x00\xff")
+    r = _native.disk_io(str(base), op="read", block_size=65536, file_size=size, verify=True)
+    assert r["mismatches"] == 1
+
+
+def test_io_uring_registered_buffers_and_files(scratch_dir: Path) -> None:
+    uring_or_skip()
+    base, size = scratch_dir / "r", 1 << 20
+    _native.prepare_file(f"{base}.0", size, 4096)
+    r = _native.disk_io(str(base), engine="io_uring", op="read", random=True, direct=True, block_size=4096,
+                        file_size=size, queue_depth=16, fixed_buffers=True, fixed_files=True, verify=True)
+    assert r["mismatches"] == 0
+    w = scratch_dir / "w"
+    _native.disk_io(str(w), engine="io_uring", op="write", random=True, fsync=True, block_size=8192,
+                    file_size=8192 * 16, queue_depth=4, fixed_buffers=True, fixed_files=True)
+    assert block_file_matches(Path(f"{w}.0"), 8192, 16)
+
+
+def test_parallel_jobs_and_readwrite_mix(scratch_dir: Path) -> None:
+    base, size, jobs = scratch_dir / "p", 1 << 20, 3
+    w = _native.disk_io(str(base), op="write", block_size=65536, file_size=size, jobs=jobs)
+    assert len(w["jobs"]) == jobs and w["bytes_written"] == size * jobs
+    for j in range(jobs):
+        assert block_file_matches(Path(f"{base}.{j}"), 65536, size // 65536)
+    mix = _native.disk_io(str(base), op="readwrite", block_size=65536, file_size=size, jobs=jobs)
+    assert mix["bytes_read"] + mix["bytes_written"] == size * jobs
+    flags = np.concatenate([j["is_write"] for j in mix["jobs"]])
+    assert 0 < flags.sum() < flags.size
+    for j in range(jobs):  # writes of the mix put the same stamped blocks back
+        assert block_file_matches(Path(f"{base}.{j}"), 65536, size // 65536)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"block_size": 0}, ValueError, "block_size must be positive"),
+        ({"file_size": -1}, ValueError, "file_size must be positive"),
+        ({"file_size": 10000}, ValueError, "not a multiple of block_size"),
+        ({"queue_depth": 0}, ValueError, "queue_depth must be positive"),
+        ({"queue_depth": 4}, ValueError, "queue_depth must be 1 for the sync engine"),
+        ({"jobs": 0}, ValueError, "jobs must be positive"),
+        ({"engine": "carrier-pigeon"}, ValueError, "engine must be"),
+        ({"op": "erase"}, ValueError, "op must be"),
+        ({"fsync": True}, ValueError, "fsync applies to writes"),
+        ({"fixed_buffers": True}, ValueError, "fixed_buffers needs"),
+        ({"block_size": 4000, "file_size": 40000, "direct": True}, ValueError, "not a multiple of"),
+        ({"op": "write", "block_size": 64 << 20, "file_size": 1 << 40}, ValueError, "too large for the scratch"),
+    ],
+)
+def test_bad_arguments(scratch_dir: Path, kwargs: dict, error: type, message: str) -> None:
+    base = scratch_dir / "r"
+    _native.prepare_file(f"{base}.0", 1 << 20, 4096)
+    args = {"op": "read", "block_size": 4096, "file_size": 1 << 20, **kwargs}
+    with pytest.raises(error, match=message):
+        _native.disk_io(str(base), **args)
+
+
+def test_missing_files_and_directories(scratch_dir: Path) -> None:
+    with pytest.raises(ValueError, match="prepare_file it first"):
+        _native.disk_io(str(scratch_dir / "absent"), op="read")
+    with pytest.raises(ValueError, match="does not exist"):
+        _native.disk_io(str(scratch_dir / "no" / "where"), op="write")
+    with pytest.raises(ValueError, match="does not exist"):
+        _native.prepare_file(str(scratch_dir / "no" / "f"), 4096, 4096)
+    with pytest.raises(ValueError, match="size must be positive"):
+        _native.memcpy_rounds(0, 1)
+
+
+def test_memcpy_rounds() -> None:
+    ns = _native.memcpy_rounds(1 << 20, 4)
+    assert ns.shape == (4,) and (ns > 0).all()
+
+
+def test_io_uring_unavailable_is_an_unsupported_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOWFAST_DISABLE_IO_URING", "1")
+    cases = [storage.io_case(engine=e, op="write", block_size=65536, file_size=1 << 20) for e in ENGINES]
+    metrics = run("uring_off", cases, storage._runner({}), repetitions=1).metrics
+    table = storage_report.matrix_table(metrics, direct=False)
+    uring = table.filter(pl.col("row").str.starts_with("io_uring"))
+    assert uring["note"].to_list() == ["io_uring: disabled by HOWFAST_DISABLE_IO_URING"]
+    assert uring["MB/s"].null_count() == 1
+    assert table.filter(pl.col("row").str.starts_with("sync"))["MB/s"][0] > 0
+
+
+def test_ctrl_c_stops_parallel_jobs_and_cleans_up(scratch_dir: Path) -> None:
+    script = (
+        "from howfast import _native\nfrom howfast.scratch import Scratch\n"
+        "with Scratch() as s:\n    print(s.path, flush=True)\n"
+        "    _native.disk_io(str(s.file('w')), op='write', fsync=True, block_size=4096, file_size=1<<30, jobs=2)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=os.environ.copy())
+    made = Path(child.stdout.readline().strip())
+    time.sleep(0.5)
+    assert child.poll() is None
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode != 0 and "KeyboardInterrupt" in err
+    assert not made.exists() and list(scratch_dir.iterdir()) == []
+
+
+TINY = dataclasses.replace(PROFILES["quick"], repetitions=1, storage=dataclasses.replace(
+    PROFILES["quick"].storage, matrix_file_size=1 << 20, sweep_block_sizes=(4096, 1 << 20), sweep_file_size=1 << 20,
+    queue_depths=(1, 4), queue_file_size=1 << 20, parallel_jobs=2, parallel_file_size=2 << 20,
+    memcpy_size=1 << 20, memcpy_rounds=2, fio_file_size=1 << 20))
+
+
+def test_measure_chapter_on_a_tiny_profile(isolated: dict[str, Path]) -> None:
+    runs = storage.measure_chapter(TINY)
+    assert set(runs) == {storage.RAM_VS_DISK, storage.MATRIX, storage.PAGE_CACHE, storage.BLOCK_SIZES,
+                         storage.QUEUE_DEPTH, storage.PARALLEL, "storage_vs_fio"}
+    matrix = storage_report.matrix_table(runs[storage.MATRIX].metrics, direct=False)
+    assert matrix.height == 19 and matrix["laptop MB/s"].null_count() == 0
+    parallel = storage_report.parallel_table(runs[storage.PARALLEL].metrics)
+    assert parallel["job"].to_list() == [name for name, _, _ in storage.PARALLEL_JOBS]
+    assert list(isolated["scratch"].iterdir()) == []
+    assert (isolated["results"] / "test-machine" / f"{storage.MATRIX}.parquet").is_file()
