@@ -168,7 +168,7 @@ def benchmark(case: Case, directory: Path, plan: MemtablePlan) -> dict[str, Any]
     return _native.memtable_benchmark(
         str(directory), case["capacity"], case["records"], record_size=case["record_size"], dsync=case["dsync"],
         flush=case["flush"], buffers=case["buffers"], wal=case["wal"], pin_cpu=pin_cpu() if case["pinned"] else -1,
-        producers=plan.producers, queue_depth=plan.queue_depth)
+        producers=plan.producers, queue_depth=plan.queue_depth, segment_bytes=plan.segment_bytes)
 
 
 def _subsample(values: np.ndarray, limit: int) -> np.ndarray:
@@ -459,11 +459,13 @@ def crash_measurer():
 
 
 def _bytes_needed(cases: list[dict[str, Any]]) -> int:
-    """The largest single case: its segments (preallocated whole) and log."""
+    """The largest single case: its segments (preallocated whole, and the next one
+    created ahead) and its log."""
     need = 0
     for c in cases:
         data = c["records"] * c["record_size"]
-        need = max(need, data * (2 if c["wal"] else 1) + c["capacity"] + (64 << 20))
+        ahead = max(data, c["buffers"] * c["capacity"])
+        need = max(need, data * (2 if c["wal"] else 1) + ahead)
     return need
 
 

@@ -62,7 +62,9 @@ def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
     record of the fastest, and the seed's Go figures."""
     rows = metrics.filter(pl.col("dsync") == dsync)
     s = _summary(rows, ["capacity", "mode", "buffers"])
-    rate = s.filter(pl.col("metric") == "records_per_s").pivot(on="mode", index="capacity", values="median")
+    rate = rows.select("capacity").unique().sort("capacity").join(
+        s.filter(pl.col("metric") == "records_per_s").pivot(on="mode", index="capacity", values="median"),
+        on="capacity", how="left")
     for mode in MODES:
         if mode not in rate.columns:
             rate = rate.with_columns(pl.lit(None, dtype=pl.Float64).alias(mode))
@@ -70,6 +72,9 @@ def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
     chosen = s.join(best, left_on=["capacity", "mode", "buffers"], right_on=["capacity", "best", "buffers"])
     extra = chosen.filter(pl.col("metric").is_in(["flushes_per_s", "ns_per_op"])).pivot(
         on="metric", index="capacity", values="median")
+    for column in ("flushes_per_s", "ns_per_op"):
+        if column not in extra.columns:
+            extra = extra.with_columns(pl.lit(None, dtype=pl.Float64).alias(column))
     seed = seed_figures().filter(pl.col("dsync") == dsync).select(
         "capacity", pl.col("records_per_s").alias("seed records/s"), pl.col("ns_per_op").alias("seed ns/op"))
     table = (rate.join(extra, on="capacity", how="left").join(seed, on="capacity", how="left").sort("capacity"))
@@ -78,12 +83,16 @@ def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
     table = table.with_columns(
         pl.max_horizontal(*MODES).alias("best records/s"),
     ).with_columns((pl.col("best records/s") / pl.col("seed records/s")).alias("best / seed"))
+    missing = stats.unsupported(rows, ["capacity", "mode"]).group_by("capacity", maintain_order=True).agg(
+        (pl.concat_str(pl.col("mode").str.join(", "), pl.lit(": "), pl.col("note").first())).alias("unsupported"))
+    if missing.height:
+        table = table.join(missing, on="capacity", how="left")
     return table.select(
         pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String).alias("capacity"),
         pl.col(BLOCKING).alias("blocking"), pl.col(DOUBLE).alias("io_uring ×2"),
         pl.col(DEEP).alias("io_uring, deep"), "deep buffers",
         pl.col("flushes_per_s").alias("flushes/s"), pl.col("ns_per_op").alias("ns/record"),
-        "seed records/s", "seed ns/op", "best / seed",
+        "seed records/s", "seed ns/op", "best / seed", *(["unsupported"] if missing.height else []),
     )
 
 
@@ -262,6 +271,11 @@ def ratio(a: float | None, b: float | None) -> str:
     return "n/a" if a is None or b is None or b == 0 else fmt.ratio(a / b)
 
 
+def apart(a: float | None, b: float | None) -> str:
+    """The larger of two rates divided by the smaller: '1.2×'."""
+    return "n/a" if not a or not b else fmt.ratio(max(a, b) / min(a, b))
+
+
 def percent(a: float | None, b: float | None) -> str:
     return "n/a" if a is None or b is None or b == 0 else f"{fmt.num(100 * a / b)} %"
 
@@ -362,7 +376,7 @@ def fio_sentence(table: pl.DataFrame) -> str:
 def fio_short(table: pl.DataFrame) -> str:
     """'0.95× to 1.1×' over the io_uring rows (what the peak mode is compared with)."""
     r = table.filter(pl.col("flush") != BLOCKING)["ours / fio"].drop_nulls()
-    return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else "(fio unavailable)"
+    return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else "n/a"
 
 
 def plateau_sentence(metrics: pl.DataFrame, within: float = 0.9) -> str:

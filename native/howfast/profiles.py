@@ -78,12 +78,13 @@ class MemtablePlan:
     max_deep_buffers: int = 32
     max_buffer_bytes: int = 2 * 1024 * MiB  # buffers * capacity at most (fewer buffers at large capacities)
     producers: int = 2  # threads feeding the single writer (the seed: 8 goroutines on 8 cores)
+    segment_bytes: int = 1024 * MiB  # per segment file (a run's files are no larger than it writes)
     queue_depth: int = 64  # records waiting for the writer at most (a group commit takes what is there)
     max_samples: int = 20_000  # per-record latencies stored per case and repetition (evenly spaced)
     variant_capacity: int = 1 * MiB  # pinning, queue depth and durability variants
     variant_bytes: int = 32 * MiB
-    depth_capacity: int = 256 * KiB  # buffers 2..16 with O_DSYNC
-    depth_buffers: tuple[int, ...] = (2, 4, 8, 16)
+    depth_capacity: int = 256 * KiB  # 1 to 32 buffers with O_DSYNC
+    depth_buffers: tuple[int, ...] = (2, 4, 8, 16, 32)
     fio_capacities: tuple[int, ...] = (256 * KiB, 4 * MiB)  # the fio cross-check (physical limit)
     crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
 

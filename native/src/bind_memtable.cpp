@@ -53,6 +53,8 @@ py::dict stats_dict(const MemtableStats& s) {
   d["bytes_written"] = s.segment_bytes + s.wal_bytes;
   d["stall_ns"] = s.stall_ns;
   d["segment_create_ns"] = s.segment_create_ns;
+  d["idle_ns"] = s.idle_ns;
+  d["submit_ns"] = s.submit_ns;
   d["buffers"] = s.buffers;
   d["fixed_buffers"] = s.fixed_buffers;
   d["recovered_records"] = s.recovered_records;

@@ -33,10 +33,13 @@ namespace {
 constexpr int64_t kMaxCapacity = 1ll << 30;  // io_uring registers buffers of at most 1 GiB
 constexpr int64_t kMaxBuffers = 64;
 constexpr uint64_t kWalRotateBytes = 64ull << 20;
-// One io_uring write covers at most this much of a buffer; a larger flush is written in
-// several pieces, one after another. Single writes of 512 MiB from a registered buffer
-// failed with EIO (and a kernel warning in __blk_rq_map_sg) on Linux 6.18 / virtio-blk.
-constexpr uint64_t kMaxWrite = 32ull << 20;
+// Registered (fixed) io_uring buffers are used only up to this size. A single 512 MiB
+// write from a registered buffer failed with EIO (and a kernel warning in
+// __blk_rq_map_sg) on Linux 6.18 / virtio-blk; larger flushes are written from plain
+// memory, as fio does. A flush is split into pieces of at most kMaxPiece bytes (all
+// submitted at once), which with these limits means one piece.
+constexpr uint64_t kMaxFixed = 32ull << 20;
+constexpr uint64_t kMaxPiece = 1ull << 31;
 
 uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
 
@@ -118,10 +121,14 @@ class RequestQueue {
   // Up to `max` requests; blocks while empty; 0 once closed.
   std::size_t pop(Request* out, std::size_t max) {
     std::unique_lock<std::mutex> lock(mu_);
-    while (count_ == 0 && !closed_) {
-      consumer_waiting_ = true;
-      not_empty_.wait(lock);
-      consumer_waiting_ = false;
+    if (count_ == 0 && !closed_) {
+      const uint64_t t0 = now_ns();
+      while (count_ == 0 && !closed_) {
+        consumer_waiting_ = true;
+        not_empty_.wait(lock);
+        consumer_waiting_ = false;
+      }
+      idle_ns_ += now_ns() - t0;
     }
     if (closed_) return 0;
     const std::size_t n = std::min(count_, max);
@@ -152,6 +159,9 @@ class RequestQueue {
   bool closed_ = false;
   int waiting_producers_ = 0;
   bool consumer_waiting_ = false;
+
+ public:
+  uint64_t idle_ns_ = 0;  // the writer waited for requests (read after it stopped, or racy)
 };
 
 std::vector<int> allowed_cpus() {
@@ -315,16 +325,23 @@ FlushMode parse_flush_mode(const std::string& name) {
 struct Memtable::Impl {
   struct Buffer {
     enum State { Free, Active, Flushing };
-    Buffer(std::size_t size, int i) : mem(size, 4096), index(i) {}
+    // The first 4 KiB hold a segment header: the first flush into a segment writes the
+    // header and the slot in one request, so no separate (and queued) header write exists.
+    Buffer(std::size_t size, int i)
+        : mem(kSegmentHeader + size, 4096), index(i), piece_written((kSegmentHeader + size + kMaxPiece - 1) / kMaxPiece) {}
+    unsigned char* data() noexcept { return mem.data() + kSegmentHeader; }
+    const unsigned char* data() const noexcept { return mem.data() + kSegmentHeader; }
     AlignedBuffer mem;
     int index;
+    unsigned char* io = nullptr;  // the flush writes [io, io + len) at `offset`
+    std::vector<uint64_t> piece_written;  // io_uring: bytes done of each piece of the flush
     State state = Free;
     uint64_t gen = 0;
     uint64_t used = 0;
     // the flush in progress
     uint64_t segment = 0, offset = 0, len = 0, written = 0, submit_ns = 0;
     int pending = 0;  // io_uring operations not yet completed
-    bool need_sync = false, synced = false;
+    bool need_sync = false, sync_sent = false, synced = false;
   };
   struct Segment {
     uint64_t id;
@@ -383,7 +400,7 @@ struct Memtable::Impl {
   std::vector<uint64_t>* flush_ns = nullptr;
 
   std::atomic<uint64_t> records{0}, flushes{0}, segment_bytes{0}, segments{0}, wal_bytes{0}, wal_syncs{0},
-      wal_files{0}, stall_ns{0}, segment_create_ns{0};
+      wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0};
   MemtableStats recovery;
 
 #ifdef HOWFAST_HAVE_LIBURING
@@ -425,7 +442,10 @@ struct Memtable::Impl {
   Segment* find_segment(uint64_t id);
   uint64_t slot_offset(uint64_t gen) const { return kSegmentHeader + (gen % slots) * C; }
   uint64_t segment_of(uint64_t gen) const { return base_segment + gen / slots; }
-  void submit_write(Buffer* b);
+  void submit_flush(Buffer* b);
+  void submit_piece(Buffer* b, uint64_t piece);
+  void submit_sync(Buffer* b);
+  void submit_now(const std::string& path);
   void reap(bool wait);
   void handle_completion(uint64_t user_data, int res);
   void fail_requests(Request* reqs, std::size_t n, std::exception_ptr e);
@@ -478,7 +498,9 @@ Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
                                       std::to_string(write_align) +
                                       ", the smallest O_DIRECT write this filesystem accepts");
   }
-  slots = std::max<uint64_t>(1, static_cast<uint64_t>(cfg.segment_bytes) / C);
+  // At least one slot per buffer: the writer may run that many flushes ahead of the
+  // disk, and should not need more than one new segment file meanwhile.
+  slots = std::max<uint64_t>({1, static_cast<uint64_t>(cfg.segment_bytes) / C, static_cast<uint64_t>(nbuf)});
   require_space(cfg.dir, kSegmentHeader + slots * C, "one segment file (" + std::to_string(slots) + " flushes)");
   durable = cfg.dsync || cfg.wal;
 
@@ -495,14 +517,16 @@ Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
 
   if (cfg.flush == FlushMode::IoUring) {
 #ifdef HOWFAST_HAVE_LIBURING
+    const uint64_t pieces = (C + kMaxPiece - 1) / kMaxPiece;
     unsigned entries = 8;
-    while (entries < static_cast<unsigned>(2 * nbuf + 2)) entries <<= 1;
+    while (entries < 4096 && entries < static_cast<uint64_t>(nbuf) * (pieces + 1) + 2) entries <<= 1;
     const int ret = io_uring_queue_init(entries, &ring, 0);
     if (ret < 0) throw_error(-ret, "io_uring_queue_init (flush='io_uring')");
     ring_ok = true;
     std::vector<iovec> iov;
-    for (auto& b : bufs) iov.push_back({b->mem.data(), C});
-    fixed = io_uring_register_buffers(&ring, iov.data(), static_cast<unsigned>(iov.size())) == 0;
+    for (auto& b : bufs) iov.push_back({b->mem.data(), kSegmentHeader + C});
+    fixed = kSegmentHeader + C <= kMaxFixed &&
+            io_uring_register_buffers(&ring, iov.data(), static_cast<unsigned>(iov.size())) == 0;
 #else
     throw_error(ENOSYS, "flush='io_uring': the native module was built without liburing");
 #endif
@@ -603,7 +627,7 @@ void Memtable::Impl::quiesce() noexcept {
     const int ret = io_uring_wait_cqe(&ring, &cqe);
     if (ret == -EINTR) continue;
     if (ret < 0) return;
-    const uint64_t index = cqe->user_data >> 1;
+    const uint64_t index = cqe->user_data >> 32;
     io_uring_cqe_seen(&ring, cqe);
     if (index < bufs.size()) --bufs[index]->pending;
   }
@@ -630,7 +654,7 @@ void Memtable::Impl::process(Request* batch, std::size_t n, std::size_t* done) {
 void Memtable::Impl::wal_region(uint64_t start) {
   if (wal && active->used > start) {
     store_fence();
-    wal->write(active->mem.data() + start, active->used - start, active->gen);
+    wal->write(active->data() + start, active->used - start, active->gen);
     wal_bytes.store(wal->bytes_written(), std::memory_order_relaxed);
     wal_files.store(wal->files_created(), std::memory_order_relaxed);
   }
@@ -650,7 +674,7 @@ void Memtable::Impl::put_group(Request* reqs, std::size_t n) {
     }
     Buffer* b = active;
     const uint64_t body = r.hashed ? r.body : body_hash(key, r.key_len, r.value, r.value_len);
-    encode_record(b->mem.data() + b->used, next_seq, key, r.key_len, r.value, r.value_len, body);
+    encode_record(b->data() + b->used, next_seq, key, r.key_len, r.value, r.value_len, body);
     pending.push_back({&r, key, Location{next_seq, segment_of(b->gen), slot_offset(b->gen) + b->used,
                                          static_cast<uint32_t>(len)}});
     ++next_seq;
@@ -714,12 +738,10 @@ Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
     created.push_back(p.path);
   }
   // Preallocate every slot: flushes then write inside the file instead of growing it.
+  // The header is written with the first flush (see Buffer).
   const off_t size = static_cast<off_t>(kSegmentHeader + slots * C);
   if (::fallocate(p.fd->get(), 0, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
     throw_errno("fallocate " + std::to_string(size) + " bytes", p.path);
-  AlignedBuffer header(kSegmentHeader, 4096);
-  encode_segment_header(header.data(), C, slots, id);
-  pwrite_full(*p.fd, header.data(), kSegmentHeader, 0);
   if (durable) dir_fd->fsync();  // the new name must survive a crash too
   return p;
 }
@@ -754,7 +776,6 @@ Memtable::Impl::Segment& Memtable::Impl::segment_for(uint64_t gen) {
   s.id = p.id;
   s.path = std::move(p.path);
   s.fd = std::move(p.fd);
-  segment_bytes.fetch_add(kSegmentHeader, std::memory_order_relaxed);
   segments.fetch_add(1, std::memory_order_relaxed);
   segment_create_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed);
   segs.push_back(std::move(s));
@@ -765,15 +786,24 @@ Memtable::Impl::Segment& Memtable::Impl::segment_for(uint64_t gen) {
 void Memtable::Impl::seal() {
   Buffer* b = active;
   const uint64_t len = align_up(b->used, write_align);
-  if (len > b->used) std::memset(b->mem.data() + b->used, 0, len - b->used);
-  store_fence();  // the non-temporal stores of encode_record must be visible to the device
+  if (len > b->used) std::memset(b->data() + b->used, 0, len - b->used);
   Segment& seg = segment_for(b->gen);
   b->segment = seg.id;
-  b->offset = slot_offset(b->gen);
-  b->len = len;
+  if (b->gen % slots == 0) {  // the segment's first slot: its header goes along
+    encode_segment_header(b->mem.data(), C, slots, seg.id);
+    b->io = b->mem.data();
+    b->offset = 0;
+    b->len = kSegmentHeader + len;
+  } else {
+    b->io = b->data();
+    b->offset = slot_offset(b->gen);
+    b->len = len;
+  }
+  store_fence();  // the non-temporal stores of encode_record must be visible to the device
   b->written = 0;
   b->pending = 0;
   b->need_sync = cfg.wal && !cfg.dsync;  // the log may only shrink once the flush is durable
+  b->sync_sent = false;
   b->synced = false;
   b->submit_ns = now_ns();
   if (!cfg.dsync && !b->need_sync) seg.dirty = true;
@@ -784,13 +814,13 @@ void Memtable::Impl::seal() {
   }
   sealed_through = b->gen + 1;
   if (cfg.flush == FlushMode::Blocking) {
-    pwrite_full(*seg.fd, b->mem.data(), len, static_cast<off_t>(b->offset));
+    pwrite_full(*seg.fd, b->io, b->len, static_cast<off_t>(b->offset));
     if (b->need_sync) seg.fd->fdatasync();
-    b->written = len;
+    b->written = b->len;
     b->synced = true;
     complete(b);
   } else {
-    submit_write(b);
+    submit_flush(b);
   }
   active = acquire(b->gen + 1);
 }
@@ -860,45 +890,82 @@ void Memtable::Impl::wait_all() {
   }
 }
 
-void Memtable::Impl::submit_write(Buffer* b) {
+// io_uring user_data: buffer index << 32 | piece << 1 | (1 for the fdatasync)
+namespace {
+uint64_t tag(int buffer, uint64_t piece, bool sync) {
+  return (static_cast<uint64_t>(buffer) << 32) | (piece << 1) | (sync ? 1 : 0);
+}
+}  // namespace
+
 #ifdef HOWFAST_HAVE_LIBURING
-  auto get_sqe = [this] {
-    io_uring_sqe* sqe = io_uring_get_sqe(&ring);
-    if (sqe == nullptr) {
-      io_uring_submit(&ring);
-      sqe = io_uring_get_sqe(&ring);
-    }
-    if (sqe == nullptr) throw_error(EBUSY, "io_uring submission queue full");
-    return sqe;
-  };
-  Segment* seg = find_segment(b->segment);
-  const int fd = seg->fd->get();
-  const uint64_t done = b->written;
-  const uint64_t piece = std::min(b->len - done, kMaxWrite);
-  io_uring_sqe* sqe = get_sqe();
-  if (fixed) {
-    io_uring_prep_write_fixed(sqe, fd, b->mem.data() + done, static_cast<unsigned>(piece), b->offset + done,
-                              b->index);
-  } else {
-    io_uring_prep_write(sqe, fd, b->mem.data() + done, static_cast<unsigned>(piece), b->offset + done);
+namespace {
+io_uring_sqe* next_sqe(io_uring* ring) {
+  io_uring_sqe* sqe = io_uring_get_sqe(ring);
+  if (sqe == nullptr) {  // full: hand what is queued to the kernel, which frees the slots
+    io_uring_submit(ring);
+    sqe = io_uring_get_sqe(ring);
   }
-  sqe->user_data = static_cast<uint64_t>(b->index) << 1;
+  if (sqe == nullptr) throw_error(EBUSY, "io_uring submission queue full");
+  return sqe;
+}
+}  // namespace
+#endif
+
+// A flush is written as pieces of at most kMaxPiece bytes, all submitted at once; the
+// fdatasync (log on, no O_DSYNC) follows once every piece has completed.
+void Memtable::Impl::submit_flush(Buffer* b) {
+  const uint64_t pieces = (b->len + kMaxPiece - 1) / kMaxPiece;
+  for (uint64_t p = 0; p < pieces; ++p) {
+    b->piece_written[p] = 0;
+    submit_piece(b, p);
+  }
+  submit_now(find_segment(b->segment)->path);
+}
+
+void Memtable::Impl::submit_piece(Buffer* b, uint64_t piece) {
+#ifdef HOWFAST_HAVE_LIBURING
+  const int fd = find_segment(b->segment)->fd->get();
+  const uint64_t start = piece * kMaxPiece;
+  const uint64_t size = std::min(b->len - start, kMaxPiece);
+  const uint64_t done = b->piece_written[piece];
+  unsigned char* data = b->io + start + done;
+  const unsigned n = static_cast<unsigned>(size - done);
+  io_uring_sqe* sqe = next_sqe(&ring);
+  if (fixed) io_uring_prep_write_fixed(sqe, fd, data, n, b->offset + start + done, b->index);
+  else io_uring_prep_write(sqe, fd, data, n, b->offset + start + done);
+  sqe->user_data = tag(b->index, piece, false);
   ++b->pending;
-  if (b->need_sync && done + piece == b->len) {
-    sqe->flags |= IOSQE_IO_LINK;  // the fdatasync runs only after the whole write
-    io_uring_sqe* sync = get_sqe();
-    io_uring_prep_fsync(sync, fd, IORING_FSYNC_DATASYNC);
-    sync->user_data = (static_cast<uint64_t>(b->index) << 1) | 1;
-    ++b->pending;
-  }
+#else
+  (void)b;
+  (void)piece;
+  throw_error(ENOSYS, "io_uring flush without liburing");
+#endif
+}
+
+void Memtable::Impl::submit_sync(Buffer* b) {
+#ifdef HOWFAST_HAVE_LIBURING
+  io_uring_sqe* sqe = next_sqe(&ring);
+  io_uring_prep_fsync(sqe, find_segment(b->segment)->fd->get(), IORING_FSYNC_DATASYNC);
+  sqe->user_data = tag(b->index, 0, true);
+  ++b->pending;
+  b->sync_sent = true;
+  submit_now(find_segment(b->segment)->path);
+#else
+  (void)b;
+#endif
+}
+
+void Memtable::Impl::submit_now(const std::string& path) {
+#ifdef HOWFAST_HAVE_LIBURING
+  const uint64_t t0 = now_ns();
   int ret;
   do {
     ret = io_uring_submit(&ring);
   } while (ret == -EINTR || ret == -EAGAIN);
-  if (ret < 0) throw_error(-ret, "io_uring_submit", seg->path);
+  submit_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed);
+  if (ret < 0) throw_error(-ret, "io_uring_submit", path);
 #else
-  (void)b;
-  throw_error(ENOSYS, "io_uring flush without liburing");
+  (void)path;
 #endif
 }
 
@@ -923,28 +990,35 @@ void Memtable::Impl::reap(bool wait) {
 }
 
 void Memtable::Impl::handle_completion(uint64_t user_data, int res) {
-  Buffer* b = bufs.at(user_data >> 1).get();
+  Buffer* b = bufs.at(user_data >> 32).get();
   const bool is_sync = (user_data & 1) != 0;
+  const uint64_t piece = (user_data & 0xffffffffu) >> 1;
   --b->pending;
   Segment* seg = find_segment(b->segment);
   const std::string path = seg ? seg->path : std::string();
   if (!is_sync) {
+    const uint64_t size = std::min(b->len - piece * kMaxPiece, kMaxPiece);
     if (res == -EINTR || res == -EAGAIN) {
-      submit_write(b);  // try the rest again
+      submit_piece(b, piece);  // try again
+      submit_now(path);
     } else if (res < 0) {
-      throw_error(-res, "io_uring write of a memtable flush at offset " + std::to_string(b->offset), path);
+      throw_error(-res, "io_uring write of a memtable flush at offset " +
+                            std::to_string(b->offset + piece * kMaxPiece), path);
     } else if (res == 0) {
       throw_error(EIO, "io_uring write of a memtable flush wrote nothing", path);
     } else {
+      b->piece_written.at(piece) += static_cast<uint64_t>(res);
       b->written += static_cast<uint64_t>(res);
-      // the next piece of a large flush, or the rest of a short write (whose linked
-      // fdatasync, if any, was cancelled)
-      if (b->written < b->len) submit_write(b);
+      if (b->piece_written[piece] < size) {  // a short write: the rest again
+        submit_piece(b, piece);
+        submit_now(path);
+      }
     }
-  } else if (res >= 0) {
-    b->synced = true;
-  } else if (res != -ECANCELED) {
+    if (b->written == b->len && b->pending == 0 && b->need_sync && !b->sync_sent) submit_sync(b);
+  } else if (res < 0) {
     throw_error(-res, "fdatasync of a segment (io_uring)", path);
+  } else {
+    b->synced = true;
   }
   if (b->pending == 0 && b->written == b->len && (!b->need_sync || b->synced)) complete(b);
 }
@@ -1028,7 +1102,7 @@ bool Memtable::get(const unsigned char* key, std::size_t key_len, std::string* v
       const uint64_t gen = (loc.segment - m.base_segment) * m.slots + rel / m.C;
       for (const auto& b : m.bufs) {
         if (b->state != Impl::Buffer::Free && b->gen == gen) {
-          const unsigned char* p = b->mem.data() + rel % m.C;
+          const unsigned char* p = b->data() + rel % m.C;
           const RecordHeader h = read_header(p);
           value->assign(reinterpret_cast<const char*>(p + kRecordHeader + h.key_len), h.value_len);
           return true;
@@ -1127,6 +1201,8 @@ MemtableStats Memtable::stats() const {
   s.wal_files = m.wal_files.load();
   s.stall_ns = m.stall_ns.load();
   s.segment_create_ns = m.segment_create_ns.load();
+  s.idle_ns = m.queue.idle_ns_;
+  s.submit_ns = m.submit_ns.load();
   s.buffers = m.bufs.size();
 #ifdef HOWFAST_HAVE_LIBURING
   s.fixed_buffers = m.fixed;

@@ -12,7 +12,9 @@
 //
 // Files (all inside `dir`):
 //   segment-<id>.dat  a 4 KiB header, then slots of `capacity` bytes, one per flush
-//                     (preallocated with fallocate, so a flush does not grow the file)
+//                     (preallocated with fallocate and created ahead by a helper thread,
+//                     so a flush neither grows a file nor waits for one; the header goes
+//                     to disk with the segment's first flush, in the same write)
 //   wal-<id>.log      framed records, deleted once their generations are durable in segments
 #pragma once
 
@@ -88,7 +90,9 @@ struct MemtableStats {
   uint64_t wal_syncs = 0;
   uint64_t wal_files = 0;
   uint64_t stall_ns = 0;  // time the writer waited for a free buffer
-  uint64_t segment_create_ns = 0;  // time spent creating segment files (open, fallocate, header)
+  uint64_t segment_create_ns = 0;  // time the writer waited for a segment file to be created
+  uint64_t idle_ns = 0;            // time the writer waited for records (queue empty)
+  uint64_t submit_ns = 0;          // time spent in io_uring_submit (the kernel may start the write there)
   uint64_t buffers = 0;
   bool fixed_buffers = false;  // io_uring registered buffers in use
   uint64_t recovered_records = 0;  // records found by recover() (segments + log)

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -76,7 +77,12 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
   const uint64_t per_buffer = capacity / record;
   const uint64_t n = (asked + per_buffer - 1) / per_buffer * per_buffer;
   const uint64_t flushes = n / per_buffer;
-  const uint64_t slots = std::max<uint64_t>(1, static_cast<uint64_t>(mc.segment_bytes) / capacity);
+  const uint64_t nbuf = mc.buffers > 0 ? static_cast<uint64_t>(mc.buffers) : (mc.flush == FlushMode::Blocking ? 1 : 2);
+  // Segment files no larger than the run needs: preallocating more only takes space.
+  MemtableConfig config = mc;
+  config.segment_bytes = static_cast<int64_t>(
+      std::min<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(mc.segment_bytes, 1)), flushes * capacity));
+  const uint64_t slots = std::max<uint64_t>({1, static_cast<uint64_t>(config.segment_bytes) / capacity, nbuf});
   const uint64_t segments = (flushes + slots - 1) / slots;
   // one more segment: the next one is always created ahead
   const uint64_t need = (segments + 1) * (kSegmentHeader + slots * capacity) + (mc.wal ? n * record : 0);
@@ -90,7 +96,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
   AlignedBuffer payload(value_len ? value_len : 1, 4096);
   fill_pattern(payload.data(), payload.size(), 0x6d656d);
 
-  Memtable memtable(mc);
+  Memtable memtable(config);
   RemoveFiles remove(&memtable);
   memtable.reserve(n, n * key_size);
   memtable.set_latency_sink(r.latency_ns.data(), n, &r.flush_ns);

@@ -1,0 +1,301 @@
+"""The native memtable: get after put (from a buffer and from segments), recovery after
+a clean close and from the log, torn and corrupt records never returned, bad arguments
+raise ValueError, files stay in their directory, and the benchmark counts what it did."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from howfast import _native, capabilities
+
+KiB = 1024
+MODES = [("blocking", 1), ("io_uring", 2), ("io_uring", 4)]
+
+
+def needs(flush: str) -> None:
+    if flush == "io_uring" and not capabilities.io_uring().supported:
+        pytest.skip(f"io_uring unsupported here: {capabilities.io_uring().reason}")
+
+
+def direct_ok(directory: Path) -> bool:
+    return bool(_native.probe_direct_io(str(directory))["supported"])
+
+
+def records(n: int, seed: int = 1, max_len: int = 5000) -> dict[bytes, bytes]:
+    rng = random.Random(seed)
+    return {b"key-%05d" % i: rng.randbytes(rng.randrange(max_len)) for i in range(n)}
+
+
+@pytest.fixture
+def db(scratch_dir: Path) -> Path:
+    path = scratch_dir / "db"
+    path.mkdir()
+    return path
+
+
+def open_memtable(db: Path, flush: str = "blocking", buffers: int = 0, **kw) -> _native.Memtable:
+    needs(flush)
+    kw.setdefault("direct", direct_ok(db))
+    return _native.Memtable(str(db), kw.pop("capacity", 64 * KiB), flush=flush, buffers=buffers, **kw)
+
+
+def test_get_after_put_from_the_buffer(db: Path) -> None:
+    m = open_memtable(db, capacity=1024 * KiB)
+    data = records(50)
+    for k, v in data.items():
+        m.put(k, v)
+    assert m.stats()["flushes"] == 0  # everything is still in memory
+    assert all(m.get(k) == v for k, v in data.items())
+    assert m.get(b"absent") is None
+    assert len(m) == 50
+    m.close()
+
+
+@pytest.mark.parametrize(("flush", "buffers"), MODES)
+@pytest.mark.parametrize("dsync", [False, True])
+def test_get_after_put_from_segments(db: Path, flush: str, buffers: int, dsync: bool) -> None:
+    m = open_memtable(db, flush, buffers, dsync=dsync, segment_bytes=256 * KiB)
+    data = records(300)
+    m.put_many(list(data.items()))
+    stats = m.stats()
+    assert stats["flushes"] >= 11 - buffers and stats["segments"] >= 2  # some may still be in flight
+    assert all(m.get(k) == v for k, v in data.items())  # most of them from segment files
+    # overwrite: the newest value wins, wherever the old one lives
+    m.put(b"key-00007", b"new")
+    assert m.get(b"key-00007") == b"new"
+    m.flush()
+    assert m.get(b"key-00007") == b"new"
+    assert sorted(m.keys()) == sorted(data)
+    m.close()
+
+
+@pytest.mark.parametrize(("flush", "buffers"), MODES)
+@pytest.mark.parametrize("wal", [False, True])
+def test_recovery_after_clean_close(db: Path, flush: str, buffers: int, wal: bool) -> None:
+    data = records(200, seed=3)
+    with open_memtable(db, flush, buffers, wal=wal) as m:
+        m.put_many(list(data.items()))
+        m.put(b"key-00001", b"overwritten")
+    data[b"key-00001"] = b"overwritten"
+    assert not list(db.glob("wal-*"))  # a clean close leaves no log behind
+    r = _native.recover(str(db), 64 * KiB, flush=flush, buffers=buffers, wal=wal, direct=direct_ok(db))
+    assert r.stats()["recovered_records"] == 201 and r.stats()["torn_records"] == 0
+    assert sorted(r.keys()) == sorted(data)
+    assert all(r.get(k) == v for k, v in data.items())
+    r.put(b"after", b"recovery")  # the recovered memtable goes on
+    r.close()
+    again = _native.recover(str(db), 64 * KiB, direct=direct_ok(db))
+    assert again.get(b"after") == b"recovery" and again.get(b"key-00001") == b"overwritten"
+    assert len(again) == len(data) + 1
+    again.close()
+
+
+def snapshot(db: Path, to: Path) -> Path:
+    """The files of an open memtable as a crash would leave them (the log is synced)."""
+    to.mkdir()
+    for f in db.iterdir():
+        shutil.copy(f, to / f.name)
+    return to
+
+
+def test_recovery_replays_the_log(db: Path, scratch_dir: Path) -> None:
+    m = open_memtable(db, "blocking", wal=True, capacity=1024 * KiB)
+    data = records(40, seed=5)
+    m.put_many(list(data.items()))
+    assert m.stats()["flushes"] == 0 and m.stats()["wal_syncs"] >= 1
+    copy = snapshot(db, scratch_dir / "crashed")
+    m.close()
+    assert list(copy.glob("wal-*"))
+    r = _native.recover(str(copy), 1024 * KiB, direct=direct_ok(copy))
+    assert r.stats()["replayed_records"] == 40
+    assert all(r.get(k) == v for k, v in data.items())
+    r.close()
+    assert not list(copy.glob("wal-*"))  # replayed into durable segments, then removed
+
+
+def test_torn_log_tail_is_ignored(db: Path, scratch_dir: Path) -> None:
+    m = open_memtable(db, "blocking", wal=True, capacity=1024 * KiB)
+    data = records(10, seed=6, max_len=3000)
+    for k, v in data.items():
+        m.put(k, v)
+    copy = snapshot(db, scratch_dir / "crashed")
+    m.close()
+    (log,) = copy.glob("wal-*")
+    size = log.stat().st_size
+    last = _native.memtable_record_bytes(9, len(data[b"key-00009"]))
+    os.truncate(log, size - last // 2)  # the last record only half written
+    r = _native.recover(str(copy), 1024 * KiB, direct=direct_ok(copy))
+    assert r.stats()["torn_records"] == 1
+    assert r.get(b"key-00009") is None
+    assert all(r.get(k) == v for k, v in data.items() if k != b"key-00009")
+    r.close()
+
+
+def test_corrupt_segment_record_is_never_returned(db: Path) -> None:
+    data = records(60, seed=7, max_len=4000)
+    with open_memtable(db, "blocking") as m:
+        m.put_many(list(data.items()))
+    (segment,) = db.glob("segment-*")
+    raw = bytearray(segment.read_bytes())
+    at = raw.index(data[b"key-00030"][:64]) if len(data[b"key-00030"]) >= 64 else None
+    assert at is not None
+    raw[at + 10] ^= 0xFF  # one bit flip inside the value
+    segment.write_bytes(bytes(raw))
+    r = _native.recover(str(db), 64 * KiB, direct=direct_ok(db))
+    assert r.stats()["torn_records"] == 1
+    got = {k: r.get(k) for k in r.keys()}
+    assert b"key-00030" not in got
+    assert all(data[k] == v for k, v in got.items())  # what comes back is intact
+    assert len(got) >= 60 - 64 * KiB // 2000  # only the rest of that one flush is lost
+    r.close()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"capacity": 8 * KiB}, "smaller than a record"),
+        ({"capacity": 0}, "capacity must be positive"),
+        ({"capacity": -4096}, "capacity must be positive"),
+        ({"capacity": 2 << 30}, "capacity must be at most"),
+        ({"record_size": 16}, "record_size must be at least"),
+        ({"flush": "sometimes"}, "flush must be"),
+        ({"flush": "blocking", "buffers": 2}, "buffers must be 1 with flush='blocking'"),
+        ({"flush": "io_uring", "buffers": 1}, "buffers must be at least 2"),
+        ({"flush": "io_uring", "buffers": 65}, "buffers must be 1 to 64"),
+        ({"pin_cpu": 100000}, "pin_cpu 100000 is not a CPU"),
+        ({"queue_depth": 0}, "queue_depth must be positive"),
+    ],
+)
+def test_bad_arguments_raise_value_error(db: Path, kwargs: dict, message: str) -> None:
+    args = {"capacity": 64 * KiB, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        _native.Memtable(str(db), args.pop("capacity"), **args)
+    assert list(db.iterdir()) == []
+
+
+def test_unaligned_capacity_under_o_direct(db: Path) -> None:
+    if not direct_ok(db):
+        pytest.skip("O_DIRECT unsupported here")
+    with pytest.raises(ValueError, match="not a multiple of .*O_DIRECT"):
+        _native.Memtable(str(db), 64 * KiB + 8, direct=True)
+    m = _native.Memtable(str(db), 64 * KiB + 8, direct=False)  # buffered writes do not care
+    m.put(b"k", b"v")
+    m.close()
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    for call in (_native.Memtable, _native.recover):
+        with pytest.raises(ValueError, match="does not exist"):
+            call(str(tmp_path / "nowhere"), 64 * KiB)
+    with pytest.raises(ValueError, match="does not exist"):
+        _native.memtable_benchmark(str(tmp_path / "nowhere"), 64 * KiB, 10)
+
+
+def test_records_larger_than_capacity_or_limit(db: Path) -> None:
+    m = open_memtable(db, capacity=64 * KiB, record_size=16 * KiB)
+    with pytest.raises(ValueError, match="larger than the memtable capacity"):
+        m.put(b"k", bytes(64 * KiB + 1))
+    with pytest.raises(ValueError, match="larger than record_size"):
+        m.put(b"k", bytes(16 * KiB))
+    with pytest.raises(ValueError, match="key must be 1 to 1024 bytes"):
+        m.put(b"", b"v")
+    with pytest.raises(ValueError, match="key must be 1 to 1024 bytes"):
+        m.get(bytes(2000))
+    m.put(b"k", bytes(16 * KiB - 32 - 8))  # exactly the limit
+    m.close()
+    with pytest.raises(ValueError, match="closed"):
+        m.put(b"k", b"v")
+
+
+def test_existing_files_need_recover(db: Path) -> None:
+    with open_memtable(db) as m:
+        m.put(b"k", b"v")
+    with pytest.raises(ValueError, match="use recover"):
+        _native.Memtable(str(db), 64 * KiB)
+    (db / "segment-0000000000.dat").write_bytes(b"x" * 4096)
+    with pytest.raises(ValueError, match="not a memtable segment"):
+        _native.recover(str(db), 64 * KiB)
+
+
+def test_files_stay_inside_the_directory(scratch_dir: Path) -> None:
+    db = scratch_dir / "inner" / "db"
+    db.mkdir(parents=True)
+    before = set(scratch_dir.rglob("*"))
+    m = open_memtable(db, "io_uring" if capabilities.io_uring().supported else "blocking", wal=True,
+                      segment_bytes=128 * KiB)
+    m.put_many(list(records(100).items()))
+    m.flush()
+    created = [Path(p) for p in m.files()]
+    m.close()
+    assert created and all(p.parent == db for p in created)
+    new = set(scratch_dir.rglob("*")) - before
+    assert all(db in p.parents for p in new)
+    shutil.rmtree(db)
+
+
+def test_pinned_writer(db: Path) -> None:
+    cpu = max(os.sched_getaffinity(0))
+    m = open_memtable(db, pin_cpu=cpu)
+    m.put(b"k", b"v")
+    assert m.get(b"k") == b"v"
+    m.close()
+
+
+@pytest.mark.parametrize(("flush", "buffers"), MODES)
+@pytest.mark.parametrize("wal", [False, True])
+def test_benchmark_counts_what_it_did(db: Path, flush: str, buffers: int, wal: bool) -> None:
+    needs(flush)
+    capacity, record = 256 * KiB, 16 * KiB
+    r = _native.memtable_benchmark(str(db), capacity, 100, record_size=record, flush=flush, buffers=buffers,
+                                   wal=wal, producers=3, segment_bytes=1024 * KiB, direct=direct_ok(db))
+    assert r["records"] == 112  # rounded up to whole buffers of 16 records
+    assert r["latency_ns"].shape == (112,) and (r["latency_ns"] > 0).all()
+    assert r["flushes"] == 7 and r["flush_ns"].shape == (7,)
+    assert r["segments"] == 2  # 4 flushes per segment file
+    assert r["segment_bytes"] == 7 * capacity + 2 * 4096
+    assert r["wal_bytes"] == (112 * record if wal else 0)
+    assert r["keys"] == 112 and r["elapsed_ns"] > 0
+    assert list(db.iterdir()) == []  # its files are gone
+
+
+@pytest.mark.parametrize("capacity_mib", [16, 64])
+def test_large_flushes_with_the_log(db: Path, capacity_mib: int) -> None:
+    """Buffers up to 32 MiB are registered with io_uring, larger ones are written from
+    plain memory; with the log on and no O_DSYNC, an fdatasync follows each flush."""
+    needs("io_uring")
+    capacity = capacity_mib * 1024 * KiB
+    r = _native.memtable_benchmark(str(db), capacity, 2 * capacity // (16 * KiB), flush="io_uring", buffers=2,
+                                   wal=True, direct=direct_ok(db))
+    assert r["fixed_buffers"] == (capacity_mib <= 16)
+    assert r["flushes"] == 2 and r["segments"] == 1  # a segment holds at least one slot per buffer
+    assert r["segment_bytes"] == 2 * capacity + 4096
+    assert list(db.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"records": 0}, "records must be positive"),
+        ({"producers": 0}, "producers must be positive"),
+        ({"record_size": 1001}, "multiple of 8"),
+        ({"record_size": 32}, "at least 48"),
+        ({"capacity": 8 * KiB}, "smaller than a record"),
+        ({"records": 10**12}, "records must be at most"),
+    ],
+)
+def test_benchmark_bad_arguments(db: Path, kwargs: dict, message: str) -> None:
+    args = {"capacity": 64 * KiB, "records": 10, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        _native.memtable_benchmark(str(db), args.pop("capacity"), args.pop("records"), **args)
+    assert list(db.iterdir()) == []
+
+
+def test_benchmark_too_large_for_scratch(db: Path) -> None:
+    with pytest.raises(ValueError, match="too large for the scratch space"):
+        _native.memtable_benchmark(str(db), 1 << 30, 100_000_000, record_size=16 * KiB)
+    assert list(db.iterdir()) == []
