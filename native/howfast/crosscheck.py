@@ -45,6 +45,12 @@ def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
     cases = cases.with_columns((pl.col(f"howfast {unit}") / pl.col(f"fio {unit}")).alias("howfast / fio"))
+    means = stats.summarize(metrics, [*by, "tool"]).filter(pl.col("metric") == "mean")
+    if means.height:
+        wide = means.pivot(on="tool", index=by, values="median")
+        if {"howfast", "fio"} <= set(wide.columns):
+            cases = cases.join(wide.select(*by, (pl.col("howfast") / pl.col("fio")).alias("mean latency, howfast / fio")),
+                               on=by, how="left", maintain_order="left")
     missing = stats.unsupported(metrics.filter(pl.col("tool") == "fio"), by)
     if missing.height:
         cases = cases.join(missing, on=by, how="left", maintain_order="left")
@@ -80,15 +86,17 @@ def fio_durable_writes(scratch: Scratch, method: str, block_size: int, writes: i
     write = job["write"]
     if write["total_ios"] != writes:
         raise RuntimeError(f"fio wrote {write['total_ios']} blocks, expected {writes}")
-    return {"writes_per_s": float(write["iops"])}
+    # fio times the write and the fsync that follows it separately; a durable write is both
+    sync_mean = job.get("sync", {}).get("lat_ns", {}).get("mean", 0.0) if method in ("write + fsync", "write + fdatasync") else 0.0
+    return {"writes_per_s": float(write["iops"]), "mean_us": (write["lat_ns"]["mean"] + sync_mean) / 1e3}
 
 
 def _measure(case: Case, scratch: Scratch) -> Outcome:
     if case["tool"] == "fio":
         got = fio_durable_writes(scratch, case["method"], case["block_size"], case["writes"])
-        return Outcome({"writes_per_s": (got["writes_per_s"], "writes/s")})
+        return Outcome({"writes_per_s": (got["writes_per_s"], "writes/s"), "mean": (got["mean_us"], "us")})
     ours = fsync.measure_writes({**case, "layout": "overwrite"}, scratch)
-    return Outcome({"writes_per_s": ours.metrics["writes_per_s"]})
+    return Outcome({"writes_per_s": ours.metrics["writes_per_s"], "mean": ours.metrics["mean"]})
 
 
 def durable_writes_vs_fio(profile: Profile | None = None, scratch: Scratch | None = None) -> Run:
@@ -155,10 +163,13 @@ def fio_io(scratch: Scratch, case: Case, read_file: Path | None) -> dict[str, fl
             scratch.remove(Path(path))
     if done.returncode != 0:
         raise RuntimeError(f"fio failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-    side = json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0][case["op"]]
+    job = json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0]
+    side = job[case["op"]]
     if side["io_bytes"] != case["file_size"]:
         raise RuntimeError(f"fio moved {side['io_bytes']} bytes, expected {case['file_size']}")
-    return {"ops_per_s": float(side["iops"]), "mb_per_s": float(side["bw_bytes"]) / 1e6}
+    sync_mean = job.get("sync", {}).get("lat_ns", {}).get("mean", 0.0) if case["fsync"] else 0.0
+    return {"ops_per_s": float(side["iops"]), "mb_per_s": float(side["bw_bytes"]) / 1e6,
+            "mean_us": (side["lat_ns"]["mean"] + sync_mean) / 1e3}
 
 
 def disk_vs_fio(profile: Profile | None = None, scratch: Scratch | None = None, files=None) -> Run:
@@ -173,9 +184,27 @@ def disk_vs_fio(profile: Profile | None = None, scratch: Scratch | None = None, 
         storage.check_capabilities(case, s.path)
         if case["tool"] == "howfast":
             ours = storage.measure_io(case, s, files)
-            return Outcome({k: ours.metrics[k] for k in ("ops_per_s", "mb_per_s")})
+            return Outcome({k: ours.metrics[k] for k in ("ops_per_s", "mb_per_s", "mean")})
         read_file = Path(f"{files.for_reading(case['file_size'], 1)}.0") if case["op"] == "read" else None
         got = fio_io(s, case, read_file)
-        return Outcome({"ops_per_s": (got["ops_per_s"], "ops/s"), "mb_per_s": (got["mb_per_s"], "MB/s")})
+        return Outcome({"ops_per_s": (got["ops_per_s"], "ops/s"), "mb_per_s": (got["mb_per_s"], "MB/s"),
+                        "mean": (got["mean_us"], "us")})
 
     return run(DISK_NAME, disk_crosscheck_cases(profile), measure, repetitions=profile.repetitions, scratch=scratch)
+
+
+def agreement_sentence(table: pl.DataFrame) -> str:
+    """How far ours and fio's figures were apart, in throughput and in mean time per I/O."""
+    from .fmt import ratio
+
+    rates = table["howfast / fio"].drop_nulls()
+    if rates.len() == 0:
+        return "fio is not installed on this machine, so this check did not run."
+    text = f"Our medians came out between {ratio(rates.min())} and {ratio(rates.max())} of fio's rate"
+    column = "mean latency, howfast / fio"
+    if column in table.columns and table[column].drop_nulls().len():
+        lat = table[column].drop_nulls()
+        text += (f", and our mean time per I/O between {ratio(lat.min())} and {ratio(lat.max())} of fio's. fio's rate "
+                 "divides by a runtime that also holds its own set-up, which weighs on short runs; the time per I/O "
+                 "compares the two instruments on the I/O itself")
+    return text + "."

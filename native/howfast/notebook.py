@@ -146,7 +146,17 @@ def execute_chapter(path: str | Path, *, timeout: int = 900, kernel_name: str = 
 
 
 def chapters(root: str | Path) -> list[Path]:
-    """The book's pages in order: ``index.qmd`` then ``chapters/*.qmd``."""
+    """The book's pages in the order of ``_quarto.yml``, then any ``chapters/*.qmd`` it
+    does not list yet (so a new chapter is executed and tested before it is listed)."""
+    import yaml
+
     base = Path(root)
-    pages = [base / "index.qmd"] if (base / "index.qmd").is_file() else []
-    return pages + sorted((base / "chapters").glob("*.qmd"))
+    listed: list[Path] = []
+    config = base / "_quarto.yml"
+    if config.is_file():
+        book = (yaml.safe_load(config.read_text()) or {}).get("book", {})
+        listed = [base / entry for entry in book.get("chapters", []) if isinstance(entry, str)]
+    pages = [p for p in listed if p.is_file()]
+    if not pages and (base / "index.qmd").is_file():
+        pages = [base / "index.qmd"]
+    return pages + [p for p in sorted((base / "chapters").glob("*.qmd")) if p not in pages]

@@ -117,6 +117,7 @@ def io_metrics(result: dict, case: Case) -> Outcome:
         **{name: (float(np.percentile(us, q)), "us")
            for name, q in (("p50", 50), ("p90", 90), ("p99", 99), ("p99.99", 99.99))},
         "max": (float(us.max()), "us"),
+        "mean": (float(us.mean()), "us"),
     }
     if case["op"] == "readwrite":
         metrics["read_mb_per_s"] = (result["bytes_read"] / seconds / 1e6, "MB/s")
