@@ -40,6 +40,32 @@ constexpr char kSegmentMagic[8] = {'H', 'F', 'M', 'E', 'M', 'S', 'G', '1'};
 
 }  // namespace
 
+// The last bytes (fewer than 32) and the final avalanche, shared by the one-shot hash
+// and the stream.
+static uint64_t finish(uint64_t h, const unsigned char* p, const unsigned char* end) {
+  while (p + 8 <= end) {
+    h ^= round(0, read64(p));
+    h = rotl(h, 27) * P1 + P4;
+    p += 8;
+  }
+  if (p + 4 <= end) {
+    h ^= static_cast<uint64_t>(read32(p)) * P1;
+    h = rotl(h, 23) * P2 + P3;
+    p += 4;
+  }
+  while (p < end) {
+    h ^= static_cast<uint64_t>(*p) * P5;
+    h = rotl(h, 11) * P1;
+    ++p;
+  }
+  h ^= h >> 33;
+  h *= P2;
+  h ^= h >> 29;
+  h *= P3;
+  h ^= h >> 32;
+  return h;
+}
+
 uint64_t xxh64(const void* data, std::size_t len, uint64_t seed) {
   const auto* p = static_cast<const unsigned char*>(data);
   const unsigned char* end = p + len;
@@ -63,27 +89,7 @@ uint64_t xxh64(const void* data, std::size_t len, uint64_t seed) {
     h = seed + P5;
   }
   h += static_cast<uint64_t>(len);
-  while (p + 8 <= end) {
-    h ^= round(0, read64(p));
-    h = rotl(h, 27) * P1 + P4;
-    p += 8;
-  }
-  if (p + 4 <= end) {
-    h ^= static_cast<uint64_t>(read32(p)) * P1;
-    h = rotl(h, 23) * P2 + P3;
-    p += 4;
-  }
-  while (p < end) {
-    h ^= static_cast<uint64_t>(*p) * P5;
-    h = rotl(h, 11) * P1;
-    ++p;
-  }
-  h ^= h >> 33;
-  h *= P2;
-  h ^= h >> 29;
-  h *= P3;
-  h ^= h >> 32;
-  return h;
+  return finish(h, p, end);
 }
 
 Xxh64Stream::Xxh64Stream(uint64_t seed) : v_{seed + P1 + P2, seed + P2, seed, seed - P1}, seed_(seed) {}
@@ -128,27 +134,7 @@ uint64_t Xxh64Stream::digest() const {
   h += total_;
   const unsigned char* p = buf_;
   const unsigned char* end = buf_ + used_;
-  while (p + 8 <= end) {
-    h ^= round(0, read64(p));
-    h = rotl(h, 27) * P1 + P4;
-    p += 8;
-  }
-  if (p + 4 <= end) {
-    h ^= static_cast<uint64_t>(read32(p)) * P1;
-    h = rotl(h, 23) * P2 + P3;
-    p += 4;
-  }
-  while (p < end) {
-    h ^= static_cast<uint64_t>(*p) * P5;
-    h = rotl(h, 11) * P1;
-    ++p;
-  }
-  h ^= h >> 33;
-  h *= P2;
-  h ^= h >> 29;
-  h *= P3;
-  h ^= h >> 32;
-  return h;
+  return finish(h, p, end);
 }
 
 namespace {
