@@ -57,6 +57,23 @@ def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str
     return cases
 
 
+def run_fio(scratch: Scratch, path: Path, options: list[str], *, remove: bool = True) -> dict:
+    """Run fio on `path` with `options` and return its job's JSON report; the file is
+    removed afterwards unless `remove` is false (a prepared file that others read)."""
+    exe = shutil.which("fio")
+    if exe is None:
+        raise Unsupported("fio is not installed (apt-get install fio)")
+    command = [exe, f"--filename={path}", *options, "--output-format=json"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=1800)
+    finally:
+        if remove:
+            scratch.remove(Path(path))
+    if done.returncode != 0:
+        raise RuntimeError(f"fio failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+    return json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0]
+
+
 def fio_version() -> str | None:
     exe = shutil.which("fio")
     if exe is None:
@@ -69,20 +86,9 @@ def fio_durable_writes(scratch: Scratch, method: str, block_size: int, writes: i
     """Run fio's sync engine on `writes` blocks; its IOPS is durable writes per second."""
     if method not in FIO_OPTIONS:
         raise ValueError(f"no fio equivalent for method {method!r}; choose from {sorted(FIO_OPTIONS)}")
-    exe = shutil.which("fio")
-    if exe is None:
-        raise Unsupported("fio is not installed (apt-get install fio)")
-    path = scratch.file("fio")
-    command = [exe, "--name=durable", f"--filename={path}", "--rw=write", f"--bs={block_size}",
-               f"--size={block_size * writes}", "--ioengine=sync", "--overwrite=1", "--output-format=json",
-               *FIO_OPTIONS[method]]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600)
-    finally:
-        scratch.remove(path)
-    if done.returncode != 0:
-        raise RuntimeError(f"fio failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-    job = json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0]
+    options = ["--name=durable", "--rw=write", f"--bs={block_size}", f"--size={block_size * writes}",
+               "--ioengine=sync", "--overwrite=1", *FIO_OPTIONS[method]]
+    job = run_fio(scratch, scratch.file("fio"), options)
     write = job["write"]
     if write["total_ios"] != writes:
         raise RuntimeError(f"fio wrote {write['total_ios']} blocks, expected {writes}")
@@ -143,27 +149,14 @@ def disk_crosscheck_cases(profile: Profile) -> list[dict]:
 
 def fio_io(scratch: Scratch, case: Case, read_file: Path | None) -> dict[str, float]:
     """Run one disk case through fio; returns its ops/s and MB/s."""
-    exe = shutil.which("fio")
-    if exe is None:
-        raise Unsupported("fio is not installed (apt-get install fio)")
     if case["jobs"] != 1 or case["op"] == "readwrite":
         raise ValueError("the fio cross-check runs single jobs of reads or writes")
     rw = ("rand" if case["pattern"] == "random" else "") + case["op"]
     path = read_file if case["op"] == "read" else scratch.file("fio-write")
-    command = [exe, "--name=check", f"--filename={path}", f"--rw={rw}", f"--bs={case['block_size']}",
-               f"--size={case['file_size']}", f"--ioengine={_FIO_ENGINES[case['engine']]}",
-               f"--iodepth={case['queue_depth']}", f"--direct={int(case['direct'])}", "--fallocate=none",
-               "--output-format=json"]
-    if case["fsync"]:
-        command.append("--fsync=1")
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=900)
-    finally:
-        if case["op"] != "read":
-            scratch.remove(Path(path))
-    if done.returncode != 0:
-        raise RuntimeError(f"fio failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-    job = json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0]
+    options = ["--name=check", f"--rw={rw}", f"--bs={case['block_size']}", f"--size={case['file_size']}",
+               f"--ioengine={_FIO_ENGINES[case['engine']]}", f"--iodepth={case['queue_depth']}",
+               f"--direct={int(case['direct'])}", "--fallocate=none", *(["--fsync=1"] if case["fsync"] else [])]
+    job = run_fio(scratch, path, options, remove=case["op"] != "read")
     side = job[case["op"]]
     if side["io_bytes"] != case["file_size"]:
         raise RuntimeError(f"fio moved {side['io_bytes']} bytes, expected {case['file_size']}")

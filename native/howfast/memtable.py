@@ -33,6 +33,7 @@ import numpy as np
 
 from . import _native, capabilities, machine, results
 from .bench import Case, Outcome, Run, Unsupported, latency_metrics, run
+from .crosscheck import run_fio
 from .profiles import MemtablePlan, Profile, current_profile
 from .scratch import Scratch
 
@@ -234,23 +235,12 @@ def fio_write(scratch: Scratch, block_size: int, total: int, *, dsync: bool, dep
     """fio writing `total` bytes sequentially with O_DIRECT in blocks of `block_size`
     (psync for depth 1, io_uring with `depth` writes in flight otherwise), into a
     preallocated new file like our segments."""
-    exe = shutil.which("fio")
-    if exe is None:
-        raise Unsupported("fio is not installed (apt-get install fio)")
     if total % block_size:
         raise ValueError(f"total {total} is not a multiple of the block size {block_size}")
-    path = scratch.file("fio-memtable")
     engine = ["--ioengine=psync"] if depth == 1 else ["--ioengine=io_uring", f"--iodepth={depth}"]
-    command = [exe, "--name=memtable", f"--filename={path}", "--rw=write", f"--bs={block_size}", f"--size={total}",
-               "--direct=1", "--fallocate=native", f"--sync={'dsync' if dsync else 'none'}", *engine,
-               "--output-format=json"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=1800)
-    finally:
-        scratch.remove(path)
-    if done.returncode != 0:
-        raise RuntimeError(f"fio failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-    job = json.loads(done.stdout[done.stdout.index("{"):])["jobs"][0]["write"]
+    options = ["--name=memtable", "--rw=write", f"--bs={block_size}", f"--size={total}", "--direct=1",
+               "--fallocate=native", f"--sync={'dsync' if dsync else 'none'}", *engine]
+    job = run_fio(scratch, scratch.file("fio-memtable"), options)["write"]
     if job["io_bytes"] != total:
         raise RuntimeError(f"fio wrote {job['io_bytes']} bytes, expected {total}")
     return {"mb_per_s": float(job["bw_bytes"]) / 1e6, "writes_per_s": float(job["iops"])}
