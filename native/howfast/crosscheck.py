@@ -34,7 +34,8 @@ def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str
     """Ours beside fio per case: medians, the range over repetitions (a noisy disk moves
     both) and the ratio of the medians. When fio could not run, its columns are empty
     and ``note`` says why."""
-    summary = stats.summarize(metrics, [*by, "tool"]).filter(pl.col("metric") == metric)
+    summaries = stats.summarize(metrics, [*by, "tool"])
+    summary = summaries.filter(pl.col("metric") == metric)
     cases = metrics.select(by).unique(maintain_order=True)
     for tool in ("howfast", "fio"):
         part = summary.filter(pl.col("tool") == tool).select(
@@ -45,7 +46,7 @@ def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
     cases = cases.with_columns((pl.col(f"howfast {unit}") / pl.col(f"fio {unit}")).alias("howfast / fio"))
-    means = stats.summarize(metrics, [*by, "tool"]).filter(pl.col("metric") == "mean")
+    means = summaries.filter(pl.col("metric") == "mean")
     if means.height:
         wide = means.pivot(on="tool", index=by, values="median")
         if {"howfast", "fio"} <= set(wide.columns):

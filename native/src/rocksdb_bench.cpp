@@ -363,6 +363,29 @@ struct Timer {
   }
 };
 
+// Puts `n` values, timing each Put; `next_index(i)` picks the key of the i-th write
+// (sequential for fillseq, random for overwrite). `gen` goes into the values.
+template <typename NextIndex>
+void write_loop(RocksBench::Impl& m, rocksdb::DB& db, ThreadStats& s, uint64_t n, uint64_t every, uint64_t gen,
+                const std::atomic<bool>& stop, NextIndex next_index) {
+  std::string key(static_cast<std::size_t>(m.config.key_size), '\0');
+  std::string value(static_cast<std::size_t>(m.config.value_size), '\0');
+  Timer timer{s, every};
+  s.start = now_ns();
+  for (uint64_t i = 0; i < n && !stop.load(std::memory_order_relaxed); ++i) {
+    const uint64_t index = next_index(i);
+    m.make_key(key.data(), index);
+    m.make_value(value.data(), index, gen);
+    const uint64_t t0 = now_ns();
+    rocksdb::Status st = db.Put(m.write_options, key, value);
+    const uint64_t t1 = now_ns();
+    if (!st.ok()) throw_status(st, "put", m.config.path);
+    timer.record(t1 - t0);
+    s.bytes += key.size() + value.size();
+  }
+  s.finish = now_ns();
+}
+
 }  // namespace
 
 RocksResult RocksBench::fillseq(int64_t count, int64_t sample_every, Poller& poller) {
@@ -376,21 +399,7 @@ RocksResult RocksBench::fillseq(int64_t count, int64_t sample_every, Poller& pol
   stats[0].reserve(n, every);
   std::atomic<bool> stop{false};
   const uint64_t start = run_threads(1, stats, stop, poller, [&](int, ThreadStats& s) {
-    std::string key(static_cast<std::size_t>(m.config.key_size), '\0');
-    std::string value(static_cast<std::size_t>(m.config.value_size), '\0');
-    Timer timer{s, every};
-    s.start = now_ns();
-    for (uint64_t i = 0; i < n && !stop.load(std::memory_order_relaxed); ++i) {
-      m.make_key(key.data(), i);
-      m.make_value(value.data(), i, 0);
-      const uint64_t t0 = now_ns();
-      rocksdb::Status st = db.Put(m.write_options, key, value);
-      const uint64_t t1 = now_ns();
-      if (!st.ok()) throw_status(st, "put", m.config.path);
-      timer.record(t1 - t0);
-      s.bytes += key.size() + value.size();
-    }
-    s.finish = now_ns();
+    write_loop(m, db, s, n, every, 0, stop, [](uint64_t i) { return i; });
   });
   return collect(stats, 1, start, every);
 }
@@ -461,23 +470,8 @@ RocksResult RocksBench::overwrite(int64_t writes, int64_t key_range, int64_t sam
   std::atomic<bool> stop{false};
   const uint64_t gen = ++m.generation;
   const uint64_t start = run_threads(1, stats, stop, poller, [&](int, ThreadStats& s) {
-    std::string key(static_cast<std::size_t>(m.config.key_size), '\0');
-    std::string value(static_cast<std::size_t>(m.config.value_size), '\0');
     uint64_t rng = m.config.seed * 1000003ull + gen * 7919ull;
-    Timer timer{s, every};
-    s.start = now_ns();
-    for (uint64_t i = 0; i < n && !stop.load(std::memory_order_relaxed); ++i) {
-      const uint64_t index = below(rng, range);
-      m.make_key(key.data(), index);
-      m.make_value(value.data(), index, gen);
-      const uint64_t t0 = now_ns();
-      rocksdb::Status st = db.Put(m.write_options, key, value);
-      const uint64_t t1 = now_ns();
-      if (!st.ok()) throw_status(st, "put", m.config.path);
-      timer.record(t1 - t0);
-      s.bytes += key.size() + value.size();
-    }
-    s.finish = now_ns();
+    write_loop(m, db, s, n, every, gen, stop, [&rng, range](uint64_t) { return below(rng, range); });
   });
   return collect(stats, 1, start, every);
 }
