@@ -32,3 +32,28 @@ def test_page_executes_and_shows_its_results(page: Path, isolated: dict[str, Pat
         stored = list((isolated["results"]).rglob("*.parquet"))
         assert stored, "a chapter stores its measurements"
     assert list(isolated["scratch"].iterdir()) == [], "scratch files left behind"
+
+
+def test_cells_get_the_profiles_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from howfast.profiles import PROFILES
+
+    assert PROFILES["full"].cell_timeout > PROFILES["quick"].cell_timeout > 0
+    with pytest.raises(ValueError, match="timeout must be a positive"):
+        execute_chapter(ROOT / "index.qmd", timeout=0)
+
+
+def test_the_kernel_listens_on_no_port(isolated: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chapter kernel is reached over Unix sockets (no TCP port, no warning about it)."""
+    from nbclient import NotebookClient
+
+    seen: list[str] = []
+    real = NotebookClient.create_kernel_manager
+
+    def spy(self):  # the manager nbclient starts the kernel with
+        km = real(self)
+        seen.append(km.transport)
+        return km
+
+    monkeypatch.setattr(NotebookClient, "create_kernel_manager", spy)
+    assert execute_chapter(ROOT / "index.qmd").problems == []
+    assert seen == ["ipc"]

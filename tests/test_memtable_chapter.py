@@ -82,6 +82,7 @@ def test_report_tables_and_numbers(tiny: dict, monkeypatch: pytest.MonkeyPatch) 
     fio = report.fio_table(report.vs_fio())
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     assert report.fio_sentence(fio)
+    assert "MB/s from one repetition to the next" in report.fio_steadiness(report.vs_fio())
     chart = report.sweep_chart(sweep).to_dict()
     assert chart["vconcat"]
 

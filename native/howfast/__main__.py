@@ -20,7 +20,7 @@ def _save_pngs(done, directory: Path) -> None:
         (directory / f"{label}.png").write_bytes(vlc.vegalite_to_png(json.dumps(spec), scale=2))
 
 
-def _execute(paths: list[str], png: Path | None) -> int:
+def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
     from .notebook import chapters, execute_chapter
     from .paths import book_root
     from .profiles import current_profile
@@ -34,7 +34,7 @@ def _execute(paths: list[str], png: Path | None) -> int:
     failed = 0
     for path in targets:
         try:
-            done = execute_chapter(path)
+            done = execute_chapter(path, timeout=timeout)
         except Exception as error:  # a failing cell: report it and go on
             print(f"FAIL {path}: {error}", file=sys.stderr)
             failed += 1
@@ -55,11 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("execute", help="execute chapters without Quarto")
     run.add_argument("paths", nargs="*")
     run.add_argument("--png", type=Path, default=None, help="also save every chart as PNG in this directory")
+    run.add_argument("--timeout", type=int, default=None,
+                     help="seconds a cell may run (default: the profile's; 15 min quick, 6 h full)")
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
     args = parser.parse_args(argv)
     if args.command == "execute":
-        return _execute(args.paths, args.png)
+        return _execute(args.paths, args.png, args.timeout)
     from .machine import facts as machine_facts
     from .scratch import scratch_base
 

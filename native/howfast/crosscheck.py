@@ -30,10 +30,27 @@ FIO_OPTIONS: dict[str, list[str]] = {
 NAME = "fsync_vs_fio"
 
 
+def paired_ratios(metrics: pl.DataFrame, by: list[str], metric: str) -> pl.DataFrame:
+    """Ours / fio within each repetition, where the two ran one after the other: per case
+    the median of those ratios and their range. On a disk whose speed drifts from minute
+    to minute, the ratio of two runs side by side is steadier than either run."""
+    rows = metrics.filter(pl.col("metric") == metric)
+    empty = pl.DataFrame(schema={**{k: metrics.schema[k] for k in by}, "howfast / fio": pl.Float64,
+                                 "ratio range": pl.String})
+    if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
+        return empty
+    wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value")
+    ratios = wide.select(*by, (pl.col("howfast") / pl.col("fio")).alias("r")).drop_nulls("r")
+    return ratios.group_by(by, maintain_order=True).agg(
+        pl.col("r").median().alias("howfast / fio"),
+        pl.concat_str(pl.col("r").min().round(2), pl.lit("–"), pl.col("r").max().round(2)).alias("ratio range"),
+    )
+
+
 def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str) -> pl.DataFrame:
-    """Ours beside fio per case: medians, the range over repetitions (a noisy disk moves
-    both) and the ratio of the medians. When fio could not run, its columns are empty
-    and ``note`` says why."""
+    """Ours beside fio per case: medians and the range over repetitions (a noisy disk moves
+    both), the median of the per-repetition ratios ours / fio and their range. When fio
+    could not run, its columns are empty and ``note`` says why."""
     summaries = stats.summarize(metrics, [*by, "tool"])
     summary = summaries.filter(pl.col("metric") == metric)
     cases = metrics.select(by).unique(maintain_order=True)
@@ -45,7 +62,7 @@ def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str
             .alias(f"{tool} range"),
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
-    cases = cases.with_columns((pl.col(f"howfast {unit}") / pl.col(f"fio {unit}")).alias("howfast / fio"))
+    cases = cases.join(paired_ratios(metrics, by, metric), on=by, how="left", maintain_order="left")
     means = summaries.filter(pl.col("metric") == "mean")
     if means.height:
         wide = means.pivot(on="tool", index=by, values="median")
@@ -194,7 +211,8 @@ def agreement_sentence(table: pl.DataFrame) -> str:
     rates = table["howfast / fio"].drop_nulls()
     if rates.len() == 0:
         return "fio is not installed on this machine, so this check did not run."
-    text = f"Our medians came out between {ratio(rates.min())} and {ratio(rates.max())} of fio's rate"
+    text = (f"Run for run, ours came out between {ratio(rates.min())} and {ratio(rates.max())} of fio's rate "
+            "(the medians of each row's ratios)")
     column = "mean latency, howfast / fio"
     if column in table.columns and table[column].drop_nulls().len():
         lat = table[column].drop_nulls()

@@ -233,13 +233,15 @@ def fio_cases(profile: Profile) -> list[dict[str, Any]]:
 
 def fio_write(scratch: Scratch, block_size: int, total: int, *, dsync: bool, depth: int) -> dict[str, float]:
     """fio writing `total` bytes sequentially with O_DIRECT in blocks of `block_size`
-    (psync for depth 1, io_uring with `depth` writes in flight otherwise), into a
-    preallocated new file like our segments."""
+    (psync for depth 1, io_uring with `depth` writes in flight otherwise), into a new
+    file laid out like our segments: growing with one write in flight (the blocking
+    flush), preallocated with more."""
     if total % block_size:
         raise ValueError(f"total {total} is not a multiple of the block size {block_size}")
     engine = ["--ioengine=psync"] if depth == 1 else ["--ioengine=io_uring", f"--iodepth={depth}"]
     options = ["--name=memtable", "--rw=write", f"--bs={block_size}", f"--size={total}", "--direct=1",
-               "--fallocate=native", f"--sync={'dsync' if dsync else 'none'}", *engine]
+               f"--fallocate={'none' if depth == 1 else 'native'}", f"--sync={'dsync' if dsync else 'none'}",
+               *engine]
     job = run_fio(scratch, scratch.file("fio-memtable"), options)["write"]
     if job["io_bytes"] != total:
         raise RuntimeError(f"fio wrote {job['io_bytes']} bytes, expected {total}")

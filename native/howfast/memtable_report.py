@@ -7,6 +7,7 @@ import altair as alt
 import polars as pl
 
 from . import charts, fmt, reference, stats
+from .crosscheck import side_by_side
 from .memtable import BLOCKING, CRASH, DEEP, DOUBLE, LOG, MODES, NO_LOG, SWEEP, VARIANTS, VS_FIO
 from .results import load
 
@@ -199,23 +200,12 @@ def depth_bars(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Ours beside fio (same bytes, O_DIRECT, block size = capacity, same depth): MB/s
-    medians, ranges and the ratio."""
+    medians and ranges, and the median and range of the per-repetition ratios."""
     keyed = metrics.with_columns(
         pl.struct("mode", "buffers").map_elements(lambda r: mode_name(r["mode"], r["buffers"]),
                                                   return_dtype=pl.String).alias("flush"))
-    s = stats.summarize(keyed, ["capacity", "dsync", "flush", "buffers", "tool"]).filter(pl.col("metric") == "mb_per_s")
-    cases = keyed.select("capacity", "dsync", "flush", "buffers").unique(maintain_order=True)
-    for tool in ("howfast", "fio"):
-        part = s.filter(pl.col("tool") == tool).select(
-            "capacity", "dsync", "flush", pl.col("median").alias(f"{tool} MB/s"),
-            pl.concat_str(pl.col("min").round(0).cast(pl.Int64), pl.lit("–"), pl.col("max").round(0).cast(pl.Int64))
-            .alias(f"{tool} range"))
-        cases = cases.join(part, on=["capacity", "dsync", "flush"], how="left", maintain_order="left")
-    cases = cases.with_columns((pl.col("howfast MB/s") / pl.col("fio MB/s")).alias("ours / fio"))
-    missing = stats.unsupported(keyed.filter(pl.col("tool") == "fio"), ["capacity", "dsync", "flush"])
-    if missing.height:
-        cases = cases.join(missing, on=["capacity", "dsync", "flush"], how="left", maintain_order="left")
-    return cases.sort("dsync", "capacity").with_columns(
+    cases = side_by_side(keyed, ["capacity", "dsync", "flush", "buffers"], "mb_per_s", unit="MB/s")
+    return cases.rename({"howfast / fio": "ours / fio"}).sort("dsync", "capacity").with_columns(
         pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
         pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
         pl.col("buffers").alias("writes in flight"),
@@ -371,6 +361,21 @@ def fio_sentence(table: pl.DataFrame) -> str:
         if r.len():
             parts.append(f"the {label} flush reached {fmt.ratio(r.min())} to {fmt.ratio(r.max())} of fio's MB/s")
     return "Against fio at the same block size and depth, " + "; ".join(parts) + "."
+
+
+def fio_steadiness(metrics: pl.DataFrame) -> str:
+    """How far the same fio job moved between repetitions: the noise floor of the comparison."""
+    rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
+    if rows.height == 0:
+        return ""
+    spread = stats.summarize(rows, ["capacity", "dsync", "mode", "buffers"]).filter(pl.col("repetitions") > 1)
+    if spread.height == 0:
+        return ""
+    worst = spread.sort("spread").row(-1, named=True)
+    return (f"The disk itself is not steady: the same fio job ({fmt.size(worst['capacity'])} writes"
+            f"{' with O_DSYNC' if worst['dsync'] else ''}) ran between {fmt.num(worst['min'])} and "
+            f"{fmt.num(worst['max'])} MB/s from one repetition to the next, {fmt.ratio(worst['spread'])} apart, "
+            "so a single ratio between two runs can be off by more than any difference between the tools.")
 
 
 def fio_short(table: pl.DataFrame) -> str:

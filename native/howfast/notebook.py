@@ -19,6 +19,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 INLINE = re.compile(r"`\{python\}\s+([^`]+?)`")
 OPTION = re.compile(r"^#\|\s*([\w-]+)\s*:\s*(.*?)\s*$", re.MULTILINE)
@@ -119,8 +120,14 @@ def check(executed: ExecutedChapter) -> list[str]:
     return problems
 
 
-def execute_chapter(path: str | Path, *, timeout: int = 900, kernel_name: str = "python3") -> ExecutedChapter:
-    """Execute every evaluated cell; raise nbclient's CellExecutionError on a failing cell."""
+def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name: str = "python3") -> ExecutedChapter:
+    """Execute every evaluated cell; raise nbclient's CellExecutionError on a failing cell.
+    A cell may run `timeout` seconds, by default the active profile's ``cell_timeout``."""
+    from .profiles import current_profile
+
+    timeout = current_profile().cell_timeout if timeout is None else timeout
+    if timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout}")
     chapter = Path(path).resolve()
     nb = read_chapter(chapter)
     expressions = inline_expressions(nb)
@@ -132,7 +139,11 @@ def execute_chapter(path: str | Path, *, timeout: int = 900, kernel_name: str = 
         f"print({_MARK!r} + _hf_json.dumps(_hf_values))\n"
     )
     nb.cells.append(nbformat.v4.new_code_cell(probe))
-    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name,
+    # The kernel talks to us over Unix sockets, not TCP on localhost: nothing listens on
+    # a port, and jupyter_client has no reason to warn about unencrypted traffic.
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, config=config,
                             resources={"metadata": {"path": str(chapter.parent)}})
     start = time.perf_counter()
     client.execute()

@@ -114,6 +114,7 @@ class Profile:
     sqlite: SqlitePlan = SqlitePlan()
     memtable: MemtablePlan = MemtablePlan()
     rocksdb: RocksdbPlan = RocksdbPlan()
+    cell_timeout: int = 900  # seconds one chapter cell may run under `python -m howfast execute`
 
 
 _POWERS_4K_TO_1M = tuple(4 * KiB * 2**i for i in range(9))
@@ -182,7 +183,7 @@ PROFILES: dict[str, Profile] = {
     "quick": Profile(name="quick", repetitions=3, fsync=QUICK_FSYNC, storage=QUICK_STORAGE, sqlite=QUICK_SQLITE,
                      memtable=QUICK_MEMTABLE, rocksdb=QUICK_ROCKSDB),
     "full": Profile(name="full", repetitions=5, fsync=FULL_FSYNC, storage=FULL_STORAGE, sqlite=FULL_SQLITE,
-                    memtable=FULL_MEMTABLE, rocksdb=FULL_ROCKSDB),
+                    memtable=FULL_MEMTABLE, rocksdb=FULL_ROCKSDB, cell_timeout=6 * 3600),
 }
 
 

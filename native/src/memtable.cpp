@@ -30,16 +30,16 @@ namespace howfast {
 
 namespace {
 
-constexpr int64_t kMaxCapacity = 1ll << 30;  // io_uring registers buffers of at most 1 GiB
+constexpr int64_t kMaxCapacity = 1ll << 30;  // the seed sweeps up to 1 GiB
 constexpr int64_t kMaxBuffers = 64;
 constexpr uint64_t kWalRotateBytes = 64ull << 20;
-// Registered (fixed) io_uring buffers are used only up to this size. A single 512 MiB
-// write from a registered buffer failed with EIO (and a kernel warning in
-// __blk_rq_map_sg) on Linux 6.18 / virtio-blk; larger flushes are written from plain
-// memory, as fio does. A flush is split into pieces of at most kMaxPiece bytes (all
-// submitted at once), which with these limits means one piece.
-constexpr uint64_t kMaxFixed = 32ull << 20;
-constexpr uint64_t kMaxPiece = 1ull << 31;
+// An io_uring flush is written in pieces of at most kPiece bytes, all submitted at once,
+// each from its own registered (fixed) chunk of the buffer: the kernel then pins no pages
+// per write. One write of a whole large buffer costs the submitting thread (the writer)
+// milliseconds of page pinning, and a single 512 MiB write from a registered buffer
+// failed with EIO (a kernel warning in __blk_rq_map_sg) on Linux 6.18 / virtio-blk. The
+// block layer cuts every write into requests of a few MiB anyway (max_sectors_kb).
+constexpr uint64_t kPiece = 16ull << 20;
 
 uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
 
@@ -328,13 +328,21 @@ struct Memtable::Impl {
     // The first 4 KiB hold a segment header: the first flush into a segment writes the
     // header and the slot in one request, so no separate (and queued) header write exists.
     Buffer(std::size_t size, int i)
-        : mem(kSegmentHeader + size, 4096), index(i), piece_written((kSegmentHeader + size + kMaxPiece - 1) / kMaxPiece) {}
+        : mem(kSegmentHeader + size, 4096), index(i), piece_written((kSegmentHeader + size + kPiece - 1) / kPiece) {}
     unsigned char* data() noexcept { return mem.data() + kSegmentHeader; }
     const unsigned char* data() const noexcept { return mem.data() + kSegmentHeader; }
     AlignedBuffer mem;
     int index;
     unsigned char* io = nullptr;  // the flush writes [io, io + len) at `offset`
-    std::vector<uint64_t> piece_written;  // io_uring: bytes done of each piece of the flush
+    // io_uring: bytes done of each piece of the flush. Piece k is the part of the flush
+    // inside mem[k * kPiece, (k + 1) * kPiece), registered chunk k of this buffer.
+    std::vector<uint64_t> piece_written;
+    unsigned char* piece_begin(uint64_t k) noexcept { return std::max(io, mem.data() + k * kPiece); }
+    uint64_t piece_size(uint64_t k) noexcept {
+      unsigned char* end = std::min(io + len, mem.data() + (k + 1) * kPiece);
+      return static_cast<uint64_t>(end - piece_begin(k));
+    }
+    uint64_t pieces() const noexcept { return (static_cast<uint64_t>(io - mem.data()) + len + kPiece - 1) / kPiece; }
     State state = Free;
     uint64_t gen = 0;
     uint64_t used = 0;
@@ -416,6 +424,7 @@ struct Memtable::Impl {
   io_uring& ring = uring.ring;
   bool& ring_ok = uring.ok;
   bool fixed = false;
+  uint64_t chunks = 1;  // registered chunks (and flush pieces) per buffer
 #endif
 
   Impl(const MemtableConfig& c, RecoveryScan* scan);
@@ -517,16 +526,19 @@ Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
 
   if (cfg.flush == FlushMode::IoUring) {
 #ifdef HOWFAST_HAVE_LIBURING
-    const uint64_t pieces = (C + kMaxPiece - 1) / kMaxPiece;
+    chunks = (kSegmentHeader + C + kPiece - 1) / kPiece;
     unsigned entries = 8;
-    while (entries < 4096 && entries < static_cast<uint64_t>(nbuf) * (pieces + 1) + 2) entries <<= 1;
+    while (entries < 4096 && entries < static_cast<uint64_t>(nbuf) * (chunks + 1) + 2) entries <<= 1;
     const int ret = io_uring_queue_init(entries, &ring, 0);
     if (ret < 0) throw_error(-ret, "io_uring_queue_init (flush='io_uring')");
     ring_ok = true;
+    // Chunk k of buffer i is registered buffer i * chunks + k. Registering pins the pages
+    // (RLIMIT_MEMLOCK for non-root); where it fails, the writes use plain memory.
     std::vector<iovec> iov;
-    for (auto& b : bufs) iov.push_back({b->mem.data(), kSegmentHeader + C});
-    fixed = kSegmentHeader + C <= kMaxFixed &&
-            io_uring_register_buffers(&ring, iov.data(), static_cast<unsigned>(iov.size())) == 0;
+    for (auto& b : bufs)
+      for (uint64_t k = 0; k < chunks; ++k)
+        iov.push_back({b->mem.data() + k * kPiece, std::min(kPiece, kSegmentHeader + C - k * kPiece)});
+    fixed = io_uring_register_buffers(&ring, iov.data(), static_cast<unsigned>(iov.size())) == 0;
 #else
     throw_error(ENOSYS, "flush='io_uring': the native module was built without liburing");
 #endif
@@ -737,11 +749,18 @@ Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
     std::lock_guard<std::mutex> lock(files_mu);
     created.push_back(p.path);
   }
-  // Preallocate every slot: flushes then write inside the file instead of growing it.
-  // The header is written with the first flush (see Buffer).
-  const off_t size = static_cast<off_t>(kSegmentHeader + slots * C);
-  if (::fallocate(p.fd->get(), 0, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
-    throw_errno("fallocate " + std::to_string(size) + " bytes", p.path);
+  // With io_uring, every slot is preallocated, so flushes in flight write inside the file:
+  // O_DIRECT writes that grow a file are serialized by ext4 (fio, 64 KiB at depth 32 on
+  // this project's VM: about 2.0 GB/s preallocated, 0.4 GB/s appending). The blocking
+  // flush has one write in flight and appends, as the seed's Go memtable does: writing
+  // into preallocated (unwritten) blocks makes the file system convert them at every
+  // write, which cost a 64 KiB write about 70 us more there. The header is written with
+  // the first flush (see Buffer).
+  if (cfg.flush == FlushMode::IoUring) {
+    const off_t size = static_cast<off_t>(kSegmentHeader + slots * C);
+    if (::fallocate(p.fd->get(), 0, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
+      throw_errno("fallocate " + std::to_string(size) + " bytes", p.path);
+  }
   if (durable) dir_fd->fsync();  // the new name must survive a crash too
   return p;
 }
@@ -911,10 +930,10 @@ io_uring_sqe* next_sqe(io_uring* ring) {
 }  // namespace
 #endif
 
-// A flush is written as pieces of at most kMaxPiece bytes, all submitted at once; the
-// fdatasync (log on, no O_DSYNC) follows once every piece has completed.
+// A flush is written as pieces (see kPiece), all submitted at once; the fdatasync (log
+// on, no O_DSYNC) follows once every piece has completed.
 void Memtable::Impl::submit_flush(Buffer* b) {
-  const uint64_t pieces = (b->len + kMaxPiece - 1) / kMaxPiece;
+  const uint64_t pieces = b->pieces();
   for (uint64_t p = 0; p < pieces; ++p) {
     b->piece_written[p] = 0;
     submit_piece(b, p);
@@ -925,14 +944,13 @@ void Memtable::Impl::submit_flush(Buffer* b) {
 void Memtable::Impl::submit_piece(Buffer* b, uint64_t piece) {
 #ifdef HOWFAST_HAVE_LIBURING
   const int fd = find_segment(b->segment)->fd->get();
-  const uint64_t start = piece * kMaxPiece;
-  const uint64_t size = std::min(b->len - start, kMaxPiece);
   const uint64_t done = b->piece_written[piece];
-  unsigned char* data = b->io + start + done;
-  const unsigned n = static_cast<unsigned>(size - done);
+  unsigned char* data = b->piece_begin(piece) + done;
+  const unsigned n = static_cast<unsigned>(b->piece_size(piece) - done);
+  const uint64_t offset = b->offset + static_cast<uint64_t>(data - b->io);
   io_uring_sqe* sqe = next_sqe(&ring);
-  if (fixed) io_uring_prep_write_fixed(sqe, fd, data, n, b->offset + start + done, b->index);
-  else io_uring_prep_write(sqe, fd, data, n, b->offset + start + done);
+  if (fixed) io_uring_prep_write_fixed(sqe, fd, data, n, offset, static_cast<int>(b->index * chunks + piece));
+  else io_uring_prep_write(sqe, fd, data, n, offset);
   sqe->user_data = tag(b->index, piece, false);
   ++b->pending;
 #else
@@ -997,13 +1015,13 @@ void Memtable::Impl::handle_completion(uint64_t user_data, int res) {
   Segment* seg = find_segment(b->segment);
   const std::string path = seg ? seg->path : std::string();
   if (!is_sync) {
-    const uint64_t size = std::min(b->len - piece * kMaxPiece, kMaxPiece);
+    const uint64_t size = b->piece_size(piece);
     if (res == -EINTR || res == -EAGAIN) {
       submit_piece(b, piece);  // try again
       submit_now(path);
     } else if (res < 0) {
       throw_error(-res, "io_uring write of a memtable flush at offset " +
-                            std::to_string(b->offset + piece * kMaxPiece), path);
+                            std::to_string(b->offset + static_cast<uint64_t>(b->piece_begin(piece) - b->io)), path);
     } else if (res == 0) {
       throw_error(EIO, "io_uring write of a memtable flush wrote nothing", path);
     } else {

@@ -1,0 +1,46 @@
+"""The side-by-side table of ours against fio: medians, and ratios taken run by run."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from howfast.crosscheck import agreement_sentence, paired_ratios, side_by_side
+
+
+def _metrics(pairs: list[tuple[str, int, float, float]]) -> pl.DataFrame:
+    """(case, repetition, ours, fio) -> the long rows bench.run would store."""
+    rows = []
+    for case, rep, ours, fio in pairs:
+        for tool, value in (("howfast", ours), ("fio", fio)):
+            rows.append({"job": case, "tool": tool, "repetition": rep, "metric": "mb_per_s", "value": value,
+                         "unit": "MB/s", "note": None})
+    return pl.DataFrame(rows)
+
+
+def test_ratios_are_taken_within_each_repetition() -> None:
+    # The disk slowed down for repetition 1: both tools fell, their ratio did not.
+    metrics = _metrics([("a", 0, 100.0, 100.0), ("a", 1, 50.0, 50.0), ("a", 2, 90.0, 100.0)])
+    got = paired_ratios(metrics, ["job"], "mb_per_s").row(0, named=True)
+    assert got["howfast / fio"] == pytest.approx(1.0)
+    assert got["ratio range"] == "0.9–1.0"
+    table = side_by_side(metrics, ["job"], "mb_per_s", unit="MB/s").row(0, named=True)
+    assert table["howfast MB/s"] == pytest.approx(90.0)
+    assert table["fio MB/s"] == pytest.approx(100.0)
+    assert table["howfast / fio"] == pytest.approx(1.0)  # not 90 / 100: each run is compared with its neighbour
+
+
+def test_cases_keep_their_own_ratios() -> None:
+    metrics = _metrics([("a", 0, 200.0, 100.0), ("b", 0, 50.0, 100.0), ("a", 1, 300.0, 100.0), ("b", 1, 50.0, 100.0)])
+    table = side_by_side(metrics, ["job"], "mb_per_s", unit="MB/s")
+    assert table["job"].to_list() == ["a", "b"]
+    assert table["howfast / fio"].to_list() == pytest.approx([2.5, 0.5])
+    assert "between 0.5× and 2.5×" in agreement_sentence(table)
+
+
+def test_without_fio_there_is_no_ratio() -> None:
+    metrics = _metrics([("a", 0, 100.0, 100.0)]).filter(pl.col("tool") == "howfast")
+    assert paired_ratios(metrics, ["job"], "mb_per_s").height == 0
+    table = side_by_side(metrics, ["job"], "mb_per_s", unit="MB/s")
+    assert table["howfast / fio"].null_count() == 1
+    assert "did not run" in agreement_sentence(table)
