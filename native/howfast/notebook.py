@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,14 +141,18 @@ def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name
     )
     nb.cells.append(nbformat.v4.new_code_cell(probe))
     # The kernel talks to us over Unix sockets, not TCP on localhost: nothing listens on
-    # a port, and jupyter_client has no reason to warn about unencrypted traffic.
-    config = Config()
-    config.KernelManager.transport = "ipc"
-    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, config=config,
-                            resources={"metadata": {"path": str(chapter.parent)}})
-    start = time.perf_counter()
-    client.execute()
-    seconds = time.perf_counter() - start
+    # a port, and jupyter_client has no reason to warn about unencrypted traffic. The
+    # sockets live in a private directory given by absolute path (the kernel runs in the
+    # chapter's directory, so a relative one would not meet).
+    with tempfile.TemporaryDirectory(prefix="howfast-kernel-") as sockets:
+        config = Config()
+        config.KernelManager.transport = "ipc"
+        config.KernelManager.ip = str(Path(sockets) / "kernel")
+        client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, config=config,
+                                resources={"metadata": {"path": str(chapter.parent)}})
+        start = time.perf_counter()
+        client.execute()
+        seconds = time.perf_counter() - start
     probe_cell = nb.cells.pop()
     text = "".join(o.get("text", "") for o in probe_cell.get("outputs", []) if o.get("name") == "stdout")
     inline = json.loads(text.split(_MARK, 1)[1]) if _MARK in text else {}
