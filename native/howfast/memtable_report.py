@@ -375,7 +375,7 @@ def fio_steadiness(metrics: pl.DataFrame) -> str:
     return (f"The disk itself is not steady: the same fio job ({fmt.size(worst['capacity'])} writes"
             f"{' with O_DSYNC' if worst['dsync'] else ''}) ran between {fmt.num(worst['min'])} and "
             f"{fmt.num(worst['max'])} MB/s from one repetition to the next, {fmt.ratio(worst['spread'])} apart, "
-            "so a single ratio between two runs can be off by more than any difference between the tools.")
+            "so one pair of runs says little on its own.")
 
 
 def fio_short(table: pl.DataFrame) -> str:
