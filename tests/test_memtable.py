@@ -260,6 +260,7 @@ def test_benchmark_counts_what_it_did(db: Path, flush: str, buffers: int, wal: b
     assert r["segment_bytes"] == 7 * capacity + 2 * 4096
     assert r["wal_bytes"] == (112 * record if wal else 0)
     assert r["keys"] == 112 and r["elapsed_ns"] > 0
+    assert 0 < r["first_fill_ns"] < r["elapsed_ns"]  # the first buffer filled before its flush
     assert list(db.iterdir()) == []  # its files are gone
 
 

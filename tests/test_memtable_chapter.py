@@ -82,6 +82,8 @@ def test_report_tables_and_numbers(tiny: dict, monkeypatch: pytest.MonkeyPatch) 
     fio = report.fio_table(report.vs_fio())
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     assert report.fio_sentence(fio)
+    assert ((fio["first fill"] > 0) & (fio["first fill"] < 1)).all()
+    assert "of a run of 8 flushes" in report.first_fill_sentence(report.vs_fio())
     assert "MB/s from one repetition to the next" in report.fio_steadiness(report.vs_fio())
     chart = report.sweep_chart(sweep).to_dict()
     assert chart["vconcat"]
@@ -99,6 +101,28 @@ def test_cases() -> None:
     assert all(c["buffers"] * c["capacity"] <= plan.max_buffer_bytes for c in cases)
     with pytest.raises(ValueError, match="smaller than a record"):
         memtable.records_for(plan, 8 * KiB)
+
+
+def test_fio_cases_have_enough_flushes() -> None:
+    """The fio cross-check runs at least `fio_min_flushes` flushes where `fio_max_bytes`
+    allows, so the first buffer's fill is a small part of the run; never fewer than the sweep."""
+    plan = PROFILES["full"].memtable
+    flushes = {c["capacity"]: c["records"] * plan.record_size // c["capacity"] for c in memtable.fio_cases(PROFILES["full"])}
+    assert flushes[128 * MiB] == plan.fio_min_flushes  # 8 in the sweep
+    assert flushes[1024 * MiB] == plan.min_flushes  # fio_max_bytes allows no more
+    assert flushes[16 * MiB] == plan.sweep_bytes // (16 * MiB)
+    assert flushes[64 * KiB] == plan.max_flushes
+    for c in memtable.fio_cases(PROFILES["quick"]):
+        assert c["records"] == memtable.records_for(PROFILES["quick"].memtable, c["capacity"])
+
+
+def test_space_needed_counts_the_segment_files() -> None:
+    """The check before a run counts the data, the log, and two whole segment files (the
+    last one is preallocated, the next created ahead), for the largest case."""
+    case = {"records": 64, "record_size": 16 * KiB, "capacity": 256 * KiB, "buffers": 2, "wal": True}
+    assert memtable._bytes_needed([case], 1024 * MiB) == 2 * MiB + 2 * 1024 * MiB
+    big = {**case, "capacity": 1024 * MiB, "records": 4 * 65536, "buffers": 2, "wal": False}
+    assert memtable._bytes_needed([case, big], 64 * MiB) == 4096 * MiB + 2 * 2048 * MiB
 
 
 def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

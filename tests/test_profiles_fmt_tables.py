@@ -30,6 +30,7 @@ def test_formatting() -> None:
     assert fmt.duration_us(1234) == "1.23 ms"
     assert fmt.size(4096) == "4 KiB"
     assert fmt.ratio(3.21) == "3.2×"
+    assert fmt.share(0.0612) == "6.12 %" and fmt.share(0.5, 2) == "50 %"
     for bad in (float("nan"), None):
         with pytest.raises(ValueError):
             fmt.num(bad)

@@ -42,6 +42,11 @@ def size(n: float) -> str:
     raise AssertionError("unreachable")
 
 
+def share(x: float, digits: int = 3) -> str:
+    """A fraction as a percentage: 0.0612 -> '6.12 %'."""
+    return f"{num(100 * x, digits)} %"
+
+
 def ratio(x: float) -> str:
     """A factor: 3.2 -> '3.2×', 250 -> '250×'."""
     return f"{num(x, 2)}×"

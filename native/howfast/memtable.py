@@ -71,6 +71,16 @@ def records_for(plan: MemtablePlan, capacity: int, total_bytes: int | None = Non
     return flushes * per_buffer
 
 
+def fio_records(plan: MemtablePlan, capacity: int) -> int:
+    """Records per case of the fio cross-check: as the sweep, but at least
+    `fio_min_flushes` flushes where that stays within `fio_max_bytes`, so that filling
+    the first buffer (which fio need not do) is a small part of the run."""
+    n = records_for(plan, capacity)
+    per_buffer = capacity // plan.record_size
+    flushes = max(n // per_buffer, min(plan.fio_min_flushes, plan.fio_max_bytes // capacity))
+    return flushes * per_buffer
+
+
 def deep_buffers(plan: MemtablePlan, capacity: int) -> int:
     """Buffers of the deep io_uring case: at least the plan's count, more for small
     capacities (up to `deep_bytes` of buffers), fewer when memory would run out."""
@@ -193,6 +203,9 @@ def outcome_of(r: dict[str, Any], max_samples: int) -> Outcome:
     metrics["flush_p50"] = (float(np.percentile(r["flush_ns"], 50)) / 1e3, "us")
     metrics["flush_p99"] = (float(np.percentile(r["flush_ns"], 99)) / 1e3, "us")
     metrics["stall_share"] = (r["stall_ns"] / elapsed, "fraction")
+    # before its first write the memtable must fill a buffer; fio has nothing to fill
+    metrics["first_fill_ms"] = (r["first_fill_ns"] / 1e6, "ms")
+    metrics["first_fill_share"] = (r["first_fill_ns"] / elapsed, "fraction")
     if r["wal_syncs"]:
         metrics["wal_syncs_per_s"] = (r["wal_syncs"] / seconds, "syncs/s")
         metrics["records_per_sync"] = (r["records"] / r["wal_syncs"], "records")
@@ -222,7 +235,7 @@ def fio_cases(profile: Profile) -> list[dict[str, Any]]:
     plan = profile.memtable
     cases = []
     for capacity in plan.fio_capacities:
-        n = records_for(plan, capacity)
+        n = fio_records(plan, capacity)
         for dsync in (False, True):
             for flush, buffers in (("blocking", 1), ("io_uring", deep_buffers(plan, capacity))):
                 for tool in ("howfast", "fio"):
@@ -254,7 +267,8 @@ def fio_measurer(plan: MemtablePlan):
     def measure(case: Case, scratch: Scratch) -> Outcome:
         if case["tool"] == "howfast":
             got = ours(case, scratch)
-            return Outcome({k: got.metrics[k] for k in ("mb_per_s", "records_per_s", "flushes_per_s")})
+            return Outcome({k: got.metrics[k] for k in ("mb_per_s", "records_per_s", "flushes_per_s",
+                                                         "first_fill_ms", "first_fill_share")})
         check_capabilities(case, scratch.path)
         total = case["records"] * case["record_size"]
         got = fio_write(scratch, case["capacity"], total, dsync=case["dsync"], depth=case["buffers"])
@@ -450,14 +464,14 @@ def crash_measurer():
 # ---- the chapter ---------------------------------------------------------------------------------
 
 
-def _bytes_needed(cases: list[dict[str, Any]]) -> int:
-    """The largest single case: its segments (preallocated whole, and the next one
-    created ahead) and its log."""
+def _bytes_needed(cases: list[dict[str, Any]], segment_bytes: int) -> int:
+    """The largest single case: its data and log, plus two segment files' worth (the
+    last one is preallocated whole, and the next one is created ahead)."""
     need = 0
     for c in cases:
         data = c["records"] * c["record_size"]
-        ahead = max(data, c["buffers"] * c["capacity"])
-        need = max(need, data * (2 if c["wal"] else 1) + ahead)
+        segment = max(segment_bytes, c["buffers"] * c["capacity"], c["capacity"])
+        need = max(need, data * (2 if c["wal"] else 1) + 2 * segment)
     return need
 
 
@@ -469,7 +483,7 @@ def measure_chapter(profile: Profile | None = None, *, save: bool = True) -> dic
     sweep, variants, fio = sweep_cases(profile), variant_cases(profile), fio_cases(profile)
     crash = [{"mode": m.name} for m in crash_modes()]
     runs: dict[str, Run] = {}
-    with Scratch(need_bytes=_bytes_needed(sweep + variants + fio)) as scratch:
+    with Scratch(need_bytes=_bytes_needed(sweep + variants + fio, plan.segment_bytes)) as scratch:
         facts = machine.facts(scratch.path)
         # the sweep keeps latency percentiles only; the variants keep samples for the chart
         runs[SWEEP] = run(SWEEP, sweep, measurer(plan, samples=False), repetitions=reps, scratch=scratch)

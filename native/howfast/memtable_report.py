@@ -200,16 +200,37 @@ def depth_bars(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Ours beside fio (same bytes, O_DIRECT, block size = capacity, same depth): MB/s
-    medians and ranges, and the median and range of the per-repetition ratios."""
+    medians and ranges, the median and range of the per-repetition ratios, and the
+    median share of our run spent filling the first buffer, before any write."""
+    by = ["capacity", "dsync", "flush", "buffers"]
     keyed = metrics.with_columns(
         pl.struct("mode", "buffers").map_elements(lambda r: mode_name(r["mode"], r["buffers"]),
                                                   return_dtype=pl.String).alias("flush"))
-    cases = side_by_side(keyed, ["capacity", "dsync", "flush", "buffers"], "mb_per_s", unit="MB/s")
+    cases = side_by_side(keyed, by, "mb_per_s", unit="MB/s")
+    fill = keyed.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "first_fill_share")).group_by(by).agg(
+        pl.col("value").median().alias("first fill"))
+    cases = cases.join(fill, on=by, how="left", maintain_order="left")  # empty where ours could not run
     return cases.rename({"howfast / fio": "ours / fio"}).sort("dsync", "capacity").with_columns(
         pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
         pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
         pl.col("buffers").alias("writes in flight"),
     ).drop("buffers")
+
+
+def first_fill_sentence(metrics: pl.DataFrame) -> str:
+    """The case where filling the first buffer took the largest share of our run."""
+    rows = metrics.filter((pl.col("tool") == "howfast") & pl.col("metric").is_in(["first_fill_ms", "first_fill_share"]))
+    if rows.height == 0:
+        return ""
+    case = ["capacity", "dsync", "mode", "buffers", "records", "record_size"]
+    wide = rows.group_by(*case, "metric").agg(pl.col("value").median()).pivot(on="metric", index=case, values="value")
+    worst = wide.sort("first_fill_share").row(-1, named=True)
+    flushes = worst["records"] * worst["record_size"] // worst["capacity"]
+    return (f"Before its first write, the memtable has to fill a buffer, and fio has nothing to fill: with "
+            f"{fmt.size(worst['capacity'])} buffers ({mode_name(worst['mode'], worst['buffers'])}"
+            f"{', O_DSYNC' if worst['dsync'] else ''}) that took {fmt.duration_us(worst['first_fill_ms'] * 1e3)}, "
+            f"{fmt.share(worst['first_fill_share'], 2)} of a run of {flushes} flushes. The column *first fill* gives "
+            "that share for every row; the fewer flushes a run has, the more of it goes to the start.")
 
 
 def crash_table(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -267,7 +288,7 @@ def apart(a: float | None, b: float | None) -> str:
 
 
 def percent(a: float | None, b: float | None) -> str:
-    return "n/a" if a is None or b is None or b == 0 else f"{fmt.num(100 * a / b)} %"
+    return "n/a" if a is None or b is None or b == 0 else fmt.share(a / b)
 
 
 def us(x: float | None) -> str:

@@ -85,7 +85,9 @@ class MemtablePlan:
     variant_bytes: int = 32 * MiB
     depth_capacity: int = 256 * KiB  # 1 to 32 buffers with O_DSYNC
     depth_buffers: tuple[int, ...] = (2, 4, 8, 16, 32)
-    fio_capacities: tuple[int, ...] = (256 * KiB, 4 * MiB)  # the fio cross-check (physical limit)
+    fio_capacities: tuple[int, ...] = (256 * KiB, 4 * MiB)  # the fio cross-check (physical limit) ...
+    fio_min_flushes: int = 8  # ... with at least this many flushes per case ...
+    fio_max_bytes: int = 64 * MiB  # ... where that stays within this many bytes
     crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
 
 
@@ -172,6 +174,8 @@ FULL_MEMTABLE = MemtablePlan(
     variant_capacity=16 * MiB,
     variant_bytes=1024 * MiB,
     fio_capacities=(64 * KiB, 1 * MiB, 2 * MiB, 16 * MiB, 128 * MiB, 1024 * MiB),
+    fio_min_flushes=16,
+    fio_max_bytes=2 * 1024 * MiB,
     crash_points=30,
 )
 

@@ -390,7 +390,7 @@ class Numbers:
 
     def percent(self, top: str, bottom: str) -> str:
         a, b = self.get(top), self.get(bottom)
-        return self.MISSING if a is None or b is None or b == 0 else f"{fmt.num(100 * a / b, 2)} %"
+        return self.MISSING if a is None or b is None or b == 0 else fmt.share(a / b, 2)
 
     def factor(self, key: str) -> str:
         return self._show(key, fmt.ratio)

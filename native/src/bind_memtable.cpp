@@ -96,6 +96,7 @@ py::dict run_benchmark(const std::string& dir, int64_t capacity, int64_t records
   out["latency_ns"] = to_array(std::move(r.latency_ns));
   out["flush_ns"] = to_array(std::move(r.flush_ns));
   out["elapsed_ns"] = r.elapsed_ns;
+  out["first_fill_ns"] = r.first_fill_ns;
   out["records"] = r.records;
   out["record_bytes"] = r.record_bytes;
   return out;

@@ -412,7 +412,7 @@ struct Memtable::Impl {
   std::vector<uint64_t>* flush_ns = nullptr;
 
   std::atomic<uint64_t> records{0}, flushes{0}, segment_bytes{0}, segments{0}, wal_bytes{0}, wal_syncs{0},
-      wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0};
+      wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0}, first_flush_at_ns{0};
   MemtableStats recovery;
 
 #ifdef HOWFAST_HAVE_LIBURING
@@ -829,6 +829,8 @@ void Memtable::Impl::seal() {
   b->sync_sent = false;
   b->synced = false;
   b->submit_ns = now_ns();
+  if (first_flush_at_ns.load(std::memory_order_relaxed) == 0)
+    first_flush_at_ns.store(b->submit_ns, std::memory_order_relaxed);  // only the writer stores
   if (!cfg.dsync && !b->need_sync) seg.dirty = true;
   ++seg.inflight;
   {
@@ -1225,6 +1227,7 @@ MemtableStats Memtable::stats() const {
   s.segment_create_ns = m.segment_create_ns.load();
   s.idle_ns = m.queue.idle_ns_;
   s.submit_ns = m.submit_ns.load();
+  s.first_flush_at_ns = m.first_flush_at_ns.load();
   s.buffers = m.bufs.size();
 #ifdef HOWFAST_HAVE_LIBURING
   s.fixed_buffers = m.fixed;

@@ -93,6 +93,7 @@ struct MemtableStats {
   uint64_t segment_create_ns = 0;  // time the writer waited for a segment file to be created
   uint64_t idle_ns = 0;            // time the writer waited for records (queue empty)
   uint64_t submit_ns = 0;          // time spent in io_uring_submit (the kernel may start the write there)
+  uint64_t first_flush_at_ns = 0;  // now_ns() when the first flush was handed to the disk (0: none yet)
   uint64_t buffers = 0;
   bool fixed_buffers = false;  // io_uring registered buffers in use
   uint64_t recovered_records = 0;  // records found by recover() (segments + log)
@@ -159,6 +160,7 @@ struct MemtableBenchResult {
   std::vector<uint64_t> latency_ns;  // per record: handed to the writer -> acknowledged
   std::vector<uint64_t> flush_ns;    // per flush: submitted -> written
   uint64_t elapsed_ns = 0;           // first record handed over -> last flush written
+  uint64_t first_fill_ns = 0;        // first record handed over -> first flush handed to the disk
   uint64_t records = 0;
   uint64_t record_bytes = 0;         // framed bytes per record
   MemtableStats stats;

@@ -112,6 +112,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
     for (auto& t : threads)
       if (t.joinable()) t.join();
   };
+  uint64_t start = 0;
   try {
     for (uint64_t p = 0; p < producers; ++p) {
       threads.emplace_back([&, p] {
@@ -135,7 +136,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
         done_cv.notify_all();
       });
     }
-    const uint64_t start = now_ns();
+    start = now_ns();
     gate.open();
     {
       std::unique_lock<std::mutex> lock(done_mu);
@@ -154,6 +155,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
     throw;
   }
   r.stats = memtable.stats();
+  if (r.stats.first_flush_at_ns > start) r.first_fill_ns = r.stats.first_flush_at_ns - start;
   if (r.stats.records != n) throw_error(EIO, "the writer acknowledged " + std::to_string(r.stats.records) +
                                                  " records of " + std::to_string(n), mc.dir);
   memtable.close();
