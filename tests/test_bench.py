@@ -22,6 +22,19 @@ def test_run_interleaves_cases_and_keeps_every_repetition() -> None:
     assert result.samples.height == 18 and set(result.samples.columns) >= {"n", "repetition", "sample", "latency_ns"}
 
 
+def test_alternate_reverses_the_order_on_odd_repetitions() -> None:
+    seen = []
+
+    def measure(case, scratch):
+        seen.append((case["n"], case["tool"]))
+        return Outcome({"value": (1.0, "units")})
+
+    cases = [{"n": n, "tool": t} for n in (1, 2) for t in ("ours", "fio")]
+    result = run("pairs", cases, measure, repetitions=2, alternate=True)
+    assert seen == [(1, "ours"), (1, "fio"), (2, "ours"), (2, "fio"), (2, "fio"), (2, "ours"), (1, "fio"), (1, "ours")]
+    assert result.metrics["repetition"].to_list() == [0] * 4 + [1] * 4
+
+
 def test_unsupported_cases_are_rows_with_reasons() -> None:
     def measure(case, scratch):
         if case["n"] == 2:

@@ -77,8 +77,12 @@ def run(
     *,
     repetitions: int | None = None,
     scratch: Scratch | None = None,
+    alternate: bool = False,
 ) -> Run:
-    """Run every case `repetitions` times (default: the profile's) inside a scratch dir."""
+    """Run every case `repetitions` times (default: the profile's) inside a scratch dir.
+    With `alternate`, odd repetitions run the cases in reverse order, so that of two tools
+    compared run by run, neither always goes first (a disk may still be busy with what the
+    previous run left, such as discards of its deleted files)."""
     if not cases:
         raise ValueError("cases must not be empty")
     profile = current_profile()
@@ -96,7 +100,7 @@ def run(
     scratch = scratch or Scratch()
     try:
         for rep in range(reps):
-            for case in cases:
+            for case in (reversed(cases) if alternate and rep % 2 else cases):
                 base = {**_case_columns(case), "repetition": rep}
                 try:
                     outcome = measure(case, scratch)

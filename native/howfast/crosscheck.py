@@ -131,7 +131,8 @@ def durable_writes_vs_fio(profile: Profile | None = None, scratch: Scratch | Non
         for m in FIO_OPTIONS
         for tool in ("howfast", "fio")
     ]
-    return run(NAME, cases, _measure, repetitions=(profile or current_profile()).repetitions, scratch=scratch)
+    return run(NAME, cases, _measure, repetitions=(profile or current_profile()).repetitions, scratch=scratch,
+               alternate=True)
 
 
 # --- the storing-data chapter: disk jobs through fio ---------------------------------

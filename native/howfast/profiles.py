@@ -86,8 +86,8 @@ class MemtablePlan:
     depth_capacity: int = 256 * KiB  # 1 to 32 buffers with O_DSYNC
     depth_buffers: tuple[int, ...] = (2, 4, 8, 16, 32)
     fio_capacities: tuple[int, ...] = (256 * KiB, 4 * MiB)  # the fio cross-check (physical limit) ...
-    fio_min_flushes: int = 8  # ... with at least this many flushes per case ...
-    fio_max_bytes: int = 64 * MiB  # ... where that stays within this many bytes
+    fio_min_flushes: int = 512  # ... with at least this many flushes per case ...
+    fio_max_bytes: int = 128 * MiB  # ... where that stays within this many bytes
     crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
 
 
