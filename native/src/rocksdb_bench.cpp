@@ -363,6 +363,19 @@ struct Timer {
   }
 };
 
+// Writes the value of key `index` (generation `gen`) into `key` and `value`, Puts it,
+// and returns how long the Put took.
+uint64_t timed_put(RocksBench::Impl& m, rocksdb::DB& db, std::string& key, std::string& value, uint64_t index,
+                   uint64_t gen) {
+  m.make_key(key.data(), index);
+  m.make_value(value.data(), index, gen);
+  const uint64_t t0 = now_ns();
+  rocksdb::Status st = db.Put(m.write_options, key, value);
+  const uint64_t t1 = now_ns();
+  if (!st.ok()) throw_status(st, "put", m.config.path);
+  return t1 - t0;
+}
+
 // Puts `n` values, timing each Put; `next_index(i)` picks the key of the i-th write
 // (sequential for fillseq, random for overwrite). `gen` goes into the values.
 template <typename NextIndex>
@@ -373,14 +386,7 @@ void write_loop(RocksBench::Impl& m, rocksdb::DB& db, ThreadStats& s, uint64_t n
   Timer timer{s, every};
   s.start = now_ns();
   for (uint64_t i = 0; i < n && !stop.load(std::memory_order_relaxed); ++i) {
-    const uint64_t index = next_index(i);
-    m.make_key(key.data(), index);
-    m.make_value(value.data(), index, gen);
-    const uint64_t t0 = now_ns();
-    rocksdb::Status st = db.Put(m.write_options, key, value);
-    const uint64_t t1 = now_ns();
-    if (!st.ok()) throw_status(st, "put", m.config.path);
-    timer.record(t1 - t0);
+    timer.record(timed_put(m, db, key, value, next_index(i), gen));
     s.bytes += key.size() + value.size();
   }
   s.finish = now_ns();
@@ -513,14 +519,7 @@ RocksResult RocksBench::readwhilewriting(int64_t reads, int64_t key_range, int64
     uint64_t rng = base + 0x5bd1e995ull;
     s.start = now_ns();
     while (readers_done.load(std::memory_order_relaxed) < nreaders && !stop.load(std::memory_order_relaxed)) {
-      const uint64_t index = below(rng, range);
-      m.make_key(key.data(), index);
-      m.make_value(value.data(), index, gen);
-      const uint64_t t0 = now_ns();
-      rocksdb::Status st = db.Put(m.write_options, key, value);
-      const uint64_t t1 = now_ns();
-      if (!st.ok()) throw_status(st, "put", m.config.path);
-      s.lat_sum += t1 - t0;
+      s.lat_sum += timed_put(m, db, key, value, below(rng, range), gen);
       ++s.ops;
       writing.store(true, std::memory_order_release);
     }
