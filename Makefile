@@ -2,8 +2,11 @@
 #
 #   make book                 set everything up, measure, render _book/ (quick profile)
 #   make book PROFILE=full    the same with publishing sizes
-#   make test                 set up (without Quarto) and run the test suite
-#   make preview              live preview while writing
+#   make measure              measure every chapter and store the results (no render)
+#   make measure CHAPTERS=fsync   ... only these chapters (or subjects)
+#   make render               render from the stored results (seconds; measures what is missing)
+#   make test                 set up (without Quarto), lint, and run the test suite
+#   make preview              live preview while writing, from the stored results
 #   make clean                remove the rendered book and build trees
 #   make distclean            ... and the .venv
 
@@ -13,6 +16,7 @@ SHELL := /bin/bash
 
 PYTHON ?= python3
 PROFILE ?= quick
+CHAPTERS ?=
 VENV := .venv
 PY := $(CURDIR)/$(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -24,19 +28,25 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
                 liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
                 librocksdb-dev rocksdb-tools
 
+# The package is installed editable: Python edits take effect at once, and only a change
+# of the C++ sources or the build files rebuilds the native module.
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
-                    \( -name '*.cpp' -o -name '*.hpp' -o -name '*.py' -o -name CMakeLists.txt \
-                       -o -name pyproject.toml \) -print)
+                    \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
 
-.PHONY: book test setup system-packages quarto execute preview clean distclean
+.PHONY: book measure render test lint setup system-packages quarto execute preview clean distclean
 
-book: setup quarto
+book: setup quarto measure render
+
+measure: setup
+	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast measure $(CHAPTERS)
+
+render: setup quarto
 	@if command -v quarto >/dev/null 2>&1; then \
-	  echo "rendering the book with the $(PROFILE) profile"; \
+	  echo "rendering the book with the $(PROFILE) profile, from the stored results"; \
 	  HOWFAST_PROFILE=$(PROFILE) QUARTO_PYTHON=$(PY) quarto render --profile $(PROFILE); \
 	  echo "done: open _book/index.html"; \
 	else \
-	  echo "Quarto is not installed: executing every chapter without it to refresh data/results"; \
+	  echo "Quarto is not installed: executing every chapter without it, from the stored results"; \
 	  HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute; \
 	  echo; \
 	  echo "The numbers are measured and stored in data/results/, but the book was NOT rendered:"; \
@@ -46,8 +56,12 @@ book: setup quarto
 	  exit 1; \
 	fi
 
-test: setup
+test: setup lint
 	HOWFAST_PROFILE=quick $(PY) -m pytest tests
+
+lint: $(VENV)/.deps
+	$(PY) -m ruff check native/howfast tests
+	$(PY) -m ruff format --check native/howfast tests
 
 execute: setup
 	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute
@@ -82,7 +96,7 @@ $(VENV)/.deps: requirements.txt
 	@touch $@
 
 $(VENV)/.native: $(VENV)/.deps $(NATIVE_SOURCES)
-	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./native
+	$(PY) -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps --editable ./native
 	@$(PY) -c "import howfast._native as n; print('native module ready, liburing', n.liburing_version or 'missing')"
 	@touch $@
 

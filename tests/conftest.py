@@ -3,7 +3,8 @@ nothing a test does lands in the checkout's data/."""
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,28 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]
     monkeypatch.setenv("HOWFAST_SCRATCH", str(scratch))
     monkeypatch.setenv("HOWFAST_PROFILE", "quick")
     monkeypatch.setenv("HOWFAST_MACHINE", "test-machine")
-    for variable in ("HOWFAST_DISABLE_IO_URING", "HOWFAST_DISABLE_DIRECT_IO", "QUARTO_PROFILE"):
+    for variable in ("HOWFAST_DISABLE_IO_URING", "HOWFAST_DISABLE_DIRECT_IO", "HOWFAST_MEASURE", "QUARTO_PROFILE"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.chdir(ROOT)
     return {"results": results, "scratch": scratch}
+
+
+@contextmanager
+def environment(base: Path) -> Iterator[Path]:
+    """Results and scratch inside `base`, the quick profile, the test machine's name: for
+    module-scoped fixtures that measure once for several tests."""
+    mp = pytest.MonkeyPatch()
+    (base / "scratch").mkdir(exist_ok=True)
+    mp.setenv("HOWFAST_RESULTS", str(base / "results"))
+    mp.setenv("HOWFAST_SCRATCH", str(base / "scratch"))
+    mp.setenv("HOWFAST_PROFILE", "quick")
+    mp.setenv("HOWFAST_MACHINE", "test-machine")
+    for variable in ("HOWFAST_DISABLE_IO_URING", "HOWFAST_DISABLE_DIRECT_IO", "HOWFAST_MEASURE", "QUARTO_PROFILE"):
+        mp.delenv(variable, raising=False)
+    try:
+        yield base
+    finally:
+        mp.undo()
 
 
 @pytest.fixture
@@ -56,6 +75,5 @@ def block_file_matches(path: Path, block_size: int, count: int, seed: int = 1) -
     if len(data) != block_size * count:
         return False
     return all(
-        data[i * block_size:(i + 1) * block_size] == _native.block_pattern(block_size, i, seed)
-        for i in range(count)
+        data[i * block_size : (i + 1) * block_size] == _native.block_pattern(block_size, i, seed) for i in range(count)
     )

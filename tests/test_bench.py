@@ -68,8 +68,16 @@ def test_latency_metrics_on_a_known_distribution() -> None:
 
 
 def test_summarize_gives_median_min_max_and_spread() -> None:
-    metrics = pl.DataFrame({"case": ["a"] * 3, "repetition": [0, 1, 2], "metric": ["x"] * 3,
-                            "value": [1.0, 4.0, 2.0], "unit": ["u"] * 3, "note": [None] * 3})
+    metrics = pl.DataFrame(
+        {
+            "case": ["a"] * 3,
+            "repetition": [0, 1, 2],
+            "metric": ["x"] * 3,
+            "value": [1.0, 4.0, 2.0],
+            "unit": ["u"] * 3,
+            "note": [None] * 3,
+        }
+    )
     s = stats.summarize(metrics, ["case"]).row(0, named=True)
     assert (s["median"], s["min"], s["max"], s["spread"], s["repetitions"]) == (2.0, 1.0, 4.0, 4.0, 3)
     assert stats.pick(stats.summarize(metrics, ["case"]), "x", case="a") == 2.0

@@ -1,25 +1,117 @@
 """Every page of the book executes in a real Jupyter kernel, without Quarto, on the
 quick profile, and shows what it promises: its charts, its tables, its inline numbers.
-A new chapter in chapters/ is picked up here without editing this file."""
+
+The book is measured once: by the command line in a subprocess (``python -m howfast
+measure``, as ``make measure`` runs it) for every chapter but one, and by that chapter
+itself for the last (a fresh clone's chapter finds no results and measures them). Every
+page then renders from the stored results, as ``make render`` does, and must not
+measure again. A new chapter in chapters/ is picked up here without editing this file.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
+from howfast import store
+from howfast.book import CHAPTERS
 from howfast.notebook import chapters, execute_chapter
 
 PAGES = chapters(ROOT)
+
+
+def _env(base: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
+    return env | {
+        "HOWFAST_RESULTS": str(base / "results"),
+        "HOWFAST_SCRATCH": str(base / "scratch"),
+        "HOWFAST_PROFILE": "quick",
+        "HOWFAST_MACHINE": "test-machine",
+    }
+
+
+#: The chapter left for itself to measure (the cheapest one).
+SELF_MEASURED = "fsync"
+
+
+@pytest.fixture(scope="session")
+def measured_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every chapter but SELF_MEASURED measured once through the command line."""
+    base = tmp_path_factory.mktemp("book")
+    (base / "scratch").mkdir()
+    others = [c for c in CHAPTERS if c != SELF_MEASURED]
+    done = subprocess.run(
+        [sys.executable, "-m", "howfast", "measure", *others],
+        cwd=ROOT,
+        env=_env(base),
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert list((base / "scratch").iterdir()) == [], "scratch files left behind"
+    return base
+
+
+def _use(base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in _env(base).items():
+        monkeypatch.setenv(key, value)
+
+
+def _manifests(base: Path) -> dict[str, dict]:
+    return {p.parent.name: json.loads(p.read_text()) for p in (base / "results").glob("*/*/*/manifest.json")}
 
 
 def test_the_book_has_pages() -> None:
     assert ROOT / "index.qmd" in PAGES and len(PAGES) >= 2
 
 
+def test_every_chapter_is_registered_with_its_subjects() -> None:
+    """A chapter's results come from the subjects ``book.CHAPTERS`` lists for it, and
+    every chapter that reads results is listed (so ``howfast measure CHAPTER`` works)."""
+    for page in PAGES:
+        text = page.read_text()
+        read = {s for s in store.SUBJECTS if f'results("{s}")' in text}
+        if page.parent.name == "chapters":
+            assert page.stem in CHAPTERS, f"{page.name} is not in howfast.book.CHAPTERS"
+            assert read == set(CHAPTERS[page.stem]), page.name
+        else:
+            assert not read
+
+
+def test_measuring_stores_one_set_per_subject(measured_book: Path) -> None:
+    manifests = _manifests(measured_book)
+    expected = {s for c, subjects in CHAPTERS.items() if c != SELF_MEASURED for s in subjects}
+    assert expected <= set(manifests)
+    for subject, manifest in manifests.items():
+        assert manifest["profile"] == "quick" and manifest["machine"] == "test-machine"
+        assert manifest["experiments"], subject
+
+
+def test_a_chapter_measures_what_is_missing(measured_book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no stored results (a fresh clone), the chapter measures, stores and shows them."""
+    _use(measured_book, monkeypatch)
+    missing = CHAPTERS[SELF_MEASURED]
+    assert not set(missing) & set(_manifests(measured_book))
+    done = execute_chapter(ROOT / "chapters" / f"{SELF_MEASURED}.qmd", timeout=600)
+    assert done.problems == []
+    assert set(missing) <= set(_manifests(measured_book))
+    assert list((measured_book / "scratch").iterdir()) == []
+
+
 @pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
-def test_page_executes_and_shows_its_results(page: Path, isolated: dict[str, Path]) -> None:
+def test_page_renders_from_stored_results(page: Path, measured_book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _use(measured_book, monkeypatch)
+    for subject in CHAPTERS.get(page.stem, ()):  # when this test runs alone
+        if subject not in _manifests(measured_book):
+            store.measure(subject)
+    before = _manifests(measured_book)
     done = execute_chapter(page, timeout=600)
     assert done.problems == []
     assert done.inline, "numbers in the prose must come from inline expressions"
@@ -29,15 +121,13 @@ def test_page_executes_and_shows_its_results(page: Path, isolated: dict[str, Pat
         for label, spec in done.charts().items():
             rows = sum(len(v) for v in spec.get("datasets", {}).values())
             assert rows > 0, f"{label} has no data"
-        stored = list((isolated["results"]).rglob("*.parquet"))
-        assert stored, "a chapter stores its measurements"
-    assert list(isolated["scratch"].iterdir()) == [], "scratch files left behind"
+        stamps = [v for k, v in done.inline.items() if k.endswith(".stamp()")]
+        assert stamps and all("quick profile, measured" in s for s in stamps), "a chapter says when it was measured"
+    assert _manifests(measured_book) == before, "rendering must not measure again"
+    assert list((measured_book / "scratch").iterdir()) == [], "scratch files left behind"
 
 
-def test_cells_get_the_profiles_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    from howfast.profiles import PROFILES
-
-    assert PROFILES["full"].cell_timeout > PROFILES["quick"].cell_timeout > 0
+def test_cells_get_the_profiles_time() -> None:
     with pytest.raises(ValueError, match="timeout must be a positive"):
         execute_chapter(ROOT / "index.qmd", timeout=0)
 

@@ -13,8 +13,17 @@ def _metrics(pairs: list[tuple[str, int, float, float]]) -> pl.DataFrame:
     rows = []
     for case, rep, ours, fio in pairs:
         for tool, value in (("howfast", ours), ("fio", fio)):
-            rows.append({"job": case, "tool": tool, "repetition": rep, "metric": "mb_per_s", "value": value,
-                         "unit": "MB/s", "note": None})
+            rows.append(
+                {
+                    "job": case,
+                    "tool": tool,
+                    "repetition": rep,
+                    "metric": "mb_per_s",
+                    "value": value,
+                    "unit": "MB/s",
+                    "note": None,
+                }
+            )
     return pl.DataFrame(rows)
 
 

@@ -226,8 +226,9 @@ def test_files_stay_inside_the_directory(scratch_dir: Path) -> None:
     db = scratch_dir / "inner" / "db"
     db.mkdir(parents=True)
     before = set(scratch_dir.rglob("*"))
-    m = open_memtable(db, "io_uring" if capabilities.io_uring().supported else "blocking", wal=True,
-                      segment_bytes=128 * KiB)
+    m = open_memtable(
+        db, "io_uring" if capabilities.io_uring().supported else "blocking", wal=True, segment_bytes=128 * KiB
+    )
     m.put_many(list(records(100).items()))
     m.flush()
     created = [Path(p) for p in m.files()]
@@ -251,8 +252,18 @@ def test_pinned_writer(db: Path) -> None:
 def test_benchmark_counts_what_it_did(db: Path, flush: str, buffers: int, wal: bool) -> None:
     needs(flush)
     capacity, record = 256 * KiB, 16 * KiB
-    r = _native.memtable_benchmark(str(db), capacity, 100, record_size=record, flush=flush, buffers=buffers,
-                                   wal=wal, producers=3, segment_bytes=1024 * KiB, direct=direct_ok(db))
+    r = _native.memtable_benchmark(
+        str(db),
+        capacity,
+        100,
+        record_size=record,
+        flush=flush,
+        buffers=buffers,
+        wal=wal,
+        producers=3,
+        segment_bytes=1024 * KiB,
+        direct=direct_ok(db),
+    )
     assert r["records"] == 112  # rounded up to whole buffers of 16 records
     assert r["latency_ns"].shape == (112,) and (r["latency_ns"] > 0).all()
     assert r["flushes"] == 7 and r["flush_ns"].shape == (7,)
@@ -271,8 +282,9 @@ def test_large_flushes_with_the_log(db: Path, capacity_mib: int) -> None:
     O_DSYNC, an fdatasync follows each flush."""
     needs("io_uring")
     capacity = capacity_mib * 1024 * KiB
-    r = _native.memtable_benchmark(str(db), capacity, 2 * capacity // (16 * KiB), flush="io_uring", buffers=2,
-                                   wal=True, direct=direct_ok(db))
+    r = _native.memtable_benchmark(
+        str(db), capacity, 2 * capacity // (16 * KiB), flush="io_uring", buffers=2, wal=True, direct=direct_ok(db)
+    )
     assert r["fixed_buffers"] == (os.geteuid() == 0 or capacity_mib <= 4)  # root may pin any amount
     assert r["flushes"] == 2 and r["segments"] == 1  # a segment holds at least one slot per buffer
     assert r["segment_bytes"] == 2 * capacity + 4096
@@ -286,8 +298,9 @@ def test_pieces_of_a_large_flush_come_back_intact(db: Path) -> None:
     capacity = 40 * 1024 * KiB
     rng = random.Random(7)
     data = {f"k{i:06d}".encode(): rng.randbytes(rng.randrange(1, 300 * KiB)) for i in range(700)}
-    with open_memtable(db, "io_uring", 3, capacity=capacity, segment_bytes=2 * capacity, dsync=True,
-                       record_size=512 * KiB) as m:
+    with open_memtable(
+        db, "io_uring", 3, capacity=capacity, segment_bytes=2 * capacity, dsync=True, record_size=512 * KiB
+    ) as m:
         m.put_many(list(data.items()))
         m.flush()  # every buffer written, the last one partly filled
         assert m.stats()["flushes"] >= 3

@@ -10,81 +10,99 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from howfast import memtable, memtable_report as report, results
+from conftest import environment
+from howfast import fmt, store
 from howfast.bench import run
-from howfast.profiles import KiB, MiB, PROFILES
+from howfast.memtable import crash, crosscheck, report
+from howfast.memtable import experiments as memtable
+from howfast.memtable.plan import KiB, MiB
+from howfast.profiles import PROFILES
 
 TINY = dataclasses.replace(
     PROFILES["quick"],
     repetitions=2,
     memtable=dataclasses.replace(
-        PROFILES["quick"].memtable, capacities=(64 * KiB, 256 * KiB), sweep_bytes=2 * MiB, min_flushes=2,
-        max_flushes=16, max_samples=50, variant_capacity=256 * KiB, variant_bytes=2 * MiB, depth_capacity=64 * KiB,
-        depth_buffers=(2, 4), fio_capacities=(256 * KiB,), fio_min_flushes=8, fio_max_bytes=2 * MiB,
-        crash_points=1, deep_bytes=1 * MiB, max_deep_buffers=8),
+        PROFILES["quick"].memtable,
+        capacities=(64 * KiB, 256 * KiB),
+        sweep_bytes=2 * MiB,
+        min_flushes=2,
+        max_flushes=16,
+        max_samples=50,
+        variant_capacity=256 * KiB,
+        variant_bytes=2 * MiB,
+        depth_capacity=64 * KiB,
+        depth_buffers=(2, 4),
+        fio_capacities=(256 * KiB,),
+        fio_min_flushes=8,
+        fio_max_bytes=2 * MiB,
+        crash_points=1,
+        deep_bytes=1 * MiB,
+        max_deep_buffers=8,
+    ),
 )
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    mp = pytest.MonkeyPatch()
-    base = tmp_path_factory.mktemp("memtable")
-    (base / "scratch").mkdir()
-    mp.setenv("HOWFAST_RESULTS", str(base / "results"))
-    mp.setenv("HOWFAST_SCRATCH", str(base / "scratch"))
-    mp.setenv("HOWFAST_MACHINE", "test-machine")
-    mp.delenv("HOWFAST_DISABLE_IO_URING", raising=False)
-    mp.delenv("HOWFAST_DISABLE_DIRECT_IO", raising=False)
-    try:
-        yield {"runs": memtable.measure_chapter(TINY), "base": base}
-    finally:
-        mp.undo()
+    with environment(tmp_path_factory.mktemp("memtable")) as base:
+        yield {"set": store.measure("memtable", TINY), "base": base}
 
 
 def test_every_case_and_repetition_is_stored(tiny: dict) -> None:
-    runs, base = tiny["runs"], tiny["base"]
-    sweep = runs[memtable.SWEEP].metrics
+    data, base = tiny["set"], tiny["base"]
+    sweep = data.table(memtable.SWEEP)
     cases = memtable.sweep_cases(TINY)
     assert sweep.filter(pl.col("metric").is_in(["records_per_s", "unsupported"])).height == len(cases) * 2
-    stored = sorted(p.name for p in (base / "results" / "test-machine").iterdir())
-    assert {f"{n}.parquet" for n in runs} <= set(stored)
+    assert data.experiments == [memtable.SWEEP, memtable.VARIANTS, memtable.VS_FIO, memtable.CRASH]
+    assert {f"{n}.parquet" for n in data.experiments} <= {p.name for p in data.path.iterdir()}
     assert list((base / "scratch").iterdir()) == []
 
 
 def test_samples_are_capped_and_counts_add_up(tiny: dict) -> None:
-    variants = tiny["runs"][memtable.VARIANTS]
-    per_case = variants.samples.group_by(["label", "repetition"]).len()
+    samples = tiny["set"].table(memtable.VARIANTS, samples=True)
+    per_case = samples.group_by(["variant", "repetition"]).len()
     assert per_case["len"].max() <= TINY.memtable.max_samples and per_case.height >= 8
-    sweep = tiny["runs"][memtable.SWEEP]
-    assert sweep.samples.height == 0  # the sweep keeps percentiles, not every record
-    ok = sweep.metrics.filter(pl.col("metric") == "flushes")
+    with pytest.raises(store.MissingResults, match="kept no samples"):
+        tiny["set"].table(memtable.SWEEP, samples=True)  # the sweep keeps percentiles, not every record
+    ok = tiny["set"].table(memtable.SWEEP).filter(pl.col("metric") == "flushes")
     plan = TINY.memtable
     for row in ok.iter_rows(named=True):  # whole buffers, within the plan's flush counts
         assert plan.min_flushes <= row["value"] <= plan.max_flushes
         assert row["records"] == row["value"] * (row["capacity"] // plan.record_size)
 
 
-def test_report_tables_and_numbers(tiny: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOWFAST_RESULTS", str(tiny["base"] / "results"))
-    sweep = report.sweep()
+def test_report_tables_and_numbers(tiny: dict) -> None:
+    data = tiny["set"]
+    sweep = data.table(memtable.SWEEP)
+    variants = data.table(memtable.VARIANTS)
+    vs_fio = data.table(memtable.VS_FIO)
     table = report.sweep_table(sweep, dsync=True)
     assert table["capacity"].to_list() == ["64 KiB", "256 KiB"]
     assert table["seed records/s"].to_list() == [482.3, 1934.0]  # seed 002's O_DSYNC rows
     assert (table["blocking"] > 0).all()
     n = report.sweep_numbers(sweep)
     assert n["small"] == 64 * KiB and n["large"] == 256 * KiB and n["peak_mb"] > 0
-    v = report.variant_numbers(report.variants())
+    v = report.variant_numbers(variants)
     assert v["wal_batch"] >= 1 and v["wal_rate"] > 0 and v["plain_rate"] > 0
-    assert report.variant_table(report.variants(), "durability")["variant"].to_list() == [
-        memtable.NO_LOG, "O_DSYNC segments", memtable.LOG, "log + O_DSYNC segments"]
-    crash = report.crash_table(report.crashes())
-    assert crash["lost or damaged"].sum() == 0 and crash["crash points"].sum() >= 1
-    fio = report.fio_table(report.vs_fio())
+    assert report.variant_table(variants, "durability")["variant"].to_list() == [
+        "no log",
+        "O_DSYNC segments",
+        "log (group commit)",
+        "log + O_DSYNC segments",
+    ]
+    crashes = report.crash_table(data.table(memtable.CRASH))
+    assert crashes["lost or damaged"].sum() == 0 and crashes["crash points"].sum() >= 1
+    assert set(crashes["mode"]) <= set(report.CRASH_MODE_NAMES.values())
+    fio = report.fio_table(vs_fio)
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
-    assert report.fio_sentence(fio)
+    ours = fio.filter(pl.col("flush") == "blocking")["ours / fio"]
+    assert (
+        f"the blocking flush reached {fmt.ratio(ours.min())} to {fmt.ratio(ours.max())} of fio's MB/s"
+        in report.fio_sentence(fio)
+    )
     assert ((fio["first fill"] > 0) & (fio["first fill"] < 1)).all()
-    assert "of a run of 8 flushes" in report.first_fill_sentence(report.vs_fio())
-    assert "MB/s from one repetition to the next" in report.fio_steadiness(report.vs_fio())
+    assert "of a run of 8 flushes" in report.first_fill_sentence(vs_fio)
+    assert "MB/s from one repetition to the next" in report.fio_steadiness(vs_fio)
     chart = report.sweep_chart(sweep).to_dict()
     assert chart["vconcat"]
 
@@ -107,13 +125,15 @@ def test_fio_cases_have_enough_flushes() -> None:
     """The fio cross-check runs at least `fio_min_flushes` flushes where `fio_max_bytes`
     allows, so the first buffer's fill is a small part of the run; never fewer than the sweep."""
     plan = PROFILES["full"].memtable
-    flushes = {c["capacity"]: c["records"] * plan.record_size // c["capacity"] for c in memtable.fio_cases(PROFILES["full"])}
+    flushes = {
+        c["capacity"]: c["records"] * plan.record_size // c["capacity"] for c in crosscheck.fio_cases(PROFILES["full"])
+    }
     assert flushes[128 * MiB] == plan.fio_min_flushes  # 8 in the sweep
     assert flushes[1024 * MiB] == plan.min_flushes  # fio_max_bytes allows no more
     assert flushes[16 * MiB] == plan.sweep_bytes // (16 * MiB)
     assert flushes[64 * KiB] == plan.max_flushes
     quick = PROFILES["quick"].memtable
-    for c in memtable.fio_cases(PROFILES["quick"]):  # long enough for fio's millisecond clock
+    for c in crosscheck.fio_cases(PROFILES["quick"]):  # long enough for fio's millisecond clock
         assert c["records"] * quick.record_size == quick.fio_max_bytes
 
 
@@ -135,7 +155,7 @@ def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest
     assert off["note"].str.contains("HOWFAST_DISABLE_IO_URING").all()
     table = report.sweep_table(metrics, dsync=False)
     assert table["blocking"][0] > 0 and table["io_uring ×2"][0] is None
-    assert all(m.flush == "blocking" for m in memtable.crash_modes())
+    assert all(m.flush == "blocking" for m in crash.crash_modes())
     durability = [c for c in memtable.variant_cases(TINY) if c["group"] == "durability"]
     assert {c["flush"] for c in durability} == {"blocking"}
 
@@ -153,9 +173,11 @@ def test_direct_io_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytes
 
 
 def test_missing_fio_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memtable.shutil, "which", lambda name: None)
-    cases = [c for c in memtable.fio_cases(TINY) if c["flush"] == "blocking" and not c["dsync"]]
-    metrics = run("fio_off", cases, memtable.fio_measurer(TINY.memtable), repetitions=1).metrics
+    from howfast import crosscheck as general
+
+    monkeypatch.setattr(general.shutil, "which", lambda name: None)
+    cases = [c for c in crosscheck.fio_cases(TINY) if c["flush"] == "blocking" and not c["dsync"]]
+    metrics = run("fio_off", cases, crosscheck.fio_measurer(TINY.memtable), repetitions=1).metrics
     table = report.fio_table(metrics)
     assert table["fio MB/s"].null_count() == table.height
     assert table["note"].str.contains("fio is not installed").all()
@@ -166,11 +188,10 @@ def test_fio_write_checks_its_arguments(scratch_dir: Path) -> None:
     from howfast.scratch import Scratch
 
     with Scratch() as s, pytest.raises(ValueError, match="not a multiple of the block size"):
-        memtable.fio_write(s, 64 * KiB, 100 * KiB, dsync=False, depth=1)
+        crosscheck.fio_write(s, 64 * KiB, 100 * KiB, dsync=False, depth=1)
 
 
-def test_results_keep_the_parameters(tiny: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOWFAST_RESULTS", str(tiny["base"] / "results"))
-    stored = results.load(memtable.VARIANTS)
-    assert {"group", "label", "capacity", "dsync", "flush", "buffers", "pinned", "wal"} <= set(stored.columns)
+def test_results_keep_the_parameters(tiny: dict) -> None:
+    stored = tiny["set"].table(memtable.VARIANTS)
+    assert {"group", "variant", "capacity", "dsync", "flush", "buffers", "pinned", "wal"} <= set(stored.columns)
     assert stored.filter(pl.col("wal") & (pl.col("metric") == "records_per_sync"))["value"].min() >= 1

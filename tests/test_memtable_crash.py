@@ -12,9 +12,8 @@ import os
 import random
 from pathlib import Path
 
-import pytest
-
-from howfast import _native, memtable
+from howfast import _native
+from howfast.memtable import crash as memtable
 
 POINTS = max(50, int(os.environ.get("HOWFAST_CRASH_POINTS", "50")))
 

@@ -17,9 +17,16 @@ def test_profile_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         current_profile()
 
 
-def test_quick_is_smaller_than_full() -> None:
-    quick, full = PROFILES["quick"].fsync, PROFILES["full"].fsync
-    assert quick.writes < full.writes and quick.batch_records < full.batch_records
+def test_every_subject_has_a_plan_in_every_profile() -> None:
+    """A profile picks one plan per subject of the store, from that subject's plan module."""
+    import importlib
+
+    from howfast.store import SUBJECTS
+
+    for profile in PROFILES.values():
+        for subject in SUBJECTS:
+            plan = getattr(profile, subject)
+            assert isinstance(plan, importlib.import_module(f"howfast.{subject}.plan").Plan)
 
 
 def test_formatting() -> None:

@@ -17,8 +17,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from howfast import _native, results, rocksdb, rocksdb_report
+from conftest import environment
+from howfast import _native, store
 from howfast.profiles import PROFILES
+from howfast.rocksdb import crosscheck as db_bench
+from howfast.rocksdb import experiments as rocksdb
+from howfast.rocksdb import report as rocksdb_report
 from howfast.scratch import Scratch
 
 pytestmark = pytest.mark.skipif(_native.rocksdb_version is None, reason="built without librocksdb-dev")
@@ -26,8 +30,16 @@ pytestmark = pytest.mark.skipif(_native.rocksdb_version is None, reason="built w
 ENTRY = 16 + 800
 TINY = dataclasses.replace(
     PROFILES["quick"],
-    rocksdb=dataclasses.replace(PROFILES["quick"].rocksdb, entries=2000, reads=1000, rww_reads=400, repetitions=1,
-                                crosscheck_repetitions=1, max_samples=500, disk_write_mib=4),
+    rocksdb=dataclasses.replace(
+        PROFILES["quick"].rocksdb,
+        entries=2000,
+        reads=1000,
+        rww_reads=400,
+        repetitions=1,
+        crosscheck_repetitions=1,
+        max_samples=500,
+        disk_write_mib=4,
+    ),
 )
 
 
@@ -182,11 +194,11 @@ def test_library_error_becomes_os_error(scratch_dir: Path) -> None:
 def test_session_keeps_files_in_scratch_and_removes_them(scratch_dir: Path) -> None:
     with Scratch() as scratch:
         with rocksdb.Session(scratch) as session:
-            db = session.open(16, 800)
+            db = session.open(TINY.rocksdb)
             db.fillseq(500)
             first = session.path
             assert first is not None and first.parent == scratch.path and any(first.iterdir())
-            session.open(16, 800)  # the next repetition's fresh database
+            session.open(TINY.rocksdb)  # the next repetition's fresh database
             assert not first.exists() and session.path != first
         assert session.paths and not any(p.exists() for p in session.paths)
         assert list(scratch.path.iterdir()) == []
@@ -196,7 +208,7 @@ def test_session_keeps_files_in_scratch_and_removes_them(scratch_dir: Path) -> N
 
 def test_session_needs_fillseq_first() -> None:
     with Scratch() as scratch, rocksdb.Session(scratch) as session:
-        measure = rocksdb.measurer(session, 100)
+        measure = rocksdb.measurer(session, TINY.rocksdb)
         case = rocksdb.cases(TINY.rocksdb)[1]
         with pytest.raises(RuntimeError, match="fillseq case must run first"):
             measure(case, scratch)
@@ -205,50 +217,47 @@ def test_session_needs_fillseq_first() -> None:
 @pytest.fixture(scope="module")
 def tiny_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     mp = pytest.MonkeyPatch()
-    base = tmp_path_factory.mktemp("rocksdb")
-    (base / "scratch").mkdir()
-    mp.setenv("HOWFAST_RESULTS", str(base / "results"))
-    mp.setenv("HOWFAST_SCRATCH", str(base / "scratch"))
-    mp.setenv("HOWFAST_MACHINE", "test-machine")
     mp.delenv("HOWFAST_DISABLE_ROCKSDB", raising=False)
     try:
-        yield {"runs": rocksdb.measure_chapter(TINY), "base": base}
+        with environment(tmp_path_factory.mktemp("rocksdb")) as base:
+            yield {"set": store.measure("rocksdb", TINY), "base": base}
     finally:
         mp.undo()
 
 
 def test_chapter_run_stores_every_test_and_leaves_nothing(tiny_runs: dict) -> None:
-    runs, base = tiny_runs["runs"], tiny_runs["base"]
-    metrics = runs[rocksdb.BENCHMARK].metrics
+    data, base = tiny_runs["set"], tiny_runs["base"]
+    metrics = data.table(rocksdb.BENCHMARK)
     assert metrics.filter(pl.col("metric") == "ops_per_s")["test"].to_list() == list(rocksdb.TESTS)
     found = metrics.filter(pl.col("metric") == "keys_found").join(
-        metrics.filter(pl.col("metric") == "operations"), on="test")
+        metrics.filter(pl.col("metric") == "operations"), on="test"
+    )
     assert (found["value"] == found["value_right"]).all()  # every key read exists
-    samples = runs[rocksdb.BENCHMARK].samples.group_by("test").len()
+    samples = data.table(rocksdb.BENCHMARK, samples=True).group_by("test").len()
     assert samples["len"].max() <= TINY.rocksdb.max_samples
-    stored = {p.name for p in (base / "results" / "test-machine").iterdir()}
-    assert {f"{rocksdb.BENCHMARK}.parquet", f"{rocksdb.DISK}.parquet", f"{rocksdb.CROSSCHECK}.parquet"} <= stored
+    assert data.experiments == [rocksdb.BENCHMARK, rocksdb.DISK, rocksdb.CROSSCHECK]
+    assert data.details["rocksdb_version"] == str(_native.rocksdb_version)
     assert list((base / "scratch").iterdir()) == []
 
 
-def test_report_puts_this_machine_beside_the_seed(tiny_runs: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOWFAST_RESULTS", str(tiny_runs["base"] / "results"))
-    table = rocksdb_report.comparison_table(rocksdb_report.measured())
+def test_report_puts_this_machine_beside_the_seed(tiny_runs: dict) -> None:
+    measured, disk = tiny_runs["set"].table(rocksdb.BENCHMARK), tiny_runs["set"].table(rocksdb.DISK)
+    table = rocksdb_report.comparison_table(measured)
     assert table.height == 8 and table["test"].unique().len() == 4
     seed = table.filter(pl.col("machine") == rocksdb_report.SEED_MACHINE)
     assert seed.filter(pl.col("test") == "readrandom")["threads"].to_list() == [16]
     ours = table.filter(pl.col("machine") != rocksdb_report.SEED_MACHINE)
     assert ours.filter(pl.col("test").str.starts_with("read"))["found"].to_list() == [1.0, 1.0]
     assert (ours["p50 µs"] <= ours["p99 µs"]).all()
-    versus = rocksdb_report.versus_frame(rocksdb_report.measured())
+    versus = rocksdb_report.versus_frame(measured)
     assert versus.height == 8 and (versus["min"] <= versus["max"]).all()
-    rates = rocksdb_report.write_rates(rocksdb_report.measured(), rocksdb_report.disk())
+    rates = rocksdb_report.write_rates(measured, disk)
     assert rates["write_amplification"].min() >= 1.0  # the WAL alone writes every byte once
-    check = rocksdb_report.crosscheck_table(rocksdb_report.crosscheck())
+    check = rocksdb_report.crosscheck_table(tiny_runs["set"].table(rocksdb.CROSSCHECK))
     assert check["test"].to_list() == list(rocksdb.TESTS)
-    assert all(t in rocksdb_report.headline(rocksdb_report.measured()) for t in rocksdb.TESTS)
-    assert "fillseq accepted" in rocksdb_report.write_sentence(rocksdb_report.measured(), rocksdb_report.disk())
-    percentiles = rocksdb_report.percentile_frame(rocksdb_report.measured())
+    assert all(t in rocksdb_report.headline(measured) for t in rocksdb.TESTS)
+    assert "fillseq accepted" in rocksdb_report.write_sentence(measured, disk)
+    percentiles = rocksdb_report.percentile_frame(measured)
     assert percentiles.group_by("test", "machine").len()["len"].unique().to_list() == [5]
 
 
@@ -262,7 +271,8 @@ def test_versus_laptop_wording() -> None:
 
 def test_disabled_rocksdb_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOWFAST_DISABLE_ROCKSDB", "1")
-    metrics = rocksdb.measure_db_bench(TINY).metrics
+    with Scratch() as scratch:
+        metrics = rocksdb.measure_db_bench(TINY, scratch).metrics
     assert metrics["metric"].unique().to_list() == ["unsupported"]
     table = rocksdb_report.comparison_table(metrics)
     assert table["unsupported"].drop_nulls().str.contains("HOWFAST_DISABLE_ROCKSDB").all()
@@ -273,13 +283,15 @@ def test_disabled_rocksdb_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_module_built_without_rocksdb_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rocksdb._native, "rocksdb_version", None)
     assert "built without librocksdb-dev" in (rocksdb.disabled_reason() or "")
-    metrics = rocksdb.measure_db_bench(TINY).metrics
+    with Scratch() as scratch:
+        metrics = rocksdb.measure_db_bench(TINY, scratch).metrics
     assert metrics["note"].str.contains("built without librocksdb-dev").all()
 
 
 def test_missing_db_bench_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rocksdb.shutil, "which", lambda name: None)
-    metrics = rocksdb.measure_crosscheck(TINY).metrics
+    monkeypatch.setattr(db_bench.shutil, "which", lambda name: None)
+    with Scratch(need_bytes=rocksdb.bytes_needed(TINY.rocksdb)) as scratch:
+        metrics = db_bench.versus_db_bench(TINY, scratch).metrics
     table = rocksdb_report.crosscheck_table(metrics)
     assert table["db_bench ops/s"].null_count() == 4 and table["howfast ops/s"].null_count() == 0
     assert table["note"].str.contains("db_bench is not installed").all()
@@ -287,15 +299,17 @@ def test_missing_db_bench_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_parse_db_bench_output() -> None:
-    text = "\n".join([
-        "DB path: [./db]",
-        "fillseq      :       2.500 micros/op 400000 ops/sec 0.250 seconds 100000 operations;  311.3 MB/s",
-        "Microseconds per write:",
-        "Percentiles: P50: 2.10 P75: 2.60 P99: 7.00 P99.9: 20.00 P99.99: 90.00",
-        "readrandom   :       3.000 micros/op 333333 ops/sec 0.300 seconds 100000 operations;  259.4 MB/s "
-        "(99000 of 100000 found)",
-    ])
-    parsed = rocksdb.parse_db_bench(text)
+    text = "\n".join(
+        [
+            "DB path: [./db]",
+            "fillseq      :       2.500 micros/op 400000 ops/sec 0.250 seconds 100000 operations;  311.3 MB/s",
+            "Microseconds per write:",
+            "Percentiles: P50: 2.10 P75: 2.60 P99: 7.00 P99.9: 20.00 P99.99: 90.00",
+            "readrandom   :       3.000 micros/op 333333 ops/sec 0.300 seconds 100000 operations;  259.4 MB/s "
+            "(99000 of 100000 found)",
+        ]
+    )
+    parsed = db_bench.parse_db_bench(text)
     assert parsed["fillseq"]["ops_per_s"] == 400000 and parsed["fillseq"]["latency_p99_9"] == 20.0
     assert parsed["readrandom"]["keys_found"] == 99000 and "latency_p50" not in parsed["readrandom"]
 
@@ -307,8 +321,10 @@ def test_sample_every_bounds_samples() -> None:
 
 
 def test_db_bench_command_matches_our_settings(tmp_path: Path) -> None:
-    command = rocksdb.db_bench_command("db_bench", tmp_path / "db", TINY.rocksdb)
+    command = db_bench.db_bench_command("db_bench", tmp_path / "db", TINY.rocksdb)
     assert "--num=2000" in command and "--value_size=800" in command and "--key_size=16" in command
+    plan = TINY.rocksdb  # the memtable and cache sizes come from the plan, as ours do
+    assert f"--write_buffer_size={plan.write_buffer_size}" in command and f"--cache_size={plan.cache_size}" in command
     assert f"--compression_type={rocksdb.compression()}" in command and "--disable_wal=0" in command
 
 
@@ -324,8 +340,13 @@ with Scratch() as s:
 
 
 def test_ctrl_c_stops_the_worker_threads_and_cleans_up(scratch_dir: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=os.environ.copy())
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
     made = Path(child.stdout.readline().strip())
     assert made.parent == scratch_dir and (made / "db").is_dir()
     time.sleep(0.5)  # the readers are running by now

@@ -12,18 +12,29 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from howfast import _native, results, sqlite_bench, sqlite_report
+from conftest import environment
+from howfast import _native, store
 from howfast.profiles import PROFILES
+from howfast.sqlite import crosscheck as shell
+from howfast.sqlite import experiments as sqlite_bench
+from howfast.sqlite import report as sqlite_report
 
 TINY = dataclasses.replace(
     PROFILES["quick"],
     repetitions=2,
-    sqlite=dataclasses.replace(PROFILES["quick"].sqlite, rows=(20, 2000), full_sync_rows=(10, 2000),
-                               cli_rows=(20, 2000), client_rows=(20, 2000), fsync_baseline_writes=10),
+    sqlite=dataclasses.replace(
+        PROFILES["quick"].sqlite,
+        rows=(20, 2000),
+        full_sync_rows=(10, 2000),
+        cli_rows=(20, 2000),
+        client_rows=(20, 2000),
+        fsync_baseline_writes=10,
+    ),
 )
 
-needs_c_api = pytest.mark.skipif(sqlite_bench.c_api_unsupported() is not None,
-                                 reason=str(sqlite_bench.c_api_unsupported()))
+needs_c_api = pytest.mark.skipif(
+    sqlite_bench.c_api_unsupported() is not None, reason=str(sqlite_bench.c_api_unsupported())
+)
 
 
 def c_inserts(path: Path, rows: int, batch: int, row_size: int, **kw) -> dict:
@@ -84,8 +95,10 @@ def test_verify_finds_a_changed_and_a_missing_row(scratch_dir: Path) -> None:
         con.execute("UPDATE t SET name = upper(name) WHERE id = 37")
         con.execute("DELETE FROM t WHERE id = 80")
     con.close()
-    for check in (_native.sqlite_verify(str(path), 100, 64, content="random"),
-                  sqlite_bench.python_verify(path, 100, 64, content="random")):
+    for check in (
+        _native.sqlite_verify(str(path), 100, 64, content="random"),
+        sqlite_bench.python_verify(path, 100, 64, content="random"),
+    ):
         assert check["rows"] == 99 and check["matching"] == 97 and check["first_bad_id"] == 37
 
 
@@ -168,11 +181,6 @@ def test_sqlite_errors_carry_code_and_message(scratch_dir: Path) -> None:
 @pytest.fixture(scope="module")
 def tiny_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     mp = pytest.MonkeyPatch()
-    base = tmp_path_factory.mktemp("sqlite")
-    (base / "scratch").mkdir()
-    mp.setenv("HOWFAST_RESULTS", str(base / "results"))
-    mp.setenv("HOWFAST_SCRATCH", str(base / "scratch"))
-    mp.setenv("HOWFAST_MACHINE", "test-machine")
     mp.delenv("HOWFAST_DISABLE_SQLITE", raising=False)
     shm_before = _shm_dirs()
     written: list[Path] = []
@@ -184,8 +192,9 @@ def tiny_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
     mp.setattr(sqlite_bench, "inserts", spy)
     try:
-        runs = sqlite_bench.measure_chapter(TINY)
-        yield {"runs": runs, "base": base, "written": written, "shm_left": _shm_dirs() - shm_before}
+        with environment(tmp_path_factory.mktemp("sqlite")) as base:
+            data = store.measure("sqlite", TINY)
+            yield {"set": data, "base": base, "written": written, "shm_left": _shm_dirs() - shm_before}
     finally:
         mp.undo()
 
@@ -197,13 +206,13 @@ def _shm_dirs() -> set[str]:
 
 @needs_c_api
 def test_every_case_reports_rows_per_second(tiny_runs: dict) -> None:
-    metrics = tiny_runs["runs"][sqlite_bench.INSERTS].metrics
+    metrics = tiny_runs["set"].table(sqlite_bench.INSERTS)
     assert metrics.filter(pl.col("metric") == "unsupported").height == 0
     rates = metrics.filter(pl.col("metric") == "rows_per_s")
     assert rates.height == len(sqlite_bench.insert_cases(TINY)) * TINY.repetitions
     assert (rates["value"] > 0).all()
     # One latency per transaction: rows / batch_size of them, in every case and repetition.
-    samples = tiny_runs["runs"][sqlite_bench.INSERTS].samples
+    samples = tiny_runs["set"].table(sqlite_bench.INSERTS, samples=True)
     counts = samples.group_by(["client", "synchronous", "batch_size", "row_size", "rows", "repetition"]).len()
     assert (counts["len"] == counts["rows"] // counts["batch_size"]).all()
     assert counts.height == rates.height
@@ -222,24 +231,37 @@ def test_files_stay_in_scratch_and_are_removed(tiny_runs: dict) -> None:
 
 
 @needs_c_api
-def test_results_are_stored_and_reported(tiny_runs: dict, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOWFAST_RESULTS", str(tiny_runs["base"] / "results"))
-    stored = sorted(p.name for p in (tiny_runs["base"] / "results" / "test-machine").iterdir())
-    for name in (sqlite_bench.INSERTS, sqlite_bench.FSYNC_BASELINE, sqlite_bench.CLI_CHECK, sqlite_bench.CLIENT_COST):
+def test_results_are_stored_and_reported(tiny_runs: dict) -> None:
+    data = tiny_runs["set"]
+    stored = sorted(p.name for p in data.path.iterdir())
+    for name in (
+        sqlite_bench.INSERTS,
+        sqlite_bench.FSYNC_BASELINE,
+        shell.NAME,
+        sqlite_bench.CLIENT_COST,
+        sqlite_bench.ROWS_LAND,
+    ):
         assert f"{name}.parquet" in stored
-    table = sqlite_report.rate_table(sqlite_report.inserts())
+    inserts, baseline = data.table(sqlite_bench.INSERTS), data.table(sqlite_bench.FSYNC_BASELINE)
+    table = sqlite_report.rate_table(inserts)
     assert table.height == 6 and table["C API rows/s"].min() > 0 and table["Python rows/s"].min() > 0
     laptop = table.filter((pl.col("synchronous") == "NORMAL") & (pl.col("rows per transaction") == 1))
     assert laptop["laptop rows/s"][0] == pytest.approx(22810.91)
-    values = sqlite_report.headline(sqlite_report.inserts(), sqlite_report.fsync_baseline(),
-                                    sqlite_report.client_cost(), sqlite_report.cli_check())
+    values = sqlite_report.headline(inserts, baseline, data.table(sqlite_bench.CLIENT_COST), data.table(shell.NAME))
     assert values["us_per_row_normal_1"] == pytest.approx(1e6 / values["c_normal_1"])
     assert values["rows_per_day_seed_method"] == pytest.approx(values["c_normal_1000"] * 86400)
-    derived = sqlite_report.derived_table(sqlite_report.inserts(), sqlite_report.fsync_baseline())
+    derived = sqlite_report.derived_table(inserts, baseline)
     assert derived["this machine"].null_count() == 0
     assert derived.filter(pl.col("seed 003").is_not_null())["seed 003"].to_list() == [
-        "40 µs", "8 µs", "11 billion", "10 million", "1,000×"]
-    bars = sqlite_report.versus_bars(sqlite_report.inserts())
+        "40 µs",
+        "8 µs",
+        "11 billion",
+        "10 million",
+        "1,000×",
+    ]
+    bars = sqlite_report.versus_bars(inserts)
+    versions = data.details["sqlite_versions"]
+    assert f"SQLite {versions[sqlite_bench.C_API]}" in sqlite_report.support_sentence(inserts, versions)
     assert set(bars["who"]) >= {"C API, this machine", "Python sqlite3, this machine", "laptop (seeds 000/001)"}
 
 
@@ -248,21 +270,26 @@ def test_results_are_stored_and_reported(tiny_runs: dict, monkeypatch: pytest.Mo
 def test_the_shell_builds_the_same_database(scratch_dir: Path) -> None:
     for batch in (1, 25):
         script = scratch_dir / f"script-{batch}.sql"
-        script.write_text(sqlite_bench.cli_script(50, batch, 300, "normal"))
+        script.write_text(shell.cli_script(50, batch, 300, "normal"))
         db = scratch_dir / f"shell-{batch}.db"
-        sqlite_bench._run_cli(shutil.which("sqlite3"), script, db)
-        assert _native.sqlite_verify(str(db), 50, 300) == {"rows": 50, "matching": 50, "first_bad_id": -1,
-                                                            "integrity": "ok"}
+        shell._run_cli(shutil.which("sqlite3"), script, db)
+        assert _native.sqlite_verify(str(db), 50, 300) == {
+            "rows": 50,
+            "matching": 50,
+            "first_bad_id": -1,
+            "integrity": "ok",
+        }
 
 
-def test_rows_land_through_each_client() -> None:
-    found = sqlite_bench.check_rows_land(rows=300, batch_size=30, row_size=200)
+def test_rows_land_through_each_client(tiny_runs: dict) -> None:
+    found = sqlite_report.landed(tiny_runs["set"].table(sqlite_bench.ROWS_LAND))
     assert [f["client"] for f in found] == list(sqlite_bench.CLIENTS)
     for f in found:
         if "note" in f:  # a client this machine lacks says why
             assert f["note"]
         else:
-            assert f["rows found"] == f["exact bytes"] == 300 and f["quick_check"] == "ok"
+            assert f["rows found"] == f["exact bytes"] == f["rows asked"] > 0 and f["quick_check"] == "ok"
+    assert "were found" in sqlite_report.landed_sentence(found)
 
 
 # ----------------------------------------------------------- without SQLite
@@ -270,32 +297,35 @@ def test_rows_land_through_each_client() -> None:
 
 def test_disabled_sqlite_is_reported_not_crashed(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOWFAST_DISABLE_SQLITE", "1")
-    runs = sqlite_bench.measure_chapter(TINY)
-    for name in (sqlite_bench.INSERTS, sqlite_bench.CLIENT_COST):
-        metrics = runs[name].metrics
+    data = store.measure("sqlite", TINY)
+    for name in (sqlite_bench.INSERTS, sqlite_bench.CLIENT_COST, sqlite_bench.ROWS_LAND):
+        metrics = data.table(name)
         assert (metrics["metric"] == "unsupported").all()
         assert set(metrics["note"]) == {"disabled by HOWFAST_DISABLE_SQLITE"}
-    cli = runs[sqlite_bench.CLI_CHECK].metrics
+    cli = data.table(shell.NAME)
     assert set(cli.filter(pl.col("metric") == "unsupported")["note"]) == {"disabled by HOWFAST_DISABLE_SQLITE"}
     assert list(scratch_dir.iterdir()) == []
 
-    inserts = sqlite_report.inserts()
+    inserts = data.table(sqlite_bench.INSERTS)
+    clients = data.table(sqlite_bench.CLIENT_COST)
     table = sqlite_report.rate_table(inserts)
     assert table["C API rows/s"].null_count() == table.height
     assert "disabled by HOWFAST_DISABLE_SQLITE" in table["unsupported"][0]
     assert table["laptop rows/s"].null_count() < table.height  # the seeds are still shown
-    values = sqlite_report.headline(inserts, sqlite_report.fsync_baseline(), sqlite_report.client_cost(),
-                                    sqlite_report.cli_check())
+    values = sqlite_report.headline(inserts, data.table(sqlite_bench.FSYNC_BASELINE), clients, cli)
     numbers = sqlite_report.Numbers(values)
     assert numbers.num("c_normal_1") == "n/a" and numbers.ratio("c_normal_1", "laptop_normal_1") == "n/a"
     assert numbers.num("laptop_normal_1") != "n/a"
-    assert "disabled by HOWFAST_DISABLE_SQLITE" in sqlite_report.support_sentence(inserts)
-    chart = sqlite_report.commit_latency_chart(reasons=inserts).to_dict()
+    assert "disabled by HOWFAST_DISABLE_SQLITE" in sqlite_report.support_sentence(
+        inserts, data.details["sqlite_versions"]
+    )
+    chart = sqlite_report.commit_latency_chart(None, reasons=inserts).to_dict()
     assert "disabled by HOWFAST_DISABLE_SQLITE" in str(chart)
-    assert sqlite_report.client_cost_table(sqlite_report.client_cost())["unsupported"].to_list()[0]
+    assert "disabled by HOWFAST_DISABLE_SQLITE" in sqlite_report.client_cost_table(clients)["unsupported"].to_list()[0]
+    assert "could not run" in sqlite_report.landed_sentence(sqlite_report.landed(data.table(sqlite_bench.ROWS_LAND)))
     with pytest.raises(sqlite_bench.Unsupported, match="HOWFAST_DISABLE_SQLITE"):
         sqlite_bench.inserts(sqlite_bench.PYTHON, scratch_dir / "x.db", 10, 1, 10, "normal")
-    assert results.load(sqlite_bench.FSYNC_BASELINE).height > 0  # plain fsync needs no SQLite
+    assert data.table(sqlite_bench.FSYNC_BASELINE).height > 0  # plain fsync needs no SQLite
 
 
 def test_no_tmpfs_is_reported(tmp_path: Path) -> None:

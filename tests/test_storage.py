@@ -17,9 +17,11 @@ import polars as pl
 import pytest
 
 from conftest import block_file_matches
-from howfast import _native, storage, storage_report
+from howfast import _native, store
 from howfast.bench import run
 from howfast.profiles import PROFILES
+from howfast.storage import experiments as storage
+from howfast.storage import report as storage_report
 
 ENGINES = ["sync", "aio", "io_uring"]
 
@@ -38,8 +40,17 @@ def test_writes_land_where_they_should(scratch_dir: Path, engine: str, pattern: 
         uring_or_skip()
     base, bs, blocks = scratch_dir / "w", 16384, 24
     depth = 1 if engine == "sync" else 4
-    r = _native.disk_io(str(base), engine=engine, op="write", random=pattern == "random", fsync=fsync,
-                        direct=direct, block_size=bs, file_size=bs * blocks, queue_depth=depth)
+    r = _native.disk_io(
+        str(base),
+        engine=engine,
+        op="write",
+        random=pattern == "random",
+        fsync=fsync,
+        direct=direct,
+        block_size=bs,
+        file_size=bs * blocks,
+        queue_depth=depth,
+    )
     assert r["bytes_written"] == bs * blocks and r["bytes_read"] == 0
     assert len(r["jobs"][0]["latency_ns"]) == blocks and (r["jobs"][0]["latency_ns"] > 0).all()
     # every block exactly once, nothing past the end: the file is the full pattern
@@ -55,8 +66,17 @@ def test_reads_return_what_was_written(scratch_dir: Path, engine: str, pattern: 
     base, size = scratch_dir / "r", 1 << 20
     _native.prepare_file(f"{base}.0", size, 4096)
     for bs in (4096, 65536):
-        r = _native.disk_io(str(base), engine=engine, op="read", random=pattern == "random", direct=direct,
-                            block_size=bs, file_size=size, queue_depth=1 if engine == "sync" else 8, verify=True)
+        r = _native.disk_io(
+            str(base),
+            engine=engine,
+            op="read",
+            random=pattern == "random",
+            direct=direct,
+            block_size=bs,
+            file_size=size,
+            queue_depth=1 if engine == "sync" else 8,
+            verify=True,
+        )
         assert r["bytes_read"] == size and r["mismatches"] == 0
 
 
@@ -74,12 +94,33 @@ def test_io_uring_registered_buffers_and_files(scratch_dir: Path) -> None:
     uring_or_skip()
     base, size = scratch_dir / "r", 1 << 20
     _native.prepare_file(f"{base}.0", size, 4096)
-    r = _native.disk_io(str(base), engine="io_uring", op="read", random=True, direct=True, block_size=4096,
-                        file_size=size, queue_depth=16, fixed_buffers=True, fixed_files=True, verify=True)
+    r = _native.disk_io(
+        str(base),
+        engine="io_uring",
+        op="read",
+        random=True,
+        direct=True,
+        block_size=4096,
+        file_size=size,
+        queue_depth=16,
+        fixed_buffers=True,
+        fixed_files=True,
+        verify=True,
+    )
     assert r["mismatches"] == 0
     w = scratch_dir / "w"
-    _native.disk_io(str(w), engine="io_uring", op="write", random=True, fsync=True, block_size=8192,
-                    file_size=8192 * 16, queue_depth=4, fixed_buffers=True, fixed_files=True)
+    _native.disk_io(
+        str(w),
+        engine="io_uring",
+        op="write",
+        random=True,
+        fsync=True,
+        block_size=8192,
+        file_size=8192 * 16,
+        queue_depth=4,
+        fixed_buffers=True,
+        fixed_files=True,
+    )
     assert block_file_matches(Path(f"{w}.0"), 8192, 16)
 
 
@@ -155,8 +196,9 @@ def test_ctrl_c_stops_parallel_jobs_and_cleans_up(scratch_dir: Path) -> None:
         "with Scratch() as s:\n    print(s.path, flush=True)\n"
         "    _native.disk_io(str(s.file('w')), op='write', fsync=True, block_size=4096, file_size=1<<30, jobs=2)\n"
     )
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=os.environ.copy())
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy()
+    )
     made = Path(child.stdout.readline().strip())
     time.sleep(0.5)
     assert child.poll() is None
@@ -166,19 +208,49 @@ def test_ctrl_c_stops_parallel_jobs_and_cleans_up(scratch_dir: Path) -> None:
     assert not made.exists() and list(scratch_dir.iterdir()) == []
 
 
-TINY = dataclasses.replace(PROFILES["quick"], repetitions=1, storage=dataclasses.replace(
-    PROFILES["quick"].storage, matrix_file_size=1 << 20, sweep_block_sizes=(4096, 1 << 20), sweep_file_size=1 << 20,
-    queue_depths=(1, 4), queue_file_size=1 << 20, parallel_jobs=2, parallel_file_size=2 << 20,
-    memcpy_size=1 << 20, memcpy_rounds=2, fio_file_size=1 << 20))
+TINY = dataclasses.replace(
+    PROFILES["quick"],
+    repetitions=1,
+    storage=dataclasses.replace(
+        PROFILES["quick"].storage,
+        matrix_file_size=1 << 20,
+        sweep_block_sizes=(4096, 1 << 20),
+        sweep_file_size=1 << 20,
+        queue_depths=(1, 4),
+        queue_file_size=1 << 20,
+        parallel_jobs=2,
+        parallel_file_size=2 << 20,
+        memcpy_size=1 << 20,
+        memcpy_rounds=2,
+        fio_file_size=1 << 20,
+    ),
+)
 
 
-def test_measure_chapter_on_a_tiny_profile(isolated: dict[str, Path]) -> None:
-    runs = storage.measure_chapter(TINY)
-    assert set(runs) == {storage.RAM_VS_DISK, storage.MATRIX, storage.PAGE_CACHE, storage.BLOCK_SIZES,
-                         storage.QUEUE_DEPTH, storage.PARALLEL, "storage_vs_fio"}
-    matrix = storage_report.matrix_table(runs[storage.MATRIX].metrics, direct=False)
+def test_measure_on_a_tiny_profile(isolated: dict[str, Path]) -> None:
+    data = store.measure("storage", TINY)
+    assert set(data.experiments) == {
+        storage.RAM_VS_DISK,
+        storage.MATRIX,
+        storage.PAGE_CACHE,
+        storage.BLOCK_SIZES,
+        storage.QUEUE_DEPTH,
+        storage.PARALLEL,
+        "vs_fio",
+    }
+    matrix = storage_report.matrix_table(data.table(storage.MATRIX), direct=False)
     assert matrix.height == 19 and matrix["laptop MB/s"].null_count() == 0
-    parallel = storage_report.parallel_table(runs[storage.PARALLEL].metrics)
+    parallel = storage_report.parallel_table(data.table(storage.PARALLEL))
     assert parallel["job"].to_list() == [name for name, _, _ in storage.PARALLEL_JOBS]
     assert list(isolated["scratch"].iterdir()) == []
-    assert (isolated["results"] / "test-machine" / f"{storage.MATRIX}.parquet").is_file()
+    assert (isolated["results"] / "test-machine" / "quick" / "storage" / f"{storage.MATRIX}.parquet").is_file()
+
+
+def test_a_case_names_its_sizes() -> None:
+    """Sizes come from the plan, never from a default of the case builder."""
+    with pytest.raises(TypeError):
+        storage.io_case(engine="sync")
+    with pytest.raises(ValueError, match="block_size must be a positive"):
+        storage.io_case(block_size=0, file_size=1 << 20)
+    with pytest.raises(ValueError, match="unknown case parameters"):
+        storage.io_case(block_size=4096, file_size=1 << 20, colour="blue")

@@ -1,11 +1,15 @@
 """howfast: measure how fast this computer is.
 
-The C++ loops live in ``howfast._native``; this package chooses sizes (``profiles``),
-keeps benchmark files inside a scratch directory (``scratch``), runs cases with
-repetitions (``bench``), records machine facts (``machine``), stores tidy results
-(``results``), loads the source articles' figures (``reference``) and draws charts
-(``charts``) and tables (``tables``). Chapter modules (``fsync``) hold each chapter's
-experiments.
+Each subject of the book is a subpackage laid out the same way (``fsync``, ``storage``,
+``sqlite``, ``memtable``, ``rocksdb``): ``plan`` (its sizes), ``experiments`` (its cases
+and ``measure``), ``crosscheck`` (the standard tool beside ours) and ``report`` (what a
+reader sees), over C++ loops in ``native/src/<subject>/`` exposed as ``howfast._native``.
+
+Shared pieces: ``profiles`` picks each subject's plan, ``bench`` runs cases with
+repetitions, ``scratch`` keeps benchmark files in a self-removing directory, ``machine``
+records machine facts, ``store`` keeps results sets (the seam between measuring and the
+book), ``book`` maps chapters to subjects, ``progress`` reports a run, ``reference``
+loads the source articles' figures, ``charts``, ``tables`` and ``fmt`` draw and format.
 """
 
 import os
@@ -18,4 +22,4 @@ from . import _native  # noqa: E402
 from .profiles import Profile, current_profile  # noqa: E402
 
 __all__ = ["Profile", "current_profile", "_native"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -1,14 +1,19 @@
-"""Command line: ``python -m howfast execute [QMD ...]`` and ``python -m howfast facts``.
+"""Command line: ``howfast`` (or ``python -m howfast``).
 
-``execute`` runs the chapters without Quarto (refreshing the stored results) and
-exits non-zero if a cell fails or a chart, table or inline number is missing.
+* ``measure [CHAPTER|SUBJECT ...] [--profile P]``: run the experiments and store them as
+  this machine's results sets, with a progress bar; nothing given means the whole book.
+* ``execute [QMD ...] [--png DIR]``: run chapters without Quarto, from the stored results
+  (a chapter measures what is missing), and check what a reader would see.
+* ``facts [DIR]``: the machine facts for a directory.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 
@@ -18,6 +23,26 @@ def _save_pngs(done, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for label, spec in done.charts().items():
         (directory / f"{label}.png").write_bytes(vlc.vegalite_to_png(json.dumps(spec), scale=2))
+
+
+def _measure(names: list[str]) -> int:
+    from rich.console import Console
+
+    from . import progress, store
+    from .book import subjects_for
+    from .profiles import current_profile
+
+    subjects = subjects_for(names)
+    profile = current_profile()
+    console = Console(stderr=True)
+    console.print(f"measuring {', '.join(subjects)} on the {profile.name} profile")
+    start = time.monotonic()
+    with progress.RichBar(subjects, console) as bar, progress.listening(bar):
+        done = [store.measure(subject, profile) for subject in subjects]
+    for result in done:
+        console.print(f"stored {result.subject}: {result.path}")
+    console.print(f"measured in {time.monotonic() - start:.0f} s")
+    return 0
 
 
 def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
@@ -50,23 +75,43 @@ def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m howfast")
+    parser = argparse.ArgumentParser(prog="howfast", description="Measure how fast this computer is.")
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("execute", help="execute chapters without Quarto")
+    measure = sub.add_parser("measure", help="run experiments and store this machine's results")
+    measure.add_argument(
+        "names",
+        nargs="*",
+        metavar="CHAPTER|SUBJECT",
+        help="chapters (fsync, storing-data, memtables) or subjects; default: all",
+    )
+    measure.add_argument("--profile", choices=None, default=None, help="quick or full (default: $HOWFAST_PROFILE)")
+    run = sub.add_parser("execute", help="execute chapters without Quarto, from stored results")
     run.add_argument("paths", nargs="*")
     run.add_argument("--png", type=Path, default=None, help="also save every chart as PNG in this directory")
-    run.add_argument("--timeout", type=int, default=None,
-                     help="seconds a cell may run (default: the profile's; 15 min quick, 6 h full)")
+    run.add_argument(
+        "--timeout",
+        type=int,
+        default=None,
+        help="seconds a cell may run (default: the profile's; 15 min quick, 6 h full)",
+    )
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
     args = parser.parse_args(argv)
-    if args.command == "execute":
-        return _execute(args.paths, args.png, args.timeout)
-    from .machine import facts as machine_facts
-    from .scratch import scratch_base
+    if getattr(args, "profile", None):
+        os.environ["HOWFAST_PROFILE"] = args.profile
+    try:
+        if args.command == "measure":
+            return _measure(args.names)
+        if args.command == "execute":
+            return _execute(args.paths, args.png, args.timeout)
+        from .machine import facts as machine_facts
+        from .scratch import scratch_base
 
-    print(json.dumps(machine_facts(args.directory or scratch_base()), indent=2))
-    return 0
+        print(json.dumps(machine_facts(args.directory or scratch_base()), indent=2))
+        return 0
+    except ValueError as error:  # a bad name, profile or setting: one line, not a traceback
+        print(f"howfast: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from . import progress
 from .profiles import current_profile
 from .scratch import Scratch
 
@@ -70,6 +71,11 @@ def _case_columns(case: Case) -> dict[str, Any]:
     return {k: v for k, v in case.items()}
 
 
+def describe(case: Case) -> str:
+    """A short line naming a case, for progress bars."""
+    return " ".join(f"{k}={v}" for k, v in case.items() if not isinstance(v, (list, dict)))[:80]
+
+
 def run(
     benchmark: str,
     cases: Sequence[Case],
@@ -98,22 +104,23 @@ def run(
     sample_frames: list[pl.DataFrame] = []
     own = scratch is None
     scratch = scratch or Scratch()
+    progress.experiment(benchmark, reps * len(cases))
     try:
         for rep in range(reps):
-            for case in (reversed(cases) if alternate and rep % 2 else cases):
+            for case in reversed(cases) if alternate and rep % 2 else cases:
                 base = {**_case_columns(case), "repetition": rep}
                 try:
                     outcome = measure(case, scratch)
                 except Unsupported as why:
                     rows.append({**base, "metric": "unsupported", "value": None, "unit": "", "note": str(why)})
                     continue
+                finally:
+                    progress.advance(describe(case))
                 for metric, (value, unit) in outcome.metrics.items():
                     rows.append({**base, "metric": metric, "value": float(value), "unit": unit, "note": None})
                 if outcome.samples is not None:
                     frame = pl.DataFrame({"latency_ns": np.asarray(outcome.samples, dtype=np.uint64)})
-                    frame = frame.with_row_index("sample").with_columns(
-                        [pl.lit(v).alias(k) for k, v in base.items()]
-                    )
+                    frame = frame.with_row_index("sample").with_columns([pl.lit(v).alias(k) for k, v in base.items()])
                     sample_frames.append(frame.select([*base, "sample", "latency_ns"]))
     finally:
         if own:

@@ -54,8 +54,12 @@ def _bar_x(field: str, values: pl.Series, title: str, log: bool) -> dict:
         return {"x": alt.X(f"{field}:Q", title=title)}
     domain = log_domain(values)
     return {
-        "x": alt.X(f"{field}:Q", scale=alt.Scale(type="log", domain=domain), title=f"{title} (log scale)",
-                   axis=alt.Axis(labelOverlap="greedy", labelSeparation=8)),
+        "x": alt.X(
+            f"{field}:Q",
+            scale=alt.Scale(type="log", domain=domain),
+            title=f"{title} (log scale)",
+            axis=alt.Axis(labelOverlap="greedy", labelSeparation=8),
+        ),
         "x2": alt.datum(domain[0]),
     }
 
@@ -81,8 +85,11 @@ def survival(samples: pl.DataFrame, by: str, points: int = 160) -> pl.DataFrame:
         keep = share_slower >= 1.0 / us.size  # no claims past the data
         parts.append(
             pl.DataFrame(
-                {by: [key] * int(keep.sum()), "latency_us": np.quantile(us, 1 - share_slower[keep]),
-                 "share_slower": share_slower[keep]}
+                {
+                    by: [key] * int(keep.sum()),
+                    "latency_us": np.quantile(us, 1 - share_slower[keep]),
+                    "share_slower": share_slower[keep],
+                }
             )
         )
     return pl.concat(parts)
@@ -95,14 +102,24 @@ def latency_survival(samples: pl.DataFrame, by: str, title: str = "") -> alt.Cha
         alt.Chart(data, title=title)
         .mark_line()
         .encode(
-            x=alt.X("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)",
-                    axis=alt.Axis(labelOverlap="greedy", labelSeparation=8)),
-            y=alt.Y("share_slower:Q", scale=alt.Scale(type="log", domain=[1e-4, 1]),
-                    axis=alt.Axis(format="%", values=[1, 0.1, 0.01, 0.001, 0.0001]),
-                    title="share of operations slower (log scale)"),
+            x=alt.X(
+                "latency_us:Q",
+                scale=alt.Scale(type="log"),
+                title="latency (µs, log scale)",
+                axis=alt.Axis(labelOverlap="greedy", labelSeparation=8),
+            ),
+            y=alt.Y(
+                "share_slower:Q",
+                scale=alt.Scale(type="log", domain=[1e-4, 1]),
+                axis=alt.Axis(format="%", values=[1, 0.1, 0.01, 0.001, 0.0001]),
+                title="share of operations slower (log scale)",
+            ),
             color=alt.Color(f"{by}:N", title=None, sort=None),
-            tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("latency_us:Q", format=",.1f", title="µs"),
-                     alt.Tooltip("share_slower:Q", format=".3%", title="slower")],
+            tooltip=[
+                alt.Tooltip(f"{by}:N"),
+                alt.Tooltip("latency_us:Q", format=",.1f", title="µs"),
+                alt.Tooltip("share_slower:Q", format=".3%", title="slower"),
+            ],
         )
     )
 
@@ -112,21 +129,38 @@ def versus(frame: pl.DataFrame, *, label: str, value: str, title: str, unit: str
 
     `frame` needs the `label` and `value` columns and a boolean ``this_machine``."""
     sort = frame.sort(value)[label].to_list()
-    bars = alt.Chart(frame, title=title).mark_bar().encode(
-        y=alt.Y(f"{label}:N", sort=sort, title=None, axis=alt.Axis(labelLimit=320)),
-        **_bar_x(value, frame[value], unit, log),
-        color=alt.condition(alt.datum.this_machine, alt.value(HIGHLIGHT), alt.value(REFERENCE)),
-        tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q", format=",.4~g")],
+    bars = (
+        alt.Chart(frame, title=title)
+        .mark_bar()
+        .encode(
+            y=alt.Y(f"{label}:N", sort=sort, title=None, axis=alt.Axis(labelLimit=320)),
+            **_bar_x(value, frame[value], unit, log),
+            color=alt.condition(alt.datum.this_machine, alt.value(HIGHLIGHT), alt.value(REFERENCE)),
+            tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q", format=",.4~g")],
+        )
     )
-    text = alt.Chart(frame).mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
-        y=alt.Y(f"{label}:N", sort=sort), x=alt.X(f"{value}:Q"), text=alt.Text(f"{value}:Q", format=",.3~s")
+    text = (
+        alt.Chart(frame)
+        .mark_text(align="left", dx=4, fontSize=11, color="#333")
+        .encode(y=alt.Y(f"{label}:N", sort=sort), x=alt.X(f"{value}:Q"), text=alt.Text(f"{value}:Q", format=",.3~s"))
     )
     return (bars + text).properties(height=alt.Step(26))
 
 
-def lines(frame: pl.DataFrame, *, x: str, y: str, color: str, x_title: str, y_title: str,
-          title: str = "", log_x: bool = True, log_y: bool = True, band: bool = True,
-          legend: bool = True) -> alt.LayerChart:
+def lines(
+    frame: pl.DataFrame,
+    *,
+    x: str,
+    y: str,
+    color: str,
+    x_title: str,
+    y_title: str,
+    title: str = "",
+    log_x: bool = True,
+    log_y: bool = True,
+    band: bool = True,
+    legend: bool = True,
+) -> alt.LayerChart:
     """Median lines with points, and a min–max band across repetitions when present."""
     scale_x = alt.Scale(type="log", base=2) if log_x else alt.Undefined
     scale_y = alt.Scale(type="log") if log_y else alt.Undefined
@@ -137,8 +171,13 @@ def lines(frame: pl.DataFrame, *, x: str, y: str, color: str, x_title: str, y_ti
     )
     line = base.mark_line(point=True).encode(
         y=alt.Y(f"{y}:Q", scale=scale_y, title=y_title),
-        tooltip=[alt.Tooltip(f"{color}:N"), alt.Tooltip(f"{x}:Q"), alt.Tooltip("median:Q", format=",.4~g"),
-                 alt.Tooltip("min:Q", format=",.4~g"), alt.Tooltip("max:Q", format=",.4~g")],
+        tooltip=[
+            alt.Tooltip(f"{color}:N"),
+            alt.Tooltip(f"{x}:Q"),
+            alt.Tooltip("median:Q", format=",.4~g"),
+            alt.Tooltip("min:Q", format=",.4~g"),
+            alt.Tooltip("max:Q", format=",.4~g"),
+        ],
     )
     if not band or "min" not in frame.columns:
         return alt.layer(line)
@@ -146,8 +185,16 @@ def lines(frame: pl.DataFrame, *, x: str, y: str, color: str, x_title: str, y_ti
     return alt.layer(area, line)
 
 
-def grouped_bars(frame: pl.DataFrame, *, category: str, group: str, title: str, unit: str,
-                 order: list[str] | None = None, log: bool = True) -> alt.LayerChart:
+def grouped_bars(
+    frame: pl.DataFrame,
+    *,
+    category: str,
+    group: str,
+    title: str,
+    unit: str,
+    order: list[str] | None = None,
+    log: bool = True,
+) -> alt.LayerChart:
     """Horizontal bars of the median per category, one bar per group, with a rule from
     the fastest to the slowest repetition (`median`, `min`, `max` columns)."""
     base = alt.Chart(frame, title=title).encode(
@@ -157,8 +204,13 @@ def grouped_bars(frame: pl.DataFrame, *, category: str, group: str, title: str, 
     )
     bars = base.mark_bar().encode(
         **_bar_x("median", pl.concat([frame["min"], frame["max"]]), unit, log),
-        tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{group}:N"), alt.Tooltip("median:Q", format=",.4~g"),
-                 alt.Tooltip("min:Q", format=",.4~g"), alt.Tooltip("max:Q", format=",.4~g")],
+        tooltip=[
+            alt.Tooltip(f"{category}:N"),
+            alt.Tooltip(f"{group}:N"),
+            alt.Tooltip("median:Q", format=",.4~g"),
+            alt.Tooltip("min:Q", format=",.4~g"),
+            alt.Tooltip("max:Q", format=",.4~g"),
+        ],
     )
     spread = base.mark_rule(color="#333").encode(x="min:Q", x2="max:Q")
     return (bars + spread).properties(height=alt.Step(14))

@@ -35,7 +35,7 @@ def cpu_model() -> str:
 
 
 def hypervisor() -> str:
-    flags = next((l for l in _read("/proc/cpuinfo").splitlines() if l.startswith("flags")), "")
+    flags = next((line for line in _read("/proc/cpuinfo").splitlines() if line.startswith("flags")), "")
     if " hypervisor" not in flags:
         return "none detected"
     vendor = _read("/sys/class/dmi/id/sys_vendor")
@@ -87,8 +87,13 @@ def block_device(directory: Path) -> dict[str, Any]:
     st = directory.stat()
     sys_dev = Path(f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}")
     if os.major(st.st_dev) == 0 or not sys_dev.exists():
-        return {"name": "none (not a block device)", "model": "", "rotational": None, "logical_block_size": None,
-                "read_ahead_kb": None}
+        return {
+            "name": "none (not a block device)",
+            "model": "",
+            "rotational": None,
+            "logical_block_size": None,
+            "read_ahead_kb": None,
+        }
     node = sys_dev.resolve()
     if (node / "partition").exists():
         node = node.parent

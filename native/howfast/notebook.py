@@ -148,8 +148,13 @@ def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name
         config = Config()
         config.KernelManager.transport = "ipc"
         config.KernelManager.ip = str(Path(sockets) / "kernel")
-        client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, config=config,
-                                resources={"metadata": {"path": str(chapter.parent)}})
+        client = NotebookClient(
+            nb,
+            timeout=timeout,
+            kernel_name=kernel_name,
+            config=config,
+            resources={"metadata": {"path": str(chapter.parent)}},
+        )
         start = time.perf_counter()
         client.execute()
         seconds = time.perf_counter() - start

@@ -1,19 +1,38 @@
-"""Tables and chart data for the fsync chapter, built from stored results."""
+"""Tables, chart data and sentences for the fsync chapter, from its stored results.
+
+Code compares the methods' ids (``experiments.METHODS``); what a reader sees is
+``METHOD_NAMES``, applied by ``named`` as the last step before a table or chart.
+"""
 
 from __future__ import annotations
 
 import polars as pl
 
-from . import reference, stats
-from .charts import THIS_MACHINE
-from .fsync import BLOCK_SIZES, GROUP_COMMIT, LATENCY
-from .results import load
+from .. import reference, stats
+from ..charts import THIS_MACHINE
+from ..crosscheck import side_by_side
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
+#: The words for each method id, in the order the chapter introduces them.
+METHOD_NAMES = {
+    "none": "write, no sync",
+    "fsync": "write + fsync",
+    "fdatasync": "write + fdatasync",
+    "dsync": "O_DSYNC write",
+    "direct": "O_DIRECT write, no sync",
+    "direct_dsync": "O_DIRECT | O_DSYNC write",
+}
+LAYOUT_NAMES = {"append": "growing file", "overwrite": "rewriting blocks"}
 
-def latency() -> pl.DataFrame:
-    return load(LATENCY)
+
+def named(frame: pl.DataFrame) -> pl.DataFrame:
+    """Method and layout ids replaced by the words the chapter uses."""
+    if "method" in frame.columns:
+        frame = frame.with_columns(pl.col("method").replace_strict(METHOD_NAMES, default=pl.col("method")))
+    if "layout" in frame.columns:
+        frame = frame.with_columns(pl.col("layout").replace_strict(LAYOUT_NAMES, default=pl.col("layout")))
+    return frame
 
 
 def method_table(metrics: pl.DataFrame, layout: str) -> pl.DataFrame:
@@ -25,26 +44,38 @@ def method_table(metrics: pl.DataFrame, layout: str) -> pl.DataFrame:
         on="metric", index="method", values="median"
     )
     rate = summary.filter(pl.col("metric") == "writes_per_s").select(
-        "method", pl.col("median").alias("writes/s"), pl.col("min").alias("slowest run"),
+        "method",
+        pl.col("median").alias("writes/s"),
+        pl.col("min").alias("slowest run"),
         pl.col("max").alias("fastest run"),
     )
     table = medians.join(rate, on="method", how="left", maintain_order="left")
     missing = stats.unsupported(rows, ["method"])
     if missing.height:
         table = pl.concat([table, missing.rename({"note": "unsupported"})], how="diagonal")
-    return table.select(["method", *LATENCY_COLUMNS, "writes/s", "slowest run", "fastest run",
-                         *(["unsupported"] if "unsupported" in table.columns else [])])
+    return named(
+        table.select(
+            [
+                "method",
+                *LATENCY_COLUMNS,
+                "writes/s",
+                "slowest run",
+                "fastest run",
+                *(["unsupported"] if "unsupported" in table.columns else []),
+            ]
+        )
+    )
 
 
 def layout_comparison(metrics: pl.DataFrame) -> pl.DataFrame:
     """Median p50 latency (µs) per method for a growing file and for overwrites."""
     summary = stats.summarize(metrics, ["method", "layout"])
-    return summary.filter(pl.col("metric") == "p50").select("method", "layout", "median", "min", "max")
+    return named(summary.filter(pl.col("metric") == "p50").select("method", "layout", "median", "min", "max"))
 
 
 def block_size_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
     summary = stats.summarize(metrics, ["method", "block_size"])
-    return summary.filter(pl.col("metric") == metric).with_columns(kib=pl.col("block_size") / 1024)
+    return named(summary.filter(pl.col("metric") == metric).with_columns(kib=pl.col("block_size") / 1024))
 
 
 def group_commit_curves(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -60,13 +91,11 @@ def group_commit_curves(metrics: pl.DataFrame) -> pl.DataFrame:
 def versus_reference(metrics: pl.DataFrame) -> pl.DataFrame:
     """This machine's median write+fsync p50 beside the articles' fsync latencies (µs)."""
     summary = stats.summarize(metrics, ["method", "layout"])
-    ours = summary.filter((pl.col("method") == "write + fsync") & (pl.col("metric") == "p50")).select(
-        label=pl.concat_str(pl.lit(f"{THIS_MACHINE}: 4 KiB write + fsync, "), pl.col("layout"), pl.lit(" file")),
+    words = {"append": "growing file", "overwrite": "rewritten file"}
+    ours = summary.filter((pl.col("method") == "fsync") & (pl.col("metric") == "p50")).select(
+        label=pl.concat_str(pl.lit(f"{THIS_MACHINE}: 4 KiB write + fsync, "), pl.col("layout").replace_strict(words)),
         latency_us=pl.col("median"),
         this_machine=pl.lit(True),
-    )
-    ours = ours.with_columns(
-        label=pl.col("label").str.replace("append file", "growing file").str.replace("overwrite file", "rewritten file")
     )
     ref = reference.in_us(reference.load("fsync").filter(pl.col("metric") == "latency"))
     theirs = ref.select(
@@ -83,7 +112,7 @@ def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_
     wide = stats.wide_spreads(summary, metric, by).sort("spread", descending=True)
     if wide.height == 0:
         return f"Every case's repetitions agreed within {stats.WIDE_SPREAD}× of each other."
-    worst = wide.row(0, named=True)
+    worst = named(wide).row(0, named=True)
     name = ", ".join(str(worst[k]) for k in by)
     return (
         f"{wide.height} of {summary.filter(pl.col('metric') == metric).height} cases varied by more than "
@@ -92,16 +121,6 @@ def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_
     )
 
 
-def block_sizes() -> pl.DataFrame:
-    return load(BLOCK_SIZES)
-
-
-def group_commit() -> pl.DataFrame:
-    return load(GROUP_COMMIT)
-
-
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Ours beside fio per method, in durable writes per second."""
-    from .crosscheck import side_by_side
-
-    return side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s")
+    return named(side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s"))

@@ -2,9 +2,9 @@
 
 A production LSM store on the same disk as the memtable experiments: 16-byte keys,
 800-byte values that compress to about half (db_bench's ``compression_ratio=0.5``),
-Snappy when this librocksdb has it, RocksDB's (= db_bench's) defaults otherwise: a
-64 MiB memtable, two of them, an 8 MiB block cache, the write-ahead log on and not
-synced per write. Every repetition opens a fresh database in the scratch directory and
+Snappy when this librocksdb has it, and db_bench's defaults otherwise, as set in
+``plan.py``: a 64 MiB memtable, two of them, an 8 MiB block cache, the write-ahead log on
+and not synced per write. Every repetition opens a fresh database in the scratch directory and
 runs db_bench's four tests of seed 000 in order, each entirely in C++:
 
 * ``fillseq``: Put keys 0..N-1 in order, one thread;
@@ -13,7 +13,7 @@ runs db_bench's four tests of seed 000 in order, each entirely in C++:
 * ``readwhilewriting``: one reader per logical CPU but one, Getting random keys, while
   one more thread overwrites random keys until they finish (only reads are measured).
 
-``measure_chapter`` also measures the disk's sequential write bandwidth (for the
+``measure`` also measures the disk's sequential write bandwidth (for the
 write-rate comparison) and, when ``db_bench`` is installed (Debian's rocksdb-tools),
 runs db_bench once with the same settings beside our loop.
 
@@ -26,26 +26,32 @@ import math
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import _native, capabilities, machine, results
-from .bench import Case, Outcome, Run, Unsupported, run
-from .profiles import Profile, RocksdbPlan, current_profile
-from .scratch import Scratch
+from .. import _native, capabilities
+from ..bench import Case, Outcome, Run, Unsupported, run
+from ..profiles import Profile
+from ..scratch import Scratch
+from ..store import Writer
+from .plan import Plan as RocksdbPlan
 
-BENCHMARK = "rocksdb_db_bench"
-DISK = "rocksdb_disk_write"
-CROSSCHECK = "rocksdb_vs_db_bench"
+BENCHMARK = "db_bench_tests"
+DISK = "disk_write"
+CROSSCHECK = "vs_db_bench"
 TESTS = ("fillseq", "readrandom", "overwrite", "readwhilewriting")
 WRITE_TESTS = ("fillseq", "overwrite")
 #: db_bench's percentiles, as printed by ``--histogram=1``; metric names as in data/reference/rocksdb.csv.
-PERCENTILES = {"latency_p50": 50.0, "latency_p75": 75.0, "latency_p99": 99.0, "latency_p99_9": 99.9,
-               "latency_p99_99": 99.99}
+PERCENTILES = {
+    "latency_p50": 50.0,
+    "latency_p75": 75.0,
+    "latency_p99": 99.0,
+    "latency_p99_9": 99.9,
+    "latency_p99_99": 99.99,
+}
 #: db_bench prints "MB/s" but divides by 1,048,576; we compute the same and call it MiB/s.
 MIB = 1024 * 1024
 WAL = "on, not synced"
@@ -57,7 +63,7 @@ def disabled_reason() -> str | None:
     if os.environ.get("HOWFAST_DISABLE_ROCKSDB", "").strip() not in ("", "0"):
         return "disabled by HOWFAST_DISABLE_ROCKSDB"
     if _native.rocksdb_version is None:
-        return ("built without librocksdb-dev (apt-get install librocksdb-dev, then rebuild the native module)")
+        return "built without librocksdb-dev (apt-get install librocksdb-dev, then rebuild the native module)"
     return None
 
 
@@ -98,12 +104,24 @@ def sample_every(ops: int, max_samples: int) -> int:
 def cases(plan: RocksdbPlan, *, cpus: int | None = None, threads: dict[str, int] | None = None) -> list[dict]:
     """The four tests in db_bench's order, one case each. `threads` overrides the per-test
     thread counts (the db_bench cross-check runs everything on one thread, as db_bench does)."""
-    ops = {"fillseq": plan.entries, "readrandom": plan.reads, "overwrite": plan.entries,
-           "readwhilewriting": plan.rww_reads}
+    ops = {
+        "fillseq": plan.entries,
+        "readrandom": plan.reads,
+        "overwrite": plan.entries,
+        "readwhilewriting": plan.rww_reads,
+    }
     chosen = {t: (threads or {}).get(t, threads_for(t, cpus)) for t in TESTS}
     return [
-        {"test": t, "entries": plan.entries, "ops_per_thread": ops[t], "threads": chosen[t],
-         "key_size": plan.key_size, "value_size": plan.value_size, "compression": compression(), "wal": WAL}
+        {
+            "test": t,
+            "entries": plan.entries,
+            "ops_per_thread": ops[t],
+            "threads": chosen[t],
+            "key_size": plan.key_size,
+            "value_size": plan.value_size,
+            "compression": compression(),
+            "wal": WAL,
+        }
         for t in TESTS
     ]
 
@@ -113,8 +131,11 @@ def bytes_needed(plan: RocksdbPlan) -> int:
     (fillseq, overwrite) plus the write-ahead log and the writer of readwhilewriting,
     uncompressed; with the disk probe's file."""
     entry = plan.key_size + plan.value_size
-    return entry * (3 * plan.entries + 2 * plan.rww_reads * threads_for("readwhilewriting")) \
-        + 2 * 64 * MIB + plan.disk_write_mib * MIB
+    return (
+        entry * (3 * plan.entries + 2 * plan.rww_reads * threads_for("readwhilewriting"))
+        + plan.max_write_buffer_number * plan.write_buffer_size
+        + plan.disk_write_mib * MIB
+    )
 
 
 def _written_bytes() -> int | None:
@@ -138,12 +159,23 @@ class Session:
         self.path: Path | None = None
         self.paths: list[Path] = []  # every database directory this session made
 
-    def open(self, key_size: int, value_size: int) -> Any:
+    def open(self, plan: RocksdbPlan) -> Any:
         self.close()
         self.path = self.scratch.file("rocksdb").with_suffix("")
         self.paths.append(self.path)
-        self.db = _native.RocksDb(str(self.path), key_size=key_size, value_size=value_size,
-                                  compression=compression(), seed=SEED)
+        self.db = _native.RocksDb(
+            str(self.path),
+            key_size=plan.key_size,
+            value_size=plan.value_size,
+            compression=compression(),
+            compression_ratio=plan.compression_ratio,
+            write_buffer_size=plan.write_buffer_size,
+            max_write_buffer_number=plan.max_write_buffer_number,
+            cache_size=plan.cache_size,
+            disable_wal=False,
+            sync=False,
+            seed=SEED,
+        )
         return self.db
 
     def require(self) -> Any:
@@ -210,7 +242,7 @@ def outcome(test: str, r: dict, written: int | None, entry_bytes: int) -> Outcom
     return Outcome(metrics, samples=r["latency_ns"])
 
 
-def measurer(session: Session, max_samples: int) -> Callable[[Case, Scratch], Outcome]:
+def measurer(session: Session, plan: RocksdbPlan) -> Callable[[Case, Scratch], Outcome]:
     """The ``measure`` function for ``bench.run``: one test of the sequence on the
     session's database (fillseq makes a fresh one)."""
 
@@ -219,9 +251,11 @@ def measurer(session: Session, max_samples: int) -> Callable[[Case, Scratch], Ou
         if reason:
             raise Unsupported(reason)
         test, n, threads = case["test"], case["ops_per_thread"], case["threads"]
-        every = sample_every(n * threads, max_samples)
+        every = sample_every(n * threads, plan.max_samples)
         if test == "fillseq":
-            db = session.open(case["key_size"], case["value_size"])
+            if (case["key_size"], case["value_size"]) != (plan.key_size, plan.value_size):
+                raise ValueError("a case's key and value sizes must be the plan's")
+            db = session.open(plan)
         else:
             db = session.require()
         before = _written_bytes()
@@ -242,22 +276,15 @@ def measurer(session: Session, max_samples: int) -> Callable[[Case, Scratch], Ou
     return measure
 
 
-def measure_db_bench(profile: Profile | None = None, scratch: Scratch | None = None) -> Run:
+def measure_db_bench(profile: Profile, scratch: Scratch) -> Run:
     """Seed 000's four tests on fresh databases, ``plan.repetitions`` times."""
-    profile = profile or current_profile()
     plan = profile.rocksdb
-    own = scratch is None
-    scratch = scratch or Scratch(need_bytes=bytes_needed(plan))
-    try:
-        with Session(scratch) as session:
-            return run(BENCHMARK, cases(plan), measurer(session, plan.max_samples), repetitions=plan.repetitions,
-                       scratch=scratch)
-    finally:
-        if own:
-            scratch.cleanup()
+    with Session(scratch) as session:
+        return run(BENCHMARK, cases(plan), measurer(session, plan), repetitions=plan.repetitions, scratch=scratch)
 
 
 # --- the disk's own sequential write bandwidth --------------------------------------------
+
 
 def disk_cases(plan: RocksdbPlan) -> list[dict]:
     return [{"test": "sequential write, 1 MiB blocks", "block_size": MIB, "blocks": plan.disk_write_mib}]
@@ -270,140 +297,26 @@ def measure_disk(case: Case, scratch: Scratch) -> Outcome:
     direct = cap.supported and case["block_size"] % max(cap.detail, 1) == 0
     path = scratch.file("disk-write")
     try:
-        r = _native.durable_writes(str(path), case["block_size"], case["blocks"],
-                                   sync="none" if direct else "fdatasync", direct=direct)
+        r = _native.durable_writes(
+            str(path), case["block_size"], case["blocks"], sync="none" if direct else "fdatasync", direct=direct
+        )
     finally:
         scratch.remove(path)
     seconds = r["elapsed_ns"] / 1e9
     return Outcome({"mb_per_s": (r["bytes"] / 1e6 / seconds, "MB/s"), "direct_io": (float(direct), "bool")})
 
 
-# --- db_bench itself, for a cross-check -----------------------------------------------------
+def measure(profile: Profile, out: Writer) -> None:
+    """The RocksDB experiments in one scratch dir, each handed to `out`, with the
+    library's version and the compression it used."""
+    from . import crosscheck  # it builds on this module's loops
 
-_SUMMARY = re.compile(
-    r"^(?P<test>\w+)\s*:\s*(?P<micros>[\d.]+) micros/op (?P<ops>\d+) ops/sec (?P<seconds>[\d.]+) seconds "
-    r"(?P<operations>\d+) operations;\s*(?:(?P<mb>[\d.]+) MB/s)?(?:\s*\((?P<found>\d+) of (?P<of>\d+) found\))?",
-    re.MULTILINE,
-)
-_PERCENTILES = re.compile(r"P50: ([\d.]+) P75: ([\d.]+) P99: ([\d.]+) P99\.9: ([\d.]+) P99\.99: ([\d.]+)")
-
-
-def parse_db_bench(text: str) -> dict[str, dict[str, float]]:
-    """Each test's summary line (and the percentiles printed after it with --histogram=1)."""
-    out: dict[str, dict[str, float]] = {}
-    matches = list(_SUMMARY.finditer(text))
-    for i, m in enumerate(matches):
-        figures = {"micros_per_op": float(m["micros"]), "ops_per_s": float(m["ops"]),
-                   "seconds": float(m["seconds"]), "operations": float(m["operations"])}
-        if m["mb"]:
-            figures["mb_per_s"] = float(m["mb"])
-        if m["found"]:
-            figures["keys_found"] = float(m["found"])
-        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
-        p = _PERCENTILES.search(text, m.end(), end)
-        if p:
-            figures |= {name: float(v) for name, v in zip(PERCENTILES, p.groups())}
-        out[m["test"]] = figures
-    return out
-
-
-def db_bench_path() -> str | None:
-    return shutil.which("db_bench")
-
-
-def db_bench_command(exe: str, db: Path, plan: RocksdbPlan, tests: tuple[str, ...] = TESTS) -> list[str]:
-    """db_bench with seed 000's settings, our sizes, one thread (readwhilewriting adds its writer)."""
-    return [exe, f"--db={db}", f"--benchmarks={','.join(tests)}", f"--num={plan.entries}",
-            f"--reads={plan.reads}", f"--key_size={plan.key_size}", f"--value_size={plan.value_size}",
-            f"--compression_type={compression()}", "--compression_ratio=0.5", "--threads=1",
-            f"--write_buffer_size={64 * MIB}", "--max_write_buffer_number=2", f"--cache_size={8 * MIB}",
-            "--disable_wal=0", "--sync=0", "--histogram=1", f"--seed={SEED}"]
-
-
-def run_db_bench(scratch: Scratch, plan: RocksdbPlan) -> dict[str, dict[str, float]]:
-    """db_bench's four tests in one process on a fresh database in the scratch dir."""
-    exe = db_bench_path()
-    if exe is None:
-        raise Unsupported("db_bench is not installed (apt-get install rocksdb-tools)")
-    db = scratch.file("db_bench").with_suffix("")
-    try:
-        done = subprocess.run(db_bench_command(exe, db, plan), capture_output=True, text=True, check=False,
-                              timeout=3600, cwd=scratch.path)
-    finally:
-        remove_tree(scratch, db)
-    if done.returncode != 0:
-        raise RuntimeError(f"db_bench failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    figures = parse_db_bench(done.stdout)
-    missing = [t for t in TESTS if t not in figures]
-    if missing:
-        raise RuntimeError(f"db_bench printed no result for {missing}: {done.stdout[-2000:]}")
-    return figures
-
-
-def crosscheck_cases(plan: RocksdbPlan) -> list[dict]:
-    """Ours and db_bench on the same sequence, every test on one thread as db_bench runs it
-    (reads per thread: plan.reads for both read tests)."""
-    ours = cases(plan, threads={t: 1 for t in TESTS})
-    ours = [{**c, "ops_per_thread": plan.reads if c["test"].startswith("read") else c["ops_per_thread"]}
-            for c in ours]
-    return [{**c, "tool": tool} for tool in ("howfast", "db_bench") for c in ours]
-
-
-def measure_crosscheck(profile: Profile | None = None, scratch: Scratch | None = None) -> Run:
-    """Our sequence, then db_bench's (one process), with the same settings and counts;
-    alternating, ``plan.crosscheck_repetitions`` times."""
-    plan = (profile or current_profile()).rocksdb
-    own = scratch is None
-    scratch = scratch or Scratch(need_bytes=bytes_needed(plan))
-    cached: dict[str, dict[str, float]] = {}
-    why_not: list[str] = []  # db_bench's Unsupported reason for this repetition, if any
-
-    try:
-        with Session(scratch) as session:
-            ours = measurer(session, plan.max_samples)
-
-            def measure(case: Case, s: Scratch) -> Outcome:
-                if case["tool"] == "howfast":
-                    got = ours(case, s)
-                    keep = ("ops_per_s", "micros_per_op", "mb_per_s", "latency_p50", "latency_p99")
-                    return Outcome({k: got.metrics[k] for k in keep})
-                reason = disabled_reason()
-                if reason:
-                    raise Unsupported(reason)
-                if case["test"] == TESTS[0]:  # one db_bench process runs the whole sequence
-                    cached.clear()
-                    why_not.clear()
-                    try:
-                        cached.update(run_db_bench(s, plan))
-                    except Unsupported as why:
-                        why_not.append(str(why))
-                        raise
-                if why_not:
-                    raise Unsupported(why_not[0])
-                figures = cached[case["test"]]
-                units = {"ops_per_s": "ops/s", "micros_per_op": "us", "mb_per_s": "MiB/s", "latency_p50": "us",
-                         "latency_p99": "us"}
-                return Outcome({k: (figures[k], u) for k, u in units.items() if k in figures})
-
-            return run(CROSSCHECK, crosscheck_cases(plan), measure, repetitions=plan.crosscheck_repetitions,
-                       scratch=scratch)
-    finally:
-        if own:
-            scratch.cleanup()
-
-
-def measure_chapter(profile: Profile | None = None, *, save: bool = True) -> dict[str, Run]:
-    """The RocksDB section's experiments in one scratch dir; stored with the machine's facts."""
-    profile = profile or current_profile()
     plan = profile.rocksdb
-    runs: dict[str, Run] = {}
     with Scratch(need_bytes=bytes_needed(plan)) as scratch:
-        facts = machine.facts(scratch.path)
-        runs[BENCHMARK] = measure_db_bench(profile, scratch)
-        runs[DISK] = run(DISK, disk_cases(plan), measure_disk, repetitions=plan.repetitions, scratch=scratch)
+        out.record_facts(scratch.path)
+        out.details["rocksdb_version"] = version()
+        out.details["compression"] = None if disabled_reason() else compression()
+        out.add(measure_db_bench(profile, scratch))
+        out.add(run(DISK, disk_cases(plan), measure_disk, repetitions=plan.repetitions, scratch=scratch))
         if plan.crosscheck:
-            runs[CROSSCHECK] = measure_crosscheck(profile, scratch)
-    if save:
-        for each in runs.values():
-            results.save(each, facts)
-    return runs
+            out.add(crosscheck.versus_db_bench(profile, scratch))

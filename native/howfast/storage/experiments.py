@@ -18,19 +18,22 @@ from typing import Any
 
 import numpy as np
 
-from . import _native, capabilities, machine, results
-from .bench import Case, Outcome, Run, Unsupported, run
-from .profiles import Profile, StoragePlan, current_profile
-from .scratch import Scratch
+from .. import _native, capabilities
+from ..bench import Case, Outcome, Run, Unsupported, run
+from ..profiles import Profile
+from ..scratch import Scratch
+from ..store import Writer
+from . import crosscheck
+from .plan import Plan as StoragePlan
 
 ENGINES = ("sync", "aio", "io_uring")
 PREPARE_UNIT = 4096
-MATRIX = "storage_matrix"
-RAM_VS_DISK = "storage_ram_vs_disk"
-BLOCK_SIZES = "storage_block_sizes"
-QUEUE_DEPTH = "storage_queue_depth"
-PARALLEL = "storage_parallel"
-PAGE_CACHE = "storage_page_cache"
+MATRIX = "matrix"
+RAM_VS_DISK = "ram_vs_disk"
+BLOCK_SIZES = "block_sizes"
+QUEUE_DEPTH = "queue_depth"
+PARALLEL = "parallel"
+PAGE_CACHE = "page_cache"
 
 #: The parallel table of seed 001: (job name, op, fsync).
 PARALLEL_JOBS = (
@@ -41,18 +44,32 @@ PARALLEL_JOBS = (
     ("sync readwrite + fsync", "readwrite", True),
 )
 
+#: What a case does unless it says otherwise (its sizes it must always give: they come
+#: from the plan).
 _DEFAULTS: dict[str, Any] = {
-    "engine": "sync", "pattern": "sequential", "op": "read", "fsync": False, "direct": False,
-    "cache": "cold", "block_size": 256 * 1024, "file_size": 32 * 1024 * 1024, "queue_depth": 1, "jobs": 1,
+    "engine": "sync",
+    "pattern": "sequential",
+    "op": "read",
+    "fsync": False,
+    "direct": False,
+    "cache": "cold",
+    "queue_depth": 1,
+    "jobs": 1,
 }
+#: The parameter order of every case (runs need the same columns in every case).
+_ORDER = ("engine", "pattern", "op", "fsync", "direct", "cache", "block_size", "file_size", "queue_depth", "jobs")
 
 
-def io_case(**overrides: Any) -> dict[str, Any]:
-    """A case with every parameter present (runs need the same columns in every case)."""
+def io_case(*, block_size: int, file_size: int, **overrides: Any) -> dict[str, Any]:
+    """A case with every parameter present; sizes are required, the rest default."""
     unknown = set(overrides) - set(_DEFAULTS)
     if unknown:
         raise ValueError(f"unknown case parameters {sorted(unknown)}")
-    return {**_DEFAULTS, **overrides}
+    for name, value in (("block_size", block_size), ("file_size", file_size)):
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ValueError(f"{name} must be a positive whole number of bytes, got {value!r}")
+    given = {**_DEFAULTS, **overrides, "block_size": block_size, "file_size": file_size}
+    return {k: given[k] for k in _ORDER}
 
 
 def label(case: Case) -> str:
@@ -79,7 +96,9 @@ def check_capabilities(case: Case, directory: Path) -> None:
         if not cap.supported:
             raise Unsupported(f"O_DIRECT: {cap.reason}")
         if case["block_size"] % cap.detail:
-            raise Unsupported(f"block size {case['block_size']} is not a multiple of the O_DIRECT alignment {cap.detail}")
+            raise Unsupported(
+                f"block size {case['block_size']} is not a multiple of the O_DIRECT alignment {cap.detail}"
+            )
 
 
 class Files:
@@ -114,8 +133,10 @@ def io_metrics(result: dict, case: Case) -> Outcome:
     metrics = {
         "ops_per_s": (latency.size / seconds, "ops/s"),
         "mb_per_s": (total / seconds / 1e6, "MB/s"),
-        **{name: (float(np.percentile(us, q)), "us")
-           for name, q in (("p50", 50), ("p90", 90), ("p99", 99), ("p99.99", 99.99))},
+        **{
+            name: (float(np.percentile(us, q)), "us")
+            for name, q in (("p50", 50), ("p90", 90), ("p99", 99), ("p99.99", 99.99))
+        },
         "max": (float(us.max()), "us"),
         "mean": (float(us.mean()), "us"),
     }
@@ -131,14 +152,21 @@ def measure_io(case: Case, scratch: Scratch, files: Files | None = None) -> Outc
     check_capabilities(case, scratch.path)
     files = files or Files(scratch)
     reads = case["op"] in ("read", "readwrite")
-    common = dict(engine=case["engine"], op=case["op"], random=case["pattern"] == "random", fsync=case["fsync"],
-                  direct=case["direct"], block_size=case["block_size"], file_size=case["file_size"],
-                  queue_depth=case["queue_depth"], jobs=case["jobs"])
+    common = dict(
+        engine=case["engine"],
+        op=case["op"],
+        random=case["pattern"] == "random",
+        fsync=case["fsync"],
+        direct=case["direct"],
+        block_size=case["block_size"],
+        file_size=case["file_size"],
+        queue_depth=case["queue_depth"],
+        jobs=case["jobs"],
+    )
     if reads:
         base = files.for_reading(case["file_size"], case["jobs"])
         if case["cache"] == "warm":  # read once so that the measured pass finds every page cached
-            _native.disk_io(str(base), **{**common, "op": "read", "random": False, "direct": False},
-                            drop_cache=False)
+            _native.disk_io(str(base), **{**common, "op": "read", "random": False, "direct": False}, drop_cache=False)
         result = _native.disk_io(str(base), **common, drop_cache=case["cache"] == "cold")
         return io_metrics(result, case)
     base = scratch.file("write")
@@ -159,6 +187,7 @@ def _runner(files_holder: dict[str, Files]):
 
 # --- the chapter's case lists --------------------------------------------------------
 
+
 def matrix_cases(plan: StoragePlan) -> list[dict]:
     """The seeds' 19 rows (and their O_DIRECT twins), at 256 KiB blocks; plus 1 MiB."""
     cases = []
@@ -166,29 +195,54 @@ def matrix_cases(plan: StoragePlan) -> list[dict]:
         for engine in ENGINES:
             for pattern in ("sequential", "random"):
                 for op, fsync in (("write", False), ("write", True), ("read", False)):
-                    cases.append(io_case(engine=engine, pattern=pattern, op=op, fsync=fsync, direct=direct,
-                                         block_size=plan.matrix_block_size, file_size=plan.matrix_file_size))
-        cases.append(io_case(engine="sync", op="write", direct=direct, block_size=plan.large_block_size,
-                             file_size=plan.matrix_file_size))
+                    cases.append(
+                        io_case(
+                            engine=engine,
+                            pattern=pattern,
+                            op=op,
+                            fsync=fsync,
+                            direct=direct,
+                            block_size=plan.matrix_block_size,
+                            file_size=plan.matrix_file_size,
+                        )
+                    )
+        cases.append(
+            io_case(
+                engine="sync",
+                op="write",
+                direct=direct,
+                block_size=plan.large_block_size,
+                file_size=plan.matrix_file_size,
+            )
+        )
     return cases
 
 
 def page_cache_cases(plan: StoragePlan) -> list[dict]:
     return [
-        io_case(engine="sync", op="read", direct=True, cache="n/a", block_size=plan.matrix_block_size,
-                file_size=plan.matrix_file_size),
-        io_case(engine="sync", op="read", cache="cold", block_size=plan.matrix_block_size,
-                file_size=plan.matrix_file_size),
-        io_case(engine="sync", op="read", cache="warm", block_size=plan.matrix_block_size,
-                file_size=plan.matrix_file_size),
+        io_case(
+            engine="sync",
+            op="read",
+            direct=True,
+            cache="n/a",
+            block_size=plan.matrix_block_size,
+            file_size=plan.matrix_file_size,
+        ),
+        io_case(
+            engine="sync", op="read", cache="cold", block_size=plan.matrix_block_size, file_size=plan.matrix_file_size
+        ),
+        io_case(
+            engine="sync", op="read", cache="warm", block_size=plan.matrix_block_size, file_size=plan.matrix_file_size
+        ),
     ]
 
 
 def block_size_cases(plan: StoragePlan) -> list[dict]:
     """O_DIRECT reads and writes from 4 KiB to 4 MiB; large blocks get at least 16 I/Os."""
     return [
-        io_case(engine="sync", op=op, direct=True, cache="n/a", block_size=bs,
-                file_size=max(plan.sweep_file_size, 16 * bs))
+        io_case(
+            engine="sync", op=op, direct=True, cache="n/a", block_size=bs, file_size=max(plan.sweep_file_size, 16 * bs)
+        )
         for bs in plan.sweep_block_sizes
         for op in ("read", "write")
     ]
@@ -196,8 +250,16 @@ def block_size_cases(plan: StoragePlan) -> list[dict]:
 
 def queue_depth_cases(plan: StoragePlan) -> list[dict]:
     return [
-        io_case(engine="io_uring", pattern="random", op=op, direct=True, cache="n/a", queue_depth=qd,
-                block_size=plan.queue_block_size, file_size=plan.queue_file_size)
+        io_case(
+            engine="io_uring",
+            pattern="random",
+            op=op,
+            direct=True,
+            cache="n/a",
+            queue_depth=qd,
+            block_size=plan.queue_block_size,
+            file_size=plan.queue_file_size,
+        )
         for op in ("read", "write")
         for qd in plan.queue_depths
     ]
@@ -205,8 +267,14 @@ def queue_depth_cases(plan: StoragePlan) -> list[dict]:
 
 def parallel_cases(plan: StoragePlan) -> list[dict]:
     return [
-        io_case(engine="sync", op=op, fsync=fsync, block_size=plan.parallel_block_size,
-                file_size=plan.parallel_file_size, jobs=plan.parallel_jobs)
+        io_case(
+            engine="sync",
+            op=op,
+            fsync=fsync,
+            block_size=plan.parallel_block_size,
+            file_size=plan.parallel_file_size,
+            jobs=plan.parallel_jobs,
+        )
         for _, op, fsync in PARALLEL_JOBS
     ]
 
@@ -227,8 +295,14 @@ def _ram_vs_disk(plan: StoragePlan, scratch: Scratch, repetitions: int, files: F
     def measure(case: Case, s: Scratch) -> Outcome:
         if case["what"] == "copy":
             return memcpy_bandwidth(plan)
-        io = io_case(engine="sync", op=case["what"], direct=True, cache="n/a", block_size=plan.large_block_size,
-                     file_size=plan.matrix_file_size)
+        io = io_case(
+            engine="sync",
+            op=case["what"],
+            direct=True,
+            cache="n/a",
+            block_size=plan.large_block_size,
+            file_size=plan.matrix_file_size,
+        )
         return measure_io(io, s, files)
 
     return run(RAM_VS_DISK, cases, measure, repetitions=repetitions, scratch=scratch)
@@ -243,13 +317,9 @@ def need_bytes(case_lists: list[list[dict]]) -> int:
     return sum(size * jobs for size, jobs in reads) + max(writes, default=0)
 
 
-def measure_chapter(profile: Profile | None = None, *, save: bool = True) -> dict[str, Run]:
-    """Every disk experiment of the chapter, in one scratch dir, stored with the facts."""
-    from .crosscheck import DISK_NAME, disk_vs_fio
-
-    profile = profile or current_profile()
+def measure(profile: Profile, out: Writer) -> None:
+    """Every disk experiment of the subject in one scratch dir, each handed to `out`."""
     plan, reps = profile.storage, profile.repetitions
-    runs: dict[str, Run] = {}
     holder: dict[str, Files] = {}
     experiments = {
         MATRIX: matrix_cases(plan),
@@ -259,13 +329,9 @@ def measure_chapter(profile: Profile | None = None, *, save: bool = True) -> dic
         PARALLEL: parallel_cases(plan),
     }
     with Scratch(need_bytes=need_bytes(list(experiments.values()))) as scratch:
-        facts = machine.facts(scratch.path)
+        out.record_facts(scratch.path)
         files = holder.setdefault(str(scratch.path), Files(scratch))
-        runs[RAM_VS_DISK] = _ram_vs_disk(plan, scratch, reps, files)
+        out.add(_ram_vs_disk(plan, scratch, reps, files))
         for name, cases in experiments.items():
-            runs[name] = run(name, cases, _runner(holder), repetitions=reps, scratch=scratch)
-        runs[DISK_NAME] = disk_vs_fio(profile, scratch, files)
-    if save:
-        for each in runs.values():
-            results.save(each, facts)
-    return runs
+            out.add(run(name, cases, _runner(holder), repetitions=reps, scratch=scratch))
+        out.add(crosscheck.versus_fio(profile, scratch, files))

@@ -6,43 +6,63 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from . import charts, fmt, reference, stats
-from .crosscheck import side_by_side
-from .memtable import BLOCKING, CRASH, DEEP, DOUBLE, LOG, MODES, NO_LOG, SWEEP, VARIANTS, VS_FIO
-from .results import load
+from .. import charts, fmt, reference, stats
+from ..crosscheck import side_by_side
+from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
 SEED = "seed 002: Go, Ryzen 7 9800X3D"
 LATENCY_COLUMNS = ["p50", "p99", "p99.9"]
 
-
-def sweep() -> pl.DataFrame:
-    return load(SWEEP)
-
-
-def variants() -> pl.DataFrame:
-    return load(VARIANTS)
-
-
-def vs_fio() -> pl.DataFrame:
-    return load(VS_FIO)
-
-
-def crashes() -> pl.DataFrame:
-    return load(CRASH)
+#: The words for the ids that the experiments store.
+MODE_NAMES = {BLOCKING: "blocking", DOUBLE: "io_uring ×2", DEEP: "io_uring, deep"}
+VARIANT_NAMES = {
+    "blocking_unpinned": "blocking, unpinned",
+    "blocking_pinned": "blocking, pinned",
+    "uring_unpinned": "io_uring ×2, unpinned",
+    "uring_pinned": "io_uring ×2, pinned",
+    "depth_1": "blocking (1 buffer)",
+    NO_LOG: "no log",
+    "dsync_segments": "O_DSYNC segments",
+    LOG: "log (group commit)",
+    "log_dsync": "log + O_DSYNC segments",
+}
+CRASH_MODE_NAMES = {
+    "log_uring2_dsync": "log, io_uring ×2, O_DSYNC",
+    "log_blocking": "log, blocking",
+    "log_uring4": "log, io_uring ×4",
+    "flush_each_uring": "no log, flush() per batch, io_uring",
+    "flush_each_blocking": "no log, flush() per batch, blocking",
+}
 
 
 def mode_name(mode: str, buffers: int) -> str:
-    """'io_uring, 8 buffers' for the deep mode, the mode itself otherwise."""
-    return f"io_uring ×{buffers}" if mode == DEEP else mode
+    """'io_uring ×8' for the deep mode, the mode's name otherwise."""
+    return f"io_uring ×{buffers}" if mode == DEEP else MODE_NAMES.get(mode, mode)
+
+
+def variant_name(variant: str) -> str:
+    """'io_uring, 8 buffers' for depth_8, the variant's name otherwise."""
+    if variant.startswith("depth_") and variant != "depth_1":
+        return f"io_uring, {variant.removeprefix('depth_')} buffers"
+    return VARIANT_NAMES.get(variant, variant)
+
+
+def variant_names(column: str = "variant") -> pl.Expr:
+    return pl.col(column).map_elements(variant_name, return_dtype=pl.String)
 
 
 def seed_figures() -> pl.DataFrame:
     """Seed 002's raw go test lines: one row per capacity and O_DSYNC setting."""
     raw = reference.load("memtable").filter(pl.col("table") == "raw_stats")
     wide = raw.filter(pl.col("capacity_bytes").is_not_null()).pivot(
-        on="metric", index=["capacity_bytes", "dsync"], values="value")
+        on="metric", index=["capacity_bytes", "dsync"], values="value"
+    )
     return wide.select(
-        pl.col("capacity_bytes").alias("capacity"), "dsync", "records_per_s", "ns_per_op", "flushes_per_s",
+        pl.col("capacity_bytes").alias("capacity"),
+        "dsync",
+        "records_per_s",
+        "ns_per_op",
+        "flushes_per_s",
         (pl.col("records_per_s") * 16384 / 1e6).alias("mb_per_s"),
     ).sort("dsync", "capacity")
 
@@ -54,8 +74,12 @@ def _summary(metrics: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 def best_mode(metrics: pl.DataFrame) -> pl.DataFrame:
     """Per capacity and O_DSYNC setting: the flush mode with the most records/s (median)."""
     s = _summary(metrics, ["capacity", "dsync", "mode", "buffers"]).filter(pl.col("metric") == "records_per_s")
-    return s.sort("median", descending=True).group_by(["capacity", "dsync"], maintain_order=True).first().sort(
-        "dsync", "capacity")
+    return (
+        s.sort("median", descending=True)
+        .group_by(["capacity", "dsync"], maintain_order=True)
+        .first()
+        .sort("dsync", "capacity")
+    )
 
 
 def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
@@ -63,37 +87,57 @@ def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
     record of the fastest, and the seed's Go figures."""
     rows = metrics.filter(pl.col("dsync") == dsync)
     s = _summary(rows, ["capacity", "mode", "buffers"])
-    rate = rows.select("capacity").unique().sort("capacity").join(
-        s.filter(pl.col("metric") == "records_per_s").pivot(on="mode", index="capacity", values="median"),
-        on="capacity", how="left")
+    rate = (
+        rows.select("capacity")
+        .unique()
+        .sort("capacity")
+        .join(
+            s.filter(pl.col("metric") == "records_per_s").pivot(on="mode", index="capacity", values="median"),
+            on="capacity",
+            how="left",
+        )
+    )
     for mode in MODES:
         if mode not in rate.columns:
             rate = rate.with_columns(pl.lit(None, dtype=pl.Float64).alias(mode))
     best = best_mode(rows).select("capacity", pl.col("mode").alias("best"), "buffers")
     chosen = s.join(best, left_on=["capacity", "mode", "buffers"], right_on=["capacity", "best", "buffers"])
     extra = chosen.filter(pl.col("metric").is_in(["flushes_per_s", "ns_per_op"])).pivot(
-        on="metric", index="capacity", values="median")
+        on="metric", index="capacity", values="median"
+    )
     for column in ("flushes_per_s", "ns_per_op"):
         if column not in extra.columns:
             extra = extra.with_columns(pl.lit(None, dtype=pl.Float64).alias(column))
-    seed = seed_figures().filter(pl.col("dsync") == dsync).select(
-        "capacity", pl.col("records_per_s").alias("seed records/s"), pl.col("ns_per_op").alias("seed ns/op"))
-    table = (rate.join(extra, on="capacity", how="left").join(seed, on="capacity", how="left").sort("capacity"))
+    seed = (
+        seed_figures()
+        .filter(pl.col("dsync") == dsync)
+        .select("capacity", pl.col("records_per_s").alias("seed records/s"), pl.col("ns_per_op").alias("seed ns/op"))
+    )
+    table = rate.join(extra, on="capacity", how="left").join(seed, on="capacity", how="left").sort("capacity")
     deep = rows.filter(pl.col("mode") == DEEP).select("capacity", "buffers").unique()
     table = table.join(deep.rename({"buffers": "deep buffers"}), on="capacity", how="left")
     table = table.with_columns(
         pl.max_horizontal(*MODES).alias("best records/s"),
     ).with_columns((pl.col("best records/s") / pl.col("seed records/s")).alias("best / seed"))
-    missing = stats.unsupported(rows, ["capacity", "mode"]).group_by("capacity", maintain_order=True).agg(
-        (pl.concat_str(pl.col("mode").str.join(", "), pl.lit(": "), pl.col("note").first())).alias("unsupported"))
+    missing = (
+        stats.unsupported(rows, ["capacity", "mode"])
+        .group_by("capacity", maintain_order=True)
+        .agg((pl.concat_str(pl.col("mode").str.join(", "), pl.lit(": "), pl.col("note").first())).alias("unsupported"))
+    )
     if missing.height:
         table = table.join(missing, on="capacity", how="left")
     return table.select(
         pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String).alias("capacity"),
-        pl.col(BLOCKING).alias("blocking"), pl.col(DOUBLE).alias("io_uring ×2"),
-        pl.col(DEEP).alias("io_uring, deep"), "deep buffers",
-        pl.col("flushes_per_s").alias("flushes/s"), pl.col("ns_per_op").alias("ns/record"),
-        "seed records/s", "seed ns/op", "best / seed", *(["unsupported"] if missing.height else []),
+        pl.col(BLOCKING).alias(MODE_NAMES[BLOCKING]),
+        pl.col(DOUBLE).alias(MODE_NAMES[DOUBLE]),
+        pl.col(DEEP).alias(MODE_NAMES[DEEP]),
+        "deep buffers",
+        pl.col("flushes_per_s").alias("flushes/s"),
+        pl.col("ns_per_op").alias("ns/record"),
+        "seed records/s",
+        "seed ns/op",
+        "best / seed",
+        *(["unsupported"] if missing.height else []),
     )
 
 
@@ -102,11 +146,19 @@ def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     ours per flush mode (median and range) beside the seed's Go run."""
     s = _summary(metrics, ["capacity", "dsync", "mode"]).filter(pl.col("metric").is_in(["mb_per_s", "ns_per_op"]))
     ours = s.select(
-        "capacity", "dsync", "metric", "median", "min", "max",
-        pl.concat_str(pl.lit("this machine, "), pl.col("mode")).alias("series"))
-    seed = seed_figures().unpivot(index=["capacity", "dsync"], on=["mb_per_s", "ns_per_op"], variable_name="metric",
-                                  value_name="median").with_columns(
-        pl.col("median").alias("min"), pl.col("median").alias("max"), pl.lit(SEED).alias("series"))
+        "capacity",
+        "dsync",
+        "metric",
+        "median",
+        "min",
+        "max",
+        pl.concat_str(pl.lit("this machine, "), pl.col("mode").replace_strict(MODE_NAMES)).alias("series"),
+    )
+    seed = (
+        seed_figures()
+        .unpivot(index=["capacity", "dsync"], on=["mb_per_s", "ns_per_op"], variable_name="metric", value_name="median")
+        .with_columns(pl.col("median").alias("min"), pl.col("median").alias("max"), pl.lit(SEED).alias("series"))
+    )
     both = pl.concat([ours, seed.select(ours.columns)])
     return both.with_columns(
         kib=pl.col("capacity") / 1024,
@@ -114,27 +166,47 @@ def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-_SIZE_LABEL = ("datum.value >= 1048576 ? datum.value / 1048576 + 'G' : "
-               "datum.value >= 1024 ? datum.value / 1024 + 'M' : datum.value + 'K'")
+_SIZE_LABEL = (
+    "datum.value >= 1048576 ? datum.value / 1048576 + 'G' : "
+    "datum.value >= 1024 ? datum.value / 1024 + 'M' : datum.value + 'K'"
+)
 
 
-def _sweep_panel(data: pl.DataFrame, metric: str, title: str, y_title: str, series: list[str],
-                 colors: list[str]) -> alt.LayerChart:
+def _sweep_panel(
+    data: pl.DataFrame, metric: str, title: str, y_title: str, series: list[str], colors: list[str]
+) -> alt.LayerChart:
     part = data.filter(pl.col("metric") == metric)
     ticks = [64 * 4**i for i in range(10) if 64 * 4**i <= float(data["kib"].max())]
-    x = alt.X("kib:Q", scale=alt.Scale(type="log", base=2), title="memtable capacity (bytes, log scale)",
-              axis=alt.Axis(values=ticks, labelExpr=_SIZE_LABEL, labelOverlap=False))
-    color = alt.Color("series:N", title=None, scale=alt.Scale(domain=series, range=colors),
-                      legend=alt.Legend(orient="bottom", columns=2, labelLimit=400, symbolType="stroke",
-                                        symbolStrokeWidth=3, symbolOpacity=1))
-    dash = alt.StrokeDash("series:N", scale=alt.Scale(domain=series, range=[[1, 0]] * (len(series) - 1) + [[5, 3]]),
-                          legend=None)
+    x = alt.X(
+        "kib:Q",
+        scale=alt.Scale(type="log", base=2),
+        title="memtable capacity (bytes, log scale)",
+        axis=alt.Axis(values=ticks, labelExpr=_SIZE_LABEL, labelOverlap=False),
+    )
+    color = alt.Color(
+        "series:N",
+        title=None,
+        scale=alt.Scale(domain=series, range=colors),
+        legend=alt.Legend(
+            orient="bottom", columns=2, labelLimit=400, symbolType="stroke", symbolStrokeWidth=3, symbolOpacity=1
+        ),
+    )
+    dash = alt.StrokeDash(
+        "series:N", scale=alt.Scale(domain=series, range=[[1, 0]] * (len(series) - 1) + [[5, 3]]), legend=None
+    )
     base = alt.Chart(part, title=title).encode(x=x, color=color)
     band = base.mark_area(opacity=0.15).encode(y=alt.Y("min:Q", scale=alt.Scale(type="log")), y2="max:Q")
     line = base.mark_line(point=True).encode(
-        y=alt.Y("median:Q", scale=alt.Scale(type="log"), title=y_title), strokeDash=dash,
-        tooltip=[alt.Tooltip("series:N"), alt.Tooltip("kib:Q", title="KiB"), alt.Tooltip("median:Q", format=",.4~g"),
-                 alt.Tooltip("min:Q", format=",.4~g"), alt.Tooltip("max:Q", format=",.4~g")])
+        y=alt.Y("median:Q", scale=alt.Scale(type="log"), title=y_title),
+        strokeDash=dash,
+        tooltip=[
+            alt.Tooltip("series:N"),
+            alt.Tooltip("kib:Q", title="KiB"),
+            alt.Tooltip("median:Q", format=",.4~g"),
+            alt.Tooltip("min:Q", format=",.4~g"),
+            alt.Tooltip("max:Q", format=",.4~g"),
+        ],
+    )
     return alt.layer(band, line).properties(width=290, height=210)
 
 
@@ -142,16 +214,25 @@ def sweep_chart(metrics: pl.DataFrame) -> alt.VConcatChart:
     """The seed's chart as 2 × 2 log-log panels: MB/s and ns per record against capacity,
     without and with O_DSYNC; ours per flush mode beside the seed's Go memtable."""
     data = sweep_curves(metrics)
-    ours = [f"this machine, {m}" for m in MODES if f"this machine, {m}" in set(data["series"].to_list())]
+    ours = [
+        f"this machine, {MODE_NAMES[m]}"
+        for m in MODES
+        if f"this machine, {MODE_NAMES[m]}" in set(data["series"].to_list())
+    ]
     series = [*ours, SEED]
     colors = [*charts.PALETTE[: len(ours)], charts.REFERENCE]
     rows = []
     for dsync in (False, True):
         part = data.filter(pl.col("dsync") == dsync)
         title = "with O_DSYNC" if dsync else "without O_DSYNC"
-        rows.append(alt.hconcat(
-            _sweep_panel(part, "mb_per_s", f"Throughput, {title}", "MB/s (log scale)", series, colors),
-            _sweep_panel(part, "ns_per_op", f"Time per record, {title}", "ns per record (log scale)", series, colors)))
+        rows.append(
+            alt.hconcat(
+                _sweep_panel(part, "mb_per_s", f"Throughput, {title}", "MB/s (log scale)", series, colors),
+                _sweep_panel(
+                    part, "ns_per_op", f"Time per record, {title}", "ns per record (log scale)", series, colors
+                ),
+            )
+        )
     return alt.vconcat(*rows).resolve_scale(color="shared", strokeDash="shared")
 
 
@@ -160,11 +241,17 @@ def depth_chart(metrics: pl.DataFrame) -> alt.LayerChart:
     data = depth_bars(metrics)
     order = data["label"].to_list()
     base = alt.Chart(data, title="Higher is better").encode(
-        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)))
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=320))
+    )
     bars = base.mark_bar(color=charts.PALETTE[0]).encode(
         x=alt.X("median:Q", title="records per second (median)"),
-        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("median:Q", format=",.4~g"), alt.Tooltip("min:Q", format=",.4~g"),
-                 alt.Tooltip("max:Q", format=",.4~g")])
+        tooltip=[
+            alt.Tooltip("label:N"),
+            alt.Tooltip("median:Q", format=",.4~g"),
+            alt.Tooltip("min:Q", format=",.4~g"),
+            alt.Tooltip("max:Q", format=",.4~g"),
+        ],
+    )
     spread = base.mark_rule(color="#333").encode(x="min:Q", x2="max:Q")
     return (bars + spread).properties(height=alt.Step(24))
 
@@ -173,29 +260,34 @@ def variant_table(metrics: pl.DataFrame, group: str) -> pl.DataFrame:
     """One row per variant of a group: records/s (median, range), MB/s, per-record
     latency percentiles (µs) and, for the log, records per fdatasync."""
     rows = metrics.filter(pl.col("group") == group)
-    s = _summary(rows, ["label"])
-    wide = s.pivot(on="metric", index="label", values="median")
+    s = _summary(rows, ["variant"])
+    wide = s.pivot(on="metric", index="variant", values="median")
     rng = s.filter(pl.col("metric") == "records_per_s").select(
-        "label", pl.col("min").alias("slowest run"), pl.col("max").alias("fastest run"))
-    table = rows.select("label").unique(maintain_order=True).join(wide, on="label", how="left").join(
-        rng, on="label", how="left")
-    columns = ["label", "records_per_s", "slowest run", "fastest run", "mb_per_s", *LATENCY_COLUMNS]
+        "variant", pl.col("min").alias("slowest run"), pl.col("max").alias("fastest run")
+    )
+    table = (
+        rows.select("variant")
+        .unique(maintain_order=True)
+        .join(wide, on="variant", how="left")
+        .join(rng, on="variant", how="left")
+    )
+    columns = ["variant", "records_per_s", "slowest run", "fastest run", "mb_per_s", *LATENCY_COLUMNS]
     if "records_per_sync" in table.columns and table["records_per_sync"].drop_nulls().len():
         columns.append("records_per_sync")
     table = table.select([c for c in columns if c in table.columns]).rename(
-        {"records_per_s": "records/s", "mb_per_s": "MB/s", "records_per_sync": "records per fdatasync",
-         "label": "variant"}, strict=False)
-    missing = stats.unsupported(rows, ["label"]).rename({"label": "variant", "note": "unsupported"})
+        {"records_per_s": "records/s", "mb_per_s": "MB/s", "records_per_sync": "records per fdatasync"}, strict=False
+    )
+    missing = stats.unsupported(rows, ["variant"]).rename({"note": "unsupported"})
     if missing.height:
         table = table.join(missing, on="variant", how="left")
-    return table
+    return table.with_columns(variant_names())
 
 
 def depth_bars(metrics: pl.DataFrame) -> pl.DataFrame:
     """records/s per buffer count at the depth capacity, with O_DSYNC."""
     rows = metrics.filter(pl.col("group") == "depth")
-    s = _summary(rows, ["label"]).filter(pl.col("metric") == "records_per_s")
-    return s.select("label", "median", "min", "max", pl.lit("records/s").alias("what"))
+    s = _summary(rows, ["variant"]).filter(pl.col("metric") == "records_per_s")
+    return s.select(variant_names().alias("label"), "median", "min", "max", pl.lit("records/s").alias("what"))
 
 
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -204,17 +296,27 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     median share of our run spent filling the first buffer, before any write."""
     by = ["capacity", "dsync", "flush", "buffers"]
     keyed = metrics.with_columns(
-        pl.struct("mode", "buffers").map_elements(lambda r: mode_name(r["mode"], r["buffers"]),
-                                                  return_dtype=pl.String).alias("flush"))
+        pl.struct("mode", "buffers")
+        .map_elements(lambda r: mode_name(r["mode"], r["buffers"]), return_dtype=pl.String)
+        .alias("flush")
+    )
     cases = side_by_side(keyed, by, "mb_per_s", unit="MB/s")
-    fill = keyed.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "first_fill_share")).group_by(by).agg(
-        pl.col("value").median().alias("first fill"))
+    fill = (
+        keyed.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "first_fill_share"))
+        .group_by(by)
+        .agg(pl.col("value").median().alias("first fill"))
+    )
     cases = cases.join(fill, on=by, how="left", maintain_order="left")  # empty where ours could not run
-    return cases.rename({"howfast / fio": "ours / fio"}).sort("dsync", "capacity").with_columns(
-        pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
-        pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
-        pl.col("buffers").alias("writes in flight"),
-    ).drop("buffers")
+    return (
+        cases.rename({"howfast / fio": "ours / fio"})
+        .sort("dsync", "capacity")
+        .with_columns(
+            pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
+            pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
+            pl.col("buffers").alias("writes in flight"),
+        )
+        .drop("buffers")
+    )
 
 
 def first_fill_sentence(metrics: pl.DataFrame) -> str:
@@ -226,11 +328,13 @@ def first_fill_sentence(metrics: pl.DataFrame) -> str:
     wide = rows.group_by(*case, "metric").agg(pl.col("value").median()).pivot(on="metric", index=case, values="value")
     worst = wide.sort("first_fill_share").row(-1, named=True)
     flushes = worst["records"] * worst["record_size"] // worst["capacity"]
-    return (f"Before its first write, the memtable has to fill a buffer, and fio has nothing to fill: with "
-            f"{fmt.size(worst['capacity'])} buffers ({mode_name(worst['mode'], worst['buffers'])}"
-            f"{', O_DSYNC' if worst['dsync'] else ''}) that took {fmt.duration_us(worst['first_fill_ms'] * 1e3)}, "
-            f"{fmt.share(worst['first_fill_share'], 2)} of a run of {flushes} flushes. The column *first fill* gives "
-            "that share for every row; the fewer flushes a run has, the more of it goes to the start.")
+    return (
+        f"Before its first write, the memtable has to fill a buffer, and fio has nothing to fill: with "
+        f"{fmt.size(worst['capacity'])} buffers ({mode_name(worst['mode'], worst['buffers'])}"
+        f"{', O_DSYNC' if worst['dsync'] else ''}) that took {fmt.duration_us(worst['first_fill_ms'] * 1e3)}, "
+        f"{fmt.share(worst['first_fill_share'], 2)} of a run of {flushes} flushes. The column *first fill* gives "
+        "that share for every row; the fewer flushes a run has, the more of it goes to the start."
+    )
 
 
 def crash_table(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -249,7 +353,7 @@ def crash_table(metrics: pl.DataFrame) -> pl.DataFrame:
     missing = stats.unsupported(metrics, ["mode"])
     if missing.height:
         table = pl.concat([table, missing.rename({"note": "unsupported"})], how="diagonal")
-    return table
+    return table.with_columns(pl.col("mode").replace_strict(CRASH_MODE_NAMES, default=pl.col("mode")))
 
 
 def pick(metrics: pl.DataFrame, metric: str, **where: object) -> float:
@@ -264,6 +368,7 @@ def ratio_range(table: pl.DataFrame, column: str) -> tuple[float, float] | None:
 
 
 # ---- numbers for the prose (None when the machine could not run the case) ----------------
+
 
 def _median(metrics: pl.DataFrame, metric: str, **where: object) -> float | None:
     rows = metrics.filter(pl.col("metric") == metric)
@@ -297,19 +402,44 @@ def us(x: float | None) -> str:
 
 def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
     caps = sorted(metrics["capacity"].unique().to_list())
-    return pl.DataFrame({
-        "fact": ["scratch directory", "filesystem", "block device", "device model", "O_DIRECT", "io_uring",
-                 "logical CPUs", "record size", "capacities", "producer threads", "profile", "repetitions per case"],
-        "value": [facts["scratch_dir"], facts["filesystem"], facts["block_device"], facts["device_model"] or "not reported",
-                  facts["o_direct_reason"], facts["io_uring_reason"], str(facts["logical_cpus"]), fmt.size(plan.record_size),
-                  f"{fmt.size(caps[0])} … {fmt.size(caps[-1])} ({len(caps)} sizes)", str(plan.producers),
-                  str(metrics["profile"][0]), str(int(metrics["repetition"].max()) + 1)],
-    })
+    return pl.DataFrame(
+        {
+            "fact": [
+                "scratch directory",
+                "filesystem",
+                "block device",
+                "device model",
+                "O_DIRECT",
+                "io_uring",
+                "logical CPUs",
+                "record size",
+                "capacities",
+                "producer threads",
+                "profile",
+                "repetitions per case",
+            ],
+            "value": [
+                facts["scratch_dir"],
+                facts["filesystem"],
+                facts["block_device"],
+                facts["device_model"] or "not reported",
+                facts["o_direct_reason"],
+                facts["io_uring_reason"],
+                str(facts["logical_cpus"]),
+                fmt.size(plan.record_size),
+                f"{fmt.size(caps[0])} … {fmt.size(caps[-1])} ({len(caps)} sizes)",
+                str(plan.producers),
+                str(metrics["profile"][0]),
+                str(int(metrics["repetition"].max()) + 1),
+            ],
+        }
+    )
 
 
 def _best(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[float | None, str]:
-    rows = metrics.filter((pl.col("capacity") == capacity) & (pl.col("dsync") == dsync)
-                          & (pl.col("metric") == "records_per_s"))
+    rows = metrics.filter(
+        (pl.col("capacity") == capacity) & (pl.col("dsync") == dsync) & (pl.col("metric") == "records_per_s")
+    )
     if rows.height == 0:
         return None, "n/a"
     s = rows.group_by("mode", "buffers").agg(pl.col("value").median()).sort("value", descending=True)
@@ -324,15 +454,19 @@ def sweep_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     out: dict[str, object] = {"small": small, "large": large}
     for name, cap in (("small", small), ("large", large)):
         for suffix, dsync in (("", False), ("_dsync", True)):
-            out[f"{name}_blocking{suffix}"] = _median(metrics, "records_per_s", capacity=cap, dsync=dsync,
-                                                      mode=BLOCKING)
+            out[f"{name}_blocking{suffix}"] = _median(
+                metrics, "records_per_s", capacity=cap, dsync=dsync, mode=BLOCKING
+            )
             out[f"{name}_best{suffix}"], out[f"{name}_best_mode{suffix}"] = _best(metrics, cap, dsync)
     out["small_flushes"] = _median(metrics, "flushes_per_s", capacity=small, dsync=False, mode=BLOCKING)
     mb = stats.summarize(metrics, ["capacity", "dsync", "mode", "buffers"]).filter(pl.col("metric") == "mb_per_s")
     if mb.height:
         top = mb.sort("median", descending=True).row(0, named=True)
-        out |= {"peak_mb": top["median"], "peak_capacity": top["capacity"],
-                "peak_mode": mode_name(top["mode"], top["buffers"]) + (" and O_DSYNC" if top["dsync"] else "")}
+        out |= {
+            "peak_mb": top["median"],
+            "peak_capacity": top["capacity"],
+            "peak_mode": mode_name(top["mode"], top["buffers"]) + (" and O_DSYNC" if top["dsync"] else ""),
+        }
     else:
         out |= {"peak_mb": None, "peak_capacity": large, "peak_mode": "n/a"}
     seed = seed_figures().filter(pl.col("capacity") <= 2 * 1024 * 1024)
@@ -342,31 +476,39 @@ def sweep_numbers(metrics: pl.DataFrame) -> dict[str, object]:
 
 def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     """The figures the variants' prose quotes."""
-    def rate(label: str) -> float | None:
-        return _median(metrics, "records_per_s", label=label)
+
+    def rate(variant: str) -> float | None:
+        return _median(metrics, "records_per_s", variant=variant)
 
     out: dict[str, object] = {
-        "unpinned_blocking": rate("blocking, unpinned"), "pinned_blocking": rate("blocking, pinned"),
-        "unpinned_uring": rate("io_uring ×2, unpinned"), "pinned_uring": rate("io_uring ×2, pinned"),
-        "depth_blocking": rate("blocking (1 buffer)"), "depth_double": rate("io_uring, 2 buffers"),
-        "plain_rate": rate(NO_LOG), "wal_rate": rate(LOG),
-        "plain_p50": _median(metrics, "p50", label=NO_LOG),
-        "wal_p50": _median(metrics, "p50", label=LOG),
-        "wal_batch": _median(metrics, "records_per_sync", label=LOG),
+        "unpinned_blocking": rate("blocking_unpinned"),
+        "pinned_blocking": rate("blocking_pinned"),
+        "unpinned_uring": rate("uring_unpinned"),
+        "pinned_uring": rate("uring_pinned"),
+        "depth_blocking": rate("depth_1"),
+        "depth_double": rate("depth_2"),
+        "plain_rate": rate(NO_LOG),
+        "wal_rate": rate(LOG),
+        "plain_p50": _median(metrics, "p50", variant=NO_LOG),
+        "wal_p50": _median(metrics, "p50", variant=LOG),
+        "wal_batch": _median(metrics, "records_per_sync", variant=LOG),
     }
     depth = metrics.filter((pl.col("group") == "depth") & (pl.col("metric") == "records_per_s"))
     if depth.height:
-        top = depth.group_by("label").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
-        out["depth_best"], out["depth_best_label"] = top["value"], top["label"]
+        top = depth.group_by("variant").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
+        out["depth_best"], out["depth_best_label"] = top["value"], variant_name(top["variant"])
     else:
         out["depth_best"], out["depth_best_label"] = None, "n/a"
-    pin = stats.summarize(metrics.filter(pl.col("group") == "pinning"), ["label"]).filter(
-        pl.col("metric") == "records_per_s")
+    pin = stats.summarize(metrics.filter(pl.col("group") == "pinning"), ["variant"]).filter(
+        pl.col("metric") == "records_per_s"
+    )
     worst = pin["spread"].max() if pin.height else None
     out["pin_sentence"] = (
         f"Between repetitions of the same variant, the slowest and fastest run differed by up to "
-        f"{fmt.ratio(worst)}, so differences smaller than that are noise." if worst
-        else "The pinning variants could not run here.")
+        f"{fmt.ratio(worst)}, so differences smaller than that are noise."
+        if worst
+        else "The pinning variants could not run here."
+    )
     return out
 
 
@@ -376,8 +518,8 @@ def fio_sentence(table: pl.DataFrame) -> str:
         notes = table["note"].drop_nulls() if "note" in table.columns else pl.Series([], dtype=pl.String)
         return f"fio could not run here ({notes[0] if notes.len() else 'no result'}), so there is no cross-check."
     parts = []
-    for label, rows in (("blocking", table.filter(pl.col("flush") == BLOCKING)),
-                        ("io_uring", table.filter(pl.col("flush") != BLOCKING))):
+    blocking = pl.col("flush") == MODE_NAMES[BLOCKING]
+    for label, rows in (("blocking", table.filter(blocking)), ("io_uring", table.filter(~blocking))):
         r = rows["ours / fio"].drop_nulls()
         if r.len():
             parts.append(f"the {label} flush reached {fmt.ratio(r.min())} to {fmt.ratio(r.max())} of fio's MB/s")
@@ -393,15 +535,17 @@ def fio_steadiness(metrics: pl.DataFrame) -> str:
     if spread.height == 0:
         return ""
     worst = spread.sort("spread").row(-1, named=True)
-    return (f"The disk itself is not steady: the same fio job ({fmt.size(worst['capacity'])} writes"
-            f"{' with O_DSYNC' if worst['dsync'] else ''}) ran between {fmt.num(worst['min'])} and "
-            f"{fmt.num(worst['max'])} MB/s from one repetition to the next, {fmt.ratio(worst['spread'])} apart, "
-            "so one pair of runs says little on its own.")
+    return (
+        f"The disk itself is not steady: the same fio job ({fmt.size(worst['capacity'])} writes"
+        f"{' with O_DSYNC' if worst['dsync'] else ''}) ran between {fmt.num(worst['min'])} and "
+        f"{fmt.num(worst['max'])} MB/s from one repetition to the next, {fmt.ratio(worst['spread'])} apart, "
+        "so one pair of runs says little on its own."
+    )
 
 
 def fio_short(table: pl.DataFrame) -> str:
     """'0.95× to 1.1×' over the io_uring rows (what the peak mode is compared with)."""
-    r = table.filter(pl.col("flush") != BLOCKING)["ours / fio"].drop_nulls()
+    r = table.filter(pl.col("flush") != MODE_NAMES[BLOCKING])["ours / fio"].drop_nulls()
     return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else "n/a"
 
 
@@ -410,26 +554,37 @@ def plateau_sentence(metrics: pl.DataFrame, within: float = 0.9) -> str:
     rows = metrics.filter((pl.col("metric") == "mb_per_s") & ~pl.col("dsync"))
     if rows.height == 0:
         return "The sweep could not run here."
-    best = rows.group_by("capacity", "mode", "buffers").agg(pl.col("value").median()).group_by("capacity").agg(
-        pl.col("value").max()).sort("capacity")
+    best = (
+        rows.group_by("capacity", "mode", "buffers")
+        .agg(pl.col("value").median())
+        .group_by("capacity")
+        .agg(pl.col("value").max())
+        .sort("capacity")
+    )
     peak = float(best["value"].max())
     close = best.filter(pl.col("value") >= within * peak)["capacity"].to_list()
     caps = best["capacity"].to_list()
     first = next((c for i, c in enumerate(caps) if all(x in close for x in caps[i:])), None)
     if first is None or first == caps[-1]:
-        return ("Throughput was still growing at the largest capacity measured; the full profile goes further, "
-                "to where the disk's bandwidth is the limit.")
-    return (f"Without O_DSYNC, every capacity from {fmt.size(first)} up came within "
-            f"{round((1 - within) * 100)} % of that: past that point a larger memtable buys little, because the "
-            "disk's bandwidth is the limit.")
+        return (
+            "Throughput was still growing at the largest capacity measured; the full profile goes further, "
+            "to where the disk's bandwidth is the limit."
+        )
+    return (
+        f"Without O_DSYNC, every capacity from {fmt.size(first)} up came within "
+        f"{round((1 - within) * 100)} % of that: past that point a larger memtable buys little, because the "
+        "disk's bandwidth is the limit."
+    )
 
 
 def seed_flush_rates(limit: int = 2 * 1024 * 1024) -> dict[str, float]:
     """The seed's median flushes per second at capacities up to `limit`, without and with O_DSYNC."""
     seed = seed_figures().filter(pl.col("capacity") <= limit)
-    return {"limit": limit,
-            "plain": float(seed.filter(~pl.col("dsync"))["flushes_per_s"].median()),
-            "dsync": float(seed.filter(pl.col("dsync"))["flushes_per_s"].median())}
+    return {
+        "limit": limit,
+        "plain": float(seed.filter(~pl.col("dsync"))["flushes_per_s"].median()),
+        "dsync": float(seed.filter(pl.col("dsync"))["flushes_per_s"].median()),
+    }
 
 
 def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None:

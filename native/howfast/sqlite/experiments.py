@@ -13,17 +13,18 @@ checkpoints the WAL and reports the file size. Both clients here do exactly that
   links the same libsqlite3. This loop must run in Python: the Python client is what it
   measures. Python caches the prepared INSERT, so the two differ only by the client.
 
-``measure_chapter`` runs four experiments and stores them:
+``measure`` runs five experiments and stores them:
 
-* ``sqlite_inserts``: both clients × synchronous NORMAL/OFF/FULL × 1 and 1000 rows per
+* ``inserts``: both clients × synchronous NORMAL/OFF/FULL × 1 and 1000 rows per
   transaction (1000-byte rows), plus 4 KiB rows through the C API;
-* ``sqlite_fsync_baseline``: plain 4 KiB write + fsync, seed 003's "just fsync";
-* ``sqlite_cli_check``: the sqlite3 shell building the same database, beside the C loop;
-* ``sqlite_client_cost``: every client variant in a scratch dir in ``/dev/shm`` (a
+* ``fsync_baseline``: plain 4 KiB write + fsync, seed 003's "just fsync";
+* ``cli_check``: the sqlite3 shell building the same database, beside the C loop;
+* ``client_cost``: every client variant in a scratch dir in ``/dev/shm`` (a
   tmpfs, so no disk noise), compared by the inserting thread's CPU time; when there
-  is no such tmpfs, its cases say why.
+  is no such tmpfs, its cases say why;
+* ``rows_land``: distinct rows written by each client, read back by the other.
 
-Measurement lives here; ``sqlite_report`` turns stored results into tables and charts.
+Measurement lives here; ``report`` turns stored results into tables and charts.
 """
 
 from __future__ import annotations
@@ -38,15 +39,17 @@ from typing import Any
 
 import numpy as np
 
-from . import _native, machine, results
-from .bench import Case, Outcome, Run, Unsupported, latency_metrics, run
-from .profiles import Profile, current_profile
-from .scratch import Scratch
+from .. import _native
+from ..bench import Case, Outcome, Run, Unsupported, latency_metrics, run
+from ..profiles import Profile
+from ..scratch import Scratch
+from ..store import Writer
 
-C_API = "C API"
-PYTHON = "Python sqlite3"
-PYTHON_EXECUTEMANY = "Python sqlite3, executemany"
-C_API_REPREPARE = "C API, INSERT prepared per transaction"
+#: The clients' ids (the chapter's words for them are ``report.CLIENT_NAMES``).
+C_API = "c_api"
+PYTHON = "python"
+PYTHON_EXECUTEMANY = "python_executemany"
+C_API_REPREPARE = "c_api_reprepare"
 #: The two clients of every configuration.
 CLIENTS = (C_API, PYTHON)
 #: ... and two variants in the client-cost experiment: sqlite-bench's Go code prepares
@@ -61,12 +64,12 @@ CONTENTS = ("x", "random")
 POOL_SLACK = 4096
 OFFSET_STRIDE = 7919
 
-INSERTS = "sqlite_inserts"
-CLIENT_COST = "sqlite_client_cost"
+INSERTS = "inserts"
+CLIENT_COST = "client_cost"
 #: Where the client-cost experiment runs: memory, so no disk noise hides a microsecond.
 MEMORY_BASE = Path("/dev/shm")
-FSYNC_BASELINE = "sqlite_fsync_baseline"
-CLI_CHECK = "sqlite_cli_check"
+FSYNC_BASELINE = "fsync_baseline"
+ROWS_LAND = "rows_land"
 #: The files SQLite keeps beside a database.
 SIDE_FILES = ("", "-wal", "-shm", "-journal")
 
@@ -113,7 +116,7 @@ def versions() -> dict[str, str | None]:
     return {
         C_API: None if c_api_unsupported() else str(_native.sqlite_version),
         PYTHON: python_version,
-        "sqlite3 shell": cli_version,
+        "shell": cli_version,
     }
 
 
@@ -133,7 +136,7 @@ def row_text(row_size: int, row_id: int, content: str = "x", seed: int = 1) -> s
     if content == "x":
         return "x" * row_size
     offset = (row_id * OFFSET_STRIDE) % POOL_SLACK
-    return _pool(row_size, seed)[offset:offset + row_size]
+    return _pool(row_size, seed)[offset : offset + row_size]
 
 
 def _check_content(content: str) -> None:
@@ -147,8 +150,9 @@ def _positive(value: int, name: str) -> int:
     return int(value)
 
 
-def check_sizes(rows: int, batch_size: int, row_size: int, synchronous: str, journal_mode: str = "wal",
-                content: str = "x") -> None:
+def check_sizes(
+    rows: int, batch_size: int, row_size: int, synchronous: str, journal_mode: str = "wal", content: str = "x"
+) -> None:
     """ValueError naming the argument for sizes and modes the loops do not accept."""
     rows = _positive(rows, "rows")
     batch_size = _positive(batch_size, "batch_size")
@@ -164,8 +168,15 @@ def check_sizes(rows: int, batch_size: int, row_size: int, synchronous: str, jou
     _check_content(content)
 
 
-def check_arguments(path: str | os.PathLike[str], rows: int, batch_size: int, row_size: int, synchronous: str,
-                    journal_mode: str = "wal", content: str = "x") -> Path:
+def check_arguments(
+    path: str | os.PathLike[str],
+    rows: int,
+    batch_size: int,
+    row_size: int,
+    synchronous: str,
+    journal_mode: str = "wal",
+    content: str = "x",
+) -> Path:
     """The checks both clients make before creating anything (ValueError naming the argument)."""
     check_sizes(rows, batch_size, row_size, synchronous, journal_mode, content)
     target = Path(path)
@@ -177,9 +188,18 @@ def check_arguments(path: str | os.PathLike[str], rows: int, batch_size: int, ro
     return target
 
 
-def python_inserts(path: str | os.PathLike[str], rows: int, batch_size: int, row_size: int, *,
-                   synchronous: str = "normal", journal_mode: str = "wal", content: str = "x",
-                   seed: int = 1, executemany: bool = False) -> dict[str, Any]:
+def python_inserts(
+    path: str | os.PathLike[str],
+    rows: int,
+    batch_size: int,
+    row_size: int,
+    *,
+    synchronous: str = "normal",
+    journal_mode: str = "wal",
+    content: str = "x",
+    seed: int = 1,
+    executemany: bool = False,
+) -> dict[str, Any]:
     """sqlite-bench's loop through Python's sqlite3 module (same statements as the C++ loop).
 
     Autocommit mode (``isolation_level=None``) with explicit ``BEGIN``/``COMMIT``, so
@@ -192,8 +212,10 @@ def python_inserts(path: str | os.PathLike[str], rows: int, batch_size: int, row
     need = rows * (row_size + 64) + 2 * batch_size * (row_size + 64) + (16 << 20)
     free = int(_native.free_bytes(str(target.parent)))
     if need + (256 << 20) > free:
-        raise ValueError(f"rows * row_size is too large for the scratch space: it needs {need} bytes and "
-                         f"{target.parent} has {free} bytes free (256 MiB are always left free)")
+        raise ValueError(
+            f"rows * row_size is too large for the scratch space: it needs {need} bytes and "
+            f"{target.parent} has {free} bytes free (256 MiB are always left free)"
+        )
     batches = rows // batch_size
     latencies = np.zeros(batches, dtype=np.uint64)
     repeat = content == "x"
@@ -231,7 +253,7 @@ def python_inserts(path: str | os.PathLike[str], rows: int, batch_size: int, row
             else:
                 for i in range(row_id, row_id + batch_size):
                     o = i * OFFSET_STRIDE % POOL_SLACK
-                    execute(INSERT_SQL, (i, pool[o:o + row_size]))
+                    execute(INSERT_SQL, (i, pool[o : o + row_size]))
                 row_id += batch_size
             execute("COMMIT")
             latencies[b] = now() - t0
@@ -249,15 +271,25 @@ def python_inserts(path: str | os.PathLike[str], rows: int, batch_size: int, row
         con.close()
         if not done:
             remove_database(target)
-    return {"transaction_ns": latencies, "elapsed_ns": elapsed, "cpu_ns": cpu, "rows": row_id, "transactions": batches,
-            "db_bytes": db_bytes, "wal_bytes": wal_bytes, "checkpointed_bytes": checkpointed,
-            "checkpoint_ns": checkpoint, "journal_mode": mode, "synchronous": reported_sync}
+    return {
+        "transaction_ns": latencies,
+        "elapsed_ns": elapsed,
+        "cpu_ns": cpu,
+        "rows": row_id,
+        "transactions": batches,
+        "db_bytes": db_bytes,
+        "wal_bytes": wal_bytes,
+        "checkpointed_bytes": checkpointed,
+        "checkpoint_ns": checkpoint,
+        "journal_mode": mode,
+        "synchronous": reported_sync,
+    }
 
 
 def _random_rows(pool: str, first: int, end: int, row_size: int):
     for i in range(first, end):
         o = i * OFFSET_STRIDE % POOL_SLACK
-        yield i, pool[o:o + row_size]
+        yield i, pool[o : o + row_size]
 
 
 def _size(path: Path) -> int:
@@ -267,8 +299,9 @@ def _size(path: Path) -> int:
         return 0
 
 
-def python_verify(path: str | os.PathLike[str], rows: int, row_size: int, *, content: str = "x",
-                  seed: int = 1) -> dict[str, Any]:
+def python_verify(
+    path: str | os.PathLike[str], rows: int, row_size: int, *, content: str = "x", seed: int = 1
+) -> dict[str, Any]:
     """Read the table back through Python's sqlite3 and compare every row, like
     ``_native.sqlite_verify`` (an independent reader for the C++ loop's files)."""
     import sqlite3
@@ -307,8 +340,9 @@ def remove_database(path: str | os.PathLike[str], scratch: Scratch | None = None
 # --------------------------------------------------------------------- the benchmark
 
 
-def inserts(client: str, path: Path, rows: int, batch_size: int, row_size: int, synchronous: str,
-            **options: Any) -> dict[str, Any]:
+def inserts(
+    client: str, path: Path, rows: int, batch_size: int, row_size: int, synchronous: str, **options: Any
+) -> dict[str, Any]:
     """One run of the insert loop through `client` (Unsupported when it cannot run here,
     e.g. a filesystem where SQLite cannot use WAL)."""
     if client in (C_API, C_API_REPREPARE):
@@ -316,8 +350,15 @@ def inserts(client: str, path: Path, rows: int, batch_size: int, row_size: int, 
         if reason:
             raise Unsupported(reason)
         try:
-            return _native.sqlite_inserts(str(path), rows, batch_size, row_size, synchronous=synchronous,
-                                          prepare_per_batch=client == C_API_REPREPARE, **options)
+            return _native.sqlite_inserts(
+                str(path),
+                rows,
+                batch_size,
+                row_size,
+                synchronous=synchronous,
+                prepare_per_batch=client == C_API_REPREPARE,
+                **options,
+            )
         except _native.SqliteError as why:
             _unsupported_journal(why)
             raise
@@ -328,8 +369,15 @@ def inserts(client: str, path: Path, rows: int, batch_size: int, row_size: int, 
         import sqlite3
 
         try:
-            return python_inserts(path, rows, batch_size, row_size, synchronous=synchronous,
-                                  executemany=client == PYTHON_EXECUTEMANY, **options)
+            return python_inserts(
+                path,
+                rows,
+                batch_size,
+                row_size,
+                synchronous=synchronous,
+                executemany=client == PYTHON_EXECUTEMANY,
+                **options,
+            )
         except sqlite3.OperationalError as why:
             _unsupported_journal(why)
             raise
@@ -373,13 +421,15 @@ def insert_cases(profile: Profile) -> list[dict[str, Any]]:
         for sync in SYNCHRONOUS:
             for client in CLIENTS:
                 n = full_rows[batch] if sync == "full" else rows[batch]
-                cases.append({"client": client, "synchronous": sync, "batch_size": batch, "row_size": plan.row_size,
-                              "rows": n})
+                cases.append(
+                    {"client": client, "synchronous": sync, "batch_size": batch, "row_size": plan.row_size, "rows": n}
+                )
     for batch in plan.batch_sizes:
         # Same bytes per run as the 1000-byte rows, so the 4 KB runs take no longer.
         n = max(batch, rows[batch] * plan.row_size // plan.big_row_size // batch * batch)
-        cases.append({"client": C_API, "synchronous": "normal", "batch_size": batch, "row_size": plan.big_row_size,
-                      "rows": n})
+        cases.append(
+            {"client": C_API, "synchronous": "normal", "batch_size": batch, "row_size": plan.big_row_size, "rows": n}
+        )
     return cases
 
 
@@ -424,113 +474,34 @@ def measure_fsync_baseline(case: Case, scratch: Scratch) -> Outcome:
     return Outcome(metrics, samples=r["latency_ns"])
 
 
-# ------------------------------------------------------------- the sqlite3 shell check
-
-
-def cli_script(rows: int, batch_size: int, row_size: int, synchronous: str) -> str:
-    """The same database built by the sqlite3 shell. One row per transaction: one
-    ``INSERT ... VALUES`` per row in autocommit mode, which the shell compiles anew each
-    time. Bigger batches: ``BEGIN``, one ``INSERT ... SELECT`` whose rows SQLite makes
-    itself with generate_series (no client work per row), ``COMMIT``. The text is
-    made by ``printf('%.*c', row_size, 'x')``: sqlite-bench's row."""
-    check_sizes(rows, batch_size, row_size, synchronous)
-    lines = ["PRAGMA journal_mode = wal;", f"PRAGMA synchronous = {synchronous};", SCHEMA_SQL + ";"]
-    name = f"printf('%.*c', {row_size}, 'x')"
-    if batch_size == 1:
-        lines.extend(f"INSERT INTO t (id, name) VALUES ({i}, {name});" for i in range(rows))
-    else:
-        for first in range(0, rows, batch_size):
-            lines.append(f"BEGIN; INSERT INTO t (id, name) SELECT value, {name} FROM generate_series({first}, "
-                         f"{first + batch_size - 1}); COMMIT;")
-    return "\n".join(lines) + "\n"
-
-
-def _run_cli(exe: str, script: Path, db: Path) -> int:
-    with script.open("rb") as stdin:
-        t0 = time.monotonic_ns()
-        done = subprocess.run([exe, "-batch", "-bail", str(db)], stdin=stdin, capture_output=True, check=False,
-                              timeout=600)
-        elapsed = time.monotonic_ns() - t0
-    if done.returncode != 0:
-        raise RuntimeError(f"sqlite3 shell failed ({done.returncode}): {done.stderr.decode(errors='replace').strip()}")
-    return elapsed
-
-
-def measure_cli(case: Case, scratch: Scratch) -> Outcome:
-    """One repetition of the shell cross-check: the shell's wall time, minus a run of
-    the same set-up without the inserts (start-up, pragmas, CREATE TABLE)."""
-    if _disabled():
-        raise Unsupported("disabled by HOWFAST_DISABLE_SQLITE")
-    exe = shutil.which("sqlite3")
-    if exe is None:
-        raise Unsupported("the sqlite3 shell is not installed (apt-get install sqlite3)")
-    rows, batch, row_size, sync = case["rows"], case["batch_size"], case["row_size"], case["synchronous"]
-    text = cli_script(rows, batch, row_size, sync)
-    setup = "\n".join(text.splitlines()[:3]) + "\n"
-    script, setup_script = scratch.file("cli-script"), scratch.file("cli-setup")
-    db, setup_db = scratch.file("cli").with_suffix(".db"), scratch.file("cli-setup").with_suffix(".db")
-    try:
-        script.write_text(text)
-        setup_script.write_text(setup)
-        start_ns = _run_cli(exe, setup_script, setup_db)
-        total_ns = _run_cli(exe, script, db)
-        count = subprocess.run([exe, "-batch", str(db), "SELECT count(*), min(length(name)), max(length(name)) FROM t"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-    finally:
-        for path in (script, setup_script):
-            scratch.remove(path)
-        remove_database(db, scratch)
-        remove_database(setup_db, scratch)
-    if count != f"{rows}|{row_size}|{row_size}":
-        raise RuntimeError(f"the sqlite3 shell left {count!r} (count|min length|max length), expected {rows} rows")
-    seconds = max(total_ns - start_ns, 1) / 1e9
-    return Outcome({"rows_per_s": (rows / seconds, "rows/s"), "elapsed": (seconds, "s")})
-
-
-def cli_cases(profile: Profile) -> list[dict[str, Any]]:
-    """The shell and the C API on the same jobs (synchronous NORMAL), alternating."""
-    plan = profile.sqlite
-    return [
-        {"tool": tool, "synchronous": "normal", "batch_size": batch, "row_size": plan.row_size, "rows": rows}
-        for batch, rows in zip(plan.batch_sizes, plan.cli_rows)
-        for tool in ("C API", "sqlite3 shell")
-    ]
-
-
-def measure_cli_or_c(case: Case, scratch: Scratch) -> Outcome:
-    if case["tool"] == "sqlite3 shell":
-        return measure_cli(case, scratch)
-    return measure_inserts({**case, "client": C_API}, scratch)
-
-
 # ------------------------------------------------------------------------ the chapter
 
 
 def _bytes_needed(cases: list[dict[str, Any]]) -> int:
     """The largest database any case builds (each is removed before the next)."""
-    return max(c["rows"] * (c["row_size"] + 64) + 2 * c["batch_size"] * (c["row_size"] + 64) for c in cases) + (16 << 20)
+    return max(c["rows"] * (c["row_size"] + 64) + 2 * c["batch_size"] * (c["row_size"] + 64) for c in cases) + (
+        16 << 20
+    )
 
 
-def measure_chapter(profile: Profile | None = None, *, save: bool = True) -> dict[str, Run]:
-    """Run the SQLite experiments in one scratch dir; store them with the machine's facts."""
-    profile = profile or current_profile()
+def measure(profile: Profile, out: Writer) -> None:
+    """The SQLite experiments in one scratch dir, each handed to `out`, with the SQLite
+    version each client ran against."""
+    from . import crosscheck  # it builds on this module's loops
+
     plan = profile.sqlite
     cases = insert_cases(profile)
-    checks = cli_cases(profile)
+    checks = crosscheck.cli_cases(profile)
     clients = client_cost_cases(profile)
     baseline = [{"method": "4 KiB write + fsync", "record_size": 4096, "writes": plan.fsync_baseline_writes}]
-    runs: dict[str, Run] = {}
     with Scratch(need_bytes=_bytes_needed(cases + checks)) as scratch:
-        facts = machine.facts(scratch.path)
-        runs[INSERTS] = run(INSERTS, cases, measure_inserts, repetitions=profile.repetitions, scratch=scratch)
-        runs[FSYNC_BASELINE] = run(FSYNC_BASELINE, baseline, measure_fsync_baseline,
-                                   repetitions=profile.repetitions, scratch=scratch)
-        runs[CLI_CHECK] = run(CLI_CHECK, checks, measure_cli_or_c, repetitions=profile.repetitions, scratch=scratch)
-        runs[CLIENT_COST] = measure_client_costs(clients, profile.repetitions, scratch)
-    if save:
-        for each in runs.values():
-            results.save(each, facts)
-    return runs
+        out.record_facts(scratch.path)
+        out.details["sqlite_versions"] = versions()
+        out.add(run(INSERTS, cases, measure_inserts, repetitions=profile.repetitions, scratch=scratch))
+        out.add(run(FSYNC_BASELINE, baseline, measure_fsync_baseline, repetitions=profile.repetitions, scratch=scratch))
+        out.add(crosscheck.versus_shell(profile, scratch, measure_inserts))
+        out.add(measure_client_costs(clients, profile.repetitions, scratch))
+        out.add(run(ROWS_LAND, [{"client": c} for c in CLIENTS], measure_rows_land, repetitions=1, scratch=scratch))
 
 
 def measure_client_costs(cases: list[dict[str, Any]], repetitions: int, fallback: Scratch) -> Run:
@@ -545,6 +516,7 @@ def measure_client_costs(cases: list[dict[str, Any]], repetitions: int, fallback
         except ValueError as why:
             reason = str(why)
     if memory is None:
+
         def unsupported(case: Case, scratch: Scratch) -> Outcome:
             raise Unsupported(reason)
 
@@ -553,30 +525,27 @@ def measure_client_costs(cases: list[dict[str, Any]], repetitions: int, fallback
         return run(CLIENT_COST, cases, measure_client_cost, repetitions=repetitions, scratch=memory)
 
 
-def check_rows_land(rows: int = 2000, batch_size: int = 100, row_size: int = 1000) -> list[dict[str, Any]]:
-    """Write `rows` distinct rows through each client, read them back through the other
-    client's library binding, and report what was found (for the chapter and the tests)."""
-    found = []
-    with Scratch(need_bytes=rows * (row_size + 64) * 2) as scratch:
-        for client in CLIENTS:
-            path = scratch.file("sqlite-check").with_suffix(".db")
-            try:
-                try:
-                    inserts(client, path, rows, batch_size, row_size, "normal", content="random", seed=7)
-                except Unsupported as why:
-                    found.append({"client": client, "rows asked": rows, "note": str(why)})
-                    continue
-                if client == C_API:
-                    check = python_verify(path, rows, row_size, content="random", seed=7)
-                    reader = "Python sqlite3"
-                elif c_api_unsupported() is None:
-                    check = _native.sqlite_verify(str(path), rows, row_size, content="random", seed=7)
-                    reader = "C API"
-                else:
-                    check = python_verify(path, rows, row_size, content="random", seed=7)
-                    reader = "Python sqlite3"
-            finally:
-                remove_database(path, scratch)
-            found.append({"client": client, "rows asked": rows, "read back with": reader, "rows found": check["rows"],
-                          "exact bytes": check["matching"], "quick_check": check["integrity"]})
-    return found
+def measure_rows_land(
+    case: Case, scratch: Scratch, rows: int = 2000, batch_size: int = 100, row_size: int = 1000
+) -> Outcome:
+    """Write `rows` distinct rows through one client, read them back through the other
+    client's binding (the same one when the other cannot run), and count what came back."""
+    client = case["client"]
+    path = scratch.file("sqlite-check").with_suffix(".db")
+    try:
+        inserts(client, path, rows, batch_size, row_size, "normal", content="random", seed=7)
+        if client == C_API or c_api_unsupported() is not None:
+            check, reader = python_verify(path, rows, row_size, content="random", seed=7), PYTHON
+        else:
+            check, reader = _native.sqlite_verify(str(path), rows, row_size, content="random", seed=7), C_API
+    finally:
+        remove_database(path, scratch)
+    return Outcome(
+        {
+            "rows_asked": (float(rows), "rows"),
+            "rows_found": (float(check["rows"]), "rows"),
+            "exact_bytes": (float(check["matching"]), "rows"),
+            "quick_check_ok": (float(check["integrity"] == "ok"), "bool"),
+            f"read_back_with_{reader}": (1.0, "bool"),
+        }
+    )

@@ -1,7 +1,8 @@
 """Tables, figures and chart data for the SQLite section, from stored results.
 
-Everything here reads what ``sqlite_bench.measure_chapter`` stored and the seeds'
-figures in ``data/reference/sqlite.csv``; nothing measures.
+Everything here reads what ``experiments.measure`` stored and the seeds' figures in
+``data/reference/sqlite.csv``; nothing measures. Code compares client ids; a reader
+sees ``CLIENT_NAMES``.
 """
 
 from __future__ import annotations
@@ -10,20 +11,13 @@ from collections.abc import Callable
 
 import polars as pl
 
-from . import fmt, reference, stats
-from .results import load
-from .sqlite_bench import (
+from .. import fmt, reference, stats
+from .experiments import (
     ALL_CLIENTS,
     C_API,
     C_API_REPREPARE,
-    CLI_CHECK,
-    CLIENT_COST,
-    CLIENTS,
-    FSYNC_BASELINE,
-    INSERTS,
     PYTHON,
     PYTHON_EXECUTEMANY,
-    versions,
 )
 
 SECONDS_PER_DAY = 86_400
@@ -32,22 +26,17 @@ SYNC_LABELS = {"normal": "NORMAL", "off": "OFF", "full": "FULL"}
 SEED_MACHINES = {"laptop": "laptop (seeds 000/001)", "phone": "phone (seed 001)"}
 #: This machine's clients in the charts (named so that they sort, and colour, first).
 OURS = {C_API: "C API, this machine", PYTHON: "Python sqlite3, this machine"}
+#: The words for each client id.
+CLIENT_NAMES = {
+    C_API: "C API",
+    PYTHON: "Python sqlite3",
+    PYTHON_EXECUTEMANY: "Python sqlite3, executemany",
+    C_API_REPREPARE: "C API, INSERT prepared per transaction",
+}
 
 
-def inserts() -> pl.DataFrame:
-    return load(INSERTS)
-
-
-def client_cost() -> pl.DataFrame:
-    return load(CLIENT_COST)
-
-
-def cli_check() -> pl.DataFrame:
-    return load(CLI_CHECK)
-
-
-def fsync_baseline() -> pl.DataFrame:
-    return load(FSYNC_BASELINE)
+def client_name(client: str) -> str:
+    return CLIENT_NAMES.get(client, client)
 
 
 def config_label(synchronous: str, batch_size: int) -> str:
@@ -81,8 +70,9 @@ def _rates(metrics: pl.DataFrame, row_size: int = 1000) -> pl.DataFrame:
 
 def rate(metrics: pl.DataFrame, client: str, synchronous: str, batch_size: int, row_size: int = 1000) -> float:
     """Median rows/s of one configuration."""
-    return stats.pick(_rates(metrics, row_size), "rows_per_s", client=client, synchronous=synchronous,
-                      batch_size=batch_size)
+    return stats.pick(
+        _rates(metrics, row_size), "rows_per_s", client=client, synchronous=synchronous, batch_size=batch_size
+    )
 
 
 def per_row_us(metrics: pl.DataFrame, by: list[str]) -> pl.DataFrame:
@@ -96,8 +86,11 @@ def per_row_us(metrics: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 def _range(low: pl.Expr, high: pl.Expr) -> pl.Expr:
     """'slowest–fastest' with three significant figures, as the prose prints numbers."""
-    return pl.concat_str(low.map_elements(fmt.num, return_dtype=pl.String), pl.lit("–"),
-                         high.map_elements(fmt.num, return_dtype=pl.String))
+    return pl.concat_str(
+        low.map_elements(fmt.num, return_dtype=pl.String),
+        pl.lit("–"),
+        high.map_elements(fmt.num, return_dtype=pl.String),
+    )
 
 
 def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -110,25 +103,37 @@ def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
     table = configs
     for client, short in ((C_API, "C API"), (PYTHON, "Python")):
         part = summary.filter(pl.col("client") == client).select(
-            "synchronous", "batch_size", pl.col("median").alias(f"{short} rows/s"),
+            "synchronous",
+            "batch_size",
+            pl.col("median").alias(f"{short} rows/s"),
             _range(pl.col("min"), pl.col("max")).alias(f"{short} range"),
         )
         table = table.join(part, on=["synchronous", "batch_size"], how="left", maintain_order="left")
     table = table.with_columns((pl.col("C API rows/s") / pl.col("Python rows/s")).alias("C API / Python"))
     seeds = seed_rates()
     for machine, name in (("laptop", "laptop rows/s"), ("phone", "phone rows/s")):
-        part = seeds.filter(pl.col("machine") == machine).select("synchronous", "batch_size",
-                                                                  pl.col("rows_per_s").alias(name))
+        part = seeds.filter(pl.col("machine") == machine).select(
+            "synchronous", "batch_size", pl.col("rows_per_s").alias(name)
+        )
         table = table.join(part, on=["synchronous", "batch_size"], how="left", maintain_order="left")
     table = table.with_columns(
         pl.col("synchronous").replace_strict(SYNC_LABELS, default=pl.col("synchronous")).alias("synchronous"),
         pl.col("batch_size").alias("rows per transaction"),
     ).drop("batch_size")
-    columns = ["synchronous", "rows per transaction", "C API rows/s", "C API range", "Python rows/s", "Python range",
-               "C API / Python", "laptop rows/s", "phone rows/s"]
+    columns = [
+        "synchronous",
+        "rows per transaction",
+        "C API rows/s",
+        "C API range",
+        "Python rows/s",
+        "Python range",
+        "C API / Python",
+        "laptop rows/s",
+        "phone rows/s",
+    ]
     missing = stats.unsupported(metrics, ["client"])
     if missing.height:
-        notes = "; ".join(f"{r['client']}: {r['note']}" for r in missing.iter_rows(named=True))
+        notes = "; ".join(f"{client_name(r['client'])}: {r['note']}" for r in missing.iter_rows(named=True))
         table = table.with_columns(pl.lit(notes).alias("unsupported"))
         columns.append("unsupported")
     return table.select(columns)
@@ -139,16 +144,22 @@ def versus_bars(metrics: pl.DataFrame) -> pl.DataFrame:
     min, max) and the seeds' single runs (min = max = the run)."""
     summary = _rates(metrics)
     ours = summary.select(
-        pl.struct("synchronous", "batch_size").map_elements(lambda s: config_label(s["synchronous"], s["batch_size"]),
-                                                             return_dtype=pl.String).alias("configuration"),
+        pl.struct("synchronous", "batch_size")
+        .map_elements(lambda s: config_label(s["synchronous"], s["batch_size"]), return_dtype=pl.String)
+        .alias("configuration"),
         pl.col("client").replace_strict(OURS, default=pl.col("client")).alias("who"),
-        "median", "min", "max",
+        "median",
+        "min",
+        "max",
     )
     seeds = seed_rates().select(
-        pl.struct("synchronous", "batch_size").map_elements(lambda s: config_label(s["synchronous"], s["batch_size"]),
-                                                             return_dtype=pl.String).alias("configuration"),
+        pl.struct("synchronous", "batch_size")
+        .map_elements(lambda s: config_label(s["synchronous"], s["batch_size"]), return_dtype=pl.String)
+        .alias("configuration"),
         pl.col("machine").replace_strict(SEED_MACHINES).alias("who"),
-        pl.col("rows_per_s").alias("median"), pl.col("rows_per_s").alias("min"), pl.col("rows_per_s").alias("max"),
+        pl.col("rows_per_s").alias("median"),
+        pl.col("rows_per_s").alias("min"),
+        pl.col("rows_per_s").alias("max"),
     )
     return pl.concat([ours, seeds])
 
@@ -158,10 +169,10 @@ def configuration_order(metrics: pl.DataFrame) -> list[str]:
     return [config_label(s, b) for s, b in configs.iter_rows()]
 
 
-def _maybe(f: Callable[[], float]) -> float | None:
-    """The value, or None when the case was not measured (unsupported here)."""
+def _maybe(f: Callable[..., float], *args: object, **kwargs: object) -> float | None:
+    """``f(*args, **kwargs)``, or None when the case was not measured (unsupported here)."""
     try:
-        return f()
+        return f(*args, **kwargs)
     except KeyError:
         return None
 
@@ -207,23 +218,62 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame
     d = derived(metrics, baseline)
     time, count, factor = fmt.duration_us, words, fmt.ratio
     rows = [
-        ("time per row, synchronous NORMAL, 1 row per transaction", d["us_per_row_normal_1"],
-         seed_figure("us_per_row", batch_size=1), time, "1 / rows per second"),
-        ("time per row, synchronous NORMAL, 1,000 rows per transaction", d["us_per_row_normal_1000"],
-         seed_figure("us_per_row", batch_size=1000), time, "1 / rows per second"),
-        ("time per row, synchronous FULL, 1 row per transaction", d["us_per_row_full_1"], None, time,
-         "an fsync at every commit"),
-        ("time per row, synchronous FULL, 1,000 rows per transaction", d["us_per_row_full_1000"], None, time,
-         "an fsync per 1,000 rows"),
-        ("rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)",
-         d["rows_per_day_seed_method"], seed_figure("rows_4kb_per_day", batch_size=1000), count,
-         "rows per second × 86,400"),
-        ("rows of 4 KiB a day, NORMAL, 1,000 per transaction", d["rows_4k_per_day"], None, count,
-         "measured with 4,096-byte rows"),
-        ("rows of 4 KiB a day, one write + fsync each", d["rows_4k_per_day_plain_fsync"],
-         seed_figure("rows_4kb_per_day", batch_size=None), count, "fsyncs per second × 86,400"),
-        ("batched SQLite over plain fsync", d["speedup_vs_plain_fsync"], seed_figure("speedup_vs_fsync_only"),
-         factor, "ratio of the two lines above"),
+        (
+            "time per row, synchronous NORMAL, 1 row per transaction",
+            d["us_per_row_normal_1"],
+            seed_figure("us_per_row", batch_size=1),
+            time,
+            "1 / rows per second",
+        ),
+        (
+            "time per row, synchronous NORMAL, 1,000 rows per transaction",
+            d["us_per_row_normal_1000"],
+            seed_figure("us_per_row", batch_size=1000),
+            time,
+            "1 / rows per second",
+        ),
+        (
+            "time per row, synchronous FULL, 1 row per transaction",
+            d["us_per_row_full_1"],
+            None,
+            time,
+            "an fsync at every commit",
+        ),
+        (
+            "time per row, synchronous FULL, 1,000 rows per transaction",
+            d["us_per_row_full_1000"],
+            None,
+            time,
+            "an fsync per 1,000 rows",
+        ),
+        (
+            "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)",
+            d["rows_per_day_seed_method"],
+            seed_figure("rows_4kb_per_day", batch_size=1000),
+            count,
+            "rows per second × 86,400",
+        ),
+        (
+            "rows of 4 KiB a day, NORMAL, 1,000 per transaction",
+            d["rows_4k_per_day"],
+            None,
+            count,
+            "measured with 4,096-byte rows",
+        ),
+        (
+            "rows of 4 KiB a day, one write + fsync each",
+            d["rows_4k_per_day_plain_fsync"],
+            seed_figure("rows_4kb_per_day", batch_size=None),
+            count,
+            "fsyncs per second × 86,400",
+        ),
+        (
+            "batched SQLite over plain fsync",
+            d["speedup_vs_plain_fsync"],
+            seed_figure("speedup_vs_fsync_only"),
+            factor,
+            "ratio of the two lines above",
+        ),
     ]
     show = lambda value, how: None if value is None else how(value)  # noqa: E731
     return pl.DataFrame(
@@ -238,25 +288,34 @@ def client_cost_table(metrics: pl.DataFrame) -> pl.DataFrame:
     typical transaction (see ``per_row_us``) and what each adds to it over the C API
     loop. Cases that could not run keep their row and say why."""
     cases = metrics.select("client", "batch_size").unique(maintain_order=True)
-    summary = stats.summarize(metrics, ["client", "batch_size"]).filter(pl.col("metric") == "rows_per_s").select(
-        "client", "batch_size", "median", "min", "max")
+    summary = (
+        stats.summarize(metrics, ["client", "batch_size"])
+        .filter(pl.col("metric") == "rows_per_s")
+        .select("client", "batch_size", "median", "min", "max")
+    )
     typical = per_row_us(metrics, ["client", "batch_size"])
     base = typical.filter(pl.col("client") == C_API).select("batch_size", pl.col("us_per_row").alias("c_us"))
-    table = (cases.join(summary, on=["client", "batch_size"], how="left")
-             .join(typical, on=["client", "batch_size"], how="left")
-             .join(base, on="batch_size", how="left")
-             .with_columns((pl.col("us_per_row") - pl.col("c_us")).alias("adds over C API (µs/row)")))
+    table = (
+        cases.join(summary, on=["client", "batch_size"], how="left")
+        .join(typical, on=["client", "batch_size"], how="left")
+        .join(base, on="batch_size", how="left")
+        .with_columns((pl.col("us_per_row") - pl.col("c_us")).alias("adds over C API (µs/row)"))
+    )
     order = {c: i for i, c in enumerate(ALL_CLIENTS)}
     columns = [
-        "client", pl.col("batch_size").alias("rows per transaction"), pl.col("median").alias("rows/s"),
+        "client",
+        pl.col("batch_size").alias("rows per transaction"),
+        pl.col("median").alias("rows/s"),
         pl.when(pl.col("min").is_not_null()).then(_range(pl.col("min"), pl.col("max"))).alias("range"),
-        pl.col("us_per_row").alias("CPU µs per row"), "adds over C API (µs/row)",
+        pl.col("us_per_row").alias("CPU µs per row"),
+        "adds over C API (µs/row)",
     ]
     missing = stats.unsupported(metrics, ["client", "batch_size"])
     if missing.height:
         table = table.join(missing, on=["client", "batch_size"], how="left")
         columns.append(pl.col("note").alias("unsupported"))
-    return table.sort(pl.col("batch_size"), pl.col("client").replace_strict(order, default=len(order))).select(columns)
+    table = table.sort(pl.col("batch_size"), pl.col("client").replace_strict(order, default=len(order)))
+    return table.with_columns(pl.col("client").replace_strict(CLIENT_NAMES, default=pl.col("client"))).select(columns)
 
 
 def client_cost_us(metrics: pl.DataFrame, client: str, batch_size: int) -> float:
@@ -272,11 +331,14 @@ def cli_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL)."""
     summary = stats.summarize(metrics, ["tool", "batch_size"]).filter(pl.col("metric") == "rows_per_s")
     parts = []
-    for tool in ("C API", "sqlite3 shell"):
-        parts.append(summary.filter(pl.col("tool") == tool).select(
-            "batch_size", pl.col("median").alias(f"{tool} rows/s"),
-            _range(pl.col("min"), pl.col("max")).alias(f"{tool} range"),
-        ))
+    for tool, name in (("howfast", "C API"), ("sqlite3", "sqlite3 shell")):
+        parts.append(
+            summary.filter(pl.col("tool") == tool).select(
+                "batch_size",
+                pl.col("median").alias(f"{name} rows/s"),
+                _range(pl.col("min"), pl.col("max")).alias(f"{name} range"),
+            )
+        )
     table = metrics.select("batch_size").unique(maintain_order=True)
     for part in parts:
         table = table.join(part, on="batch_size", how="left", maintain_order="left")
@@ -295,13 +357,20 @@ def wal_sizes(metrics: pl.DataFrame) -> dict[str, float]:
     return {
         "db_plus_wal": stats.pick(summary, "db_plus_wal_bytes", **where),
         "file_size": stats.pick(summary, "file_size", **where),
-        "rows": float(metrics.filter((pl.col("client") == C_API) & (pl.col("synchronous") == "normal")
-                                     & (pl.col("batch_size") == 1000) & (pl.col("row_size") == 1000))["rows"][0]),
+        "rows": float(
+            metrics.filter(
+                (pl.col("client") == C_API)
+                & (pl.col("synchronous") == "normal")
+                & (pl.col("batch_size") == 1000)
+                & (pl.col("row_size") == 1000)
+            )["rows"][0]
+        ),
     }
 
 
-def headline(inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metrics: pl.DataFrame,
-             cli_metrics: pl.DataFrame) -> dict[str, float | None]:
+def headline(
+    inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metrics: pl.DataFrame, cli_metrics: pl.DataFrame
+) -> dict[str, float | None]:
     """Every number the section's prose quotes, by name; None where a case did not run.
 
     ``c_<sync>_<batch>`` / ``py_<sync>_<batch>``: median rows/s of the C API and Python
@@ -313,7 +382,7 @@ def headline(inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metri
     for client, key in ((C_API, "c"), (PYTHON, "py")):
         for sync in SYNC_LABELS:
             for batch in (1, 1000):
-                out[f"{key}_{sync}_{batch}"] = _maybe(lambda: rate(inserts_metrics, client, sync, batch))
+                out[f"{key}_{sync}_{batch}"] = _maybe(rate, inserts_metrics, client, sync, batch)
     for row in seed_rates().iter_rows(named=True):
         out[f"{row['machine']}_{row['synchronous']}_{row['batch_size']}"] = row["rows_per_s"]
     out.update(derived(inserts_metrics, baseline))
@@ -324,17 +393,26 @@ def headline(inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metri
     out["seed_plain_fsync_per_day"] = seed_figure("rows_4kb_per_day", batch_size=None)
     out["seed_speedup"] = seed_figure("speedup_vs_fsync_only")
     for batch in (1, 1000):
-        out[f"py_adds_{batch}"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON, batch))
-        out[f"reprepare_adds_{batch}"] = _maybe(lambda: client_cost_us(client_metrics, C_API_REPREPARE, batch))
-        out[f"mem_c_{batch}"] = _maybe(lambda: stats.pick(stats.summarize(client_metrics, ["client", "batch_size"]),
-                                                          "rows_per_s", client=C_API, batch_size=batch))
+        out[f"py_adds_{batch}"] = _maybe(client_cost_us, client_metrics, PYTHON, batch)
+        out[f"reprepare_adds_{batch}"] = _maybe(client_cost_us, client_metrics, C_API_REPREPARE, batch)
+        out[f"mem_c_{batch}"] = _maybe(
+            stats.pick,
+            stats.summarize(client_metrics, ["client", "batch_size"]),
+            "rows_per_s",
+            client=C_API,
+            batch_size=batch,
+        )
         cli = cli_table(cli_metrics).filter(pl.col("rows per transaction") == batch)
         out[f"shell_{batch}"] = cli["C API / shell"][0] if cli.height and "C API / shell" in cli.columns else None
     out["many_adds_1000"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON_EXECUTEMANY, 1000))
     sizes = _maybe(lambda: wal_sizes(inserts_metrics))
     out["bytes_per_row"] = None if sizes is None else sizes["file_size"] / sizes["rows"]
-    ref = reference.load("sqlite").filter((pl.col("machine") == "laptop") & (pl.col("batch_size") == 1000)
-                                          & (pl.col("synchronous") == "normal") & (pl.col("figure_type") == "measured"))
+    ref = reference.load("sqlite").filter(
+        (pl.col("machine") == "laptop")
+        & (pl.col("batch_size") == 1000)
+        & (pl.col("synchronous") == "normal")
+        & (pl.col("figure_type") == "measured")
+    )
     seed = dict(zip(ref["metric"], ref["value"]))
     out["seed_bytes_per_row"] = seed["file_size"] / seed["rows"]
     return out
@@ -399,65 +477,71 @@ class Numbers:
         return self._show(key, fmt.size)
 
 
-def support_sentence(inserts_metrics: pl.DataFrame) -> str:
-    """Which SQLite the clients ran against, or why they could not run."""
+def support_sentence(inserts_metrics: pl.DataFrame, versions: dict[str, str | None]) -> str:
+    """Which SQLite the clients ran against (`versions`, as stored with the results), or
+    why they could not run."""
     missing = stats.unsupported(inserts_metrics, ["client"])
     ran = inserts_metrics.filter(pl.col("metric") != "unsupported")["client"].unique().to_list()
-    v = versions()
+    v = versions
     if not missing.height:
         if v[C_API] == v[PYTHON]:
-            return (f"Both clients called the same library, SQLite {v[C_API]}, so any difference between "
-                    "them is the client's.")
-        return (f"The C API loop called SQLite {v[C_API]}, Python's sqlite3 module SQLite {v[PYTHON]}: "
-                "different libraries, so part of any difference between them is the library's.")
-    why = "; ".join(f"{r['client']}: {r['note']}" for r in missing.iter_rows(named=True))
+            return (
+                f"Both clients called the same library, SQLite {v[C_API]}, so any difference between "
+                "them is the client's."
+            )
+        return (
+            f"The C API loop called SQLite {v[C_API]}, Python's sqlite3 module SQLite {v[PYTHON]}: "
+            "different libraries, so part of any difference between them is the library's."
+        )
+    why = "; ".join(f"{client_name(r['client'])}: {r['note']}" for r in missing.iter_rows(named=True))
     if ran:
         return f"Not every client could run here ({why}); its numbers read n/a below."
     return f"SQLite could not run here ({why}), so this machine's numbers below read n/a."
 
 
-__all__ = ["CLIENTS", "config_label", "rate_table", "versus_bars", "derived", "derived_table", "client_cost_table",
-           "cli_table", "seed_rates", "seed_figure", "rate", "wal_sizes", "inserts", "client_cost", "cli_check",
-           "fsync_baseline", "configuration_order", "client_cost_us", "headline", "words", "Numbers",
-           "support_sentence", "commit_latencies", "commit_latency_chart", "rows_per_run", "python_faster_sentence",
-           "seed_guess", "landed_sentence", "shell_sentence", "per_row_us"]
-
-
-def commit_latencies(row_size: int = 1000, batch_size: int = 1, client: str = C_API) -> pl.DataFrame:
+def commit_latencies(
+    samples: pl.DataFrame | None, row_size: int = 1000, batch_size: int = 1, client: str = C_API
+) -> pl.DataFrame:
     """Per-transaction latencies of one client at one batch size, labelled by the
-    synchronous setting (empty when nothing was measured)."""
-    try:
-        samples = load(INSERTS, samples=True)
-    except FileNotFoundError:
+    synchronous setting (empty when nothing was measured: `samples` None)."""
+    if samples is None or samples.height == 0:
         return pl.DataFrame()
-    picked = samples.filter((pl.col("client") == client) & (pl.col("row_size") == row_size)
-                            & (pl.col("batch_size") == batch_size))
+    picked = samples.filter(
+        (pl.col("client") == client) & (pl.col("row_size") == row_size) & (pl.col("batch_size") == batch_size)
+    )
     return picked.with_columns(
-        pl.col("synchronous").replace_strict(SYNC_LABELS, default=pl.col("synchronous"))
-        .map_elements(lambda s: f"synchronous {s}", return_dtype=pl.String).alias("setting")
+        pl.col("synchronous")
+        .replace_strict(SYNC_LABELS, default=pl.col("synchronous"))
+        .map_elements(lambda s: f"synchronous {s}", return_dtype=pl.String)
+        .alias("setting")
     )
 
 
-def commit_latency_chart(title: str = "", reasons: pl.DataFrame | None = None) -> object:
+def commit_latency_chart(samples: pl.DataFrame | None, title: str = "", reasons: pl.DataFrame | None = None) -> object:
     """The survival chart of 1-row transactions (C API); when none were measured, a
     chart that says why (`reasons`: the runs' unsupported rows)."""
     import altair as alt
 
-    from . import charts
+    from .. import charts
 
-    data = commit_latencies()
+    data = commit_latencies(samples)
     if data.height == 0:
         why = "; ".join(sorted(set(reasons["note"].drop_nulls()))) if reasons is not None and "note" in reasons else ""
         text = f"No transactions were measured here: {why or 'SQLite could not run'}."
-        return alt.Chart(pl.DataFrame({"text": [text]}), title=title).mark_text(align="left", fontSize=13).encode(
-            text="text:N", x=alt.value(0)).properties(width=520, height=40)
+        return (
+            alt.Chart(pl.DataFrame({"text": [text]}), title=title)
+            .mark_text(align="left", fontSize=13)
+            .encode(text="text:N", x=alt.value(0))
+            .properties(width=520, height=40)
+        )
     return charts.latency_survival(data, "setting", title=title)
 
 
 def rows_per_run(metrics: pl.DataFrame, batch_size: int, synchronous: str = "normal", row_size: int = 1000) -> int:
     """How many rows one repetition inserted (as asked; the runs check they all landed)."""
-    rows = metrics.filter((pl.col("batch_size") == batch_size) & (pl.col("synchronous") == synchronous)
-                          & (pl.col("row_size") == row_size))["rows"]
+    rows = metrics.filter(
+        (pl.col("batch_size") == batch_size) & (pl.col("synchronous") == synchronous) & (pl.col("row_size") == row_size)
+    )["rows"]
     if rows.len() == 0:
         raise KeyError(f"no case with batch_size={batch_size}, synchronous={synchronous}, row_size={row_size}")
     return int(rows[0])
@@ -470,11 +554,15 @@ def python_faster_sentence(metrics: pl.DataFrame) -> str:
         return "Neither client could run here, so there is nothing to compare."
     ahead = table.filter(pl.col("Python rows/s") >= pl.col("C API rows/s"))
     if ahead.height == 0:
-        return (f"Python was slower than the C loop in all {table.height} configurations, by amounts that "
-                "the next table explains.")
-    return (f"In {ahead.height} of {table.height} configurations Python's median even came out ahead of the C "
-            "loop. That is not a faster client: the difference it should show is smaller than the disk's noise "
-            "between runs, so the next table measures the clients where there is no disk.")
+        return (
+            f"Python was slower than the C loop in all {table.height} configurations, by amounts that "
+            "the next table explains."
+        )
+    return (
+        f"In {ahead.height} of {table.height} configurations Python's median even came out ahead of the C "
+        "loop. That is not a faster client: the difference it should show is smaller than the disk's noise "
+        "between runs, so the next table measures the clients where there is no disk."
+    )
 
 
 def seed_guess(machine: str) -> float:
@@ -485,16 +573,41 @@ def seed_guess(machine: str) -> float:
     return float(guesses["value"][0])
 
 
+def landed(metrics: pl.DataFrame) -> list[dict]:
+    """The stored read-back check (``rows_land``), one dict per client."""
+    found = []
+    for (client,), rows in metrics.group_by(["client"], maintain_order=True):
+        values = dict(zip(rows["metric"], rows["value"]))
+        if "unsupported" in values:
+            found.append({"client": client, "note": rows["note"].drop_nulls()[0]})
+            continue
+        reader = next(m.removeprefix("read_back_with_") for m in values if m.startswith("read_back_with_"))
+        found.append(
+            {
+                "client": client,
+                "rows asked": int(values["rows_asked"]),
+                "rows found": int(values["rows_found"]),
+                "exact bytes": int(values["exact_bytes"]),
+                "read back with": reader,
+                "quick_check": "ok" if values["quick_check_ok"] else "failed",
+            }
+        )
+    return found
+
+
 def landed_sentence(found: list[dict]) -> str:
-    """What the read-back of ``sqlite_bench.check_rows_land`` found, as a sentence."""
+    """What the read-back check found (``landed``), as a sentence."""
     parts = []
     for f in found:
         if "note" in f:
-            parts.append(f"the {f['client']} client could not run ({f['note']})")
+            parts.append(f"the {client_name(f['client'])} client could not run ({f['note']})")
         else:
-            parts.append(f"of {f['rows asked']:,} distinct rows written through the {f['client']} client, "
-                         f"{f['rows found']:,} were found and {f['exact bytes']:,} held exactly their bytes when "
-                         f"read back through the {f['read back with']} client (quick_check: {f['quick_check']})")
+            parts.append(
+                f"of {fmt.num(f['rows asked'])} distinct rows written through the "
+                f"{client_name(f['client'])} client, {fmt.num(f['rows found'])} were found and "
+                f"{fmt.num(f['exact bytes'])} held exactly their bytes when read back through the "
+                f"{client_name(f['read back with'])} client (quick_check: {f['quick_check']})"
+            )
     text = "; ".join(parts)
     return f"A last check that the rows really land: {text}."
 
@@ -507,9 +620,13 @@ def shell_sentence(values: dict[str, float | None], close: float = 1.5) -> str:
     if one is None or big is None:
         return "Without both tools, this check could not run here."
     if one >= 1 / close and 1 / close <= big <= close:
-        return (f"The C loop was never clearly slower than the shell, and with big batches, where the shell "
-                f"does no work per row, the two agreed within {fmt.num(close)}× either way: the loop adds little "
-                "of its own to SQLite's time.")
-    return (f"The C loop and the shell differ by more than {fmt.num(close)}× where they should be close (one "
-            "row per transaction: the loop should not be slower; big batches: they should agree), so read the "
-            "loop's numbers on this machine with care.")
+        return (
+            f"The C loop was never clearly slower than the shell, and with big batches, where the shell "
+            f"does no work per row, the two agreed within {fmt.num(close)}× either way: the loop adds little "
+            "of its own to SQLite's time."
+        )
+    return (
+        f"The C loop and the shell differ by more than {fmt.num(close)}× where they should be close (one "
+        "row per transaction: the loop should not be slower; big batches: they should agree), so read the "
+        "loop's numbers on this machine with care."
+    )

@@ -6,10 +6,9 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from . import fmt, reference, stats
-from .charts import HIGHLIGHT, PALETTE, THIS_MACHINE
-from .results import load
-from .rocksdb import BENCHMARK, CROSSCHECK, DISK, TESTS, WRITE_TESTS
+from .. import fmt, reference, stats
+from ..charts import HIGHLIGHT, PALETTE, THIS_MACHINE
+from .experiments import TESTS, WRITE_TESTS
 
 SEED_MACHINE = "laptop, seed 000"
 #: Columns of the comparison table, and the metric behind each.
@@ -23,23 +22,12 @@ COLUMNS = {
 }
 
 
-def measured() -> pl.DataFrame:
-    return load(BENCHMARK)
-
-
-def disk() -> pl.DataFrame:
-    return load(DISK)
-
-
-def crosscheck() -> pl.DataFrame:
-    return load(CROSSCHECK)
-
-
 def seed_figures() -> pl.DataFrame:
     """Seed 000's four db_bench runs, one row per (test, metric). The seed's threads are
     not printed; they follow from operations / entries for the read tests (16 each)."""
     ref = reference.load("rocksdb").filter(
-        (pl.col("machine") == "laptop") & (pl.col("benchmark") == "rocksdb_db_bench"))
+        (pl.col("machine") == "laptop") & (pl.col("benchmark") == "rocksdb_db_bench")
+    )
     ops = ref.filter(pl.col("metric") == "operations").select(
         "test", threads=(pl.col("value") / pl.col("entries")).round(0).cast(pl.Int64)
     )
@@ -65,27 +53,38 @@ def comparison_table(metrics: pl.DataFrame) -> pl.DataFrame:
     rows = []
     if ours.height:
         found = (pl.col("keys_found") / pl.col("operations")) if "keys_found" in ours.columns else pl.lit(None)
-        rows.append(ours.select(
-            "test", machine=pl.lit(THIS_MACHINE), keys=pl.col("entries").cast(pl.Int64),
-            threads=pl.col("threads").cast(pl.Int64), **{k: pl.col(v) for k, v in COLUMNS.items()},
-            found=found.cast(pl.Float64),
-        ))
+        rows.append(
+            ours.select(
+                "test",
+                machine=pl.lit(THIS_MACHINE),
+                keys=pl.col("entries").cast(pl.Int64),
+                threads=pl.col("threads").cast(pl.Int64),
+                **{k: pl.col(v) for k, v in COLUMNS.items()},
+                found=found.cast(pl.Float64),
+            )
+        )
     seed = seed_figures()
     wide = seed.pivot(on="metric", index=["test", "entries", "threads"], values="value")
-    rows.append(wide.select(
-        "test", machine=pl.lit(SEED_MACHINE), keys=pl.col("entries").cast(pl.Int64),
-        threads=pl.col("threads").fill_null(1).cast(pl.Int64), **{k: pl.col(v) for k, v in COLUMNS.items()},
-        # db_bench prints each reader's found count out of its own reads
-        found=(pl.col("keys_found") / pl.col("entries")).cast(pl.Float64),
-    ))
+    rows.append(
+        wide.select(
+            "test",
+            machine=pl.lit(SEED_MACHINE),
+            keys=pl.col("entries").cast(pl.Int64),
+            threads=pl.col("threads").fill_null(1).cast(pl.Int64),
+            **{k: pl.col(v) for k, v in COLUMNS.items()},
+            # db_bench prints each reader's found count out of its own reads
+            found=(pl.col("keys_found") / pl.col("entries")).cast(pl.Float64),
+        )
+    )
     order = pl.DataFrame({"test": list(TESTS), "order": range(len(TESTS))})
     table = pl.concat(rows, how="diagonal").join(order, on="test", how="left")
     table = table.sort(["order", "machine"], descending=[False, True]).drop("order")
     table = table.with_columns(found=pl.when(pl.col("test").str.starts_with("read")).then(pl.col("found")))
     missing = stats.unsupported(metrics, ["test"])
     if missing.height:
-        table = pl.concat([table, missing.with_columns(machine=pl.lit(THIS_MACHINE)).rename({"note": "unsupported"})],
-                          how="diagonal")
+        table = pl.concat(
+            [table, missing.with_columns(machine=pl.lit(THIS_MACHINE)).rename({"note": "unsupported"})], how="diagonal"
+        )
     return table
 
 
@@ -94,8 +93,10 @@ def versus_frame(metrics: pl.DataFrame, metric: str = "ops_per_s") -> pl.DataFra
     seed's single figure (min = max = median)."""
     summary = stats.summarize(metrics, ["test"]).filter(pl.col("metric") == metric)
     ours = summary.select("test", group=pl.lit(THIS_MACHINE), median="median", min="min", max="max")
-    seed = seed_figures().filter(pl.col("metric") == metric).select(
-        "test", group=pl.lit(SEED_MACHINE), median="value", min="value", max="value"
+    seed = (
+        seed_figures()
+        .filter(pl.col("metric") == metric)
+        .select("test", group=pl.lit(SEED_MACHINE), median="value", min="value", max="value")
     )
     return pl.concat([ours, seed])
 
@@ -113,7 +114,8 @@ def crosscheck_table(metrics: pl.DataFrame) -> pl.DataFrame:
     missing = stats.unsupported(metrics, ["test", "tool"])
     if missing.height:
         notes = missing.group_by("test", maintain_order=True).agg(
-            note=pl.concat_str(pl.col("tool"), pl.lit(": "), pl.col("note")).unique().str.join("; "))
+            note=pl.concat_str(pl.col("tool"), pl.lit(": "), pl.col("note")).unique().str.join("; ")
+        )
         wide = wide.join(notes, on="test", how="left")
     return wide
 
@@ -125,11 +127,13 @@ def write_rates(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> pl.DataFra
     could sustain at that amplification."""
     summary = stats.summarize(metrics, ["test"])
     wanted = summary.filter(
-        pl.col("metric").is_in(["user_write_mb_per_s", "file_write_mb_per_s", "write_amplification"]))
+        pl.col("metric").is_in(["user_write_mb_per_s", "file_write_mb_per_s", "write_amplification"])
+    )
     if wanted.height == 0:
         return pl.DataFrame(schema={"test": pl.String})
     wide = wanted.pivot(on="metric", index="test", values="median").filter(
-        pl.col("test").is_in([*WRITE_TESTS, "readwhilewriting"]))
+        pl.col("test").is_in([*WRITE_TESTS, "readwhilewriting"])
+    )
     bandwidth = disk_bandwidth(disk_metrics)
     return wide.select(
         "test",
@@ -196,8 +200,10 @@ def crosscheck_sentence(metrics: pl.DataFrame) -> str:
         notes = table["note"].drop_nulls() if "note" in table.columns else pl.Series([], dtype=pl.String)
         note = notes[0] if notes.len() else "no result"
         return f"There is no cross-check on this machine ({note})."
-    return (f"Test by test, our loop ran at {fmt.ratio(float(ratios.min()))} to {fmt.ratio(float(ratios.max()))} "
-            "of db_bench's rate.")
+    return (
+        f"Test by test, our loop ran at {fmt.ratio(float(ratios.min()))} to {fmt.ratio(float(ratios.max()))} "
+        "of db_bench's rate."
+    )
 
 
 def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
@@ -211,32 +217,50 @@ def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
     if fill.height != 1 or over.height != 1 or "file_mb_per_s" not in fill.columns:
         return "The bytes RocksDB wrote to its files could not be counted here (no /proc/self/io)."
     f, o = fill.row(0, named=True), over.row(0, named=True)
-    text = (f"While fillseq accepted {fmt.num(f['user_mb_per_s'])} MB/s of keys and values, RocksDB handed "
-            f"{fmt.num(f['file_mb_per_s'])} MB/s to the kernel ({fmt.ratio(f['write_amplification'])} the user data: "
-            f"the write-ahead log, then the flushed memtables); overwrite wrote "
-            f"{fmt.ratio(o['write_amplification'])} its user data.")
+    text = (
+        f"While fillseq accepted {fmt.num(f['user_mb_per_s'])} MB/s of keys and values, RocksDB handed "
+        f"{fmt.num(f['file_mb_per_s'])} MB/s to the kernel ({fmt.ratio(f['write_amplification'])} the user data: "
+        f"the write-ahead log, then the flushed memtables); overwrite wrote "
+        f"{fmt.ratio(o['write_amplification'])} its user data."
+    )
     if f["disk_mb_per_s"] is not None:
         share = f["file_mb_per_s"] / f["disk_mb_per_s"]
-        text += (f" The disk itself takes {fmt.num(f['disk_mb_per_s'])} MB/s of sequential 1 MiB writes, so the "
-                 f"file traffic of fillseq is {fmt.num(100 * share, 2)} % of what the disk can absorb: ")
-        text += ("the writer is held back by the work each write costs the CPU (a system call to append to the "
-                 "log, a skip-list insert), not by the disk." if share < 0.5 else
-                 "the disk, not the CPU, is what holds the writer back.")
+        text += (
+            f" The disk itself takes {fmt.num(f['disk_mb_per_s'])} MB/s of sequential 1 MiB writes, so the "
+            f"file traffic of fillseq is {fmt.num(100 * share, 2)} % of what the disk can absorb: "
+        )
+        text += (
+            "the writer is held back by the work each write costs the CPU (a system call to append to the "
+            "log, a skip-list insert), not by the disk."
+            if share < 0.5
+            else "the disk, not the CPU, is what holds the writer back."
+        )
     return text
 
 
-PERCENTILE_LABELS = {"latency_p50": "p50", "latency_p75": "p75", "latency_p99": "p99", "latency_p99_9": "p99.9",
-                     "latency_p99_99": "p99.99"}
+PERCENTILE_LABELS = {
+    "latency_p50": "p50",
+    "latency_p75": "p75",
+    "latency_p99": "p99",
+    "latency_p99_9": "p99.9",
+    "latency_p99_99": "p99.99",
+}
 
 
 def percentile_frame(metrics: pl.DataFrame) -> pl.DataFrame:
     """db_bench's latency percentiles per test (µs): this machine's medians over
     repetitions and the seed laptop's histogram figures."""
     names = list(PERCENTILE_LABELS)
-    ours = stats.summarize(metrics, ["test"]).filter(pl.col("metric").is_in(names)).select(
-        "test", "metric", machine=pl.lit(THIS_MACHINE), latency_us="median")
-    seed = seed_figures().filter(pl.col("metric").is_in(names)).select(
-        "test", "metric", machine=pl.lit(SEED_MACHINE), latency_us="value")
+    ours = (
+        stats.summarize(metrics, ["test"])
+        .filter(pl.col("metric").is_in(names))
+        .select("test", "metric", machine=pl.lit(THIS_MACHINE), latency_us="median")
+    )
+    seed = (
+        seed_figures()
+        .filter(pl.col("metric").is_in(names))
+        .select("test", "metric", machine=pl.lit(SEED_MACHINE), latency_us="value")
+    )
     frame = pl.concat([ours, seed])
     return frame.with_columns(percentile=pl.col("metric").replace_strict(PERCENTILE_LABELS)).drop("metric")
 
@@ -244,12 +268,25 @@ def percentile_frame(metrics: pl.DataFrame) -> pl.DataFrame:
 def percentile_chart(frame: pl.DataFrame, title: str = "") -> alt.FacetChart:
     """One small panel per test: latency at each percentile, one line per machine (log scale)."""
     order = list(PERCENTILE_LABELS.values())
-    base = alt.Chart(frame, title=title).mark_line(point=True).encode(
-        x=alt.X("percentile:O", sort=order, title="percentile", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)"),
-        color=alt.Color("machine:N", title=None, sort=[THIS_MACHINE, SEED_MACHINE],
-                        scale=alt.Scale(range=[HIGHLIGHT, PALETTE[0]])),
-        tooltip=[alt.Tooltip("test:N"), alt.Tooltip("machine:N"), alt.Tooltip("percentile:O"),
-                 alt.Tooltip("latency_us:Q", format=",.3~g", title="µs")],
-    ).properties(width=240, height=160)
+    base = (
+        alt.Chart(frame, title=title)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("percentile:O", sort=order, title="percentile", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("latency_us:Q", scale=alt.Scale(type="log"), title="latency (µs, log scale)"),
+            color=alt.Color(
+                "machine:N",
+                title=None,
+                sort=[THIS_MACHINE, SEED_MACHINE],
+                scale=alt.Scale(range=[HIGHLIGHT, PALETTE[0]]),
+            ),
+            tooltip=[
+                alt.Tooltip("test:N"),
+                alt.Tooltip("machine:N"),
+                alt.Tooltip("percentile:O"),
+                alt.Tooltip("latency_us:Q", format=",.3~g", title="µs"),
+            ],
+        )
+        .properties(width=240, height=160)
+    )
     return base.facet(facet=alt.Facet("test:N", sort=list(TESTS), title=None), columns=2)

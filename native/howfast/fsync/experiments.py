@@ -1,9 +1,8 @@
-"""The fsync chapter's experiments: what one durable write costs, by method, block
-size and batch size.
+"""The fsync subject's experiments: what one durable write costs, by method, block
+size and batch size, and the same jobs through fio (``crosscheck``).
 
-Each function runs its cases through ``bench.run`` inside one scratch directory and
-returns the ``Run``; ``measure_chapter`` runs them all and stores them with the
-machine's facts.
+``measure`` runs every experiment through ``bench.run`` in one scratch directory and
+hands each to the results store; the native loops are ``native/src/fsync/``.
 """
 
 from __future__ import annotations
@@ -12,29 +11,32 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import _native, capabilities, machine, results
-from .bench import Case, Outcome, Run, Unsupported, latency_metrics, run
-from .profiles import Profile, current_profile
-from .scratch import Scratch
+from .. import _native, capabilities
+from ..bench import Case, Outcome, Unsupported, latency_metrics, run
+from ..profiles import Profile
+from ..scratch import Scratch
+from ..store import Writer
+from . import crosscheck
 
-#: How each method makes a write durable: (sync call, O_DIRECT).
+#: How each method (by its id; the chapter names them) makes a write durable:
+#: (the native loop's sync call, O_DIRECT).
 METHODS: dict[str, tuple[str, bool]] = {
-    "write, no sync": ("none", False),
-    "write + fsync": ("fsync", False),
-    "write + fdatasync": ("fdatasync", False),
-    "O_DSYNC write": ("dsync", False),
-    "O_DIRECT write, no sync": ("none", True),
-    "O_DIRECT | O_DSYNC write": ("dsync", True),
+    "none": ("none", False),
+    "fsync": ("fsync", False),
+    "fdatasync": ("fdatasync", False),
+    "dsync": ("dsync", False),
+    "direct": ("none", True),
+    "direct_dsync": ("dsync", True),
 }
 #: Append grows a new file (size and extents change on every write); overwrite
 #: rewrites blocks of a file already written and synced (only data changes).
 LAYOUTS = ("append", "overwrite")
 #: The methods drawn across block sizes.
-SWEEP_METHODS = ("write, no sync", "write + fsync", "O_DSYNC write", "O_DIRECT | O_DSYNC write")
+SWEEP_METHODS = ("none", "fsync", "dsync", "direct_dsync")
 
-LATENCY = "fsync_latency"
-BLOCK_SIZES = "fsync_block_sizes"
-GROUP_COMMIT = "fsync_group_commit"
+LATENCY = "latency"
+BLOCK_SIZES = "block_sizes"
+GROUP_COMMIT = "group_commit"
 
 
 @lru_cache(maxsize=8)
@@ -50,11 +52,14 @@ def measure_writes(case: Case, scratch: Scratch) -> Outcome:
         if not cap.supported:
             raise Unsupported(cap.reason)
         if case["block_size"] % cap.detail:
-            raise Unsupported(f"block size {case['block_size']} is not a multiple of the O_DIRECT alignment {cap.detail}")
+            raise Unsupported(
+                f"block size {case['block_size']} is not a multiple of the O_DIRECT alignment {cap.detail}"
+            )
     path = scratch.file("durable-write")
     try:
-        r = _native.durable_writes(str(path), case["block_size"], case["writes"], sync=sync, direct=direct,
-                                   layout=case["layout"])
+        r = _native.durable_writes(
+            str(path), case["block_size"], case["writes"], sync=sync, direct=direct, layout=case["layout"]
+        )
     finally:
         scratch.remove(path)
     metrics = latency_metrics(r["latency_ns"], r["elapsed_ns"], per="write")
@@ -90,8 +95,12 @@ def latency_cases(profile: Profile) -> list[dict]:
 def block_size_cases(profile: Profile) -> list[dict]:
     plan = profile.fsync
     return [
-        {"method": m, "layout": "append", "block_size": bs,
-         "writes": max(8, min(plan.sweep_writes, plan.sweep_bytes_cap // bs))}
+        {
+            "method": m,
+            "layout": "append",
+            "block_size": bs,
+            "writes": max(8, min(plan.sweep_writes, plan.sweep_bytes_cap // bs)),
+        }
         for bs in plan.sweep_block_sizes
         for m in SWEEP_METHODS
     ]
@@ -100,38 +109,35 @@ def block_size_cases(profile: Profile) -> list[dict]:
 def group_commit_cases(profile: Profile) -> list[dict]:
     plan = profile.fsync
     return [
-        {"records_per_sync": n, "record_size": plan.record_size,
-         "syncs": max(plan.batch_min_syncs, plan.batch_records // n)}
+        {
+            "records_per_sync": n,
+            "record_size": plan.record_size,
+            "syncs": max(plan.batch_min_syncs, plan.batch_records // n),
+        }
         for n in plan.batch_sizes
     ]
 
 
 def _bytes_needed(cases: list[dict]) -> int:
     """The largest single file any case writes (each is removed before the next)."""
-    sizes = [c.get("block_size", c.get("record_size", 0)) * c.get("writes", c.get("records_per_sync", 1) * c.get("syncs", 1))
-             for c in cases]
+    sizes = [
+        c.get("block_size", c.get("record_size", 0)) * c.get("writes", c.get("records_per_sync", 1) * c.get("syncs", 1))
+        for c in cases
+    ]
     return max(sizes)
 
 
-def measure_chapter(profile: Profile | None = None, *, save: bool = True) -> dict[str, Run]:
-    """Run the chapter's three experiments in one scratch dir; store them with the facts."""
-    profile = profile or current_profile()
+def measure(profile: Profile, out: Writer) -> None:
+    """The subject's experiments in one scratch dir, each handed to `out`."""
     plans = {
         LATENCY: (latency_cases(profile), measure_writes),
         BLOCK_SIZES: (block_size_cases(profile), measure_writes),
         GROUP_COMMIT: (group_commit_cases(profile), measure_group_commit),
     }
-    from .crosscheck import NAME as FIO, durable_writes_vs_fio
-
     need = max(_bytes_needed(cases) for cases, _ in plans.values())
     need = max(need, profile.fsync.block_size * profile.fsync.crosscheck_writes)
-    runs: dict[str, Run] = {}
     with Scratch(need_bytes=need) as scratch:
-        facts = machine.facts(scratch.path)
-        for name, (cases, measure) in plans.items():
-            runs[name] = run(name, cases, measure, repetitions=profile.repetitions, scratch=scratch)
-        runs[FIO] = durable_writes_vs_fio(profile, scratch)
-    if save:
-        for each in runs.values():
-            results.save(each, facts)
-    return runs
+        out.record_facts(scratch.path)
+        for name, (cases, measure_one) in plans.items():
+            out.add(run(name, cases, measure_one, repetitions=profile.repetitions, scratch=scratch))
+        out.add(crosscheck.versus_fio(profile, scratch, measure_writes))

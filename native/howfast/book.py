@@ -1,0 +1,37 @@
+"""The book's chapters and the subjects each one shows.
+
+A chapter reads its subjects' stored results with ``store.results(subject)``; the
+command line measures a chapter by measuring its subjects. A chapter added to the book
+adds one line here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .store import SUBJECTS
+
+#: chapter (its file name in chapters/, without .qmd) -> the subjects it shows
+CHAPTERS: dict[str, tuple[str, ...]] = {
+    "fsync": ("fsync",),
+    "storing-data": ("storage", "sqlite"),
+    "memtables": ("memtable", "rocksdb"),
+}
+
+
+def subjects_for(names: list[str]) -> list[str]:
+    """The subjects to measure for chapter names, subject names, .qmd paths or 'all'
+    (none given: all), in the book's order; ValueError naming what is unknown."""
+    if not names or "all" in names:
+        return list(SUBJECTS)
+    wanted: set[str] = set()
+    for name in names:
+        key = Path(name).stem if name.endswith(".qmd") else name
+        if key in CHAPTERS:
+            wanted.update(CHAPTERS[key])
+        elif key in SUBJECTS:
+            wanted.add(key)
+        else:
+            known = ", ".join([*CHAPTERS, *(s for s in SUBJECTS if s not in CHAPTERS)])
+            raise ValueError(f"unknown chapter or subject {name!r}: choose from {known}, or all")
+    return [s for s in SUBJECTS if s in wanted]

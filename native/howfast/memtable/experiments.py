@@ -1,0 +1,364 @@
+"""The memtables chapter's experiments.
+
+* ``memtable_sweep``: the seed's sweep, capacity × O_DSYNC × flush mode (blocking with
+  one buffer as the seed did; io_uring with two buffers; io_uring with more buffers, so
+  that several flushes overlap), 16 KiB records fed by producer threads to one writer.
+* ``memtable_variants``: pinned against unpinned writer, how many flushes may overlap,
+  and what durability costs (O_DSYNC segments, a write-ahead log with group commit).
+* ``memtable_vs_fio``: the physical limit, fio writing the same bytes with O_DIRECT in
+  blocks of the flush size, alternating with ours.
+* ``memtable_crash``: writers killed with SIGKILL at random moments, then recovered:
+  every acknowledged record must come back intact.
+
+Every case is one call of the native ``memtable_benchmark`` (C++, GIL released) in a
+fresh directory inside the scratch directory, removed afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _native, capabilities
+from ..bench import Case, Outcome, Unsupported, latency_metrics, run
+from ..profiles import Profile
+from ..scratch import Scratch
+from ..store import Writer
+from .plan import Plan as MemtablePlan
+
+SWEEP = "sweep"
+VARIANTS = "variants"
+VS_FIO = "vs_fio"
+CRASH = "crash"
+
+BLOCKING = "blocking"
+DOUBLE = "uring_double"
+DEEP = "uring_deep"
+#: The sweep's flush modes, in the order the chapter shows them.
+MODES = (BLOCKING, DOUBLE, DEEP)
+#: Durability variants: nothing durable before a flush, and a log with group commit.
+NO_LOG = "no_log"
+LOG = "log"
+
+
+# ---- cases -------------------------------------------------------------------------------
+
+
+def pin_cpu() -> int:
+    """The CPU a pinned writer runs on: the last one this process may use."""
+    return max(os.sched_getaffinity(0))
+
+
+def records_for(plan: MemtablePlan, capacity: int, total_bytes: int | None = None) -> int:
+    """Records per case: about `total_bytes` (default the plan's), within the plan's
+    flush counts, always whole buffers."""
+    per_buffer = capacity // plan.record_size
+    if per_buffer < 1:
+        raise ValueError(f"capacity {capacity} is smaller than a record ({plan.record_size} bytes)")
+    flushes = (total_bytes or plan.sweep_bytes) // capacity
+    flushes = min(max(flushes, plan.min_flushes), plan.max_flushes)
+    return flushes * per_buffer
+
+
+def fio_records(plan: MemtablePlan, capacity: int) -> int:
+    """Records per case of the fio cross-check: as the sweep, but at least
+    `fio_min_flushes` flushes where that stays within `fio_max_bytes`, so that the
+    first buffer's fill (which fio need not do) and fio's start (its runtime is counted
+    in whole milliseconds) are small parts of the run."""
+    n = records_for(plan, capacity)
+    per_buffer = capacity // plan.record_size
+    flushes = max(n // per_buffer, min(plan.fio_min_flushes, plan.fio_max_bytes // capacity))
+    return flushes * per_buffer
+
+
+def deep_buffers(plan: MemtablePlan, capacity: int) -> int:
+    """Buffers of the deep io_uring case: at least the plan's count, more for small
+    capacities (up to `deep_bytes` of buffers), fewer when memory would run out."""
+    wanted = min(max(plan.deep_buffers, plan.deep_bytes // capacity), plan.max_deep_buffers)
+    return max(2, min(wanted, plan.max_buffer_bytes // capacity))
+
+
+def _case(
+    *,
+    group: str = "sweep",
+    variant: str = "",
+    capacity: int,
+    dsync: bool,
+    flush: str,
+    buffers: int,
+    pinned: bool = False,
+    wal: bool = False,
+    records: int,
+    record_size: int,
+) -> dict[str, Any]:
+    mode = BLOCKING if flush == "blocking" else (DOUBLE if buffers == 2 else DEEP)
+    return {
+        "group": group,
+        "variant": variant or mode,
+        "mode": mode,
+        "capacity": capacity,
+        "dsync": dsync,
+        "flush": flush,
+        "buffers": buffers,
+        "pinned": pinned,
+        "wal": wal,
+        "records": records,
+        "record_size": record_size,
+    }
+
+
+def sweep_cases(profile: Profile) -> list[dict[str, Any]]:
+    plan = profile.memtable
+    cases = []
+    for capacity in plan.capacities:
+        n = records_for(plan, capacity)
+        deep = deep_buffers(plan, capacity)
+        modes = [("blocking", 1), ("io_uring", 2)] + ([("io_uring", deep)] if deep > 2 else [])
+        for dsync in (False, True):
+            for flush, buffers in modes:
+                cases.append(
+                    _case(
+                        capacity=capacity,
+                        dsync=dsync,
+                        flush=flush,
+                        buffers=buffers,
+                        records=n,
+                        record_size=plan.record_size,
+                    )
+                )
+    return cases
+
+
+def variant_cases(profile: Profile) -> list[dict[str, Any]]:
+    plan = profile.memtable
+    cap, size = plan.variant_capacity, plan.record_size
+    n = records_for(plan, cap, plan.variant_bytes)
+    cases = [
+        _case(
+            group="pinning",
+            variant="blocking_unpinned",
+            capacity=cap,
+            dsync=False,
+            flush="blocking",
+            buffers=1,
+            records=n,
+            record_size=size,
+        ),
+        _case(
+            group="pinning",
+            variant="blocking_pinned",
+            capacity=cap,
+            dsync=False,
+            flush="blocking",
+            buffers=1,
+            pinned=True,
+            records=n,
+            record_size=size,
+        ),
+        _case(
+            group="pinning",
+            variant="uring_unpinned",
+            capacity=cap,
+            dsync=False,
+            flush="io_uring",
+            buffers=2,
+            records=n,
+            record_size=size,
+        ),
+        _case(
+            group="pinning",
+            variant="uring_pinned",
+            capacity=cap,
+            dsync=False,
+            flush="io_uring",
+            buffers=2,
+            pinned=True,
+            records=n,
+            record_size=size,
+        ),
+    ]
+    dcap = plan.depth_capacity
+    dn = records_for(plan, dcap, plan.variant_bytes)
+    cases += [
+        _case(
+            group="depth",
+            variant="depth_1",
+            capacity=dcap,
+            dsync=True,
+            flush="blocking",
+            buffers=1,
+            records=dn,
+            record_size=size,
+        )
+    ]
+    cases += [
+        _case(
+            group="depth",
+            variant=f"depth_{b}",
+            capacity=dcap,
+            dsync=True,
+            flush="io_uring",
+            buffers=b,
+            records=dn,
+            record_size=size,
+        )
+        for b in plan.depth_buffers
+    ]
+    # double-buffered io_uring flushes; blocking ones where io_uring is unavailable
+    flush, buffers = ("io_uring", 2) if capabilities.io_uring().supported else ("blocking", 1)
+    for wal, dsync, variant in (
+        (False, False, NO_LOG),
+        (False, True, "dsync_segments"),
+        (True, False, LOG),
+        (True, True, "log_dsync"),
+    ):
+        cases.append(
+            _case(
+                group="durability",
+                variant=variant,
+                capacity=cap,
+                dsync=dsync,
+                flush=flush,
+                buffers=buffers,
+                wal=wal,
+                records=n,
+                record_size=size,
+            )
+        )
+    return cases
+
+
+# ---- measuring ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _direct_io(directory: str) -> capabilities.Capability:
+    return capabilities.direct_io(directory)
+
+
+def check_capabilities(case: Case, directory: Path) -> None:
+    """Unsupported(reason) when the machine lacks what the case needs."""
+    cap = _direct_io(str(directory))
+    if not cap.supported:
+        raise Unsupported(f"O_DIRECT: {cap.reason}")
+    if case["capacity"] % cap.detail:
+        raise Unsupported(f"capacity {case['capacity']} is not a multiple of the O_DIRECT alignment {cap.detail}")
+    if case["flush"] == "io_uring":
+        ring = capabilities.io_uring()
+        if not ring.supported:
+            raise Unsupported(f"io_uring: {ring.reason}")
+    if case["pinned"] and len(os.sched_getaffinity(0)) < 2:
+        raise Unsupported("pinning needs at least two CPUs (the producers run beside the writer)")
+
+
+def _fresh_dir(scratch: Scratch, stem: str) -> Path:
+    path = scratch.file(stem).with_suffix("")
+    path.mkdir()
+    return path
+
+
+def _remove_dir(scratch: Scratch, path: Path) -> None:
+    if scratch.path not in path.parents:
+        raise ValueError(f"{path} is not inside the scratch directory {scratch.path}")
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def benchmark(case: Case, directory: Path, plan: MemtablePlan) -> dict[str, Any]:
+    """One run of the native benchmark for a case."""
+    return _native.memtable_benchmark(
+        str(directory),
+        case["capacity"],
+        case["records"],
+        record_size=case["record_size"],
+        dsync=case["dsync"],
+        flush=case["flush"],
+        buffers=case["buffers"],
+        wal=case["wal"],
+        pin_cpu=pin_cpu() if case["pinned"] else -1,
+        producers=plan.producers,
+        queue_depth=plan.queue_depth,
+        segment_bytes=plan.segment_bytes,
+    )
+
+
+def _subsample(values: np.ndarray, limit: int) -> np.ndarray:
+    step = max(1, -(-values.size // limit))
+    return values[::step]
+
+
+def outcome_of(r: dict[str, Any], max_samples: int) -> Outcome:
+    """`max_samples` per-record latencies are kept (evenly spaced), none when 0."""
+    # Records/s, ns per record, flushes and flushes/s, MB/s, per-record latency
+    # percentiles (µs) and the flush latency, as the seed reported them and more.
+    elapsed = r["elapsed_ns"]
+    seconds = elapsed / 1e9
+    lat = r["latency_ns"]
+    metrics = latency_metrics(lat, elapsed, per="record")  # p50 ... max (µs), records_per_s
+    metrics["ns_per_op"] = (elapsed / r["records"], "ns")
+    metrics["flushes"] = (float(r["flushes"]), "flushes")
+    metrics["flushes_per_s"] = (r["flushes"] / seconds, "flushes/s")
+    metrics["mb_per_s"] = (r["segment_bytes"] / seconds / 1e6, "MB/s")
+    metrics["bytes_written"] = (float(r["bytes_written"]), "bytes")
+    metrics["flush_p50"] = (float(np.percentile(r["flush_ns"], 50)) / 1e3, "us")
+    metrics["flush_p99"] = (float(np.percentile(r["flush_ns"], 99)) / 1e3, "us")
+    metrics["stall_share"] = (r["stall_ns"] / elapsed, "fraction")
+    # before its first write the memtable must fill a buffer; fio has nothing to fill
+    metrics["first_fill_ms"] = (r["first_fill_ns"] / 1e6, "ms")
+    metrics["first_fill_share"] = (r["first_fill_ns"] / elapsed, "fraction")
+    if r["wal_syncs"]:
+        metrics["wal_syncs_per_s"] = (r["wal_syncs"] / seconds, "syncs/s")
+        metrics["records_per_sync"] = (r["records"] / r["wal_syncs"], "records")
+    return Outcome(metrics, samples=_subsample(lat, max_samples) if max_samples else None)
+
+
+def measurer(plan: MemtablePlan, *, samples: bool = True):
+    """Runs one case; keeps up to the plan's count of per-record latencies if `samples`."""
+
+    def measure(case: Case, scratch: Scratch) -> Outcome:
+        check_capabilities(case, scratch.path)
+        directory = _fresh_dir(scratch, "memtable")
+        try:
+            r = benchmark(case, directory, plan)
+        finally:
+            _remove_dir(scratch, directory)
+        return outcome_of(r, plan.max_samples if samples else 0)
+
+    return measure
+
+
+# ---- the chapter ---------------------------------------------------------------------------------
+
+
+def _bytes_needed(cases: list[dict[str, Any]], segment_bytes: int) -> int:
+    """The largest single case: its data and log, plus two segment files' worth (the
+    last one is preallocated whole, and the next one is created ahead)."""
+    need = 0
+    for c in cases:
+        data = c["records"] * c["record_size"]
+        segment = max(segment_bytes, c["buffers"] * c["capacity"], c["capacity"])
+        need = max(need, data * (2 if c["wal"] else 1) + 2 * segment)
+    return need
+
+
+def measure(profile: Profile, out: Writer) -> None:
+    """The subject's experiments in one scratch dir, each handed to `out`."""
+    from . import crash as crash_test
+    from . import crosscheck
+
+    plan = profile.memtable
+    reps = profile.repetitions
+    sweep, variants, fio = sweep_cases(profile), variant_cases(profile), crosscheck.fio_cases(profile)
+    crash = [{"mode": m.name} for m in crash_test.crash_modes()]
+    with Scratch(need_bytes=_bytes_needed(sweep + variants + fio, plan.segment_bytes)) as scratch:
+        out.record_facts(scratch.path)
+        # the sweep keeps latency percentiles only; the variants keep samples for the chart
+        out.add(run(SWEEP, sweep, measurer(plan, samples=False), repetitions=reps, scratch=scratch))
+        out.add(run(VARIANTS, variants, measurer(plan), repetitions=reps, scratch=scratch))
+        out.add(run(VS_FIO, fio, crosscheck.fio_measurer(plan), repetitions=reps, scratch=scratch, alternate=True))
+        points = max(1, -(-plan.crash_points // len(crash)))
+        out.add(run(CRASH, crash, crash_test.crash_measurer(), repetitions=points, scratch=scratch))

@@ -1,0 +1,52 @@
+"""The memtable subject's settings: every size and count its experiments use, quick
+and full side by side. The one place to change them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KiB = 1024
+MiB = 1024 * KiB
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Sizes for the memtables chapter."""
+
+    record_size: int = 16 * KiB  # framed bytes per record (header, 16-byte key, value), as the seed's 16 KB
+    capacities: tuple[int, ...] = tuple(64 * KiB * 4**i for i in range(5))  # 64 KiB ... 16 MiB
+    sweep_bytes: int = 32 * MiB  # bytes per case, within the flush counts below
+    min_flushes: int = 4
+    max_flushes: int = 128
+    deep_buffers: int = 8  # the io_uring case with flushes overlapping (besides double buffering) ...
+    deep_bytes: int = 32 * MiB  # ... with more buffers for small capacities, up to this much memory
+    max_deep_buffers: int = 32
+    max_buffer_bytes: int = 2 * 1024 * MiB  # buffers * capacity at most (fewer buffers at large capacities)
+    producers: int = 2  # threads feeding the single writer (the seed: 8 goroutines on 8 cores)
+    segment_bytes: int = 1024 * MiB  # per segment file (a run's files are no larger than it writes)
+    queue_depth: int = 64  # records waiting for the writer at most (a group commit takes what is there)
+    max_samples: int = 20_000  # per-record latencies stored per case and repetition (evenly spaced)
+    variant_capacity: int = 1 * MiB  # pinning, queue depth and durability variants
+    variant_bytes: int = 32 * MiB
+    depth_capacity: int = 256 * KiB  # 1 to 32 buffers with O_DSYNC
+    depth_buffers: tuple[int, ...] = (2, 4, 8, 16, 32)
+    fio_capacities: tuple[int, ...] = (256 * KiB, 4 * MiB)  # the fio cross-check (physical limit) ...
+    fio_min_flushes: int = 512  # ... with at least this many flushes per case ...
+    fio_max_bytes: int = 128 * MiB  # ... where that stays within this many bytes
+    crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
+
+
+QUICK = Plan()
+FULL = Plan(
+    capacities=tuple(64 * KiB * 2**i for i in range(15)),  # 64 KiB ... 1 GiB, as the seed
+    sweep_bytes=1024 * MiB,
+    min_flushes=4,
+    max_flushes=2048,
+    max_samples=50_000,
+    variant_capacity=16 * MiB,
+    variant_bytes=1024 * MiB,
+    fio_capacities=(64 * KiB, 1 * MiB, 2 * MiB, 16 * MiB, 128 * MiB, 1024 * MiB),
+    fio_min_flushes=16,
+    fio_max_bytes=2 * 1024 * MiB,
+    crash_points=30,
+)

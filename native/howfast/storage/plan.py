@@ -1,0 +1,41 @@
+"""The storage subject's settings: every size and count its experiments use, quick
+and full side by side. The one place to change them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KiB = 1024
+MiB = 1024 * KiB
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Sizes for the storing-data chapter (disk engines, page cache, parallel jobs)."""
+
+    matrix_file_size: int = 32 * MiB  # per case of the engine matrix
+    matrix_block_size: int = 256 * KiB
+    large_block_size: int = 1 * MiB
+    sweep_block_sizes: tuple[int, ...] = tuple(4 * KiB * 2**i for i in range(11))  # 4 KiB ... 4 MiB
+    sweep_file_size: int = 32 * MiB
+    queue_depths: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
+    queue_block_size: int = 4 * KiB
+    queue_file_size: int = 16 * MiB
+    parallel_jobs: int = 8
+    parallel_block_size: int = 1 * MiB
+    parallel_file_size: int = 16 * MiB  # per job
+    memcpy_size: int = 256 * MiB
+    memcpy_rounds: int = 5
+    fio_file_size: int = 32 * MiB
+
+
+QUICK = Plan()
+FULL = Plan(
+    matrix_file_size=1024 * MiB,
+    sweep_file_size=512 * MiB,
+    queue_file_size=256 * MiB,
+    parallel_file_size=512 * MiB,
+    memcpy_size=1024 * MiB,
+    memcpy_rounds=10,
+    fio_file_size=1024 * MiB,
+)

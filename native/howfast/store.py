@@ -1,0 +1,288 @@
+"""The results store: the seam between measuring and the book.
+
+Measuring a subject writes one **results set**; a chapter reads it. A set is a folder
+
+    <results>/<machine>/<profile>/<subject>/
+        manifest.json        what was measured: subject, profile, machine, howfast version
+                             and git commit, when it started and ended, its experiments
+        machine.json         the machine's facts, recorded once for the set
+        <experiment>.parquet          tidy metrics (one row per case, repetition, metric)
+        <experiment>.samples.parquet  per-operation latencies, where kept
+
+``<results>`` is ``$HOWFAST_RESULTS`` or the book's ``data/results``. A set is written
+into a hidden folder beside its final place and swapped in only when the subject's
+every experiment has finished, so a set is complete or absent: an interrupted run
+leaves the previous set as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .bench import Run
+from .paths import book_root, results_dir
+from .profiles import Profile, current_profile
+
+#: Every measured subject, in the order of the book. Each is a package
+#: ``howfast.<subject>`` whose ``experiments.measure(profile, writer)`` fills a set.
+SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "rocksdb")
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MANIFEST = "manifest.json"
+FACTS = "machine.json"
+
+
+class MissingResults(FileNotFoundError):
+    """No stored results set for this subject, machine and profile."""
+
+
+def _check_name(name: str, what: str) -> None:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(f"{what} {name!r} must be lower-case letters, digits, '_' or '-'")
+
+
+def check_subject(subject: str) -> str:
+    if subject not in SUBJECTS:
+        raise ValueError(f"unknown subject {subject!r}: choose one of {', '.join(SUBJECTS)}")
+    return subject
+
+
+def set_dir(subject: str, *, machine: str | None = None, profile: str | None = None) -> Path:
+    """Where the results set of `subject` lives for this (or the named) machine and profile."""
+    from .machine import machine_id
+
+    check_subject(subject)
+    return results_dir() / (machine or machine_id()) / (profile or current_profile().name) / subject
+
+
+def code_version() -> dict[str, str | None]:
+    """howfast's version and, in a git checkout, the commit (with ``+dirty`` for local edits)."""
+    from . import __version__
+
+    commit = None
+    root = book_root(Path(__file__).resolve().parent)
+    if root is not None and (root / ".git").exists():
+        try:
+            head = subprocess.run(
+                ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
+            ).stdout.strip()
+            dirty = subprocess.run(
+                ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
+            ).stdout.strip()
+            commit = head + ("+dirty" if dirty else "")
+        except (OSError, subprocess.SubprocessError):
+            commit = None
+    return {"howfast": __version__, "commit": commit}
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class Writer:
+    """Collects one subject's experiments in a hidden folder; ``commit`` swaps it in."""
+
+    def __init__(self, subject: str, profile: Profile) -> None:
+        self.subject = check_subject(subject)
+        self.profile = profile
+        self.final = set_dir(subject, profile=profile.name)
+        self.final.parent.mkdir(parents=True, exist_ok=True)
+        self.path = self.final.parent / f".{subject}.partial-{os.getpid()}"
+        shutil.rmtree(self.path, ignore_errors=True)
+        self.path.mkdir()
+        self.experiments: list[str] = []
+        self.machine_facts: dict[str, Any] | None = None
+        #: what else a report needs to know about the run (library versions, ...): JSON values
+        self.details: dict[str, Any] = {}
+        self.started = _now()
+        self._clock = time.monotonic()
+
+    def record_facts(self, directory: Path) -> dict[str, Any]:
+        """The machine's facts for the directory the benchmarks write in, recorded once."""
+        from .machine import facts
+
+        if self.machine_facts is None:
+            self.machine_facts = facts(directory)
+        return self.machine_facts
+
+    def add(self, run: Run) -> None:
+        """Store one experiment's metrics (and samples, if any)."""
+        _check_name(run.benchmark, "experiment name")
+        if run.benchmark in self.experiments:
+            raise ValueError(f"experiment {run.benchmark!r} was added twice")
+        stamp = [pl.lit(run.profile).alias("profile"), pl.lit(run.started).alias("measured_at")]
+        run.metrics.with_columns(stamp).write_parquet(self.path / f"{run.benchmark}.parquet")
+        if run.samples.height:
+            run.samples.with_columns(stamp).write_parquet(self.path / f"{run.benchmark}.samples.parquet")
+        self.experiments.append(run.benchmark)
+
+    def commit(self) -> Path:
+        """Write the manifest and replace the previous set (if any) by this one."""
+        from .machine import machine_id
+
+        if self.machine_facts is None:
+            raise RuntimeError(f"{self.subject}: the experiments recorded no machine facts (call record_facts)")
+        if not self.experiments:
+            raise RuntimeError(f"{self.subject}: no experiment was stored")
+        manifest = {
+            "subject": self.subject,
+            "machine": machine_id(),
+            "profile": self.profile.name,
+            "repetitions": self.profile.repetitions,
+            **code_version(),
+            "started": self.started,
+            "finished": _now(),
+            "seconds": round(time.monotonic() - self._clock, 1),
+            "experiments": self.experiments,
+            "details": self.details,
+        }
+        (self.path / FACTS).write_text(json.dumps(self.machine_facts, indent=2, sort_keys=True) + "\n")
+        (self.path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        old = self.final.parent / f".{self.subject}.old-{os.getpid()}"
+        if self.final.exists():
+            os.replace(self.final, old)
+        os.replace(self.path, self.final)
+        shutil.rmtree(old, ignore_errors=True)
+        return self.final
+
+    def discard(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+@contextmanager
+def writing(subject: str, profile: Profile | None = None) -> Iterator[Writer]:
+    """A Writer committed when the block ends normally, discarded on any exception."""
+    writer = Writer(subject, profile or current_profile())
+    try:
+        yield writer
+    except BaseException:
+        writer.discard()
+        raise
+    writer.commit()
+
+
+def measure(subject: str, profile: Profile | None = None) -> ResultSet:
+    """Run every experiment of `subject` and store them as this machine's set."""
+    from . import progress
+
+    profile = profile or current_profile()
+    module = importlib.import_module(f"howfast.{check_subject(subject)}.experiments")
+    with progress.subject(subject), writing(subject, profile) as writer:
+        module.measure(profile, writer)
+    return load(subject, profile=profile.name)
+
+
+@dataclass
+class ResultSet:
+    """One subject's stored results for one machine and profile."""
+
+    subject: str
+    path: Path
+    manifest: dict[str, Any]
+    facts: dict[str, Any]
+    _tables: dict[tuple[str, bool], pl.DataFrame] = field(default_factory=dict, repr=False)
+
+    @property
+    def profile(self) -> str:
+        return str(self.manifest["profile"])
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return dict(self.manifest.get("details", {}))
+
+    @property
+    def experiments(self) -> list[str]:
+        return list(self.manifest["experiments"])
+
+    def table(self, experiment: str, *, samples: bool = False) -> pl.DataFrame:
+        """An experiment's metrics (or its per-operation samples), read once."""
+        key = (experiment, samples)
+        if key not in self._tables:
+            if experiment not in self.experiments:
+                raise KeyError(f"{self.subject} has no experiment {experiment!r}; it has {', '.join(self.experiments)}")
+            path = self.path / f"{experiment}{'.samples' if samples else ''}.parquet"
+            if not path.is_file():
+                raise MissingResults(f"{experiment} kept no samples ({path} is missing)")
+            self._tables[key] = pl.read_parquet(path)
+        return self._tables[key]
+
+    def stamp(self) -> str:
+        """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f)'."""
+        from .fmt import duration_us
+
+        when = dt.datetime.fromisoformat(self.manifest["finished"]).strftime("%Y-%m-%d %H:%M UTC")
+        took = duration_us(float(self.manifest["seconds"]) * 1e6)
+        commit = f" (git {self.manifest['commit']})" if self.manifest.get("commit") else ""
+        return f"{self.profile} profile, measured {when} in {took}, howfast {self.manifest['howfast']}{commit}"
+
+
+def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
+    """The stored set; MissingResults naming the command that measures it when absent."""
+    path = set_dir(subject, machine=machine, profile=profile)
+    manifest_path = path / MANIFEST
+    if not manifest_path.is_file():
+        chosen = profile or current_profile().name
+        raise MissingResults(
+            f"no stored {subject} results for this machine and the {chosen} profile "
+            f"({path}): run 'python -m howfast measure {subject} --profile {chosen}'"
+        )
+    manifest = json.loads(manifest_path.read_text())
+    facts = json.loads((path / FACTS).read_text())
+    return ResultSet(subject=subject, path=path, manifest=manifest, facts=facts)
+
+
+def measure_requested() -> bool:
+    """``HOWFAST_MEASURE=1`` asks chapters to measure even when results are stored."""
+    return os.environ.get("HOWFAST_MEASURE", "").strip() not in ("", "0")
+
+
+def results(subject: str) -> ResultSet:
+    """What a chapter calls: the stored set of this machine and profile, measured first
+    when it is missing or when ``HOWFAST_MEASURE=1``."""
+    if measure_requested():
+        return measure(subject)
+    try:
+        return load(subject)
+    except MissingResults:
+        return measure(subject)
+
+
+def machines() -> list[str]:
+    """Machines with at least one stored results set."""
+    root = results_dir()
+    if not root.is_dir():
+        return []
+    return sorted(m.name for m in root.iterdir() if m.is_dir() and any(m.glob(f"*/*/{MANIFEST}")))
+
+
+def load_facts(machine: str | None = None) -> dict[str, Any]:
+    """The facts of the most recently measured set of a machine."""
+    from .machine import machine_id
+
+    base = results_dir() / (machine or machine_id())
+    manifests = sorted(base.glob(f"*/*/{MANIFEST}"), key=lambda p: p.stat().st_mtime)
+    if not manifests:
+        raise MissingResults(f"no stored results for machine {machine or machine_id()!r} in {results_dir()}")
+    return json.loads((manifests[-1].parent / FACTS).read_text())

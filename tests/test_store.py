@@ -1,0 +1,138 @@
+"""The results store: a set is written whole or not at all, read back as it was written,
+says what produced it, and chapters measure only when they must."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from howfast import __version__, progress, store
+from howfast.bench import Outcome, run
+from howfast.profiles import current_profile
+
+
+def _run(name: str, value: float = 3.0):
+    return run(name, [{"k": 1}], lambda c, s: Outcome({"m": (value, "u")}), repetitions=2)
+
+
+def _write(subject: str, *names: str, value: float = 3.0) -> store.ResultSet:
+    with store.writing(subject) as out:
+        out.record_facts(Path.cwd())
+        for name in names:
+            out.add(_run(name, value))
+    return store.load(subject)
+
+
+def test_a_set_round_trips_with_its_manifest_and_facts(isolated: dict[str, Path]) -> None:
+    data = _write("fsync", "one", "two")
+    assert data.path == isolated["results"] / "test-machine" / "quick" / "fsync"
+    assert data.experiments == ["one", "two"]
+    back = data.table("one")
+    assert back["value"].to_list() == [3.0, 3.0]
+    assert set(back.columns) >= {"k", "repetition", "metric", "value", "unit", "profile", "measured_at"}
+    manifest = json.loads((data.path / "manifest.json").read_text())
+    assert manifest["howfast"] == __version__ and manifest["profile"] == "quick" and manifest["subject"] == "fsync"
+    assert manifest["repetitions"] == current_profile().repetitions and manifest["seconds"] >= 0
+    assert data.facts["machine"] == "test-machine" and store.load_facts()["machine"] == "test-machine"
+    assert store.machines() == ["test-machine"]
+    assert "quick profile, measured" in data.stamp() and f"howfast {__version__}" in data.stamp()
+    assert sorted(p.name for p in data.path.parent.iterdir()) == ["fsync"]  # no partial folder left
+
+
+def test_an_interrupted_set_leaves_the_previous_one_whole(isolated: dict[str, Path]) -> None:
+    first = _write("fsync", "one", value=1.0)
+    with pytest.raises(KeyboardInterrupt), store.writing("fsync") as out:
+        out.record_facts(Path.cwd())
+        out.add(_run("one", 2.0))
+        raise KeyboardInterrupt
+    again = store.load("fsync")
+    assert again.table("one")["value"].to_list() == [1.0, 1.0]
+    assert again.manifest == first.manifest
+    assert sorted(p.name for p in again.path.parent.iterdir()) == ["fsync"]
+    replaced = _write("fsync", "other", value=5.0)  # a finished set replaces the old one whole
+    assert replaced.experiments == ["other"] and not (replaced.path / "one.parquet").exists()
+
+
+def test_a_set_without_facts_or_experiments_is_refused(isolated: dict[str, Path]) -> None:
+    with pytest.raises(RuntimeError, match="no machine facts"), store.writing("fsync") as out:
+        out.add(_run("one"))
+    with pytest.raises(RuntimeError, match="no experiment"), store.writing("fsync") as out:
+        out.record_facts(Path.cwd())
+    with pytest.raises(store.MissingResults):
+        store.load("fsync")
+    with pytest.raises(ValueError, match="added twice"), store.writing("fsync") as out:
+        out.record_facts(Path.cwd())
+        out.add(_run("one"))
+        out.add(_run("one"))
+
+
+def test_missing_results_and_bad_names() -> None:
+    with pytest.raises(store.MissingResults, match="python -m howfast measure storage --profile quick"):
+        store.load("storage")
+    with pytest.raises(ValueError, match="unknown subject"):
+        store.load("../escape")
+    with pytest.raises(ValueError, match="lower-case"), store.writing("fsync") as out:
+        out.add(_run("Bad Name"))
+    data = _write("fsync", "one")
+    with pytest.raises(KeyError, match="no experiment 'two'"):
+        data.table("two")
+    with pytest.raises(store.MissingResults, match="kept no samples"):
+        data.table("one", samples=True)
+    with pytest.raises(store.MissingResults):
+        store.load_facts("nobody")
+
+
+def test_chapters_measure_only_when_they_must(isolated: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def fake_measure(subject: str, profile=None) -> store.ResultSet:
+        calls.append(subject)
+        return _write(subject, "one")
+
+    monkeypatch.setattr(store, "measure", fake_measure)
+    store.results("fsync")  # nothing stored: measured
+    store.results("fsync")  # stored: read
+    assert calls == ["fsync"]
+    monkeypatch.setenv("HOWFAST_MEASURE", "1")
+    store.results("fsync")  # asked to: measured again
+    assert calls == ["fsync", "fsync"]
+    monkeypatch.setenv("HOWFAST_MEASURE", "0")
+    store.results("fsync")
+    assert calls == ["fsync", "fsync"]
+
+
+def test_sets_are_kept_per_profile(isolated: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    _write("fsync", "one")
+    monkeypatch.setenv("HOWFAST_PROFILE", "full")
+    with pytest.raises(store.MissingResults, match="full profile"):
+        store.load("fsync")
+    assert store.load("fsync", profile="quick").profile == "quick"
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def subject_started(self, name: str) -> None:
+        self.events.append(("subject", name))
+
+    def subject_ended(self, name: str) -> None:
+        self.events.append(("end", name))
+
+    def experiment_started(self, name: str, total: int) -> None:
+        self.events.append(("experiment", name, total))
+
+    def advanced(self, detail: str) -> None:
+        self.events.append(("advance", detail))
+
+
+def test_progress_reports_every_run() -> None:
+    recorder = Recorder()
+    with progress.listening(recorder):
+        run("two_cases", [{"k": 1}, {"k": 2}], lambda c, s: Outcome({"m": (1.0, "u")}), repetitions=3)
+    assert recorder.events[0] == ("experiment", "two_cases", 6)
+    assert [e[1] for e in recorder.events[1:]] == ["k=1", "k=2"] * 3
+    run("quiet", [{"k": 1}], lambda c, s: Outcome({"m": (1.0, "u")}), repetitions=1)  # nobody listens: fine
+    assert len(recorder.events) == 7
