@@ -136,3 +136,15 @@ def test_progress_reports_every_run() -> None:
     assert [e[1] for e in recorder.events[1:]] == ["k=1", "k=2"] * 3
     run("quiet", [{"k": 1}], lambda c, s: Outcome({"m": (1.0, "u")}), repetitions=1)  # nobody listens: fine
     assert len(recorder.events) == 7
+
+
+def test_a_set_of_an_older_shape_is_measured_again(isolated: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _write("fsync", "one")
+    manifest = json.loads((data.path / "manifest.json").read_text())
+    assert manifest["schema"] == store.schema("fsync") > 0
+    (data.path / "manifest.json").write_text(json.dumps({**manifest, "schema": manifest["schema"] - 1}))
+    with pytest.raises(store.StaleResults, match="another shape"):
+        store.load("fsync")
+    calls: list[str] = []
+    monkeypatch.setattr(store, "measure", lambda subject, profile=None: calls.append(subject) or _write(subject, "x"))
+    assert store.results("fsync").experiments == ["x"] and calls == ["fsync"]

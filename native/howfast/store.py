@@ -50,6 +50,16 @@ class MissingResults(FileNotFoundError):
     """No stored results set for this subject, machine and profile."""
 
 
+class StaleResults(MissingResults):
+    """A stored set in a shape the code no longer reads (its subject's SCHEMA changed)."""
+
+
+def schema(subject: str) -> int:
+    """The shape of what a subject stores: ``SCHEMA`` in its experiments module, bumped
+    whenever its cases, ids or metrics change, so that older sets are measured again."""
+    return int(getattr(importlib.import_module(f"howfast.{check_subject(subject)}.experiments"), "SCHEMA", 0))
+
+
 def _check_name(name: str, what: str) -> None:
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(f"{what} {name!r} must be lower-case letters, digits, '_' or '-'")
@@ -69,6 +79,12 @@ def set_dir(subject: str, *, machine: str | None = None, profile: str | None = N
     return results_dir() / (machine or machine_id()) / (profile or current_profile().name) / subject
 
 
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10, check=True
+    ).stdout.strip()
+
+
 def code_version() -> dict[str, str | None]:
     """howfast's version and, in a git checkout, the commit (with ``+dirty`` for local edits)."""
     from . import __version__
@@ -77,21 +93,8 @@ def code_version() -> dict[str, str | None]:
     root = book_root(Path(__file__).resolve().parent)
     if root is not None and (root / ".git").exists():
         try:
-            head = subprocess.run(
-                ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=True,
-            ).stdout.strip()
-            dirty = subprocess.run(
-                ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=True,
-            ).stdout.strip()
-            commit = head + ("+dirty" if dirty else "")
+            dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+            commit = _git(root, "rev-parse", "--short=12", "HEAD") + ("+dirty" if dirty else "")
         except (OSError, subprocess.SubprocessError):
             commit = None
     return {"howfast": __version__, "commit": commit}
@@ -148,6 +151,7 @@ class Writer:
             raise RuntimeError(f"{self.subject}: no experiment was stored")
         manifest = {
             "subject": self.subject,
+            "schema": schema(self.subject),
             "machine": machine_id(),
             "profile": self.profile.name,
             "repetitions": self.profile.repetitions,
@@ -249,6 +253,11 @@ def load(subject: str, *, machine: str | None = None, profile: str | None = None
             f"({path}): run 'python -m howfast measure {subject} --profile {chosen}'"
         )
     manifest = json.loads(manifest_path.read_text())
+    if manifest.get("schema") != schema(subject):
+        raise StaleResults(
+            f"the stored {subject} results ({path}) were made by howfast {manifest.get('howfast')}, "
+            f"which stored them in another shape: run 'python -m howfast measure {subject}' again"
+        )
     facts = json.loads((path / FACTS).read_text())
     return ResultSet(subject=subject, path=path, manifest=manifest, facts=facts)
 

@@ -31,6 +31,10 @@ from ..scratch import Scratch
 from ..store import Writer
 from .plan import Plan as MemtablePlan
 
+#: The shape of what this subject stores; bump it when its cases, ids or metrics change
+#: (older stored sets are then measured again instead of misread).
+SCHEMA = 2
+
 SWEEP = "sweep"
 VARIANTS = "variants"
 VS_FIO = "vs_fio"
@@ -138,49 +142,25 @@ def variant_cases(profile: Profile) -> list[dict[str, Any]]:
     plan = profile.memtable
     cap, size = plan.variant_capacity, plan.record_size
     n = records_for(plan, cap, plan.variant_bytes)
+    pinning = (
+        ("blocking_unpinned", "blocking", 1, False),
+        ("blocking_pinned", "blocking", 1, True),
+        ("uring_unpinned", "io_uring", 2, False),
+        ("uring_pinned", "io_uring", 2, True),
+    )
     cases = [
         _case(
             group="pinning",
-            variant="blocking_unpinned",
+            variant=variant,
             capacity=cap,
             dsync=False,
-            flush="blocking",
-            buffers=1,
+            flush=flush,
+            buffers=buffers,
+            pinned=pinned,
             records=n,
             record_size=size,
-        ),
-        _case(
-            group="pinning",
-            variant="blocking_pinned",
-            capacity=cap,
-            dsync=False,
-            flush="blocking",
-            buffers=1,
-            pinned=True,
-            records=n,
-            record_size=size,
-        ),
-        _case(
-            group="pinning",
-            variant="uring_unpinned",
-            capacity=cap,
-            dsync=False,
-            flush="io_uring",
-            buffers=2,
-            records=n,
-            record_size=size,
-        ),
-        _case(
-            group="pinning",
-            variant="uring_pinned",
-            capacity=cap,
-            dsync=False,
-            flush="io_uring",
-            buffers=2,
-            pinned=True,
-            records=n,
-            record_size=size,
-        ),
+        )
+        for variant, flush, buffers, pinned in pinning
     ]
     dcap = plan.depth_capacity
     dn = records_for(plan, dcap, plan.variant_bytes)

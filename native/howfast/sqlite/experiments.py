@@ -45,6 +45,10 @@ from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
 
+#: The shape of what this subject stores; bump it when its cases, ids or metrics change
+#: (older stored sets are then measured again instead of misread).
+SCHEMA = 2
+
 #: The clients' ids (the chapter's words for them are ``report.CLIENT_NAMES``).
 C_API = "c_api"
 PYTHON = "python"

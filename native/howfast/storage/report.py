@@ -12,6 +12,12 @@ from .experiments import PARALLEL_JOBS
 
 CASE = ["engine", "pattern", "op", "fsync", "direct", "block_size"]
 LAPTOP = "laptop, WD SN750 (seed 000)"
+#: The words for the RAM-against-disk cases (medium, what).
+MEDIUM_NAMES = {
+    ("ram", "copy"): "RAM (memcpy)",
+    ("disk", "read"): "disk, O_DIRECT sequential read",
+    ("disk", "write"): "disk, O_DIRECT sequential write",
+}
 
 
 def _row_label(with_size: bool = True) -> pl.Expr:
@@ -119,9 +125,14 @@ def page_cache_rows(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
     """MB/s of a memory copy and of O_DIRECT sequential disk I/O, beside the seed's ladder."""
-    s = stats.summarize(metrics, ["medium"]).filter(pl.col("metric") == "mb_per_s")
+    s = stats.summarize(metrics, ["medium", "what"]).filter(pl.col("metric") == "mb_per_s")
     ours = s.select(
-        pl.concat_str(pl.lit(f"{THIS_MACHINE}: "), pl.col("medium")).alias("label"),
+        pl.concat_str(
+            pl.lit(f"{THIS_MACHINE}: "),
+            pl.struct("medium", "what").map_elements(
+                lambda r: MEDIUM_NAMES[(r["medium"], r["what"])], return_dtype=pl.String
+            ),
+        ).alias("label"),
         pl.col("median").alias("mb_per_s"),
         pl.lit(True).alias("this_machine"),
     )
