@@ -30,10 +30,14 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
 
 # The package is installed editable: Python edits take effect at once, and only a change
 # of the C++ sources or the build files rebuilds the native module.
+# What only the tests need: a browser to check that the charts draw with no network.
+TEST_APT_PACKAGES := chromium
+
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
 
-.PHONY: book measure render test lint setup system-packages quarto execute preview clean distclean
+.PHONY: book measure render test lint setup system-packages test-packages apt-install quarto execute preview clean \
+        distclean
 
 book: setup quarto measure render
 
@@ -56,7 +60,7 @@ render: setup quarto
 	  exit 1; \
 	fi
 
-test: setup lint
+test: setup test-packages lint
 	HOWFAST_PROFILE=quick $(PY) -m pytest tests
 
 lint: $(VENV)/.deps
@@ -72,8 +76,15 @@ preview: setup quarto
 setup: system-packages $(VENV)/.native
 
 system-packages:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
+
+test-packages:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+
+# Installs what of $(PACKAGES) is missing, with apt, as root or with password-less sudo.
+apt-install:
 	@missing=""; \
-	for p in $(APT_PACKAGES); do \
+	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then \
@@ -108,7 +119,7 @@ quarto: $(VENV)/.deps
 	  echo "Quarto: not on PATH, and 'pip install quarto-cli' failed"
 
 clean:
-	rm -rf _book .quarto native/build $(VENV)/.native
+	rm -rf _book .quarto native/build $(VENV)/.native assets/js assets/figures
 	find . -name '__pycache__' -type d -prune -not -path './$(VENV)/*' -exec rm -rf {} +
 
 distclean: clean

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import browser
 from conftest import ROOT
 from howfast import store
 from howfast.book import CHAPTERS
@@ -106,7 +107,9 @@ def test_a_chapter_measures_what_is_missing(measured_book: Path, monkeypatch: py
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
-def test_page_renders_from_stored_results(page: Path, measured_book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_page_renders_from_stored_results(
+    page: Path, measured_book: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     _use(measured_book, monkeypatch)
     for subject in CHAPTERS.get(page.stem, ()):  # when this test runs alone
         if subject not in _manifests(measured_book):
@@ -125,6 +128,29 @@ def test_page_renders_from_stored_results(page: Path, measured_book: Path, monke
         assert stamps and all("quick profile, measured" in s for s in stamps), "a chapter says when it was measured"
     assert _manifests(measured_book) == before, "rendering must not measure again"
     assert list((measured_book / "scratch").iterdir()) == [], "scratch files left behind"
+    if page.parent.name == "chapters":
+        _charts_draw_offline(done, tmp_path)
+
+
+def _chart_outputs(done) -> list[str]:
+    return [
+        o["data"]["text/html"]
+        for outs in done.outputs("fig-").values()
+        for o in outs
+        if "howfast-chart" in o.get("data", {}).get("text/html", "")
+    ]
+
+
+def _charts_draw_offline(done, tmp_path: Path) -> None:
+    """Every chart of the page draws in headless Chromium with the network cut off."""
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the charts (apt-get install chromium; make test installs it)")
+    htmls = _chart_outputs(done)
+    assert len(htmls) == len(done.charts())
+    assert sum(h.count("<script src=") for h in htmls) == 1, "the libraries load once per page"
+    dom = browser.dump_dom(browser.chart_page(htmls, ROOT, tmp_path))
+    drawn = browser.drawn_charts(dom)
+    assert len(drawn) == len(htmls) and all(marks > 0 for marks in drawn.values()), drawn
 
 
 def test_cells_get_the_profiles_time() -> None:
@@ -152,3 +178,19 @@ def test_the_kernel_listens_on_no_port(tmp_path: Path, monkeypatch: pytest.Monke
     done = execute_chapter(page, timeout=60)
     assert done.inline == {"here": str(page.parent)}
     assert seen == ["ipc"]
+
+
+def test_the_browser_check_sees_a_chart_that_cannot_draw(tmp_path: Path) -> None:
+    """The offline check is not a formality: without the bundle, the chart says so."""
+    import altair as alt
+    import polars as pl
+
+    from howfast import offline
+
+    spec = alt.Chart(pl.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_line().encode(x="x", y="y").to_dict()
+    offline._page["loaded"] = False  # a new page
+    html = offline.chart_html(spec, root=tmp_path / "book", here=tmp_path / "book" / "chapters")
+    page = browser.chart_page([html], tmp_path / "book", tmp_path / "site")
+    assert list(browser.drawn_charts(browser.dump_dom(page)).values())[0] > 0
+    (tmp_path / "site" / offline.BUNDLE).unlink()
+    assert list(browser.drawn_charts(browser.dump_dom(page)).values()) == [-1]

@@ -148,3 +148,15 @@ def test_a_set_of_an_older_shape_is_measured_again(isolated: dict[str, Path], mo
     calls: list[str] = []
     monkeypatch.setattr(store, "measure", lambda subject, profile=None: calls.append(subject) or _write(subject, "x"))
     assert store.results("fsync").experiments == ["x"] and calls == ["fsync"]
+
+
+def test_a_switched_off_run_never_replaces_the_real_results(
+    isolated: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = _write("fsync", "one", value=1.0)
+    monkeypatch.setenv("HOWFAST_DISABLE_IO_URING", "1")
+    tried = _write("fsync", "one", value=2.0)
+    assert tried.path.parent.name == "quick+no-io_uring" and tried.path != real.path
+    assert "with io_uring switched off" in tried.stamp()
+    monkeypatch.delenv("HOWFAST_DISABLE_IO_URING")
+    assert store.load("fsync").table("one")["value"].to_list() == [1.0, 1.0]

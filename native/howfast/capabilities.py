@@ -21,8 +21,22 @@ class Capability:
     detail: int = 0  # O_DIRECT: the alignment in bytes
 
 
+#: The switches that make the book behave as on a machine without a capability.
+SWITCHES = {
+    "HOWFAST_DISABLE_IO_URING": "no-io_uring",
+    "HOWFAST_DISABLE_DIRECT_IO": "no-direct_io",
+    "HOWFAST_DISABLE_SQLITE": "no-sqlite",
+    "HOWFAST_DISABLE_ROCKSDB": "no-rocksdb",
+}
+
+
 def _disabled(variable: str) -> bool:
     return os.environ.get(variable, "").strip() not in ("", "0")
+
+
+def switched_off() -> list[str]:
+    """The short names of the switches set now ('no-io_uring', ...), in a fixed order."""
+    return [name for variable, name in SWITCHES.items() if _disabled(variable)]
 
 
 def io_uring() -> Capability:

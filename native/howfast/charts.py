@@ -1,7 +1,8 @@
 """One look for every chart, and the charts that recur across chapters.
 
 Importing this module registers and enables the ``howfast`` altair theme and the
-HTML renderer (what Quarto embeds). ``save_png`` writes any chart to PNG through
+``howfast`` renderer (``offline``: charts drawn from the book's own copy of the
+libraries, with no network). ``save_png`` writes any chart to PNG through
 vl-convert, to look at it outside the book.
 """
 
@@ -12,6 +13,8 @@ from pathlib import Path
 import altair as alt
 import numpy as np
 import polars as pl
+
+from . import offline
 
 THIS_MACHINE = "this machine"
 HIGHLIGHT = "#d6604d"
@@ -35,7 +38,7 @@ def _theme() -> alt.theme.ThemeConfig:
     }
 
 
-alt.renderers.enable("html")
+offline.register()
 
 
 def log_domain(values: pl.Series) -> list[float]:

@@ -79,10 +79,15 @@ class ExecutedChapter:
 
 
 def chart_spec(output: dict) -> dict | None:
-    """The Vega-Lite spec inside an altair HTML output, or None if it holds no chart.
+    """The Vega-Lite spec inside a chart's HTML output, or None if it holds no chart:
+    the ``howfast`` renderer's (``offline.specs_in``), else altair's HTML renderer's,
+    which ends its script with ``})(<spec>, <embed options>);``."""
+    from .offline import specs_in
 
-    altair's HTML renderer ends its script with ``})(<spec>, <embed options>);``."""
     html = output.get("data", {}).get("text/html", "")
+    ours = specs_in(html)
+    if ours:
+        return ours[0]
     if "vegaEmbed" not in html and "vega-embed" not in html:
         return None
     start = html.rfind("})(")

@@ -71,12 +71,20 @@ def check_subject(subject: str) -> str:
     return subject
 
 
+def variant(profile: str | None = None) -> str:
+    """The profile's folder: its name, plus the capabilities switched off for a try-out
+    (``quick+no-io_uring``), so that such a run never replaces the machine's real results."""
+    from .capabilities import switched_off
+
+    return "+".join([profile or current_profile().name, *switched_off()])
+
+
 def set_dir(subject: str, *, machine: str | None = None, profile: str | None = None) -> Path:
     """Where the results set of `subject` lives for this (or the named) machine and profile."""
     from .machine import machine_id
 
     check_subject(subject)
-    return results_dir() / (machine or machine_id()) / (profile or current_profile().name) / subject
+    return results_dir() / (machine or machine_id()) / variant(profile) / subject
 
 
 def _git(root: Path, *args: str) -> str:
@@ -154,6 +162,7 @@ class Writer:
             "schema": schema(self.subject),
             "machine": machine_id(),
             "profile": self.profile.name,
+            "switched_off": variant(self.profile.name).split("+")[1:],
             "repetitions": self.profile.repetitions,
             **code_version(),
             "started": self.started,
@@ -239,7 +248,9 @@ class ResultSet:
         when = dt.datetime.fromisoformat(self.manifest["finished"]).strftime("%Y-%m-%d %H:%M UTC")
         took = duration_us(float(self.manifest["seconds"]) * 1e6)
         commit = f" (git {self.manifest['commit']})" if self.manifest.get("commit") else ""
-        return f"{self.profile} profile, measured {when} in {took}, howfast {self.manifest['howfast']}{commit}"
+        off = self.manifest.get("switched_off") or []
+        without = f", with {', '.join(o.removeprefix('no-') for o in off)} switched off" if off else ""
+        return f"{self.profile} profile{without}, measured {when} in {took}, howfast {self.manifest['howfast']}{commit}"
 
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
