@@ -1,13 +1,21 @@
-"""Numbers for prose: three significant figures, sensible units, thin on digits."""
+"""Numbers for prose and tables: three significant figures, sensible units, thin on
+digits. Every number a reader sees goes through here. ``None`` is a figure this machine
+could not measure (a case it could not run) and reads ``NA``; NaN or a wrong value is a
+bug and raises."""
 
 from __future__ import annotations
 
 import math
 
+#: How a figure reads when this machine could not measure it.
+NA = "n/a"
 
-def num(x: float, digits: int = 3) -> str:
-    """12345.6 -> '12,300'; 0.01234 -> '0.0123'."""
-    if x is None or not math.isfinite(x):
+
+def num(x: float | None, digits: int = 3) -> str:
+    """12345.6 -> '12,300'; 0.01234 -> '0.0123'; None -> 'n/a'."""
+    if x is None:
+        return NA
+    if not math.isfinite(x):
         raise ValueError(f"cannot format {x!r} as a number")
     if x == 0:
         return "0"
@@ -18,9 +26,11 @@ def num(x: float, digits: int = 3) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def duration_us(us: float) -> str:
+def duration_us(us: float | None) -> str:
     """A duration given in microseconds: '350 ns', '217 µs', '1.2 ms', '2.5 s'."""
-    if us is None or not math.isfinite(us) or us < 0:
+    if us is None:
+        return NA
+    if not math.isfinite(us) or us < 0:
         raise ValueError(f"cannot format {us!r} as a duration")
     if us < 1:
         return f"{num(us * 1e3)} ns"
@@ -42,11 +52,21 @@ def size(n: float) -> str:
     raise AssertionError("unreachable")
 
 
-def share(x: float, digits: int = 3) -> str:
+def share(x: float | None, digits: int = 3) -> str:
     """A fraction as a percentage: 0.0612 -> '6.12 %'."""
-    return f"{num(100 * x, digits)} %"
+    return NA if x is None else f"{num(100 * x, digits)} %"
 
 
-def ratio(x: float) -> str:
+def ratio(x: float | None) -> str:
     """A factor: 3.2 -> '3.2×', 250 -> '250×'."""
-    return f"{num(x, 2)}×"
+    return NA if x is None else f"{num(x, 2)}×"
+
+
+def quotient(a: float | None, b: float | None) -> float | None:
+    """a / b, or None when either was not measured (or b is zero)."""
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def ratio_of(a: float | None, b: float | None) -> str:
+    """'3.2×' for a / b; 'n/a' when either was not measured."""
+    return ratio(quotient(a, b))

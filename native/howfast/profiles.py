@@ -1,7 +1,8 @@
 """Profiles: which size of every subject a run uses, and how often it repeats.
 
 ``quick`` is for workshops and tests (each chapter in well under a minute on two
-cores); ``full`` is for publishing. Each subject's sizes live in its own ``plan``
+cores); ``full`` is for publishing; ``smoke`` runs every code path in seconds for the test
+suite (its numbers mean nothing). Each subject's sizes live in its own ``plan``
 module (``howfast/<subject>/plan.py``); a profile picks one plan per subject. The
 profile comes from ``$HOWFAST_PROFILE``, else from Quarto's ``$QUARTO_PROFILE``, else
 ``quick``.
@@ -50,6 +51,15 @@ PROFILES: dict[str, Profile] = {
         memtable=memtable_plan.FULL,
         rocksdb=rocksdb_plan.FULL,
         cell_timeout=6 * 3600,
+    ),
+    "smoke": Profile(
+        name="smoke",
+        repetitions=2,
+        fsync=fsync_plan.SMOKE,
+        storage=storage_plan.SMOKE,
+        sqlite=sqlite_plan.SMOKE,
+        memtable=memtable_plan.SMOKE,
+        rocksdb=rocksdb_plan.SMOKE,
     ),
 }
 

@@ -11,11 +11,12 @@ WIDE_SPREAD = 1.5
 
 
 def summarize(metrics: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
-    """Median, min, max and spread (max/min) of each metric across repetitions."""
-    measured = metrics.filter(pl.col("metric") != "unsupported")
+    """Median, min, max and spread (max/min) of each metric across repetitions. A case the
+    machine could not run keeps one row, metric ``unsupported`` with no values, so that
+    ``pick`` can tell it from a case that does not exist."""
     keys = [*by, "metric", "unit"]
     return (
-        measured.group_by(keys, maintain_order=True)
+        metrics.group_by(keys, maintain_order=True)
         .agg(
             median=pl.col("value").median(),
             min=pl.col("value").min(),
@@ -26,14 +27,25 @@ def summarize(metrics: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     )
 
 
-def pick(summary: pl.DataFrame, metric: str, **where: object) -> float:
-    """The median of one metric for the one case matching `where` (KeyError if none)."""
-    rows = summary.filter(pl.col("metric") == metric)
+def _where(frame: pl.DataFrame, where: dict[str, object]) -> pl.DataFrame:
     for key, value in where.items():
-        rows = rows.filter(pl.col(key) == value)
-    if rows.height != 1:
-        raise KeyError(f"expected one row for {metric} {where}, found {rows.height}")
-    return float(rows["median"][0])
+        if key not in frame.columns:
+            raise KeyError(f"no column {key!r}; the cases have {', '.join(frame.columns)}")
+        frame = frame.filter(pl.col(key) == value)
+    return frame
+
+
+def pick(summary: pl.DataFrame, metric: str, **where: object) -> float | None:
+    """The median of one metric for the one case matching `where`; None when this machine
+    could not run that case (its row says unsupported); KeyError when no case or more
+    than one matches (a mistake in the asking, not in the machine)."""
+    rows = _where(summary, where)
+    found = rows.filter(pl.col("metric") == metric)
+    if found.height == 1:
+        return float(found["median"][0])
+    if found.height == 0 and rows.filter(pl.col("metric") == "unsupported").height:
+        return None
+    raise KeyError(f"expected one row for {metric} {where}, found {found.height}")
 
 
 def wide_spreads(summary: pl.DataFrame, metric: str, by: Sequence[str], threshold: float = WIDE_SPREAD) -> pl.DataFrame:

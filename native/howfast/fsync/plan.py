@@ -52,3 +52,17 @@ FULL = Plan(
     record_size=4 * KiB,
     crosscheck_writes=10000,
 )
+
+#: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
+SMOKE = Plan(
+    writes=20,
+    block_size=4 * KiB,
+    sweep_block_sizes=(4 * KiB, 64 * KiB, 1024 * KiB),
+    sweep_writes=10,
+    sweep_bytes_cap=32 * MiB,
+    batch_sizes=(1, 8, 64),
+    batch_records=128,
+    batch_min_syncs=2,
+    record_size=4 * KiB,
+    crosscheck_writes=40,
+)

@@ -50,3 +50,22 @@ FULL = Plan(
     fio_max_bytes=2 * 1024 * MiB,
     crash_points=30,
 )
+
+#: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
+SMOKE = Plan(
+    capacities=(64 * KiB, 256 * KiB),
+    sweep_bytes=2 * MiB,
+    min_flushes=2,
+    max_flushes=16,
+    max_samples=50,
+    variant_capacity=256 * KiB,
+    variant_bytes=2 * MiB,
+    depth_capacity=64 * KiB,
+    depth_buffers=(2, 4),
+    fio_capacities=(256 * KiB,),
+    fio_min_flushes=8,
+    fio_max_bytes=2 * MiB,
+    crash_points=1,
+    deep_bytes=1 * MiB,
+    max_deep_buffers=8,
+)

@@ -39,3 +39,8 @@ FULL = Plan(
     max_samples=500_000,
     disk_write_mib=1024,
 )
+
+#: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
+SMOKE = Plan(
+    entries=2000, reads=1000, rww_reads=400, repetitions=1, crosscheck_repetitions=1, max_samples=500, disk_write_mib=4
+)

@@ -37,3 +37,8 @@ FULL = Plan(
     cli_rows=(50_000, 500_000),
     client_rows=(50_000, 500_000),
 )
+
+#: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
+SMOKE = Plan(
+    rows=(20, 2000), full_sync_rows=(10, 2000), fsync_baseline_writes=20, cli_rows=(20, 2000), client_rows=(20, 2000)
+)

@@ -39,3 +39,17 @@ FULL = Plan(
     memcpy_rounds=10,
     fio_file_size=1024 * MiB,
 )
+
+#: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
+SMOKE = Plan(
+    matrix_file_size=1 * MiB,
+    sweep_block_sizes=(4 * KiB, 64 * KiB, 1 * MiB),
+    sweep_file_size=1 * MiB,
+    queue_depths=(1, 4, 32),
+    queue_file_size=1 * MiB,
+    parallel_jobs=2,
+    parallel_file_size=2 * MiB,
+    memcpy_size=1 * MiB,
+    memcpy_rounds=2,
+    fio_file_size=1 * MiB,
+)
