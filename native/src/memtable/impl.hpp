@@ -24,15 +24,13 @@
 #include <vector>
 
 #include "common/files.hpp"
+#include "common/uring.hpp"
 #include "memtable/memtable.hpp"
 #include "memtable/memtable_format.hpp"
 #include "memtable/memtable_index.hpp"
 #include "memtable/queue.hpp"
 #include "memtable/wal.hpp"
 
-#ifdef HOWFAST_HAVE_LIBURING
-#include <liburing.h>
-#endif
 
 namespace howfast {
 
@@ -95,15 +93,17 @@ struct Memtable::Impl {
     // The first 4 KiB hold a segment header: the first flush into a segment writes the
     // header and the slot in one request, so no separate (and queued) header write exists.
     Buffer(std::size_t size, int i)
-        : mem(kSegmentHeader + size, 4096), index(i), piece_written(pieces_for(kSegmentHeader + size)) {}
+        : mem(kSegmentHeader + size, 4096), index(i), piece_ops(pieces_for(kSegmentHeader + size)) {}
     unsigned char* data() noexcept { return mem.data() + kSegmentHeader; }
     const unsigned char* data() const noexcept { return mem.data() + kSegmentHeader; }
     AlignedBuffer mem;
     int index;
     unsigned char* io = nullptr;  // the flush writes [io, io + len) at `offset`
-    // io_uring: bytes done of each piece of the flush. Piece k is the part of the flush
-    // inside mem[k * kPiece, (k + 1) * kPiece), registered chunk k of this buffer.
-    std::vector<uint64_t> piece_written;
+    // io_uring: the write of each piece of the flush (what is left of it). Piece k is the
+    // part of the flush inside mem[k * kPiece, (k + 1) * kPiece), registered chunk k of
+    // this buffer.
+    std::vector<UringOp> piece_ops;
+    UringOp sync_op;  // the fdatasync once every piece is written (log on, no O_DSYNC)
     unsigned char* piece_begin(uint64_t k) noexcept { return std::max(io, mem.data() + k * kPiece); }
     uint64_t piece_size(uint64_t k) noexcept {
       unsigned char* end = std::min(io + len, mem.data() + (k + 1) * kPiece);
@@ -178,21 +178,11 @@ struct Memtable::Impl {
       wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0}, first_flush_at_ns{0};
   MemtableStats recovery;
 
-#ifdef HOWFAST_HAVE_LIBURING
-  // Declared after the buffers, so the ring is torn down before they are freed, also
-  // when the constructor throws.
-  struct Ring {
-    io_uring ring{};
-    bool ok = false;
-    ~Ring() {
-      if (ok) io_uring_queue_exit(&ring);
-    }
-  } uring;
-  io_uring& ring = uring.ring;
-  bool& ring_ok = uring.ok;
-  bool fixed = false;
+  // flush='io_uring' only. Declared after the buffers, so the ring is torn down before
+  // they are freed, also when the constructor throws.
+  std::unique_ptr<Ring> ring;
+  bool fixed = false;   // the buffers' chunks are registered
   uint64_t chunks = 1;  // registered chunks (and flush pieces) per buffer
-#endif
 
   Impl(const MemtableConfig& c, RecoveryScan* scan);
   ~Impl();
@@ -226,9 +216,10 @@ struct Memtable::Impl {
   void submit_flush(Buffer* b);
   void submit_piece(Buffer* b, uint64_t piece);
   void submit_sync(Buffer* b);
-  void submit_now(const std::string& path);
+  void submit_now();
   void reap(bool wait);
-  void handle_completion(uint64_t user_data, int res);
+  void handle_completion(const Completion& c);
+  void piece_done(Buffer* b, uint64_t piece, int res);
   void fail_requests(Request* reqs, std::size_t n, std::exception_ptr e);
   std::exception_ptr error() const {
     std::lock_guard<std::mutex> lock(failure_mu);

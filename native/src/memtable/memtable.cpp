@@ -194,9 +194,7 @@ MemtableStats Memtable::stats() const {
   s.submit_ns = m.submit_ns.load();
   s.first_flush_at_ns = m.first_flush_at_ns.load();
   s.buffers = m.bufs.size();
-#ifdef HOWFAST_HAVE_LIBURING
   s.fixed_buffers = m.fixed;
-#endif
   return s;
 }
 

@@ -2,20 +2,50 @@
 
 #include <cstring>
 #include <fstream>
+#include <memory>
 
-#ifdef HOWFAST_HAVE_LIBURING
-#include <liburing.h>
-#endif
+#include "common/errors.hpp"
+#include "common/uring.hpp"
 
 namespace howfast {
 
 namespace {
+
 std::string io_uring_disabled_setting() {
   std::ifstream in("/proc/sys/kernel/io_uring_disabled");
   std::string value;
   if (in >> value) return value;
   return "";
 }
+
+std::string setup_failure(int err) {
+  std::string reason = std::string("io_uring_queue_init failed: ") + std::strerror(err);
+  const std::string disabled = io_uring_disabled_setting();
+  if (!disabled.empty() && disabled != "0")
+    reason += " (kernel.io_uring_disabled = " + disabled + ")";
+  else if (err == EPERM || err == ENOSYS)
+    reason += " (a seccomp policy or an old kernel blocks io_uring)";
+  return reason;
+}
+
+// A ring that opens may still refuse work: submit one NOP and wait for it.
+void nop_round_trip(Ring& ring, IoUringProbe& probe) {
+  try {
+    ring.queue(UringOp{});
+    ring.submit();
+    const Completion c = ring.wait();
+    if (c.res < 0) {
+      probe.reason = std::string("io_uring NOP completed with error: ") + std::strerror(-c.res);
+      return;
+    }
+  } catch (const SysError& e) {
+    probe.reason = std::string("io_uring NOP failed: ") + std::strerror(e.err());
+    return;
+  }
+  probe.supported = true;
+  probe.reason = "io_uring_queue_init and a NOP round trip succeeded";
+}
+
 }  // namespace
 
 IoUringProbe probe_io_uring() {
@@ -25,33 +55,14 @@ IoUringProbe probe_io_uring() {
   return probe;
 #else
   probe.liburing_version = HOWFAST_LIBURING_VERSION;
-  io_uring ring{};
-  int ret = io_uring_queue_init(8, &ring, 0);
-  if (ret < 0) {
-    probe.reason = std::string("io_uring_queue_init failed: ") + std::strerror(-ret);
-    const std::string disabled = io_uring_disabled_setting();
-    if (!disabled.empty() && disabled != "0")
-      probe.reason += " (kernel.io_uring_disabled = " + disabled + ")";
-    else if (-ret == EPERM || -ret == ENOSYS)
-      probe.reason += " (a seccomp policy or an old kernel blocks io_uring)";
+  std::unique_ptr<Ring> ring;
+  try {
+    ring = std::make_unique<Ring>(8, "probe_io_uring");
+  } catch (const SysError& e) {
+    probe.reason = setup_failure(e.err());
     return probe;
   }
-  // A ring that opens may still refuse work: submit one NOP and wait for it.
-  io_uring_sqe* sqe = io_uring_get_sqe(&ring);
-  io_uring_prep_nop(sqe);
-  ret = io_uring_submit(&ring);
-  io_uring_cqe* cqe = nullptr;
-  if (ret == 1) ret = io_uring_wait_cqe(&ring, &cqe);
-  if (ret < 0) {
-    probe.reason = std::string("io_uring NOP failed: ") + std::strerror(-ret);
-  } else if (cqe != nullptr && cqe->res < 0) {
-    probe.reason = std::string("io_uring NOP completed with error: ") + std::strerror(-cqe->res);
-  } else {
-    probe.supported = true;
-    probe.reason = "io_uring_queue_init and a NOP round trip succeeded";
-  }
-  if (cqe != nullptr) io_uring_cqe_seen(&ring, cqe);
-  io_uring_queue_exit(&ring);
+  nop_round_trip(*ring, probe);
   return probe;
 #endif
 }
