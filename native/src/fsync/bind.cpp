@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "common/bindings.hpp"
+#include "common/kwargs.hpp"
 #include "fsync/fsync.hpp"
 #include "common/pyutil.hpp"
 
@@ -11,9 +12,37 @@ namespace howfast {
 
 namespace {
 
-py::dict run_durable_writes(const std::string& path, int64_t block_size, int64_t count, const std::string& sync,
-                            bool direct, const std::string& layout, uint64_t seed) {
-  DurableWriteConfig config{path, block_size, count, parse_sync_mode(sync), direct, parse_layout(layout), seed};
+// The arguments of durable_writes() and group_commit(), each written once; the defaults
+// are the ones Python sees.
+using DC = DurableWriteConfig;
+using GC = GroupCommitConfig;
+
+template <typename Config>
+auto sync_field() {
+  return converted<Config, std::string>(
+      "sync", [](Config& c, const std::string& v) { c.sync = parse_sync_mode(v); }, "fsync");
+}
+
+auto durable_positional() {
+  return std::make_tuple(field<DC>("path", &DC::path), field<DC>("block_size", &DC::block_size),
+                         field<DC>("count", &DC::count));
+}
+
+auto durable_keywords() {
+  return std::make_tuple(
+      sync_field<DC>(), field<DC>("direct", &DC::direct, false),
+      converted<DC, std::string>("layout", [](DC& c, const std::string& v) { c.layout = parse_layout(v); }, "append"),
+      field<DC>("seed", &DC::seed, 1));
+}
+
+auto group_positional() {
+  return std::make_tuple(field<GC>("path", &GC::path), field<GC>("record_size", &GC::record_size),
+                         field<GC>("records_per_sync", &GC::records_per_sync), field<GC>("syncs", &GC::syncs));
+}
+
+auto group_keywords() { return std::make_tuple(sync_field<GC>(), field<GC>("seed", &GC::seed, 1)); }
+
+py::dict run_durable_writes(const DurableWriteConfig& config) {
   DurableWriteResult r;
   {
     py::gil_scoped_release release;
@@ -29,9 +58,7 @@ py::dict run_durable_writes(const std::string& path, int64_t block_size, int64_t
   return out;
 }
 
-py::dict run_group_commit(const std::string& path, int64_t record_size, int64_t records_per_sync, int64_t syncs,
-                          const std::string& sync, uint64_t seed) {
-  GroupCommitConfig config{path, record_size, records_per_sync, syncs, parse_sync_mode(sync), seed};
+py::dict run_group_commit(const GroupCommitConfig& config) {
   GroupCommitResult r;
   {
     py::gil_scoped_release release;
@@ -49,14 +76,11 @@ py::dict run_group_commit(const std::string& path, int64_t record_size, int64_t 
 }  // namespace
 
 void register_fsync(py::module_& m) {
-  m.def("durable_writes", &run_durable_writes, py::arg("path"), py::arg("block_size"), py::arg("count"),
-        py::kw_only(), py::arg("sync") = "fsync", py::arg("direct") = false, py::arg("layout") = "append",
-        py::arg("seed") = 1,
+  bind_function<DC>(m, "durable_writes", durable_positional(), durable_keywords(), &run_durable_writes,
         "Write `count` blocks of `block_size` bytes to a new file at `path`, making each durable per "
         "`sync` ('none', 'fsync', 'fdatasync', 'dsync' = O_DSYNC), optionally with O_DIRECT. Returns "
         "per-operation latencies (ns) and totals. The file is left for the caller to verify and remove.");
-  m.def("group_commit", &run_group_commit, py::arg("path"), py::arg("record_size"), py::arg("records_per_sync"),
-        py::arg("syncs"), py::kw_only(), py::arg("sync") = "fsync", py::arg("seed") = 1,
+  bind_function<GC>(m, "group_commit", group_positional(), group_keywords(), &run_group_commit,
         "Append `records_per_sync` records, then one sync; repeat `syncs` times. Returns per-batch latencies.");
 }
 

@@ -17,14 +17,15 @@ enum class Layout { Append, Overwrite };
 SyncMode parse_sync_mode(const std::string& name);
 Layout parse_layout(const std::string& name);
 
+// Filled by the binding (fsync/bind.cpp): the defaults Python sees are written there, once.
 struct DurableWriteConfig {
-  std::string path;  // must not exist yet; its directory must
-  int64_t block_size = 4096;
-  int64_t count = 1000;
-  SyncMode sync = SyncMode::Fsync;
-  bool direct = false;               // O_DIRECT: bypass the page cache
-  Layout layout = Layout::Append;    // append grows the file; overwrite rewrites a prewritten one
-  uint64_t seed = 1;
+  std::string path; // must not exist yet; its directory must
+  int64_t block_size{};
+  int64_t count{};
+  SyncMode sync{};
+  bool direct{};    // O_DIRECT: bypass the page cache
+  Layout layout{};  // append grows the file; overwrite rewrites a prewritten one
+  uint64_t seed{};
 };
 
 struct DurableWriteResult {
@@ -37,13 +38,14 @@ struct DurableWriteResult {
 
 DurableWriteResult durable_writes(const DurableWriteConfig& config, Poller& poller);
 
+// Filled by the binding (fsync/bind.cpp): the defaults Python sees are written there, once.
 struct GroupCommitConfig {
   std::string path;
-  int64_t record_size = 4096;
-  int64_t records_per_sync = 1;  // N writes, then one sync
-  int64_t syncs = 100;           // how many batches
-  SyncMode sync = SyncMode::Fsync;
-  uint64_t seed = 1;
+  int64_t record_size{};
+  int64_t records_per_sync{}; // N writes, then one sync
+  int64_t syncs{};            // how many batches
+  SyncMode sync{};
+  uint64_t seed{};
 };
 
 struct GroupCommitResult {

@@ -4,6 +4,7 @@
 
 #include "common/bindings.hpp"
 #include "common/errors.hpp"
+#include "common/kwargs.hpp"
 #include "memtable/memtable.hpp"
 #include "memtable/memtable_format.hpp"
 #include "common/pyutil.hpp"
@@ -13,24 +14,6 @@ namespace py = pybind11;
 namespace howfast {
 
 namespace {
-
-MemtableConfig make_config(const std::string& dir, int64_t capacity, int64_t record_size, bool dsync,
-                           const std::string& flush, int64_t buffers, bool wal, int64_t pin_cpu, bool direct,
-                           int64_t segment_bytes, int64_t queue_depth) {
-  MemtableConfig c;
-  c.dir = dir;
-  c.capacity = capacity;
-  c.record_size = record_size;
-  c.dsync = dsync;
-  c.flush = parse_flush_mode(flush);
-  c.buffers = buffers;
-  c.wal = wal;
-  c.pin_cpu = pin_cpu;
-  c.direct = direct;
-  c.segment_bytes = segment_bytes;
-  c.queue_depth = queue_depth;
-  return c;
-}
 
 // Borrows the bytes of a Python bytes object (alive for the duration of the call).
 std::pair<const unsigned char*, std::size_t> view(const py::bytes& b) {
@@ -63,29 +46,49 @@ py::dict stats_dict(const MemtableStats& s) {
   return d;
 }
 
-#define MEMTABLE_ARGS                                                                                          \
-  py::arg("dir"), py::arg("capacity"), py::kw_only(), py::arg("record_size") = 16384, py::arg("dsync") = false, \
-      py::arg("flush") = "blocking", py::arg("buffers") = 0, py::arg("wal") = false, py::arg("pin_cpu") = -1,   \
-      py::arg("direct") = true, py::arg("segment_bytes") = 64ll << 20, py::arg("queue_depth") = 64
+// ---- the arguments, each written once -----------------------------------------------------
+// Memtable(), recover() and memtable_benchmark() take the same memtable settings; the
+// defaults here are the ones Python sees.
 
-std::unique_ptr<Memtable> open_memtable(const std::string& dir, int64_t capacity, int64_t record_size, bool dsync,
-                                        const std::string& flush, int64_t buffers, bool wal, int64_t pin_cpu,
-                                        bool direct, int64_t segment_bytes, int64_t queue_depth, bool recover) {
-  MemtableConfig c = make_config(dir, capacity, record_size, dsync, flush, buffers, wal, pin_cpu, direct,
-                                 segment_bytes, queue_depth);
+using MC = MemtableConfig;
+using BC = MemtableBenchConfig;
+
+const auto kDir = field<MC>("dir", &MC::dir);
+const auto kCapacity = field<MC>("capacity", &MC::capacity);
+const auto kRecordSize = field<MC>("record_size", &MC::record_size, 16384);
+const auto kDsync = field<MC>("dsync", &MC::dsync, false);
+const auto kFlush = converted<MC, std::string>(
+    "flush", [](MC& c, const std::string& v) { c.flush = parse_flush_mode(v); }, "blocking");
+const auto kBuffers = field<MC>("buffers", &MC::buffers, 0);
+const auto kWal = field<MC>("wal", &MC::wal, false);
+const auto kPinCpu = field<MC>("pin_cpu", &MC::pin_cpu, -1);
+const auto kDirect = field<MC>("direct", &MC::direct, true);
+const auto kSegmentBytes = field<MC>("segment_bytes", &MC::segment_bytes, 64ll << 20);
+const auto kQueueDepth = field<MC>("queue_depth", &MC::queue_depth, 64);
+
+// Memtable() and recover(): dir, capacity, *, the settings.
+auto memtable_positional() { return std::make_tuple(kDir, kCapacity); }
+auto memtable_keywords() {
+  return std::make_tuple(kRecordSize, kDsync, kFlush, kBuffers, kWal, kPinCpu, kDirect, kSegmentBytes, kQueueDepth);
+}
+
+// memtable_benchmark(): the memtable's settings (inside BenchConfig::memtable) and the workload's.
+template <typename F>
+auto in_bench(const F& f) { return nested(f, &BC::memtable); }
+auto bench_positional() { return std::make_tuple(in_bench(kDir), in_bench(kCapacity), field<BC>("records", &BC::records)); }
+auto bench_keywords() {
+  return std::make_tuple(in_bench(kRecordSize), in_bench(kDsync), in_bench(kFlush), in_bench(kBuffers),
+                         in_bench(kWal), in_bench(kPinCpu), field<BC>("producers", &BC::producers, 4),
+                         in_bench(kDirect), in_bench(kSegmentBytes), in_bench(kQueueDepth));
+}
+
+std::unique_ptr<Memtable> open_memtable(const MemtableConfig& c, bool recover) {
   py::gil_scoped_release release;
   if (recover) return Memtable::recover(c);
   return std::make_unique<Memtable>(c);
 }
 
-py::dict run_benchmark(const std::string& dir, int64_t capacity, int64_t records, int64_t record_size, bool dsync,
-                       const std::string& flush, int64_t buffers, bool wal, int64_t pin_cpu, int64_t producers,
-                       bool direct, int64_t segment_bytes, int64_t queue_depth) {
-  MemtableBenchConfig c;
-  c.memtable = make_config(dir, capacity, record_size, dsync, flush, buffers, wal, pin_cpu, direct, segment_bytes,
-                           queue_depth);
-  c.records = records;
-  c.producers = producers;
+py::dict run_benchmark(const MemtableBenchConfig& c) {
   MemtableBenchResult r;
   {
     py::gil_scoped_release release;
@@ -105,18 +108,13 @@ py::dict run_benchmark(const std::string& dir, int64_t capacity, int64_t records
 }  // namespace
 
 void register_memtable(py::module_& m) {
-  py::class_<Memtable>(m, "Memtable",
+  py::class_<Memtable> cls(m, "Memtable",
                        "A memtable: records appended into aligned buffers of `capacity` bytes, flushed to "
                        "O_DIRECT segment files in `dir` (blocking, or through io_uring with several buffers), "
-                       "with an optional write-ahead log (group commit) and an index for get().")
-      .def(py::init([](const std::string& dir, int64_t capacity, int64_t record_size, bool dsync,
-                       const std::string& flush, int64_t buffers, bool wal, int64_t pin_cpu, bool direct,
-                       int64_t segment_bytes, int64_t queue_depth) {
-             return open_memtable(dir, capacity, record_size, dsync, flush, buffers, wal, pin_cpu, direct,
-                                  segment_bytes, queue_depth, false);
-           }),
-           MEMTABLE_ARGS)
-      .def(
+                       "with an optional write-ahead log (group commit) and an index for get().");
+  bind_init<MC>(cls, memtable_positional(), memtable_keywords(),
+                [](const MC& c) { return open_memtable(c, false); });
+  cls.def(
           "put",
           [](Memtable& self, const py::bytes& key, const py::bytes& value) {
             auto k = view(key);
@@ -191,24 +189,15 @@ void register_memtable(py::module_& m) {
         self.close();
       });
 
-  m.def(
-      "recover",
-      [](const std::string& dir, int64_t capacity, int64_t record_size, bool dsync, const std::string& flush,
-         int64_t buffers, bool wal, int64_t pin_cpu, bool direct, int64_t segment_bytes, int64_t queue_depth) {
-        return open_memtable(dir, capacity, record_size, dsync, flush, buffers, wal, pin_cpu, direct,
-                             segment_bytes, queue_depth, true);
-      },
-      MEMTABLE_ARGS,
-      "Rebuild the memtable in `dir` from its segments and write-ahead logs (after a crash or a close) "
-      "and continue it with these settings. Partial records are ignored.");
+  bind_function<MC>(m, "recover", memtable_positional(), memtable_keywords(),
+                    [](const MC& c) { return open_memtable(c, true); },
+                    "Rebuild the memtable in `dir` from its segments and write-ahead logs (after a crash or a close) "
+                    "and continue it with these settings. Partial records are ignored.");
 
-  m.def("memtable_benchmark", &run_benchmark, py::arg("dir"), py::arg("capacity"), py::arg("records"), py::kw_only(),
-        py::arg("record_size") = 16384, py::arg("dsync") = false, py::arg("flush") = "blocking",
-        py::arg("buffers") = 0, py::arg("wal") = false, py::arg("pin_cpu") = -1, py::arg("producers") = 4,
-        py::arg("direct") = true, py::arg("segment_bytes") = 64ll << 20, py::arg("queue_depth") = 64,
-        "The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed "
-        "bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush latencies, "
-        "the elapsed time and totals. Files are removed before it returns.");
+  bind_function<BC>(m, "memtable_benchmark", bench_positional(), bench_keywords(), &run_benchmark,
+                    "The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed "
+                    "bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush "
+                    "latencies, the elapsed time and totals. Files are removed before it returns.");
 
   m.def("memtable_record_bytes", [](int64_t key_len, int64_t value_len) {
     require(key_len >= 0 && value_len >= 0, "lengths must not be negative");

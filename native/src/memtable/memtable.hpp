@@ -33,18 +33,19 @@ namespace howfast {
 enum class FlushMode { Blocking, IoUring };
 FlushMode parse_flush_mode(const std::string& name);
 
+// Filled by the binding (memtable/bind.cpp): the defaults Python sees are written there, once.
 struct MemtableConfig {
   std::string dir;
-  int64_t capacity = 1 << 20;   // bytes per buffer = bytes per flush
-  int64_t record_size = 16384;  // the largest framed record accepted (header + key + value)
-  bool dsync = false;           // segment files opened with O_DSYNC
-  FlushMode flush = FlushMode::Blocking;
-  int64_t buffers = 0;          // 0: 1 for blocking, 2 for io_uring
-  bool wal = false;
-  int64_t pin_cpu = -1;         // pin the writer thread to this CPU (-1: no)
-  bool direct = true;           // O_DIRECT segment writes
-  int64_t segment_bytes = 64ll << 20;  // data bytes per segment file (rounded to whole slots)
-  int64_t queue_depth = 64;     // requests waiting for the writer, at most
+  int64_t capacity{};      // bytes per buffer = bytes per flush
+  int64_t record_size{};   // the largest framed record accepted (header + key + value)
+  bool dsync{};            // segment files opened with O_DSYNC
+  FlushMode flush{};
+  int64_t buffers{};       // 0: 1 for blocking, 2 for io_uring
+  bool wal{};
+  int64_t pin_cpu{};       // pin the writer thread to this CPU (-1: no)
+  bool direct{};           // O_DIRECT segment writes
+  int64_t segment_bytes{}; // data bytes per segment file (rounded to whole slots)
+  int64_t queue_depth{};   // requests waiting for the writer, at most
 };
 
 // One acknowledgement for one or more requests (put, put_many, flush).
@@ -149,10 +150,11 @@ class Memtable {
   std::unique_ptr<Impl> impl_;
 };
 
+// Filled by the binding (memtable/bind.cpp): the defaults Python sees are written there, once.
 struct MemtableBenchConfig {
   MemtableConfig memtable;
-  int64_t records = 10000;
-  int64_t producers = 4;
+  int64_t records{};
+  int64_t producers{};
   int64_t key_size = 16;
 };
 

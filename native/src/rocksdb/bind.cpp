@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "common/bindings.hpp"
+#include "common/kwargs.hpp"
 #include "common/pyutil.hpp"
 #include "rocksdb/rocksdb.hpp"
 
@@ -44,6 +45,21 @@ py::dict workload(F&& f) {
   return to_dict(std::move(r));
 }
 
+// RocksDb()'s arguments, each written once; the defaults (db_bench's) are the ones Python sees.
+using RC = RocksConfig;
+const auto kPath = field<RC>("path", &RC::path);
+
+auto rocks_keywords() {
+  return std::make_tuple(field<RC>("key_size", &RC::key_size, 16), field<RC>("value_size", &RC::value_size, 800),
+                         field<RC>("compression", &RC::compression, "snappy"),
+                         field<RC>("compression_ratio", &RC::compression_ratio, 0.5),
+                         field<RC>("write_buffer_size", &RC::write_buffer_size, 64ll << 20),
+                         field<RC>("max_write_buffer_number", &RC::max_write_buffer_number, 2),
+                         field<RC>("cache_size", &RC::cache_size, 8ll << 20),
+                         field<RC>("disable_wal", &RC::disable_wal, false), field<RC>("sync", &RC::sync, false),
+                         field<RC>("seed", &RC::seed, 1));
+}
+
 }  // namespace
 
 void register_rocksdb(py::module_& m) {
@@ -55,25 +71,17 @@ void register_rocksdb(py::module_& m) {
   m.def("rocksdb_compressions", &rocksdb_compressions,
         "Compression names this librocksdb supports (empty when built without RocksDB).");
 
-  py::class_<RocksBench>(m, "RocksDb",
+  py::class_<RocksBench> cls(m, "RocksDb",
                          "A RocksDB opened in a new directory with db_bench's default options, and db_bench's "
                          "workloads run in C++ with the GIL released. Keys are the 8-byte big-endian key index "
-                         "padded with '0'; values are db_bench-like compressible bytes (see value()).")
-      .def(py::init([](const std::string& path, int64_t key_size, int64_t value_size, const std::string& compression,
-                       double compression_ratio, int64_t write_buffer_size, int64_t max_write_buffer_number,
-                       int64_t cache_size, bool disable_wal, bool sync, uint64_t seed) {
-             RocksConfig c{path, key_size, value_size, compression, compression_ratio, write_buffer_size,
-                           max_write_buffer_number, cache_size, disable_wal, sync, seed};
-             py::gil_scoped_release release;
-             return std::make_unique<RocksBench>(c);
-           }),
-           py::arg("path"), py::kw_only(), py::arg("key_size") = 16, py::arg("value_size") = 800,
-           py::arg("compression") = "snappy", py::arg("compression_ratio") = 0.5,
-           py::arg("write_buffer_size") = 64ll << 20, py::arg("max_write_buffer_number") = 2,
-           py::arg("cache_size") = 8ll << 20, py::arg("disable_wal") = false, py::arg("sync") = false,
-           py::arg("seed") = 1,
-           "Create a database in the new directory `path` (its parent must exist).")
-      .def("fillseq", [](RocksBench& db, int64_t count, int64_t sample_every) {
+                         "padded with '0'; values are db_bench-like compressible bytes (see value()).");
+  bind_init<RC>(cls, std::make_tuple(kPath), rocks_keywords(),
+                [](const RC& c) {
+                  py::gil_scoped_release release;
+                  return std::make_unique<RocksBench>(c);
+                },
+                "Create a database in the new directory `path` (its parent must exist).");
+  cls.def("fillseq", [](RocksBench& db, int64_t count, int64_t sample_every) {
              return workload([&](Poller& p) { return db.fillseq(count, sample_every, p); });
            },
            py::arg("count"), py::kw_only(), py::arg("sample_every") = 1,

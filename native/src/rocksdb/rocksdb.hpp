@@ -32,18 +32,19 @@ std::string rocksdb_version();
 // Compression names this librocksdb supports ("snappy", "zlib", "lz4", "zstd", ...).
 std::vector<std::string> rocksdb_compressions();
 
+// Filled by the binding (rocksdb/bind.cpp): the defaults Python sees are written there, once.
 struct RocksConfig {
-  std::string path;                       // the DB directory: must not exist; its parent must
-  int64_t key_size = 16;                  // at least 8 (the key index)
-  int64_t value_size = 800;
-  std::string compression = "snappy";    // "snappy", "lz4", "zstd", "zlib", "none"
-  double compression_ratio = 0.5;         // share of each value that is random (db_bench's flag)
-  int64_t write_buffer_size = 64ll << 20; // memtable size (db_bench default 64 MiB)
-  int64_t max_write_buffer_number = 2;
-  int64_t cache_size = 8ll << 20;         // block cache (db_bench default 8 MiB)
-  bool disable_wal = false;               // db_bench default: WAL on ...
-  bool sync = false;                      // ... and not synced per write
-  uint64_t seed = 1;
+  std::string path;            // the DB directory: must not exist; its parent must
+  int64_t key_size{};          // at least 8 (the key index)
+  int64_t value_size{};
+  std::string compression{};   // "snappy", "lz4", "zstd", "zlib", "none"
+  double compression_ratio{};  // share of each value that is random (db_bench's flag)
+  int64_t write_buffer_size{}; // memtable size (db_bench default 64 MiB)
+  int64_t max_write_buffer_number{};
+  int64_t cache_size{};        // block cache (db_bench default 8 MiB)
+  bool disable_wal{};          // db_bench default: WAL on ...
+  bool sync{};                 // ... and not synced per write
+  uint64_t seed{};
 };
 
 struct RocksResult {

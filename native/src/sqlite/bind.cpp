@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "common/bindings.hpp"
+#include "common/kwargs.hpp"
 #include "common/errors.hpp"
 #include "common/pyutil.hpp"
 #include "sqlite/sqlite.hpp"
@@ -12,17 +13,35 @@ namespace howfast {
 
 namespace {
 
+constexpr const char* kDefaultContent = "x";
+constexpr uint64_t kDefaultSeed = 1;
+
 py::bytes row_text(int64_t row_size, int64_t id, const std::string& content, uint64_t seed) {
   return py::bytes(sqlite_row_text(row_size, id, parse_row_content(content), seed));
 }
 
 #ifdef HOWFAST_HAVE_SQLITE
 
-py::dict run_sqlite_inserts(const std::string& path, int64_t rows, int64_t batch_size, int64_t row_size,
-                            const std::string& synchronous, const std::string& journal_mode,
-                            const std::string& content, uint64_t seed, bool prepare_per_batch) {
-  SqliteInsertConfig config{path, rows, batch_size, row_size, parse_synchronous(synchronous), journal_mode,
-                            parse_row_content(content), seed, prepare_per_batch};
+// sqlite_inserts()'s arguments, each written once; the defaults are the ones Python sees
+// (content and seed are also sqlite_verify's and sqlite_row_text's).
+using SC = SqliteInsertConfig;
+
+auto insert_positional() {
+  return std::make_tuple(field<SC>("path", &SC::path), field<SC>("rows", &SC::rows),
+                         field<SC>("batch_size", &SC::batch_size), field<SC>("row_size", &SC::row_size));
+}
+
+auto insert_keywords() {
+  return std::make_tuple(
+      converted<SC, std::string>(
+          "synchronous", [](SC& c, const std::string& v) { c.synchronous = parse_synchronous(v); }, "normal"),
+      field<SC>("journal_mode", &SC::journal_mode, "wal"),
+      converted<SC, std::string>(
+          "content", [](SC& c, const std::string& v) { c.content = parse_row_content(v); }, kDefaultContent),
+      field<SC>("seed", &SC::seed, kDefaultSeed), field<SC>("prepare_per_batch", &SC::prepare_per_batch, false));
+}
+
+py::dict run_sqlite_inserts(const SqliteInsertConfig& config) {
   SqliteInsertResult r;
   {
     py::gil_scoped_release release;
@@ -65,8 +84,8 @@ py::dict run_sqlite_verify(const std::string& path, int64_t rows, int64_t row_si
 }  // namespace
 
 void register_sqlite(py::module_& m) {
-  m.def("sqlite_row_text", &row_text, py::arg("row_size"), py::arg("id"), py::kw_only(), py::arg("content") = "x",
-        py::arg("seed") = 1,
+  m.def("sqlite_row_text", &row_text, py::arg("row_size"), py::arg("id"), py::kw_only(), py::arg("content") = kDefaultContent,
+        py::arg("seed") = kDefaultSeed,
         "The text the SQLite insert loop stores in row `id` (ASCII bytes): 'x' * row_size as sqlite-bench, or "
         "for content='random' a window into a seeded pool of row_size + 4096 printable characters starting at "
         "(id * 7919) % 4096.");
@@ -89,9 +108,7 @@ void register_sqlite(py::module_& m) {
   });
   m.attr("sqlite_version") = sqlite_runtime_version();
   m.attr("sqlite_compiled_version") = sqlite_compiled_version();
-  m.def("sqlite_inserts", &run_sqlite_inserts, py::arg("path"), py::arg("rows"), py::arg("batch_size"),
-        py::arg("row_size"), py::kw_only(), py::arg("synchronous") = "normal", py::arg("journal_mode") = "wal",
-        py::arg("content") = "x", py::arg("seed") = 1, py::arg("prepare_per_batch") = false,
+  bind_function<SC>(m, "sqlite_inserts", insert_positional(), insert_keywords(), &run_sqlite_inserts,
         "sqlite-bench's insert loop through the sqlite3 C API: create a new database at `path`, set "
         "journal_mode and synchronous ('off', 'normal', 'full'), create t (id INTEGER PRIMARY KEY, name TEXT), "
         "insert `rows` rows of `row_size` bytes in transactions of `batch_size` rows with one prepared INSERT. "
@@ -99,7 +116,7 @@ void register_sqlite(py::module_& m) {
         "SqliteError (a RuntimeError with code, extended_code, code_name). The database is left for the caller "
         "to verify and remove.");
   m.def("sqlite_verify", &run_sqlite_verify, py::arg("path"), py::arg("rows"), py::arg("row_size"), py::kw_only(),
-        py::arg("content") = "x", py::arg("seed") = 1,
+        py::arg("content") = kDefaultContent, py::arg("seed") = kDefaultSeed,
         "Open the existing database (only reading) and compare every row of t with what the insert loop wrote: returns the "
         "row count, how many rows match exactly, the first id that did not, and PRAGMA quick_check's answer.");
 #else

@@ -43,16 +43,17 @@ std::string synchronous_name(Synchronous s);
 // The text of row `id`: what the insert loop binds and what verify expects.
 std::string sqlite_row_text(int64_t row_size, int64_t id, RowContent content, uint64_t seed);
 
+// Filled by the binding (sqlite/bind.cpp): the defaults Python sees are written there, once.
 struct SqliteInsertConfig {
-  std::string path;                 // the database file; must not exist yet, its directory must
-  int64_t rows = 1000;              // total rows; a multiple of batch_size
-  int64_t batch_size = 1;           // rows per transaction
-  int64_t row_size = 1000;          // bytes of text per row
-  Synchronous synchronous = Synchronous::Normal;
-  std::string journal_mode = "wal"; // delete, truncate, persist, memory, wal, off
-  RowContent content = RowContent::Repeat;
-  uint64_t seed = 1;
-  bool prepare_per_batch = false;   // re-prepare the INSERT in every transaction, as sqlite-bench's Go code does
+  std::string path;           // the database file; must not exist yet, its directory must
+  int64_t rows{};             // total rows; a multiple of batch_size
+  int64_t batch_size{};       // rows per transaction
+  int64_t row_size{};         // bytes of text per row
+  Synchronous synchronous{};
+  std::string journal_mode{}; // delete, truncate, persist, memory, wal, off
+  RowContent content{};
+  uint64_t seed{};
+  bool prepare_per_batch{};   // re-prepare the INSERT in every transaction, as sqlite-bench's Go code does
 };
 
 struct SqliteInsertResult {

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "common/bindings.hpp"
+#include "common/kwargs.hpp"
 #include "storage/storage.hpp"
 #include "common/pyutil.hpp"
 
@@ -11,26 +12,22 @@ namespace howfast {
 
 namespace {
 
-py::dict run_disk_io(const std::string& path, const std::string& engine, const std::string& op, bool random,
-                     bool fsync, bool direct, int64_t block_size, int64_t file_size, int64_t queue_depth,
-                     int64_t jobs, bool fixed_buffers, bool fixed_files, bool drop_cache, bool verify,
-                     uint64_t seed) {
-  IoConfig c;
-  c.path = path;
-  c.engine = parse_engine(engine);
-  c.op = parse_io_op(op);
-  c.random = random;
-  c.fsync = fsync;
-  c.direct = direct;
-  c.block_size = block_size;
-  c.file_size = file_size;
-  c.queue_depth = queue_depth;
-  c.jobs = jobs;
-  c.fixed_buffers = fixed_buffers;
-  c.fixed_files = fixed_files;
-  c.drop_cache = drop_cache;
-  c.verify = verify;
-  c.seed = seed;
+// disk_io()'s arguments, each written once; the defaults are the ones Python sees.
+using IC = IoConfig;
+
+auto io_keywords() {
+  return std::make_tuple(
+      converted<IC, std::string>("engine", [](IC& c, const std::string& v) { c.engine = parse_engine(v); }, "sync"),
+      converted<IC, std::string>("op", [](IC& c, const std::string& v) { c.op = parse_io_op(v); }, "read"),
+      field<IC>("random", &IC::random, false), field<IC>("fsync", &IC::fsync, false),
+      field<IC>("direct", &IC::direct, false), field<IC>("block_size", &IC::block_size, 4096),
+      field<IC>("file_size", &IC::file_size, 1 << 20), field<IC>("queue_depth", &IC::queue_depth, 1),
+      field<IC>("jobs", &IC::jobs, 1), field<IC>("fixed_buffers", &IC::fixed_buffers, false),
+      field<IC>("fixed_files", &IC::fixed_files, false), field<IC>("drop_cache", &IC::drop_cache, true),
+      field<IC>("verify", &IC::verify, false), field<IC>("seed", &IC::seed, 1));
+}
+
+py::dict run_disk_io(const IoConfig& c) {
   IoResult r;
   {
     py::gil_scoped_release release;
@@ -63,11 +60,7 @@ py::dict run_disk_io(const std::string& path, const std::string& engine, const s
 }  // namespace
 
 void register_storage(py::module_& m) {
-  m.def("disk_io", &run_disk_io, py::arg("path"), py::kw_only(), py::arg("engine") = "sync",
-        py::arg("op") = "read", py::arg("random") = false, py::arg("fsync") = false, py::arg("direct") = false,
-        py::arg("block_size") = 4096, py::arg("file_size") = 1 << 20, py::arg("queue_depth") = 1,
-        py::arg("jobs") = 1, py::arg("fixed_buffers") = false, py::arg("fixed_files") = false,
-        py::arg("drop_cache") = true, py::arg("verify") = false, py::arg("seed") = 1,
+  bind_function<IC>(m, "disk_io", std::make_tuple(field<IC>("path", &IC::path)), io_keywords(), &run_disk_io,
         "Read or write `file_size` bytes per job in blocks of `block_size` with one engine ('sync', "
         "'aio', 'io_uring'); job i uses the file `path`.i (which must exist for reads: prepare_file). "
         "Returns per-job latency arrays (ns) and totals.");

@@ -18,22 +18,23 @@ enum class IoOp { Read, Write, ReadWrite };
 Engine parse_engine(const std::string& name);
 IoOp parse_io_op(const std::string& name);
 
+// Filled by the binding (storage/bind.cpp): the defaults Python sees are written there, once.
 struct IoConfig {
-  std::string path;              // job i uses path + "." + i; files must exist for reads
-  Engine engine = Engine::Sync;
-  IoOp op = IoOp::Read;
-  bool random = false;           // a random permutation of the blocks, each once
-  bool fsync = false;            // writes: fsync after every write
-  bool direct = false;           // O_DIRECT
-  int64_t block_size = 4096;
-  int64_t file_size = 1 << 20;   // per job; ops per job = file_size / block_size
-  int64_t queue_depth = 1;       // aio and io_uring: I/Os in flight per job
-  int64_t jobs = 1;
-  bool fixed_buffers = false;    // io_uring: registered buffers
-  bool fixed_files = false;      // io_uring: registered file
-  bool drop_cache = true;        // buffered reads: posix_fadvise(DONTNEED) first, so reads hit the device
-  bool verify = false;           // reads: compare every block with the pattern (outside the timed part)
-  uint64_t seed = 1;
+  std::string path;      // job i uses path + "." + i; files must exist for reads
+  Engine engine{};
+  IoOp op{};
+  bool random{};         // a random permutation of the blocks, each once
+  bool fsync{};          // writes: fsync after every write
+  bool direct{};         // O_DIRECT
+  int64_t block_size{};
+  int64_t file_size{};   // per job; ops per job = file_size / block_size
+  int64_t queue_depth{}; // aio and io_uring: I/Os in flight per job
+  int64_t jobs{};
+  bool fixed_buffers{};  // io_uring: registered buffers
+  bool fixed_files{};    // io_uring: registered file
+  bool drop_cache{};     // buffered reads: posix_fadvise(DONTNEED) first, so reads hit the device
+  bool verify{};         // reads: compare every block with the pattern (outside the timed part)
+  uint64_t seed{};
 };
 
 struct JobResult {
