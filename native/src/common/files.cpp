@@ -25,6 +25,12 @@ Fd::~Fd() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void Fd::close() {
+  const int fd = fd_;
+  fd_ = -1;  // not closed twice, even when close fails (Linux frees the descriptor anyway)
+  if (fd >= 0 && ::close(fd) != 0) throw_errno("close", path_);
+}
+
 void Fd::fsync() const {
   if (::fsync(fd_) != 0) throw_errno("fsync", path_);
 }
@@ -142,7 +148,10 @@ DirectIoProbe probe_direct_io(const std::string& dir) {
   if (!probe.supported) {
     probe.reason = std::string("O_DIRECT writes of 512 to 4096 bytes all failed: ") + std::strerror(errno);
   }
-  ::close(fd);
+  if (::close(fd) != 0 && probe.supported) {
+    probe.supported = false;
+    probe.reason = std::string("close after the O_DIRECT write failed: ") + std::strerror(errno);
+  }
   return probe;
 }
 

@@ -21,6 +21,9 @@ class Fd {
   const std::string& path() const noexcept { return path_; }
   void fsync() const;
   void fdatasync() const;
+  // Closes now and throws on an error (a write-back error may surface here); the
+  // destructor closes too, but can only ignore one.
+  void close();
 
  private:
   int fd_;

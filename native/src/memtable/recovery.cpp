@@ -25,9 +25,10 @@ DirListing list_memtable_files(const std::string& dir) {
     if (parse_segment_name(name, &id)) out.segments.emplace_back(id, join(dir, name));
     else if (parse_wal_name(name, &id)) out.wals.emplace_back(id, join(dir, name));
   }
-  const int err = errno;
-  ::closedir(d);
-  if (err != 0) throw_error(err, "readdir", dir);
+  const int read_err = errno;
+  const int close_err = ::closedir(d) == 0 ? 0 : errno;
+  if (read_err != 0) throw_error(read_err, "readdir", dir);
+  if (close_err != 0) throw_error(close_err, "closedir", dir);
   std::sort(out.segments.begin(), out.segments.end());
   std::sort(out.wals.begin(), out.wals.end());
   return out;

@@ -54,7 +54,7 @@ void Memtable::Impl::discard_prepared() noexcept {
   try {
     Prepared p = next_segment.get();
     p.fd.reset();
-    ::unlink(p.path.c_str());
+    ::unlink(p.path.c_str());  // best effort (noexcept): an empty file left behind holds nothing
   } catch (...) {
   }
 }

@@ -149,6 +149,7 @@ void prepare_file(const std::string& path, int64_t file_size, int64_t block_size
     pwrite_full(fd, buf.data(), block, static_cast<off_t>(off));
   }
   fd.fsync();
+  fd.close();
 }
 
 IoResult run_io(const IoConfig& c, Poller& poller) {
@@ -162,7 +163,7 @@ IoResult run_io(const IoConfig& c, Poller& poller) {
     plans.back().fd = fds.back()->get();
     if (!c.direct && c.op != IoOp::Write && c.drop_cache) {
       // Clean pages are dropped; a read then has to come from the device.
-      ::fdatasync(plans.back().fd);
+      fds.back()->fdatasync();
       if (int err = ::posix_fadvise(plans.back().fd, 0, 0, POSIX_FADV_DONTNEED); err != 0)
         throw_error(err, "posix_fadvise(DONTNEED)", fds.back()->path());
     }
