@@ -27,7 +27,7 @@ unsigned Ring::submit() { return 0; }
 unsigned Ring::queued() const { return 0; }
 Completion Ring::wait() { return {}; }
 bool Ring::peek(Completion*) { return false; }
-bool Ring::finish(UringOp&, int, const std::string&, const std::string&) { return true; }
+bool Ring::finish(UringOp&, int, const char*, const std::string*) { return true; }
 void Ring::drain(std::size_t) noexcept {}
 io_uring_sqe* Ring::sqe() { return nullptr; }
 
@@ -131,15 +131,16 @@ bool Ring::peek(Completion* out) {
   return true;
 }
 
-bool Ring::finish(UringOp& op, int res, const std::string& what, const std::string& path) {
-  const std::string& where = path.empty() ? context_ : path;
+bool Ring::finish(UringOp& op, int res, const char* what, const std::string* path) {
+  const std::string& where = path != nullptr ? *path : context_;
   if (res == -EAGAIN || res == -EINTR) {  // not done, nothing transferred: the same again
     queue(op);
     return false;
   }
-  if (res < 0) throw_error(-res, what + " at offset " + std::to_string(op.offset), where);
+  if (res < 0) throw_error(-res, std::string(what) + " at offset " + std::to_string(op.offset), where);
   if (!transfers(op)) return true;
-  if (res == 0) throw_error(EIO, what + " at offset " + std::to_string(op.offset) + " transferred nothing", where);
+  if (res == 0)
+    throw_error(EIO, std::string(what) + " at offset " + std::to_string(op.offset) + " transferred nothing", where);
   const auto done = static_cast<uint32_t>(res);
   if (done >= op.len) return true;
   op.data += done;  // short: the rest, from where it stopped

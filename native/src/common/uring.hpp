@@ -73,8 +73,9 @@ class Ring {
   // read or write, `op` is advanced past the bytes done and the rest queued again; after
   // -EAGAIN or -EINTR the same operation is queued again (false: one more completion
   // is owed; call submit()). Any other error throws SysError(-res, "<what> at offset N"),
-  // a read or write that transferred nothing throws EIO. `path` defaults to the context.
-  bool finish(UringOp& op, int res, const std::string& what, const std::string& path = "");
+  // a read or write that transferred nothing throws EIO. `path` (nullptr: the context) and
+  // `what` are only read on an error: no allocation on the completion path.
+  bool finish(UringOp& op, int res, const char* what, const std::string* path = nullptr);
 
   // Error path: submits what is queued and waits for `outstanding` completions, ignoring
   // their results, so no buffer is freed while the kernel may still use it.

@@ -97,10 +97,9 @@ void Memtable::Impl::reap(bool wait) {
 }
 
 void Memtable::Impl::piece_done(Buffer* b, uint64_t piece, int res) {
-  Segment* seg = find_segment(b->segment);
-  const std::string path = seg ? seg->path : std::string();
+  const Segment* seg = find_segment(b->segment);
   const uint32_t left = b->piece_ops.at(piece).len;
-  if (!ring->finish(b->piece_ops[piece], res, "io_uring write of a memtable flush", path)) {
+  if (!ring->finish(b->piece_ops[piece], res, "io_uring write of a memtable flush", seg ? &seg->path : nullptr)) {
     ++b->pending;  // the rest of a short write, or the same again after -EAGAIN
     b->written += left - b->piece_ops[piece].len;
     submit_now();
@@ -118,7 +117,7 @@ void Memtable::Impl::handle_completion(const Completion& c) {
     if (b->written == b->len && b->pending == 0 && b->need_sync && !b->sync_sent) submit_sync(b);
   } else {
     Segment* seg = find_segment(b->segment);
-    if (!ring->finish(b->sync_op, c.res, "fdatasync of a segment (io_uring)", seg ? seg->path : std::string())) {
+    if (!ring->finish(b->sync_op, c.res, "fdatasync of a segment (io_uring)", seg ? &seg->path : nullptr)) {
       ++b->pending;
       submit_now();
       return;
