@@ -67,79 +67,94 @@ class FileWindow {
   uint64_t start_ = 0, len_ = 0;
 };
 
+using Newest = std::unordered_map<std::string, OwnedRecord>;
+
+// The intact records of one slot [slot, end) of a segment; stops at the first zeros
+// (never filled) or at a torn record (a flush that did not finish).
+void scan_slot(FileWindow& window, uint64_t id, uint64_t slot, uint64_t end, RecoveryScan& scan) {
+  uint64_t p = slot;
+  while (p + kRecordHeader <= end) {
+    const unsigned char* hp = window.at(p, kRecordHeader, end);
+    if (hp == nullptr) break;
+    const RecordHeader rh = read_header(hp);
+    if (rh.magic != kRecordMagic) break;  // zeros: the rest of the slot was never filled
+    const uint64_t total = framed_size(rh.key_len, rh.value_len);
+    const unsigned char* rp = total <= end - p ? window.at(p, total, end) : nullptr;
+    if (rp == nullptr || check_record(rp, total) != total) {
+      ++scan.torn;  // a flush that did not finish: nothing after it in this slot counts
+      break;
+    }
+    scan.index.put(record_key(rp), rh.key_len, Location{rh.seq, id, p, static_cast<uint32_t>(total)});
+    scan.max_seq = std::max(scan.max_seq, rh.seq);
+    ++scan.records;
+    p += total;
+  }
+}
+
+void scan_segment(uint64_t id, const std::string& path, RecoveryScan& scan) {
+  scan.next_segment = std::max(scan.next_segment, id + 1);
+  scan.segment_paths.push_back(path);
+  Fd fd(path, O_RDONLY);
+  const uint64_t size = file_size(fd);
+  if (size < kSegmentHeader) return;  // created, header never written: holds nothing
+  std::vector<unsigned char> header(kSegmentHeader);
+  pread_full(fd, header.data(), kSegmentHeader, 0);
+  SegmentHeader h{};
+  const HeaderState state = decode_segment_header(header.data(), &h);
+  if (state == HeaderState::Empty) return;
+  require(state == HeaderState::Valid, "dir: " + path + " is not a memtable segment (its header is invalid)");
+  FileWindow window(fd, size);
+  for (uint64_t k = 0; k < h.slots; ++k) {
+    const uint64_t slot = kSegmentHeader + k * h.capacity;
+    if (slot >= size) break;
+    scan_slot(window, id, slot, std::min(slot + h.capacity, size), scan);
+  }
+}
+
+// Keeps the log record at `rp` when it is newer than what the segments and earlier log
+// records hold for its key.
+void keep_if_newest(const unsigned char* rp, const RecordHeader& rh, const RecoveryScan& scan, Newest& newest) {
+  const Location* in_segment = scan.index.find(record_key(rp), rh.key_len);
+  if (in_segment != nullptr && in_segment->seq >= rh.seq) return;
+  std::string key(reinterpret_cast<const char*>(record_key(rp)), rh.key_len);
+  auto it = newest.find(key);
+  if (it != newest.end() && it->second.seq >= rh.seq) return;
+  OwnedRecord rec{key, std::string(reinterpret_cast<const char*>(rp + kRecordHeader + rh.key_len), rh.value_len),
+                  rh.seq};
+  newest[key] = std::move(rec);
+}
+
+void scan_log(uint64_t id, const std::string& path, RecoveryScan& scan, Newest& newest) {
+  scan.next_wal = std::max(scan.next_wal, id + 1);
+  scan.wal_paths.push_back(path);
+  Fd fd(path, O_RDONLY);
+  const uint64_t size = file_size(fd);
+  FileWindow window(fd, size);
+  uint64_t p = 0;
+  while (p < size) {
+    const unsigned char* hp = window.at(p, kRecordHeader, size);
+    const RecordHeader rh = hp ? read_header(hp) : RecordHeader{};
+    const uint64_t total = hp ? framed_size(rh.key_len, rh.value_len) : 0;
+    const unsigned char* rp = hp && rh.magic == kRecordMagic && total <= size - p ? window.at(p, total, size) : nullptr;
+    if (rp == nullptr || check_record(rp, total) != total) {
+      ++scan.torn;  // the log ends in a record that was being written: nothing after it counts
+      break;
+    }
+    ++scan.records;
+    scan.max_seq = std::max(scan.max_seq, rh.seq);
+    keep_if_newest(rp, rh, scan, newest);
+    p += total;
+  }
+}
+
 }  // namespace
 
 RecoveryScan scan_directory(const std::string& dir) {
   RecoveryScan scan;
   const DirListing files = list_memtable_files(dir);
-  std::vector<unsigned char> header(kSegmentHeader);
-  for (const auto& [id, path] : files.segments) {
-    scan.next_segment = std::max(scan.next_segment, id + 1);
-    scan.segment_paths.push_back(path);
-    Fd fd(path, O_RDONLY);
-    const uint64_t size = file_size(fd);
-    if (size < kSegmentHeader) continue;  // created, header never written: holds nothing
-    pread_full(fd, header.data(), kSegmentHeader, 0);
-    SegmentHeader h{};
-    const HeaderState state = decode_segment_header(header.data(), &h);
-    if (state == HeaderState::Empty) continue;
-    require(state == HeaderState::Valid, "dir: " + path + " is not a memtable segment (its header is invalid)");
-    FileWindow window(fd, size);
-    for (uint64_t k = 0; k < h.slots; ++k) {
-      const uint64_t slot = kSegmentHeader + k * h.capacity;
-      if (slot >= size) break;
-      const uint64_t end = std::min(slot + h.capacity, size);
-      uint64_t p = slot;
-      while (p + kRecordHeader <= end) {
-        const unsigned char* hp = window.at(p, kRecordHeader, end);
-        if (hp == nullptr) break;
-        const RecordHeader rh = read_header(hp);
-        if (rh.magic != kRecordMagic) break;  // zeros: the rest of the slot was never filled
-        const uint64_t total = framed_size(rh.key_len, rh.value_len);
-        const unsigned char* rp = total <= end - p ? window.at(p, total, end) : nullptr;
-        if (rp == nullptr || check_record(rp, total) != total) {
-          ++scan.torn;  // a flush that did not finish: nothing after it in this slot counts
-          break;
-        }
-        scan.index.put(record_key(rp), rh.key_len, Location{rh.seq, id, p, static_cast<uint32_t>(total)});
-        scan.max_seq = std::max(scan.max_seq, rh.seq);
-        ++scan.records;
-        p += total;
-      }
-    }
-  }
-  std::unordered_map<std::string, OwnedRecord> newest;
-  for (const auto& [id, path] : files.wals) {
-    scan.next_wal = std::max(scan.next_wal, id + 1);
-    scan.wal_paths.push_back(path);
-    Fd fd(path, O_RDONLY);
-    const uint64_t size = file_size(fd);
-    FileWindow window(fd, size);
-    uint64_t p = 0;
-    while (p < size) {
-      const unsigned char* hp = window.at(p, kRecordHeader, size);
-      const RecordHeader rh = hp ? read_header(hp) : RecordHeader{};
-      const uint64_t total = hp ? framed_size(rh.key_len, rh.value_len) : 0;
-      const unsigned char* rp = hp && rh.magic == kRecordMagic && total <= size - p ? window.at(p, total, size) : nullptr;
-      if (rp == nullptr || check_record(rp, total) != total) {
-        ++scan.torn;  // the log ends in a record that was being written: nothing after it counts
-        break;
-      }
-      ++scan.records;
-      scan.max_seq = std::max(scan.max_seq, rh.seq);
-      const Location* in_segment = scan.index.find(record_key(rp), rh.key_len);
-      if (in_segment == nullptr || in_segment->seq < rh.seq) {
-        std::string key(reinterpret_cast<const char*>(record_key(rp)), rh.key_len);
-        auto it = newest.find(key);
-        if (it == newest.end() || it->second.seq < rh.seq) {
-          OwnedRecord rec{key, std::string(reinterpret_cast<const char*>(rp + kRecordHeader + rh.key_len), rh.value_len),
-                          rh.seq};
-          newest[key] = std::move(rec);
-        }
-      }
-      p += total;
-    }
-  }
+  for (const auto& [id, path] : files.segments) scan_segment(id, path, scan);
+  Newest newest;
+  for (const auto& [id, path] : files.wals) scan_log(id, path, scan, newest);
   for (auto& kv : newest) scan.replay.push_back(std::move(kv.second));
   std::sort(scan.replay.begin(), scan.replay.end(),
             [](const OwnedRecord& a, const OwnedRecord& b) { return a.seq < b.seq; });
