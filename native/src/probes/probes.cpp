@@ -9,6 +9,7 @@
 
 namespace howfast {
 
+#ifdef HOWFAST_HAVE_LIBURING
 namespace {
 
 std::string io_uring_disabled_setting() {
@@ -47,6 +48,7 @@ void nop_round_trip(Ring& ring, IoUringProbe& probe) {
 }
 
 }  // namespace
+#endif
 
 IoUringProbe probe_io_uring() {
   IoUringProbe probe;

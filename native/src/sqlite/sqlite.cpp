@@ -43,6 +43,8 @@ uint64_t row_offset(uint64_t id, RowContent content) {
   return content == RowContent::Repeat ? 0 : (id * kOffsetStride) % kPoolSlack;
 }
 
+#ifdef HOWFAST_HAVE_SQLITE  // used by the insert loop and verify only
+
 // CPU time of the calling thread: unlike wall time, it does not grow while another
 // process has the CPU, so it shows what the loop itself costs on a busy machine.
 uint64_t thread_cpu_ns() {
@@ -64,6 +66,8 @@ uint64_t file_size(const std::string& path) {
   }
   return static_cast<uint64_t>(st.st_size);
 }
+
+#endif
 
 }  // namespace
 
