@@ -137,3 +137,54 @@ def test_classes_in_the_stub_are_classes() -> None:
 def test_a_wrong_type_raises_type_error(call) -> None:
     with pytest.raises(TypeError):
         call()
+
+
+def typed_dict_keys() -> dict[str, set[str]]:
+    """The keys of every TypedDict in the stub, with those of the TypedDicts it extends."""
+    classes = {n.name: n for n in stub_tree().body if isinstance(n, ast.ClassDef)}
+
+    def keys(name: str) -> set[str]:
+        node = classes[name]
+        out = {a.target.id for a in node.body if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)}
+        for base in node.bases:
+            if isinstance(base, ast.Name) and base.id in classes:
+                out |= keys(base.id)
+        return out
+
+    def is_typed_dict(node: ast.ClassDef) -> bool:
+        return any(ast.unparse(b) == "typing.TypedDict" or (isinstance(b, ast.Name) and b.id in classes
+                                                            and is_typed_dict(classes[b.id])) for b in node.bases)
+
+    return {name: keys(name) for name, node in classes.items() if is_typed_dict(node)}
+
+
+def test_returned_dicts_have_the_stub_keys(tmp_path: Path) -> None:
+    shapes = typed_dict_keys()
+    direct = bool(_native.probe_direct_io(str(tmp_path))["supported"])
+    got: dict[str, dict] = {
+        "_IoUringProbe": _native.probe_io_uring(),
+        "_DirectIoProbe": _native.probe_direct_io(str(tmp_path)),
+        "_DurableWrites": _native.durable_writes(str(tmp_path / "dw"), 4096, 4, sync="none"),
+        "_GroupCommit": _native.group_commit(str(tmp_path / "gc"), 4096, 2, 2),
+    }
+    _native.prepare_file(str(tmp_path / "io.0"), 64 * 1024, 4096)
+    io = _native.disk_io(str(tmp_path / "io"), file_size=64 * 1024)
+    got["_DiskIo"], got["_DiskIoJob"] = io, io["jobs"][0]
+    (tmp_path / "mt").mkdir()
+    with _native.Memtable(str(tmp_path / "mt"), 64 * 1024, direct=direct) as m:
+        m.put(b"k", b"v")
+        got["_MemtableStats"] = m.stats()
+    (tmp_path / "mb").mkdir()
+    got["_MemtableBenchmark"] = _native.memtable_benchmark(
+        str(tmp_path / "mb"), 64 * 1024, 64, record_size=1024, producers=1, direct=direct
+    )
+    if _native.sqlite_version is not None:
+        db = str(tmp_path / "s.db")
+        got["_SqliteInserts"] = _native.sqlite_inserts(db, 10, 5, 100)
+        got["_SqliteVerify"] = _native.sqlite_verify(db, 10, 100)
+    if _native.rocksdb_version is not None:
+        rdb = _native.RocksDb(str(tmp_path / "rocks"))
+        got["_RocksResult"] = rdb.fillseq(10)
+        rdb.close()
+    for name, value in got.items():
+        assert set(value) == shapes[name], f"{name}: module keys {sorted(value)} != stub keys {sorted(shapes[name])}"
