@@ -3,8 +3,8 @@
 
 #include "common/bindings.hpp"
 #include "common/kwargs.hpp"
-#include "fsync/fsync.hpp"
 #include "common/pyutil.hpp"
+#include "fsync/fsync.hpp"
 
 namespace py = pybind11;
 

@@ -5,9 +5,9 @@
 #include "common/bindings.hpp"
 #include "common/errors.hpp"
 #include "common/kwargs.hpp"
+#include "common/pyutil.hpp"
 #include "memtable/memtable.hpp"
 #include "memtable/memtable_format.hpp"
-#include "common/pyutil.hpp"
 
 namespace py = pybind11;
 

@@ -2,8 +2,8 @@
 #include <pybind11/pybind11.h>
 
 #include "common/bindings.hpp"
-#include "common/kwargs.hpp"
 #include "common/errors.hpp"
+#include "common/kwargs.hpp"
 #include "common/pyutil.hpp"
 #include "sqlite/sqlite.hpp"
 

@@ -3,8 +3,8 @@
 
 #include "common/bindings.hpp"
 #include "common/kwargs.hpp"
-#include "storage/storage.hpp"
 #include "common/pyutil.hpp"
+#include "storage/storage.hpp"
 
 namespace py = pybind11;
 

@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <memory>
 
-#include "storage/storage.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "storage/storage.hpp"
 
 namespace howfast {
 

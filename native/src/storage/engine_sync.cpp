@@ -1,9 +1,9 @@
 // The synchronous engine: pread / pwrite, one I/O at a time (fio's psync).
 #include <unistd.h>
 
-#include "storage/storage.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "storage/storage.hpp"
 
 namespace howfast {
 
