@@ -1,12 +1,12 @@
-// howfast._native: the module. Each subject registers its functions (bind_*.cpp);
+// howfast._native: the module. Each subject registers its functions (<subject>/bind.cpp);
 // this file only maps C++ errors to Python exceptions and calls the registrations.
 //
 // SysError -> OSError(errno, message, path); std::invalid_argument -> ValueError
 // (pybind11's default); py::error_already_set (Ctrl-C in a loop) passes through.
 #include <pybind11/pybind11.h>
 
-#include "bindings.hpp"
-#include "errors.hpp"
+#include "common/bindings.hpp"
+#include "common/errors.hpp"
 
 namespace py = pybind11;
 
@@ -23,9 +23,9 @@ PYBIND11_MODULE(_native, m) {
   });
 
   howfast::register_probes(m);
-  howfast::register_durable_write(m);
+  howfast::register_fsync(m);
   howfast::register_memtable(m);
   howfast::register_rocksdb(m);
-  howfast::register_disk_io(m);
+  howfast::register_storage(m);
   howfast::register_sqlite(m);
 }

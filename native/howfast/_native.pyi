@@ -1,0 +1,376 @@
+"""howfast native benchmark loops (C++, GIL released around every loop).
+
+Typed stub of the pybind11 module ``howfast._native`` (drafted with pybind11-stubgen,
+then tidied by hand). Names starting with ``_`` exist only here: the TypedDicts describe
+the dicts the functions return. tests/test_native_stub.py checks that this stub and the
+module name the same things with the same parameters.
+
+Errors: system calls that fail raise OSError(errno, message, path); bad arguments raise
+ValueError; SQLite errors raise SqliteError.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import typing
+
+import numpy
+import numpy.typing
+
+_Int: typing.TypeAlias = typing.SupportsInt | typing.SupportsIndex
+_Float: typing.TypeAlias = typing.SupportsFloat | typing.SupportsIndex
+_U64Array: typing.TypeAlias = numpy.typing.NDArray[numpy.uint64]
+_U8Array: typing.TypeAlias = numpy.typing.NDArray[numpy.uint8]
+
+__all__: list[str] = [
+    "Memtable",
+    "RocksDb",
+    "SqliteError",
+    "block_pattern",
+    "disk_io",
+    "durable_writes",
+    "free_bytes",
+    "group_commit",
+    "liburing_version",
+    "memcpy_rounds",
+    "memtable_benchmark",
+    "memtable_record_bytes",
+    "prepare_file",
+    "probe_direct_io",
+    "probe_io_uring",
+    "recover",
+    "rocksdb_compressions",
+    "rocksdb_version",
+    "sqlite_compiled_version",
+    "sqlite_inserts",
+    "sqlite_row_text",
+    "sqlite_verify",
+    "sqlite_version",
+]
+
+# ---- returned dicts ---------------------------------------------------------------------
+
+class _IoUringProbe(typing.TypedDict):
+    supported: bool
+    reason: str
+    liburing_version: str  # "" when built without liburing
+
+class _DirectIoProbe(typing.TypedDict):
+    supported: bool
+    alignment: int
+    reason: str
+
+class _DurableWrites(typing.TypedDict):
+    latency_ns: _U64Array
+    sync_ns: _U64Array
+    elapsed_ns: int
+    bytes: int
+    alignment: int
+
+class _GroupCommit(typing.TypedDict):
+    batch_ns: _U64Array
+    elapsed_ns: int
+    records: int
+    bytes: int
+
+class _MemtableStats(typing.TypedDict):
+    records: int
+    keys: int
+    flushes: int
+    segment_bytes: int
+    segments: int
+    wal_bytes: int
+    wal_syncs: int
+    wal_files: int
+    bytes_written: int
+    stall_ns: int
+    segment_create_ns: int
+    idle_ns: int
+    submit_ns: int
+    buffers: int
+    fixed_buffers: bool
+    recovered_records: int
+    replayed_records: int
+    torn_records: int
+
+class _MemtableBenchmark(_MemtableStats):
+    latency_ns: _U64Array
+    flush_ns: _U64Array
+    elapsed_ns: int
+    first_fill_ns: int
+    record_bytes: int
+
+class _RocksResult(typing.TypedDict):
+    latency_ns: _U64Array
+    sample_every: int
+    threads: int
+    ops: int
+    elapsed_ns: int
+    thread_ns: int
+    latency_sum_ns: int
+    latency_max_ns: int
+    bytes: int
+    found: int
+    writer_ops: int
+    writer_ns: int
+    writer_latency_sum_ns: int
+
+class _DiskIoJob(typing.TypedDict):
+    latency_ns: _U64Array
+    is_write: _U8Array
+    bytes_read: int
+    bytes_written: int
+    elapsed_ns: int
+
+class _DiskIo(typing.TypedDict):
+    jobs: list[_DiskIoJob]
+    elapsed_ns: int
+    bytes_read: int
+    bytes_written: int
+    mismatches: int
+
+class _SqliteInserts(typing.TypedDict):
+    transaction_ns: _U64Array
+    elapsed_ns: int
+    cpu_ns: int
+    rows: int
+    transactions: int
+    db_bytes: int
+    wal_bytes: int
+    checkpointed_bytes: int
+    checkpoint_ns: int
+    journal_mode: str
+    synchronous: int
+
+class _SqliteVerify(typing.TypedDict):
+    rows: int
+    matching: int
+    first_bad_id: int
+    integrity: str
+
+# ---- module attributes ------------------------------------------------------------------
+
+liburing_version: str | None
+rocksdb_version: str | None
+sqlite_version: str | None  # None (and no sqlite_inserts, sqlite_verify, SqliteError) without SQLite
+sqlite_compiled_version: str | None
+
+# ---- classes ----------------------------------------------------------------------------
+
+class SqliteError(RuntimeError):
+    """An error SQLite reported, with its result codes."""
+
+    code: int
+    extended_code: int
+    code_name: str
+
+class Memtable:
+    """
+    A memtable: records appended into aligned buffers of `capacity` bytes, flushed to O_DIRECT segment files in `dir` (blocking, or through io_uring with several buffers), with an optional write-ahead log (group commit) and an index for get().
+    """
+
+    def __init__(
+        self,
+        dir: str,
+        capacity: _Int,
+        *,
+        record_size: _Int = 16384,
+        dsync: bool = False,
+        flush: str = "blocking",
+        buffers: _Int = 0,
+        wal: bool = False,
+        pin_cpu: _Int = -1,
+        direct: bool = True,
+        segment_bytes: _Int = 67108864,
+        queue_depth: _Int = 64,
+    ) -> None: ...
+    def __enter__(self) -> Memtable: ...
+    def __exit__(self, *args: object) -> None: ...
+    def __len__(self) -> int: ...
+    def close(self) -> None:
+        """flush(), then stop the writer thread. Later calls raise ValueError."""
+    def files(self) -> list[str]:
+        """Every file this memtable created (some may since have been deleted)."""
+    def flush(self) -> None:
+        """Write the current buffer even if partly full, wait for every flush, make segments durable."""
+    def get(self, key: bytes) -> bytes | None:
+        """The latest value stored under key (from a buffer or a segment), or None."""
+    def keys(self) -> list[bytes]: ...
+    def put(self, key: bytes, value: bytes) -> None:
+        """Store value under key; returns once acknowledged (after the log's fdatasync when wal=True)."""
+    def put_many(self, items: collections.abc.Iterable[tuple[bytes, bytes]]) -> None:
+        """Store (key, value) pairs; the writer commits them in groups (one log fdatasync per group) and this returns once all are acknowledged."""
+    def stats(self) -> _MemtableStats: ...
+
+class RocksDb:
+    """
+    A RocksDB opened in a new directory with db_bench's default options, and db_bench's workloads run in C++ with the GIL released. Keys are the 8-byte big-endian key index padded with '0'; values are db_bench-like compressible bytes (see value()).
+    """
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        key_size: _Int = 16,
+        value_size: _Int = 800,
+        compression: str = "snappy",
+        compression_ratio: _Float = 0.5,
+        write_buffer_size: _Int = 67108864,
+        max_write_buffer_number: _Int = 2,
+        cache_size: _Int = 8388608,
+        disable_wal: bool = False,
+        sync: bool = False,
+        seed: _Int = 1,
+    ) -> None:
+        """Create a database in the new directory `path` (its parent must exist)."""
+    def close(self) -> None:
+        """Close the database (waits for running background work). Idempotent."""
+    def fillseq(self, count: _Int, *, sample_every: _Int = 1) -> _RocksResult:
+        """Put keys 0..count-1 in order. Latencies of every `sample_every`-th Put are returned."""
+    def get(self, key: bytes) -> bytes | None:
+        """The stored value of `key`, or None."""
+    def key(self, index: _Int) -> bytes:
+        """The key of index `index`."""
+    def overwrite(self, writes: _Int, *, key_range: _Int, sample_every: _Int = 1) -> _RocksResult:
+        """Put `writes` keys drawn uniformly from [0, key_range) with fresh values."""
+    def property(self, name: str) -> str:
+        """A RocksDB property such as 'rocksdb.stats' ('' if unknown)."""
+    def readrandom(self, reads: _Int, *, key_range: _Int, threads: _Int = 1, sample_every: _Int = 1) -> _RocksResult:
+        """`threads` threads each Get `reads` keys drawn uniformly from [0, key_range)."""
+    def readwhilewriting(
+        self, reads: _Int, *, key_range: _Int, readers: _Int = 1, sample_every: _Int = 1
+    ) -> _RocksResult:
+        """`readers` threads as readrandom while one more thread overwrites random keys until they finish. Only the readers are measured (writer_ops, writer_ns report the writer)."""
+    def value(self, index: _Int, generation: _Int = 0) -> bytes:
+        """The value written for `index` by a workload of `generation` (0 is fillseq)."""
+    @property
+    def compression(self) -> str: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def path(self) -> str: ...
+
+# ---- probes -----------------------------------------------------------------------------
+
+def probe_io_uring() -> _IoUringProbe:
+    """Can this process set up an io_uring and complete a NOP? Answers with the reason."""
+
+def probe_direct_io(directory: str) -> _DirectIoProbe:
+    """Does O_DIRECT work in `directory`, and with what smallest write size?"""
+
+def free_bytes(directory: str) -> int: ...
+def block_pattern(size: _Int, index: _Int, seed: _Int = 1) -> bytes:
+    """The bytes the write loops put in block `index` (for read-back checks)."""
+
+# ---- fsync ------------------------------------------------------------------------------
+
+def durable_writes(
+    path: str,
+    block_size: _Int,
+    count: _Int,
+    *,
+    sync: str = "fsync",
+    direct: bool = False,
+    layout: str = "append",
+    seed: _Int = 1,
+) -> _DurableWrites:
+    """Write `count` blocks of `block_size` bytes to a new file at `path`, making each durable per `sync` ('none', 'fsync', 'fdatasync', 'dsync' = O_DSYNC), optionally with O_DIRECT. Returns per-operation latencies (ns) and totals. The file is left for the caller to verify and remove."""
+
+def group_commit(
+    path: str, record_size: _Int, records_per_sync: _Int, syncs: _Int, *, sync: str = "fsync", seed: _Int = 1
+) -> _GroupCommit:
+    """Append `records_per_sync` records, then one sync; repeat `syncs` times. Returns per-batch latencies."""
+
+# ---- storage ----------------------------------------------------------------------------
+
+def disk_io(
+    path: str,
+    *,
+    engine: str = "sync",
+    op: str = "read",
+    random: bool = False,
+    fsync: bool = False,
+    direct: bool = False,
+    block_size: _Int = 4096,
+    file_size: _Int = 1048576,
+    queue_depth: _Int = 1,
+    jobs: _Int = 1,
+    fixed_buffers: bool = False,
+    fixed_files: bool = False,
+    drop_cache: bool = True,
+    verify: bool = False,
+    seed: _Int = 1,
+) -> _DiskIo:
+    """Read or write `file_size` bytes per job in blocks of `block_size` with one engine ('sync', 'aio', 'io_uring'); job i uses the file `path`.i (which must exist for reads: prepare_file). Returns per-job latency arrays (ns) and totals."""
+
+def prepare_file(path: str, file_size: _Int, block_size: _Int, seed: _Int = 1) -> None:
+    """Write a new file of stamped blocks (what disk_io reads and verifies) and fsync it."""
+
+def memcpy_rounds(size: _Int, rounds: _Int) -> _U64Array:
+    """Copy `size` bytes `rounds` times; ns per round."""
+
+# ---- memtable ---------------------------------------------------------------------------
+
+def recover(
+    dir: str,
+    capacity: _Int,
+    *,
+    record_size: _Int = 16384,
+    dsync: bool = False,
+    flush: str = "blocking",
+    buffers: _Int = 0,
+    wal: bool = False,
+    pin_cpu: _Int = -1,
+    direct: bool = True,
+    segment_bytes: _Int = 67108864,
+    queue_depth: _Int = 64,
+) -> Memtable:
+    """Rebuild the memtable in `dir` from its segments and write-ahead logs (after a crash or a close) and continue it with these settings. Partial records are ignored."""
+
+def memtable_benchmark(
+    dir: str,
+    capacity: _Int,
+    records: _Int,
+    *,
+    record_size: _Int = 16384,
+    dsync: bool = False,
+    flush: str = "blocking",
+    buffers: _Int = 0,
+    wal: bool = False,
+    pin_cpu: _Int = -1,
+    producers: _Int = 4,
+    direct: bool = True,
+    segment_bytes: _Int = 67108864,
+    queue_depth: _Int = 64,
+) -> _MemtableBenchmark:
+    """The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush latencies, the elapsed time and totals. Files are removed before it returns."""
+
+def memtable_record_bytes(key_len: _Int, value_len: _Int) -> int:
+    """Bytes a record occupies: 32-byte header, key, value, padding to 8."""
+
+# ---- rocksdb ----------------------------------------------------------------------------
+
+def rocksdb_compressions() -> list[str]:
+    """Compression names this librocksdb supports (empty when built without RocksDB)."""
+
+# ---- sqlite -----------------------------------------------------------------------------
+
+def sqlite_row_text(row_size: _Int, id: _Int, *, content: str = "x", seed: _Int = 1) -> bytes:
+    """The text the SQLite insert loop stores in row `id` (ASCII bytes): 'x' * row_size as sqlite-bench, or for content='random' a window into a seeded pool of row_size + 4096 printable characters starting at (id * 7919) % 4096."""
+
+def sqlite_inserts(
+    path: str,
+    rows: _Int,
+    batch_size: _Int,
+    row_size: _Int,
+    *,
+    synchronous: str = "normal",
+    journal_mode: str = "wal",
+    content: str = "x",
+    seed: _Int = 1,
+    prepare_per_batch: bool = False,
+) -> _SqliteInserts:
+    """sqlite-bench's insert loop through the sqlite3 C API: create a new database at `path`, set journal_mode and synchronous ('off', 'normal', 'full'), create t (id INTEGER PRIMARY KEY, name TEXT), insert `rows` rows of `row_size` bytes in transactions of `batch_size` rows with one prepared INSERT. Returns per-transaction latencies (ns), the loop's elapsed and CPU time and the file sizes. SQLite errors raise SqliteError (a RuntimeError with code, extended_code, code_name). The database is left for the caller to verify and remove."""
+
+def sqlite_verify(path: str, rows: _Int, row_size: _Int, *, content: str = "x", seed: _Int = 1) -> _SqliteVerify:
+    """Open the existing database (only reading) and compare every row of t with what the insert loop wrote: returns the row count, how many rows match exactly, the first id that did not, and PRAGMA quick_check's answer."""

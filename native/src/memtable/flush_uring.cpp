@@ -1,0 +1,130 @@
+// The io_uring flusher: a flush is written in pieces (see kPiece), all submitted at once
+// through the module's Ring (common/uring.hpp), which resubmits short writes and -EAGAIN.
+// Completions free the buffers; the writer waits here for a free buffer or for every flush.
+#include <cerrno>
+
+#include "common/errors.hpp"
+#include "memtable/impl.hpp"
+
+namespace howfast {
+
+namespace {
+
+// io_uring user_data: buffer index << 32 | piece << 1 | (1 for the fdatasync)
+uint64_t tag(int buffer, uint64_t piece, bool sync) {
+  return (static_cast<uint64_t>(buffer) << 32) | (piece << 1) | (sync ? 1 : 0);
+}
+
+unsigned ring_entries(std::size_t buffers, uint64_t chunks) {
+  unsigned entries = 8;
+  while (entries < 4096 && entries < static_cast<uint64_t>(buffers) * (chunks + 1) + 2) entries <<= 1;
+  return entries;
+}
+
+}  // namespace
+
+void Memtable::Impl::init_uring() {
+  chunks = pieces_for(kSegmentHeader + C);
+  ring = std::make_unique<Ring>(ring_entries(bufs.size(), chunks), cfg.dir);
+  // Chunk k of buffer i is registered buffer i * chunks + k. Registering pins the pages
+  // (RLIMIT_MEMLOCK for non-root); where it fails, the writes use plain memory.
+  std::vector<iovec> iov;
+  for (auto& b : bufs)
+    for (uint64_t k = 0; k < chunks; ++k)
+      iov.push_back({b->mem.data() + k * kPiece, std::min(kPiece, kSegmentHeader + C - k * kPiece)});
+  fixed = ring->try_register_buffers(iov);
+}
+
+void Memtable::Impl::quiesce() noexcept {
+  if (!ring) return;
+  std::size_t outstanding = 0;
+  for (const auto& b : bufs) outstanding += static_cast<std::size_t>(std::max(b->pending, 0));
+  ring->drain(outstanding);
+}
+
+void Memtable::Impl::wait_all() {
+  if (cfg.flush == FlushMode::Blocking) return;  // a blocking flush finishes inside seal()
+  for (;;) {
+    bool busy = false;
+    for (const auto& b : bufs) busy = busy || b->state == Buffer::Flushing;
+    if (!busy) return;
+    reap(true);
+  }
+}
+
+// A flush is written as pieces (see kPiece), all submitted at once; the fdatasync (log
+// on, no O_DSYNC) follows once every piece has completed.
+void Memtable::Impl::submit_flush(Buffer* b) {
+  const uint64_t pieces = b->pieces();
+  for (uint64_t p = 0; p < pieces; ++p) submit_piece(b, p);
+  submit_now();
+}
+
+void Memtable::Impl::submit_piece(Buffer* b, uint64_t piece) {
+  UringOp& op = b->piece_ops[piece];
+  op.kind = UringOp::Write;
+  op.fd = find_segment(b->segment)->fd->get();
+  op.data = b->piece_begin(piece);
+  op.len = static_cast<uint32_t>(b->piece_size(piece));
+  op.offset = b->offset + static_cast<uint64_t>(op.data - b->io);
+  op.buf_index = fixed ? static_cast<int>(b->index * chunks + piece) : -1;
+  op.user_data = tag(b->index, piece, false);
+  ring->queue(op);
+  ++b->pending;
+}
+
+void Memtable::Impl::submit_sync(Buffer* b) {
+  b->sync_op.kind = UringOp::Fdatasync;
+  b->sync_op.fd = find_segment(b->segment)->fd->get();
+  b->sync_op.user_data = tag(b->index, 0, true);
+  ring->queue(b->sync_op);
+  ++b->pending;
+  b->sync_sent = true;
+  submit_now();
+}
+
+void Memtable::Impl::submit_now() {
+  const uint64_t t0 = now_ns();
+  ring->submit();
+  submit_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed);
+}
+
+void Memtable::Impl::reap(bool wait) {
+  if (!ring) return;
+  if (wait) handle_completion(ring->wait());  // then whatever else has completed, without blocking
+  Completion c;
+  while (ring->peek(&c)) handle_completion(c);
+}
+
+void Memtable::Impl::piece_done(Buffer* b, uint64_t piece, int res) {
+  const Segment* seg = find_segment(b->segment);
+  const uint32_t left = b->piece_ops.at(piece).len;
+  if (!ring->finish(b->piece_ops[piece], res, "io_uring write of a memtable flush", seg ? &seg->path : nullptr)) {
+    ++b->pending;  // the rest of a short write, or the same again after -EAGAIN
+    b->written += left - b->piece_ops[piece].len;
+    submit_now();
+    return;
+  }
+  b->written += left;
+}
+
+void Memtable::Impl::handle_completion(const Completion& c) {
+  Buffer* b = bufs.at(c.user_data >> 32).get();
+  const bool is_sync = (c.user_data & 1) != 0;
+  --b->pending;
+  if (!is_sync) {
+    piece_done(b, (c.user_data & 0xffffffffu) >> 1, c.res);
+    if (b->written == b->len && b->pending == 0 && b->need_sync && !b->sync_sent) submit_sync(b);
+  } else {
+    Segment* seg = find_segment(b->segment);
+    if (!ring->finish(b->sync_op, c.res, "fdatasync of a segment (io_uring)", seg ? &seg->path : nullptr)) {
+      ++b->pending;
+      submit_now();
+      return;
+    }
+    b->synced = true;
+  }
+  if (b->pending == 0 && b->written == b->len && (!b->need_sync || b->synced)) complete(b);
+}
+
+}  // namespace howfast

@@ -1,0 +1,176 @@
+// A memtable as LSM engines build them: keyed records appended into an aligned
+// in-memory buffer of `capacity` bytes; when it is full the buffer is flushed to an
+// append-only segment file opened with O_DIRECT (optionally O_DSYNC), and an index maps
+// each key to its latest location, in a buffer or in a segment.
+//
+// One writer thread owns the buffers, the segment files, the log and the index; callers
+// (Python threads, or the benchmark's producer threads) hand it requests through a
+// bounded queue. Flushes are either blocking (one buffer: pwrite, as the seed did) or
+// go through io_uring with N buffers, so the next buffer fills while earlier ones are
+// written. With the write-ahead log on, every group of records taken from the queue is
+// appended to the log and fdatasync'ed once before any of them is acknowledged.
+//
+// Files (all inside `dir`):
+//   segment-<id>.dat  a 4 KiB header, then slots of `capacity` bytes, one per flush
+//                     (preallocated with fallocate and created ahead by a helper thread,
+//                     so a flush neither grows a file nor waits for one; the header goes
+//                     to disk with the segment's first flush, in the same write)
+//   wal-<id>.log      framed records, deleted once their generations are durable in segments
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/clock.hpp"
+
+namespace howfast {
+
+enum class FlushMode { Blocking, IoUring };
+FlushMode parse_flush_mode(const std::string& name);
+
+// Filled by the binding (memtable/bind.cpp): the defaults Python sees are written there, once.
+struct MemtableConfig {
+  std::string dir;
+  int64_t capacity{};      // bytes per buffer = bytes per flush
+  int64_t record_size{};   // the largest framed record accepted (header + key + value)
+  bool dsync{};            // segment files opened with O_DSYNC
+  FlushMode flush{};
+  int64_t buffers{};       // 0: 1 for blocking, 2 for io_uring
+  bool wal{};
+  int64_t pin_cpu{};       // pin the writer thread to this CPU (-1: no)
+  bool direct{};           // O_DIRECT segment writes
+  int64_t segment_bytes{}; // data bytes per segment file (rounded to whole slots)
+  int64_t queue_depth{};   // requests waiting for the writer, at most
+};
+
+// One acknowledgement for one or more requests (put, put_many, flush).
+class Waiter {
+ public:
+  explicit Waiter(std::size_t count) : remaining_(count) {}
+  void done(std::size_t n = 1);
+  void fail(std::exception_ptr error, std::size_t n = 1);
+  // Blocks until every request is done; rethrows the first failure.
+  void wait();
+  // Like wait() but gives up after `timeout_ns`; true when done.
+  bool wait_for(uint64_t timeout_ns);
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::size_t remaining_;
+  std::exception_ptr error_;
+};
+
+struct Request {
+  enum Kind : uint8_t { Put, Flush, Drain };
+  Kind kind = Put;
+  uint32_t key_len = 0;
+  uint32_t value_len = 0;
+  const unsigned char* key = nullptr;  // nullptr: the key is in key_inline
+  const unsigned char* value = nullptr;
+  unsigned char key_inline[24] = {};
+  bool hashed = false;     // body_hash already computed by the submitting thread
+  uint64_t body = 0;       // body_hash(key, value) when `hashed`
+  uint64_t id = 0;         // benchmark: index into the latency sink
+  uint64_t submit_ns = 0;  // benchmark: when the producer handed it over
+  Waiter* waiter = nullptr;
+};
+
+struct MemtableStats {
+  uint64_t records = 0;
+  uint64_t keys = 0;
+  uint64_t flushes = 0;
+  uint64_t segment_bytes = 0;  // bytes written to segment files (headers included)
+  uint64_t segments = 0;
+  uint64_t wal_bytes = 0;
+  uint64_t wal_syncs = 0;
+  uint64_t wal_files = 0;
+  uint64_t stall_ns = 0;  // time the writer waited for a free buffer
+  uint64_t segment_create_ns = 0;  // time the writer waited for a segment file to be created
+  uint64_t idle_ns = 0;            // time the writer waited for records (queue empty)
+  uint64_t submit_ns = 0;          // time spent in io_uring_submit (the kernel may start the write there)
+  uint64_t first_flush_at_ns = 0;  // now_ns() when the first flush was handed to the disk (0: none yet)
+  uint64_t buffers = 0;
+  bool fixed_buffers = false;  // io_uring registered buffers in use
+  uint64_t recovered_records = 0;  // records found by recover() (segments + log)
+  uint64_t replayed_records = 0;   // ... of which came only from the log and were written again
+  uint64_t torn_records = 0;       // places where recover() found a partial record and stopped
+};
+
+struct RecoveryScan;  // what recover() found on disk
+
+class Memtable {
+ public:
+  // A new memtable in `dir`, which must exist and hold no memtable files.
+  explicit Memtable(const MemtableConfig& config);
+  // Rebuilds the memtable from the segments and logs in `config.dir` and continues it.
+  static std::unique_ptr<Memtable> recover(const MemtableConfig& config);
+  ~Memtable();
+  Memtable(const Memtable&) = delete;
+  Memtable& operator=(const Memtable&) = delete;
+
+  // Blocking calls (release the GIL around them): they return once the writer
+  // acknowledged the records (after the log's fdatasync when the log is on).
+  void put(const unsigned char* key, std::size_t key_len, const unsigned char* value, std::size_t value_len);
+  struct Entry {
+    const unsigned char* key;
+    std::size_t key_len;
+    const unsigned char* value;
+    std::size_t value_len;
+  };
+  void put_many(const std::vector<Entry>& entries);
+  // The value of `key`, from a buffer or a segment; false when the key is unknown.
+  bool get(const unsigned char* key, std::size_t key_len, std::string* value) const;
+  // Writes the current buffer (even if partly filled), waits for every flush and makes
+  // the segments durable; then the log files are deleted.
+  void flush();
+  // flush(), then stop the writer. Later calls raise ValueError.
+  void close();
+  MemtableStats stats() const;
+  std::vector<std::string> keys() const;
+  std::vector<std::string> files() const;  // every file this memtable created
+
+  // For the benchmark: requests without a waiter record their latency (ack - submit)
+  // in sink[id]; flush latencies (submit to completion) go to flush_ns.
+  void set_latency_sink(uint64_t* sink, std::size_t size, std::vector<uint64_t>* flush_ns);
+  void reserve(std::size_t keys, std::size_t key_bytes);  // size the index up front
+  bool submit(const Request& request);  // false when the memtable failed or is closing
+  void drain(Poller& poller);           // waits until every full buffer is written
+  void abort() noexcept;                // stop now (on an error or Ctrl-C); files stay
+
+  struct Impl;
+
+ private:
+  Memtable(const MemtableConfig& config, RecoveryScan* scan);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Filled by the binding (memtable/bind.cpp): the defaults Python sees are written there, once.
+struct MemtableBenchConfig {
+  MemtableConfig memtable;
+  int64_t records{};
+  int64_t producers{};
+  int64_t key_size = 16;
+};
+
+struct MemtableBenchResult {
+  std::vector<uint64_t> latency_ns;  // per record: handed to the writer -> acknowledged
+  std::vector<uint64_t> flush_ns;    // per flush: submitted -> written
+  uint64_t elapsed_ns = 0;           // first record handed over -> last flush written
+  uint64_t first_fill_ns = 0;        // first record handed over -> first flush handed to the disk
+  uint64_t records = 0;
+  uint64_t record_bytes = 0;         // framed bytes per record
+  MemtableStats stats;
+};
+
+// The seed's workload: `producers` threads feed `records` records of exactly
+// `memtable.record_size` framed bytes to the single writer. `records` is rounded up to
+// fill whole buffers. Every file it creates in the directory is removed on return.
+MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& config, Poller& poller);
+
+}  // namespace howfast

@@ -1,0 +1,354 @@
+// The writer thread: it takes requests from the queue, encodes records into the active
+// buffer, appends each group to the log (one fdatasync), updates the index, acknowledges,
+// and seals a full buffer into a flush (blocking or io_uring).
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "common/errors.hpp"
+#include "memtable/impl.hpp"
+
+namespace howfast {
+
+namespace {
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int i = 0; i < CPU_SETSIZE; ++i)
+    if (CPU_ISSET(i, &set)) cpus.push_back(i);
+  return cpus;
+}
+
+uint64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+}
+
+}  // namespace
+
+Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
+    : cfg(c), queue(queue_capacity_of(c)) {
+  const int64_t nbuf = check_config();
+  check_directory(scan, nbuf);
+  open_files(scan);
+  for (int64_t i = 0; i < nbuf; ++i) bufs.push_back(std::make_unique<Buffer>(C, static_cast<int>(i)));
+  pending.reserve(queue_capacity_of(cfg));
+  if (cfg.flush == FlushMode::IoUring) init_uring();
+  active = bufs[0].get();
+  active->state = Buffer::Active;
+  active->gen = 0;
+  prepare_segment(base_segment);
+  try {
+    start();
+  } catch (...) {
+    discard_prepared();
+    throw;
+  }
+}
+
+// Checks the settings (ValueError) and returns the number of buffers.
+int64_t Memtable::Impl::check_config() {
+  require_directory(cfg.dir, "dir");
+  C = require_positive(cfg.capacity, "capacity", kMaxCapacity);
+  max_record = require_positive(cfg.record_size, "record_size", kMaxCapacity);
+  require(max_record >= kMinRecord, "record_size must be at least " + std::to_string(kMinRecord) +
+                                        " bytes (the 32-byte header and a 1-byte key, padded)");
+  require(C >= max_record, "capacity " + std::to_string(C) + " is smaller than a record: record_size is " +
+                               std::to_string(max_record) + " bytes");
+  require(C % 8 == 0, "capacity must be a multiple of 8 bytes, got " + std::to_string(C));
+  require_positive(cfg.queue_depth, "queue_depth", 1 << 16);
+  require_positive(cfg.segment_bytes, "segment_bytes", 1ll << 40);
+  const int64_t nbuf = cfg.buffers == 0 ? (cfg.flush == FlushMode::Blocking ? 1 : 2) : cfg.buffers;
+  require(nbuf >= 1 && nbuf <= kMaxBuffers, "buffers must be 1 to " + std::to_string(kMaxBuffers) + ", got " +
+                                                 std::to_string(cfg.buffers));
+  require(cfg.flush == FlushMode::IoUring || nbuf == 1,
+          "buffers must be 1 with flush='blocking' (it writes while the only buffer waits); got " +
+              std::to_string(cfg.buffers));
+  require(cfg.flush == FlushMode::Blocking || nbuf >= 2,
+          "buffers must be at least 2 with flush='io_uring' (one fills while another is written); got " +
+              std::to_string(cfg.buffers));
+  const uint64_t memory = physical_memory();
+  require(memory == 0 || static_cast<uint64_t>(nbuf) * C <= memory / 2,
+          "buffers * capacity = " + std::to_string(static_cast<uint64_t>(nbuf) * C) +
+              " bytes is more than half of this machine's memory (" + std::to_string(memory) + " bytes)");
+  if (cfg.pin_cpu != -1) {
+    const std::vector<int> cpus = allowed_cpus();
+    require(cfg.pin_cpu >= 0 && std::find(cpus.begin(), cpus.end(), cfg.pin_cpu) != cpus.end(),
+            "pin_cpu " + std::to_string(cfg.pin_cpu) + " is not a CPU this process may run on (-1 for no pinning)");
+  }
+  return nbuf;
+}
+
+// The directory: no memtable files unless recovering, O_DIRECT alignment, room for a
+// segment file.
+void Memtable::Impl::check_directory(const RecoveryScan* scan, int64_t nbuf) {
+  if (scan == nullptr) {
+    const DirListing existing = list_memtable_files(cfg.dir);
+    require(existing.segments.empty() && existing.wals.empty(),
+            "dir: " + cfg.dir + " already holds memtable files; use recover() to continue them");
+  }
+  if (cfg.direct) {
+    write_align = static_cast<uint64_t>(direct_io_alignment(cfg.dir));  // OSError without O_DIRECT
+    require(C % write_align == 0, "capacity " + std::to_string(C) + " is not a multiple of " +
+                                      std::to_string(write_align) +
+                                      ", the smallest O_DIRECT write this filesystem accepts");
+  }
+  // At least one slot per buffer: the writer may run that many flushes ahead of the
+  // disk, and should not need more than one new segment file meanwhile.
+  slots = std::max<uint64_t>({1, static_cast<uint64_t>(cfg.segment_bytes) / C, static_cast<uint64_t>(nbuf)});
+  require_space(cfg.dir, kSegmentHeader + slots * C, "one segment file (" + std::to_string(slots) + " flushes)");
+  durable = cfg.dsync || cfg.wal;
+}
+
+void Memtable::Impl::open_files(RecoveryScan* scan) {
+  dir_fd = std::make_unique<Fd>(cfg.dir, O_RDONLY | O_DIRECTORY);
+  if (scan != nullptr) {
+    index = std::move(scan->index);
+    next_seq = scan->max_seq + 1;
+    base_segment = scan->next_segment;
+  }
+  if (cfg.wal) wal = std::make_unique<WriteAheadLog>(cfg.dir, scan ? scan->next_wal : 0, kWalRotateBytes,
+                                                       dir_fd.get());
+}
+
+Memtable::Impl::~Impl() {
+  stop_writer(false);
+  discard_prepared();  // created ahead, never written: it holds nothing
+}
+
+void Memtable::Impl::start() {
+  std::promise<void> started;
+  std::future<void> ready = started.get_future();
+  writer = std::thread([this, &started] {
+    if (cfg.pin_cpu >= 0) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(static_cast<int>(cfg.pin_cpu), &set);
+      const int err = ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set);
+      if (err != 0) {
+        started.set_exception(std::make_exception_ptr(
+            SysError(err, "pthread_setaffinity_np(cpu " + std::to_string(cfg.pin_cpu) + ")", "")));
+        return;
+      }
+    }
+    started.set_value();
+    run();
+  });
+  try {
+    ready.get();
+  } catch (...) {
+    writer.join();
+    throw;
+  }
+}
+
+void Memtable::Impl::stop_writer(bool graceful) noexcept {
+  if (!stopped.exchange(true)) {
+    std::vector<Request> left = queue.close();
+    fail_requests(left.data(), left.size(), graceful ? closed_error() : [&] {
+      std::exception_ptr e = error();
+      return e ? e : std::make_exception_ptr(std::runtime_error("the memtable was aborted"));
+    }());
+  }
+  if (writer.joinable()) writer.join();
+}
+
+void Memtable::Impl::fail_requests(Request* reqs, std::size_t n, std::exception_ptr e) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (reqs[i].waiter) reqs[i].waiter->fail(e);
+}
+
+void Memtable::Impl::run() {
+  const std::size_t max_batch = queue_capacity_of(cfg);
+  std::vector<Request> batch(max_batch);
+  std::size_t n = 0, done = 0;
+  try {
+    for (;;) {
+      n = queue.pop(batch.data(), max_batch);
+      done = 0;
+      if (n == 0) break;
+      process(batch.data(), n, &done);
+    }
+  } catch (...) {
+    std::exception_ptr e = std::current_exception();
+    {
+      std::lock_guard<std::mutex> lock(failure_mu);
+      failure = e;
+    }
+    fail_requests(batch.data() + done, n - done, e);
+    std::vector<Request> left = queue.close();
+    fail_requests(left.data(), left.size(), e);
+  }
+  // On a graceful stop nothing is in flight (close flushed); after an error or an abort,
+  // let the kernel finish with the buffers before they can be freed.
+  quiesce();
+}
+
+void Memtable::Impl::process(Request* batch, std::size_t n, std::size_t* done) {
+  std::size_t i = 0;
+  while (i < n) {
+    std::size_t j = i;
+    while (j < n && batch[j].kind == Request::Put) ++j;
+    if (j > i) put_group(batch + i, j - i);
+    *done = j;  // acknowledged: from here on an error must not touch their waiters
+    if (j < n) {
+      control(batch[j]);
+      ++j;
+      *done = j;
+    }
+    reap(false);  // completed flushes free their buffers and let the log shrink
+    i = j;
+  }
+}
+
+void Memtable::Impl::wal_region(uint64_t start) {
+  if (wal && active->used > start) {
+    store_fence();
+    wal->write(active->data() + start, active->used - start, active->gen);
+    wal_bytes.store(wal->bytes_written(), std::memory_order_relaxed);
+    wal_files.store(wal->files_created(), std::memory_order_relaxed);
+  }
+}
+
+void Memtable::Impl::put_group(Request* reqs, std::size_t n) {
+  pending.clear();
+  uint64_t region = active->used;
+  for (std::size_t i = 0; i < n; ++i) {
+    Request& r = reqs[i];
+    const unsigned char* key = r.key ? r.key : r.key_inline;
+    const uint64_t len = framed_size(r.key_len, r.value_len);
+    if (active->used + len > C) {
+      wal_region(region);
+      seal();
+      region = 0;
+    }
+    Buffer* b = active;
+    const uint64_t body = r.hashed ? r.body : body_hash(key, r.key_len, r.value, r.value_len);
+    encode_record(b->data() + b->used, next_seq, key, r.key_len, r.value, r.value_len, body);
+    pending.push_back({&r, key, Location{next_seq, segment_of(b->gen), slot_offset(b->gen) + b->used,
+                                         static_cast<uint32_t>(len)}});
+    ++next_seq;
+    b->used += len;
+    if (C - b->used < kMinRecord) {  // full: flush now rather than when the next record comes
+      wal_region(region);
+      seal();
+      region = 0;
+    }
+  }
+  wal_region(region);
+  if (wal) {
+    wal->sync();  // group commit: one fdatasync for every record of the group
+    wal_syncs.store(wal->syncs(), std::memory_order_relaxed);
+  }
+  {
+    std::lock_guard<std::mutex> lock(index_mu);
+    for (const Pending& p : pending) index.put(p.key, p.request->key_len, p.loc);
+  }
+  records.fetch_add(n, std::memory_order_relaxed);
+  const uint64_t now = now_ns();
+  for (std::size_t i = 0; i < pending.size();) {
+    Waiter* w = pending[i].request->waiter;
+    std::size_t k = i + 1;
+    if (w != nullptr) {
+      while (k < pending.size() && pending[k].request->waiter == w) ++k;
+      w->done(k - i);
+    } else if (sink != nullptr && pending[i].request->id < sink_size) {
+      sink[pending[i].request->id] = now - pending[i].request->submit_ns;
+    }
+    i = k;
+  }
+}
+
+void Memtable::Impl::control(Request& r) {
+  if (active->used > 0) seal();
+  wait_all();
+  if (r.kind == Request::Flush) {
+    sync_dirty();
+    if (wal) wal->retire(durable_gen());
+  }
+  if (r.waiter) r.waiter->done();
+}
+
+void Memtable::Impl::seal() {
+  Buffer* b = active;
+  const uint64_t len = align_up(b->used, write_align);
+  if (len > b->used) std::memset(b->data() + b->used, 0, len - b->used);
+  Segment& seg = segment_for(b->gen);
+  b->segment = seg.id;
+  if (b->gen % slots == 0) {  // the segment's first slot: its header goes along
+    encode_segment_header(b->mem.data(), C, slots, seg.id);
+    b->io = b->mem.data();
+    b->offset = 0;
+    b->len = kSegmentHeader + len;
+  } else {
+    b->io = b->data();
+    b->offset = slot_offset(b->gen);
+    b->len = len;
+  }
+  store_fence();  // the non-temporal stores of encode_record must be visible to the device
+  b->written = 0;
+  b->pending = 0;
+  b->need_sync = cfg.wal && !cfg.dsync;  // the log may only shrink once the flush is durable
+  b->sync_sent = false;
+  b->synced = false;
+  b->submit_ns = now_ns();
+  if (first_flush_at_ns.load(std::memory_order_relaxed) == 0)
+    first_flush_at_ns.store(b->submit_ns, std::memory_order_relaxed);  // only the writer stores
+  if (!cfg.dsync && !b->need_sync) seg.dirty = true;
+  ++seg.inflight;
+  {
+    std::lock_guard<std::mutex> lock(index_mu);
+    b->state = Buffer::Flushing;
+  }
+  sealed_through = b->gen + 1;
+  if (cfg.flush == FlushMode::Blocking) flush_blocking(b, seg);
+  else submit_flush(b);
+  active = acquire(b->gen + 1);
+}
+
+Memtable::Impl::Buffer* Memtable::Impl::acquire(uint64_t gen) {
+  for (;;) {
+    for (auto& b : bufs) {
+      if (b->state == Buffer::Free) {
+        std::lock_guard<std::mutex> lock(index_mu);
+        b->state = Buffer::Active;
+        b->gen = gen;
+        b->used = 0;
+        return b.get();
+      }
+    }
+    const uint64_t t0 = now_ns();
+    reap(true);
+    stall_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed);
+  }
+}
+
+uint64_t Memtable::Impl::durable_gen() const {
+  uint64_t d = sealed_through;
+  for (const auto& b : bufs)
+    if (b->state == Buffer::Flushing) d = std::min(d, b->gen);
+  return d;
+}
+
+void Memtable::Impl::complete(Buffer* b) {
+  if (flush_ns != nullptr) flush_ns->push_back(now_ns() - b->submit_ns);
+  flushes.fetch_add(1, std::memory_order_relaxed);
+  segment_bytes.fetch_add(b->len, std::memory_order_relaxed);
+  if (Segment* s = find_segment(b->segment)) --s->inflight;
+  {
+    std::lock_guard<std::mutex> lock(index_mu);
+    b->state = Buffer::Free;
+  }
+  close_idle_segments();
+  if (wal) wal->retire(durable_gen());
+}
+
+bool Memtable::Impl::submit(const Request& r) { return queue.push(r); }
+
+}  // namespace howfast
