@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+import howfast
 from howfast import _native
 
-STUB = Path(_native.__file__).with_name("_native.pyi")
+STUB = Path(howfast.__file__).with_name("_native.pyi")  # beside the package (editable or installed)
 # Only in a module built with SQLite (sqlite_version is None otherwise).
 NEEDS_SQLITE = {"SqliteError", "sqlite_inserts", "sqlite_verify"}
 
@@ -131,8 +132,15 @@ def test_classes_in_the_stub_are_classes() -> None:
         lambda: _native.durable_writes("/nonexistent/f", 4096, "1"),
         lambda: _native.block_pattern(4096, -1),  # index is unsigned
     ],
-    ids=["record_bytes-str", "disk_io-int-path", "disk_io-str-size", "bench-int-flush", "memtable-list-capacity",
-         "durable-str-count", "pattern-negative-index"],
+    ids=[
+        "record_bytes-str",
+        "disk_io-int-path",
+        "disk_io-str-size",
+        "bench-int-flush",
+        "memtable-list-capacity",
+        "durable-str-count",
+        "pattern-negative-index",
+    ],
 )
 def test_a_wrong_type_raises_type_error(call) -> None:
     with pytest.raises(TypeError):
@@ -152,8 +160,11 @@ def typed_dict_keys() -> dict[str, set[str]]:
         return out
 
     def is_typed_dict(node: ast.ClassDef) -> bool:
-        return any(ast.unparse(b) == "typing.TypedDict" or (isinstance(b, ast.Name) and b.id in classes
-                                                            and is_typed_dict(classes[b.id])) for b in node.bases)
+        return any(
+            ast.unparse(b) == "typing.TypedDict"
+            or (isinstance(b, ast.Name) and b.id in classes and is_typed_dict(classes[b.id]))
+            for b in node.bases
+        )
 
     return {name: keys(name) for name, node in classes.items() if is_typed_dict(node)}
 

@@ -29,9 +29,22 @@ def test_short_and_retried_transfers_are_resubmitted(tmp_path: Path) -> None:
         pytest.skip("needs a C++ compiler, liburing (pkg-config) and the native sources")
     exe = tmp_path / "uring_test"
     build = subprocess.run(
-        [cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", "-DHOWFAST_HAVE_LIBURING=1", f"-I{NATIVE / 'src'}",
-         *[str(NATIVE / s) for s in SOURCES], *flags, "-o", str(exe)],
-        capture_output=True, text=True,
+        [
+            cxx,
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O1",
+            "-DHOWFAST_HAVE_LIBURING=1",
+            f"-I{NATIVE / 'src'}",
+            *[str(NATIVE / s) for s in SOURCES],
+            *flags,
+            "-o",
+            str(exe),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert build.returncode == 0, build.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)

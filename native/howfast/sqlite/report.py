@@ -406,7 +406,7 @@ def headline(
         out[f"shell_{batch}"] = cli["C API / shell"][0] if cli.height and "C API / shell" in cli.columns else None
     out["many_adds_1000"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON_EXECUTEMANY, 1000))
     sizes = _maybe(lambda: wal_sizes(inserts_metrics))
-    out["bytes_per_row"] = None if sizes is None else sizes["file_size"] / sizes["rows"]
+    out["bytes_per_row"] = None if sizes is None else fmt.quotient(sizes["file_size"], sizes["rows"])
     ref = reference.load("sqlite").filter(
         (pl.col("machine") == "laptop")
         & (pl.col("batch_size") == 1000)
