@@ -52,3 +52,23 @@ def test_table_markdown() -> None:
     assert md.splitlines() == ["| a | b |", "|:---|---:|", "| x\\|y | 1.5 s |"]
     with pytest.raises(ValueError, match="lacks"):
         tables.table(pl.DataFrame({"a": [1]}), formats={"zzz": str})
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "words"),
+    [
+        (130.0, 100.0, "1.3× faster than"),
+        (100.0, 130.0, "1.3× slower than"),
+        (104.0, 100.0, "about as fast as (1.04×, within 10 %)"),
+        (97.0, 100.0, "about as fast as (0.97×, within 10 %)"),
+        (None, 100.0, "not measured here, so not compared with"),
+        (100.0, 0.0, "not measured here, so not compared with"),
+    ],
+)
+def test_compared_reads_right_for_every_outcome(a: float | None, b: float | None, words: str) -> None:
+    assert fmt.compared(a, b, more="faster", less="slower", same="about as fast as") == words
+
+
+def test_compared_needs_a_noise_factor() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        fmt.compared(1.0, 2.0, more="a", less="b", same="c", noise=0.9)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .store import SUBJECTS
+from .store import SUBJECTS, ResultSet
 
 #: chapter (its file name in chapters/, without .qmd) -> the subjects it shows
 CHAPTERS: dict[str, tuple[str, ...]] = {
@@ -35,3 +35,16 @@ def subjects_for(names: list[str]) -> list[str]:
             known = ", ".join([*CHAPTERS, *(s for s in SUBJECTS if s not in CHAPTERS)])
             raise ValueError(f"unknown chapter or subject {name!r}: choose from {known}, or all")
     return [s for s in SUBJECTS if s in wanted]
+
+
+def missing_note(*sets: ResultSet) -> str:
+    """A callout (Quarto markdown, for a cell with ``output: asis``) naming what this
+    machine could not measure for a chapter and why; empty when everything ran."""
+    reasons = list(dict.fromkeys(r for s in sets for r in s.unsupported()))
+    if not reasons:
+        return ""
+    items = "\n".join(f"- {r}" for r in reasons)
+    return (
+        "::: {.callout-warning}\n## Not measured on this machine\n\nSome cases of this chapter could not "
+        "run here; their numbers read n/a and their rows say why:\n\n" + items + "\n:::\n"
+    )

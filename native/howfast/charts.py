@@ -98,8 +98,30 @@ def survival(samples: pl.DataFrame, by: str, points: int = 160) -> pl.DataFrame:
     return pl.concat(parts)
 
 
-def latency_survival(samples: pl.DataFrame, by: str, title: str = "") -> alt.Chart:
-    """Log-log 'share of operations slower than x' curves, one per group."""
+def unavailable(why: str, title: str = "") -> alt.Chart:
+    """A chart that says why it has nothing to draw (a case this machine could not run)."""
+    text = f"Not measured on this machine: {why}" if why else "Not measured on this machine."
+    return (
+        alt.Chart(pl.DataFrame({"text": [text]}), title=title)
+        .mark_text(align="left", fontSize=13)
+        .encode(text="text:N", x=alt.value(0))
+        .properties(width=520, height=40)
+    )
+
+
+def reasons(metrics: pl.DataFrame) -> str:
+    """The distinct reasons of the cases in `metrics` that this machine could not run."""
+    if "note" not in metrics.columns:
+        return ""
+    notes = metrics.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().unique(maintain_order=True)
+    return "; ".join(notes.to_list())
+
+
+def latency_survival(samples: pl.DataFrame | None, by: str, title: str = "", why: str = "") -> alt.Chart:
+    """Log-log 'share of operations slower than x' curves, one per group; with no samples
+    (None or empty), a chart that says `why`."""
+    if samples is None or samples.height == 0:
+        return unavailable(why, title)
     data = survival(samples, by)
     return (
         alt.Chart(data, title=title)

@@ -70,3 +70,20 @@ def quotient(a: float | None, b: float | None) -> float | None:
 def ratio_of(a: float | None, b: float | None) -> str:
     """'3.2×' for a / b; 'n/a' when either was not measured."""
     return ratio(quotient(a, b))
+
+
+def compared(a: float | None, b: float | None, *, more: str, less: str, same: str, noise: float = 1.1) -> str:
+    """How `a` compares with `b`, in words that read right for every outcome:
+    '1.3× faster than' (a ≥ noise × b), '1.3× slower than' (b ≥ noise × a), `same` when
+    they are within `noise` of each other (with the ratio), 'n/a: not measured here'
+    when either is missing. `more` and `less` name the two directions ('faster',
+    'slower'); the caller writes what follows ('… than the unpinned writer')."""
+    if noise < 1:
+        raise ValueError(f"noise is a factor of at least 1, got {noise}")
+    if a is None or b is None or a <= 0 or b <= 0:
+        return "not measured here, so not compared with"
+    if a >= noise * b:
+        return f"{ratio(a / b)} {more} than"
+    if b >= noise * a:
+        return f"{ratio(b / a)} {less} than"
+    return f"{same} ({num(a / b, 3)}×, within {share(noise - 1, 2)})"

@@ -89,6 +89,7 @@ def block_device(directory: Path) -> dict[str, Any]:
     if os.major(st.st_dev) == 0 or not sys_dev.exists():
         return {
             "name": "none (not a block device)",
+            "driver": "",
             "model": "",
             "rotational": None,
             "logical_block_size": None,
@@ -97,17 +98,67 @@ def block_device(directory: Path) -> dict[str, Any]:
     node = sys_dev.resolve()
     if (node / "partition").exists():
         node = node.parent
-    model = _read(node / "device" / "model") or _read(node / "device" / "vendor")
+    # a model name where the device has one (a virtio disk only has a PCI vendor id)
+    model = _read(node / "device" / "model")
+    driver_link = node / "device" / "driver"
+    driver = driver_link.resolve().name if driver_link.exists() else ""
     rotational = _read(node / "queue" / "rotational")
     block_size = _read(node / "queue" / "logical_block_size")
     read_ahead = _read(node / "queue" / "read_ahead_kb")
     return {
         "read_ahead_kb": int(read_ahead) if read_ahead.isdigit() else None,
         "name": node.name,
+        "driver": driver,
         "model": model,
         "rotational": rotational == "1" if rotational else None,
         "logical_block_size": int(block_size) if block_size.isdigit() else None,
     }
+
+
+#: What a block device is, by its kernel driver (else its name): (kind, virtual?)
+_KINDS = {
+    "virtio_blk": ("a virtual disk (virtio-blk): the hypervisor decides where its bytes go", True),
+    "virtio_scsi": ("a virtual disk (virtio-scsi): the hypervisor decides where its bytes go", True),
+    "xen_blkfront": ("a virtual disk (Xen): the hypervisor decides where its bytes go", True),
+    "nvme": ("an NVMe drive", False),
+    "sd": ("a SCSI or SATA disk", False),
+    "mmcblk": ("an SD or eMMC card", False),
+    "loop": ("a loop device: a file on another filesystem", True),
+    "dm": ("a device-mapper volume (LVM, encryption): over other disks", True),
+    "md": ("a software RAID array", True),
+    "zram": ("compressed memory (zram)", True),
+}
+
+
+def device_kind(name: str, driver: str) -> str:
+    """'a virtual disk (virtio-blk): ...', 'an NVMe drive', ...: what the kernel's driver says."""
+    if driver in _KINDS:
+        return _KINDS[driver][0]
+    for prefix in ("nvme", "mmcblk", "loop", "dm", "md", "zram", "sd"):
+        if name.startswith(prefix):
+            return _KINDS[prefix][0]
+    if name.startswith(("vd", "xvd")):
+        return _KINDS["virtio_blk" if name.startswith("vd") else "xen_blkfront"][0]
+    return "not a block device" if not driver and "none" in name else f"a block device (driver {driver or 'unknown'})"
+
+
+def rotational_words(f: dict[str, Any]) -> str:
+    """What the kernel's rotational flag says, and how far to trust it here."""
+    flag = f.get("rotational")
+    if flag is None:
+        return "not reported"
+    said = "1 (a spinning disk, says the kernel)" if flag else "0 (not spinning, says the kernel)"
+    kind = str(f.get("device_kind", ""))
+    if "virtual" in kind or "hypervisor" in kind or "loop" in kind:
+        return said + "; a virtual disk reports whatever the hypervisor chose, so this says nothing about the medium"
+    return said
+
+
+def disk_words(f: dict[str, Any]) -> str:
+    """'vda, a virtual disk (virtio-blk): the hypervisor decides where its bytes go'."""
+    kind = f.get("device_kind") or device_kind(str(f.get("block_device", "")), str(f.get("device_driver", "")))
+    model = f" (model {f['device_model']})" if f.get("device_model") else ""
+    return f"{f.get('block_device', 'unknown')}{model}, {kind}"
 
 
 def machine_id() -> str:
@@ -142,6 +193,8 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
         "mount_point": mount_point,
         "mount_source": source,
         "block_device": device["name"],
+        "device_driver": device["driver"],
+        "device_kind": device_kind(device["name"], device["driver"]),
         "device_model": device["model"],
         "rotational": device["rotational"],
         "logical_block_size": device["logical_block_size"],
@@ -166,7 +219,7 @@ _LABELS = {
     "mount_point": "Mount point",
     "block_device": "Block device",
     "device_model": "Device model",
-    "rotational": "Spinning disk",
+    "rotational": "Rotational flag",
     "logical_block_size": "Logical block size",
     "read_ahead_kb": "Read-ahead",
     "io_uring": "io_uring",
@@ -189,7 +242,11 @@ def facts_table(f: dict[str, Any]) -> pl.DataFrame:
         if key == "read_ahead_kb" and value is not None:
             return f"{value} KiB"
         if key == "rotational":
-            return {True: "yes", False: "no", None: "unknown"}[value]
+            return rotational_words(f)
+        if key == "block_device":
+            return disk_words(f)
+        if key == "device_model":
+            return str(value) if value else "not reported by this device"
         return str(value) if value not in (None, "") else "unknown"
 
     return pl.DataFrame({"fact": list(_LABELS.values()), "value": [show(k) for k in _LABELS]})

@@ -241,6 +241,24 @@ class ResultSet:
             self._tables[key] = pl.read_parquet(path)
         return self._tables[key]
 
+    def unsupported(self) -> list[str]:
+        """The distinct reasons why cases of this set could not run here (none: all ran)."""
+        notes: list[str] = []
+        for experiment in self.experiments:
+            frame = self.table(experiment)
+            if "note" in frame.columns:
+                found = frame.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().unique(maintain_order=True)
+                notes += [n for n in found.to_list() if n not in notes]
+        return notes
+
+    def samples(self, experiment: str) -> pl.DataFrame | None:
+        """An experiment's per-operation samples, or None when it kept none (no case of it
+        could run here, or it keeps percentiles only)."""
+        try:
+            return self.table(experiment, samples=True)
+        except MissingResults:
+            return None
+
     def stamp(self) -> str:
         """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f)'."""
         from .fmt import duration_us

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .. import reference, stats
+from .. import fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..crosscheck import side_by_side
 
@@ -111,13 +111,13 @@ def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_
     summary = stats.summarize(metrics, by)
     wide = stats.wide_spreads(summary, metric, by).sort("spread", descending=True)
     if wide.height == 0:
-        return f"Every case's repetitions agreed within {stats.WIDE_SPREAD}× of each other."
+        return f"Every case's slowest and fastest repetitions were within {fmt.ratio(stats.WIDE_SPREAD)} of each other."
     worst = named(wide).row(0, named=True)
     name = ", ".join(str(worst[k]) for k in by)
     return (
         f"{wide.height} of {summary.filter(pl.col('metric') == metric).height} cases varied by more than "
-        f"{stats.WIDE_SPREAD}× between repetitions (worst: {name}, {worst['spread']:.1f}×), so read their "
-        "medians as rough."
+        f"{fmt.ratio(stats.WIDE_SPREAD)} between repetitions (worst: {name}, {fmt.ratio(worst['spread'])}), "
+        "so read their medians as rough."
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from .. import charts, fmt, reference, stats
+from .. import charts, fmt, machine, reference, stats
 from ..crosscheck import side_by_side
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
@@ -239,6 +239,8 @@ def sweep_chart(metrics: pl.DataFrame) -> alt.VConcatChart:
 def depth_chart(metrics: pl.DataFrame) -> alt.LayerChart:
     """Bars of records/s per buffer count (median), rules from slowest to fastest run."""
     data = depth_bars(metrics)
+    if data.height == 0:
+        return charts.unavailable(charts.reasons(metrics.filter(pl.col("group") == "depth")), "Higher is better")
     order = data["label"].to_list()
     base = alt.Chart(data, title="Higher is better").encode(
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=320))
@@ -272,9 +274,11 @@ def variant_table(metrics: pl.DataFrame, group: str) -> pl.DataFrame:
         .join(rng, on="variant", how="left")
     )
     columns = ["variant", "records_per_s", "slowest run", "fastest run", "mb_per_s", *LATENCY_COLUMNS]
-    if "records_per_sync" in table.columns and table["records_per_sync"].drop_nulls().len():
+    if group == "durability":  # the log's group commit: records per fdatasync
         columns.append("records_per_sync")
-    table = table.select([c for c in columns if c in table.columns]).rename(
+    # every column, also when no variant could run here (their cells then read n/a)
+    table = table.with_columns([pl.lit(None, dtype=pl.Float64).alias(c) for c in columns if c not in table.columns])
+    table = table.select(columns).rename(
         {"records_per_s": "records/s", "mb_per_s": "MB/s", "records_per_sync": "records per fdatasync"}, strict=False
     )
     missing = stats.unsupported(rows, ["variant"]).rename({"note": "unsupported"})
@@ -323,7 +327,8 @@ def first_fill_sentence(metrics: pl.DataFrame) -> str:
     """The case where filling the first buffer took the largest share of our run."""
     rows = metrics.filter((pl.col("tool") == "howfast") & pl.col("metric").is_in(["first_fill_ms", "first_fill_share"]))
     if rows.height == 0:
-        return ""
+        why = charts.reasons(metrics.filter(pl.col("tool") == "howfast"))
+        return f"The memtable could not run here ({why or 'no result'}), so there is no first fill to time."
     case = ["capacity", "dsync", "mode", "buffers", "records", "record_size"]
     wide = rows.group_by(*case, "metric").agg(pl.col("value").median()).pivot(on="metric", index=case, values="value")
     worst = wide.sort("first_fill_share").row(-1, named=True)
@@ -378,28 +383,6 @@ def _median(metrics: pl.DataFrame, metric: str, **where: object) -> float | None
     return float(values.median()) if values.len() else None
 
 
-def num(x: float | None) -> str:
-    """fmt.num, or 'n/a' for a case this machine could not run."""
-    return "n/a" if x is None else fmt.num(x)
-
-
-def ratio(a: float | None, b: float | None) -> str:
-    return "n/a" if a is None or b is None or b == 0 else fmt.ratio(a / b)
-
-
-def apart(a: float | None, b: float | None) -> str:
-    """The larger of two rates divided by the smaller: '1.2×'."""
-    return "n/a" if not a or not b else fmt.ratio(max(a, b) / min(a, b))
-
-
-def percent(a: float | None, b: float | None) -> str:
-    return "n/a" if a is None or b is None or b == 0 else fmt.share(a / b)
-
-
-def us(x: float | None) -> str:
-    return "n/a" if x is None else fmt.duration_us(x)
-
-
 def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
     caps = sorted(metrics["capacity"].unique().to_list())
     return pl.DataFrame(
@@ -408,7 +391,6 @@ def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
                 "scratch directory",
                 "filesystem",
                 "block device",
-                "device model",
                 "O_DIRECT",
                 "io_uring",
                 "logical CPUs",
@@ -421,8 +403,7 @@ def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
             "value": [
                 facts["scratch_dir"],
                 facts["filesystem"],
-                facts["block_device"],
-                facts["device_model"] or "not reported",
+                machine.disk_words(facts),
                 facts["o_direct_reason"],
                 facts["io_uring_reason"],
                 str(facts["logical_cpus"]),
@@ -530,10 +511,11 @@ def fio_steadiness(metrics: pl.DataFrame) -> str:
     """How far the same fio job moved between repetitions: the noise floor of the comparison."""
     rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
     if rows.height == 0:
-        return ""
+        why = charts.reasons(metrics.filter(pl.col("tool") == "fio"))
+        return f"fio could not run here ({why or 'no result'}), so how steady the disk is went unmeasured."
     spread = stats.summarize(rows, ["capacity", "dsync", "mode", "buffers"]).filter(pl.col("repetitions") > 1)
     if spread.height == 0:
-        return ""
+        return "Each fio job ran once, so how steady the disk is went unmeasured."
     worst = spread.sort("spread").row(-1, named=True)
     return (
         f"The disk itself is not steady: the same fio job ({fmt.size(worst['capacity'])} writes"
