@@ -1,5 +1,7 @@
-"""Every page of the book executes in a real Jupyter kernel, without Quarto, on the
-quick profile, and shows what it promises: its charts, its tables, its inline numbers.
+"""Every page of the book executes in a real Jupyter kernel, without Quarto, and shows
+what it promises: its charts (drawn in a browser with no network), its tables, its inline
+numbers. The book is measured on the smoke profile (every code path of the quick one,
+in seconds; ``make book`` is the place for the quick profile's numbers).
 
 The book is measured once: by the command line in a subprocess (``python -m howfast
 measure``, as ``make measure`` runs it) for every chapter but one, and by that chapter
@@ -32,7 +34,7 @@ def _env(base: Path) -> dict[str, str]:
     return env | {
         "HOWFAST_RESULTS": str(base / "results"),
         "HOWFAST_SCRATCH": str(base / "scratch"),
-        "HOWFAST_PROFILE": "quick",
+        "HOWFAST_PROFILE": "smoke",
         "HOWFAST_MACHINE": "test-machine",
     }
 
@@ -91,7 +93,7 @@ def test_measuring_stores_one_set_per_subject(measured_book: Path) -> None:
     expected = {s for c, subjects in CHAPTERS.items() if c != SELF_MEASURED for s in subjects}
     assert expected <= set(manifests)
     for subject, manifest in manifests.items():
-        assert manifest["profile"] == "quick" and manifest["machine"] == "test-machine"
+        assert manifest["profile"] == "smoke" and manifest["machine"] == "test-machine"
         assert manifest["experiments"], subject
 
 
@@ -125,7 +127,7 @@ def test_page_renders_from_stored_results(
             rows = sum(len(v) for v in spec.get("datasets", {}).values())
             assert rows > 0, f"{label} has no data"
         stamps = [v for k, v in done.inline.items() if k.endswith(".stamp()")]
-        assert stamps and all("quick profile, measured" in s for s in stamps), "a chapter says when it was measured"
+        assert stamps and all("smoke profile, measured" in s for s in stamps), "a chapter says when it was measured"
     assert _manifests(measured_book) == before, "rendering must not measure again"
     assert list((measured_book / "scratch").iterdir()) == [], "scratch files left behind"
     if page.parent.name == "chapters":

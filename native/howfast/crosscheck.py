@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import stats
+from . import fmt, stats
 from .bench import Unsupported
 from .scratch import Scratch
 
@@ -32,10 +32,20 @@ def paired_ratios(metrics: pl.DataFrame, by: list[str], metric: str) -> pl.DataF
         return empty
     wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value")
     ratios = wide.select(*by, (pl.col("howfast") / pl.col("fio")).alias("r")).drop_nulls("r")
-    return ratios.group_by(by, maintain_order=True).agg(
-        pl.col("r").median().alias("howfast / fio"),
-        pl.concat_str(pl.col("r").min().round(2), pl.lit("–"), pl.col("r").max().round(2)).alias("ratio range"),
+    return (
+        ratios.group_by(by, maintain_order=True)
+        .agg(
+            pl.col("r").median().alias("howfast / fio"),
+            pl.col("r").min().alias("lo"),
+            pl.col("r").max().alias("hi"),
+        )
+        .select(*by, "howfast / fio", _span("lo", "hi", 2).alias("ratio range"))
     )
+
+
+def _span(lo: str, hi: str, digits: int = 3) -> pl.Expr:
+    """The range of two columns as text, through ``fmt.span`` (one format for every number)."""
+    return pl.struct(lo, hi).map_elements(lambda r: fmt.span(r[lo], r[hi], digits), return_dtype=pl.String)
 
 
 def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str) -> pl.DataFrame:
@@ -49,9 +59,7 @@ def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str
         part = summary.filter(pl.col("tool") == tool).select(
             *by,
             pl.col("median").alias(f"{tool} {unit}"),
-            pl.concat_str(
-                pl.col("min").round(0).cast(pl.Int64), pl.lit("–"), pl.col("max").round(0).cast(pl.Int64)
-            ).alias(f"{tool} range"),
+            _span("min", "max").alias(f"{tool} range"),
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
     cases = cases.join(paired_ratios(metrics, by, metric), on=by, how="left", maintain_order="left")

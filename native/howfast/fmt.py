@@ -87,3 +87,10 @@ def compared(a: float | None, b: float | None, *, more: str, less: str, same: st
     if b >= noise * a:
         return f"{ratio(b / a)} {less} than"
     return f"{same} ({num(a / b, 3)}×, within {share(noise - 1, 2)})"
+
+
+def span(lo: float | None, hi: float | None, digits: int = 3) -> str:
+    """A range, both ends formatted as ``num``: '12,300–13,400'; 'n/a' if unmeasured."""
+    if lo is None or hi is None:
+        return NA
+    return f"{num(lo, digits)}–{num(hi, digits)}"

@@ -11,6 +11,8 @@ from typing import Any
 
 import polars as pl
 
+from . import fmt
+
 
 class Table:
     def __init__(self, frame: pl.DataFrame, formats: Mapping[str, Callable[[Any], str]] | None = None) -> None:
@@ -24,11 +26,15 @@ class Table:
 
     def _cell(self, column: str, value: Any) -> str:
         if value is None:
-            return "—"
+            return fmt.NA
         if column in self.formats:
             return self.formats[column](value)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
         if isinstance(value, float):
-            return f"{value:,.3g}"
+            return fmt.num(value)
+        if isinstance(value, int):
+            return f"{value:,}"
         return str(value).replace("|", "\\|")
 
     def markdown(self) -> str:
