@@ -42,7 +42,7 @@ def test_every_case_and_repetition_is_stored(tiny_runs: dict) -> None:
     data, base = tiny_runs["set"], tiny_runs["base"]
     lat = data.table(fsync.LATENCY)
     assert lat.filter(pl.col("metric") == "p50").height == len(fsync.METHODS) * len(fsync.LAYOUTS) * 2
-    assert data.path == base / "results" / "test-machine" / "quick" / "fsync"
+    assert data.path == (base / "results" / "test-machine" / "quick" / "fsync").resolve()
     names = [fsync.LATENCY, fsync.BLOCK_SIZES, fsync.GROUP_COMMIT, crosscheck.NAME]
     assert data.experiments == names
     stored = sorted(p.name for p in data.path.iterdir())

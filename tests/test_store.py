@@ -4,6 +4,11 @@ says what produced it, and chapters measure only when they must."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +22,11 @@ def _run(name: str, value: float = 3.0):
     return run(name, [{"k": 1}], lambda c, s: Outcome({"m": (value, "u")}), repetitions=2)
 
 
+def _folders(subject: str = "fsync") -> list[str]:
+    parent = store.set_dir(subject).parent
+    return sorted(p.name for p in parent.glob(f".{subject}@*"))
+
+
 def _write(subject: str, *names: str, value: float = 3.0) -> store.ResultSet:
     with store.writing(subject) as out:
         out.record_facts(Path.cwd())
@@ -27,7 +37,8 @@ def _write(subject: str, *names: str, value: float = 3.0) -> store.ResultSet:
 
 def test_a_set_round_trips_with_its_manifest_and_facts(isolated: dict[str, Path]) -> None:
     data = _write("fsync", "one", "two")
-    assert data.path == isolated["results"] / "test-machine" / "quick" / "fsync"
+    link = isolated["results"] / "test-machine" / "quick" / "fsync"
+    assert store.set_dir("fsync") == link and link.is_symlink() and data.path == link.resolve()
     assert data.experiments == ["one", "two"]
     back = data.table("one")
     assert back["value"].to_list() == [3.0, 3.0]
@@ -38,7 +49,7 @@ def test_a_set_round_trips_with_its_manifest_and_facts(isolated: dict[str, Path]
     assert data.facts["machine"] == "test-machine" and store.load_facts()["machine"] == "test-machine"
     assert store.machines() == ["test-machine"]
     assert "quick profile, measured" in data.stamp() and f"howfast {__version__}" in data.stamp()
-    assert sorted(p.name for p in data.path.parent.iterdir()) == ["fsync"]  # no partial folder left
+    assert _folders() == [data.path.name]
 
 
 def test_an_interrupted_set_leaves_the_previous_one_whole(isolated: dict[str, Path]) -> None:
@@ -50,9 +61,12 @@ def test_an_interrupted_set_leaves_the_previous_one_whole(isolated: dict[str, Pa
     again = store.load("fsync")
     assert again.table("one")["value"].to_list() == [1.0, 1.0]
     assert again.manifest == first.manifest
-    assert sorted(p.name for p in again.path.parent.iterdir()) == ["fsync"]
+    assert _folders() == [first.path.name]  # the interrupted folder is gone
     replaced = _write("fsync", "other", value=5.0)  # a finished set replaces the old one whole
     assert replaced.experiments == ["other"] and not (replaced.path / "one.parquet").exists()
+    assert _folders() == [first.path.name, replaced.path.name]  # the previous one stays for its readers
+    third = _write("fsync", "third")
+    assert _folders() == [replaced.path.name, third.path.name]
 
 
 def test_a_set_without_facts_or_experiments_is_refused(isolated: dict[str, Path]) -> None:
@@ -160,3 +174,74 @@ def test_a_switched_off_run_never_replaces_the_real_results(
     assert "with io_uring switched off" in tried.stamp()
     monkeypatch.delenv("HOWFAST_DISABLE_IO_URING")
     assert store.load("fsync").table("one")["value"].to_list() == [1.0, 1.0]
+
+
+def test_a_second_writer_is_refused_with_the_first_ones_pid(isolated: dict[str, Path]) -> None:
+    first = store.Writer("fsync", current_profile())
+    try:
+        with pytest.raises(store.Busy, match=f"pid {os.getpid()}"):
+            store.Writer("fsync", current_profile())
+        store.Writer("storage", current_profile()).discard()  # another subject is another lock
+    finally:
+        first.discard()
+    store.Writer("fsync", current_profile()).discard()  # free again
+
+
+WRITER = """
+import sys, time
+from pathlib import Path
+from howfast import store
+from howfast.bench import Outcome, run
+from howfast.profiles import current_profile
+rounds, pause = int(sys.argv[1]), float(sys.argv[2])
+for i in range(rounds):
+    with store.writing("fsync") as out:
+        out.record_facts(Path.cwd())
+        for name in ("one", "two", "three"):
+            frame = run(name, [{"k": k} for k in range(200)], lambda c, s: Outcome({"m": (float(i), "u")}),
+                        repetitions=3)
+            out.add(frame)
+            time.sleep(pause)
+        print(i, flush=True)
+"""
+
+
+def _writer(rounds: int, pause: float) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(rounds), str(pause)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+
+
+def test_readers_never_see_half_a_set(isolated: dict[str, Path]) -> None:
+    """A writer replaces the set 30 times while this process reads it as fast as it can:
+    every read finds a whole set, all of whose tables come from the same writing."""
+    _write("fsync", "one", "two", "three", value=-1.0)
+    writer = _writer(30, 0.0)
+    reads = 0
+    try:
+        while writer.poll() is None or reads == 0:
+            data = store.load("fsync")
+            values = {name: set(data.table(name)["value"].to_list()) for name in ("one", "two", "three")}
+            assert len(set().union(*values.values())) == 1, values  # one writing, not a mix
+            reads += 1
+    finally:
+        out, err = writer.communicate(timeout=120)
+    assert writer.returncode == 0, err
+    assert reads > 10 and out.split()[-1] == "29"
+    assert store.load("fsync").table("one")["value"][0] == 29.0
+
+
+def test_a_writer_killed_mid_set_leaves_the_previous_set(isolated: dict[str, Path]) -> None:
+    before = _write("fsync", "one", value=7.0)
+    writer = _writer(1, 0.5)  # half a second between experiments
+    time.sleep(1.2)  # inside its set by now, committed nothing
+    writer.send_signal(signal.SIGKILL)
+    writer.communicate(timeout=30)
+    after = store.load("fsync")
+    assert after.path == before.path and after.table("one")["value"][0] == 7.0
+    again = _write("fsync", "two", value=8.0)  # the lock died with the writer; its folder is removed
+    assert _folders() == [before.path.name, again.path.name]

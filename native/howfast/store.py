@@ -9,15 +9,24 @@ Measuring a subject writes one **results set**; a chapter reads it. A set is a f
         <experiment>.parquet          tidy metrics (one row per case, repetition, metric)
         <experiment>.samples.parquet  per-operation latencies, where kept
 
-``<results>`` is ``$HOWFAST_RESULTS`` or the book's ``data/results``. A set is written
-into a hidden folder beside its final place and swapped in only when the subject's
-every experiment has finished, so a set is complete or absent: an interrupted run
-leaves the previous set as it was.
+``<results>`` is ``$HOWFAST_RESULTS`` or the book's ``data/results``.
+
+A set is complete or absent, and a reader never sees half a file. ``<subject>`` is a
+symbolic link to a hidden folder, ``.<subject>@<time>-<pid>``, that a writer fills and
+never touches again: when every experiment has finished, the link is replaced at once
+(a rename) by one pointing to the new folder. A reader resolves the link once and reads
+one folder; the folder it may still be reading is kept until the next set replaces the
+one after it. An interrupted or killed writer leaves the previous set as it was (its
+half-written folder is removed by the next writer). Two writers of the same set are not
+allowed: the second is refused with a message naming the first (a lock file,
+``.<subject>.lock``, released by the kernel even when a writer is killed).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import fcntl
 import importlib
 import json
 import os
@@ -48,6 +57,10 @@ FACTS = "machine.json"
 
 class MissingResults(FileNotFoundError):
     """No stored results set for this subject, machine and profile."""
+
+
+class Busy(RuntimeError):
+    """Another process is writing the same results set."""
 
 
 class StaleResults(MissingResults):
@@ -112,23 +125,70 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _versions(parent: Path, subject: str) -> list[Path]:
+    """The set folders of `subject` below `parent`, oldest first."""
+    return sorted(parent.glob(f".{subject}@*"), key=lambda p: p.name)
+
+
 class Writer:
-    """Collects one subject's experiments in a hidden folder; ``commit`` swaps it in."""
+    """Fills one new folder for a subject's set; ``commit`` makes it the current one."""
 
     def __init__(self, subject: str, profile: Profile) -> None:
         self.subject = check_subject(subject)
         self.profile = profile
         self.final = set_dir(subject, profile=profile.name)
         self.final.parent.mkdir(parents=True, exist_ok=True)
-        self.path = self.final.parent / f".{subject}.partial-{os.getpid()}"
-        shutil.rmtree(self.path, ignore_errors=True)
-        self.path.mkdir()
+        self._lock = self._acquire()
+        try:
+            self._remove_abandoned()
+            stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S.%f")
+            self.path = self.final.parent / f".{subject}@{stamp}-{os.getpid()}"
+            self.path.mkdir()
+        except BaseException:
+            os.close(self._lock)
+            raise
         self.experiments: list[str] = []
         self.machine_facts: dict[str, Any] | None = None
         #: what else a report needs to know about the run (library versions, ...): JSON values
         self.details: dict[str, Any] = {}
         self.started = _now()
         self._clock = time.monotonic()
+
+    def _acquire(self) -> int:
+        path = self.final.parent / f".{self.subject}.lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EACCES):
+                raise Busy(
+                    f"another howfast process (pid {holder}) is measuring {self.subject} for this machine "
+                    f"and profile ({self.final.parent}); wait for it to finish or stop it"
+                ) from None
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        return fd
+
+    def _remove_abandoned(self) -> None:
+        """Folders of writers that died before their commit (never the current set)."""
+        current = self.final.resolve() if self.final.is_symlink() else None
+        for folder in _versions(self.final.parent, self.subject):
+            committed = (folder / MANIFEST).is_file()
+            if not committed and folder != current:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def record_facts(self, directory: Path) -> dict[str, Any]:
         """The machine's facts for the directory the benchmarks write in, recorded once."""
@@ -150,38 +210,67 @@ class Writer:
         self.experiments.append(run.benchmark)
 
     def commit(self) -> Path:
-        """Write the manifest and replace the previous set (if any) by this one."""
+        """Write the manifest, make this folder the current set, and remove the sets
+        before the one it replaces."""
         from .machine import machine_id
 
-        if self.machine_facts is None:
-            raise RuntimeError(f"{self.subject}: the experiments recorded no machine facts (call record_facts)")
-        if not self.experiments:
-            raise RuntimeError(f"{self.subject}: no experiment was stored")
-        manifest = {
-            "subject": self.subject,
-            "schema": schema(self.subject),
-            "machine": machine_id(),
-            "profile": self.profile.name,
-            "switched_off": variant(self.profile.name).split("+")[1:],
-            "repetitions": self.profile.repetitions,
-            **code_version(),
-            "started": self.started,
-            "finished": _now(),
-            "seconds": round(time.monotonic() - self._clock, 1),
-            "experiments": self.experiments,
-            "details": self.details,
-        }
-        (self.path / FACTS).write_text(json.dumps(self.machine_facts, indent=2, sort_keys=True) + "\n")
-        (self.path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
-        old = self.final.parent / f".{self.subject}.old-{os.getpid()}"
-        if self.final.exists():
-            os.replace(self.final, old)
-        os.replace(self.path, self.final)
-        shutil.rmtree(old, ignore_errors=True)
-        return self.final
+        try:
+            if self.machine_facts is None:
+                raise RuntimeError(f"{self.subject}: the experiments recorded no machine facts (call record_facts)")
+            if not self.experiments:
+                raise RuntimeError(f"{self.subject}: no experiment was stored")
+            manifest = {
+                "subject": self.subject,
+                "schema": schema(self.subject),
+                "machine": machine_id(),
+                "profile": self.profile.name,
+                "switched_off": variant(self.profile.name).split("+")[1:],
+                "repetitions": self.profile.repetitions,
+                **code_version(),
+                "started": self.started,
+                "finished": _now(),
+                "seconds": round(time.monotonic() - self._clock, 1),
+                "experiments": self.experiments,
+                "details": self.details,
+            }
+            (self.path / FACTS).write_text(json.dumps(self.machine_facts, indent=2, sort_keys=True) + "\n")
+            (self.path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+            for name in os.listdir(self.path):  # the folder's files reach the disk before the link names them
+                _fsync_path(self.path / name)
+            _fsync_path(self.path)
+            previous = self.final.resolve() if self.final.is_symlink() else None
+            if self.final.exists() and not self.final.is_symlink():  # a set of the layout before links
+                os.replace(self.final, self.final.parent / f".{self.subject}@00000000T000000-old")
+                previous = None
+            link = self.final.parent / f".{self.subject}.link-{os.getpid()}"
+            link.unlink(missing_ok=True)
+            os.symlink(self.path.name, link)
+            os.replace(link, self.final)
+            _fsync_path(self.final.parent)
+            keep = {self.path, previous}  # a reader may still be reading the previous set
+            for folder in _versions(self.final.parent, self.subject):
+                if folder not in keep:
+                    shutil.rmtree(folder, ignore_errors=True)
+            return self.final
+        finally:
+            self._release()
 
     def discard(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
+
+
+def _fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 @contextmanager
@@ -273,7 +362,8 @@ class ResultSet:
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
     """The stored set; MissingResults naming the command that measures it when absent."""
-    path = set_dir(subject, machine=machine, profile=profile)
+    link = set_dir(subject, machine=machine, profile=profile)
+    path = link.resolve()  # once: the folder it names now is never changed, only replaced
     manifest_path = path / MANIFEST
     if not manifest_path.is_file():
         chosen = profile or current_profile().name
@@ -320,7 +410,8 @@ def load_facts(machine: str | None = None) -> dict[str, Any]:
     from .machine import machine_id
 
     base = results_dir() / (machine or machine_id())
-    manifests = sorted(base.glob(f"*/*/{MANIFEST}"), key=lambda p: p.stat().st_mtime)
+    links = [p for p in base.glob(f"*/*/{MANIFEST}") if not p.parent.name.startswith(".")]
+    manifests = sorted(links, key=lambda p: p.stat().st_mtime)
     if not manifests:
         raise MissingResults(f"no stored results for machine {machine or machine_id()!r} in {results_dir()}")
     return json.loads((manifests[-1].parent / FACTS).read_text())
