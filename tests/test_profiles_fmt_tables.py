@@ -77,7 +77,7 @@ def test_compared_needs_a_noise_factor() -> None:
 def test_table_cells_read_as_the_prose() -> None:
     """A table without formats still formats every number the one way: fmt.num for floats,
     separators for whole numbers, n/a for what was not measured."""
-    frame = pl.DataFrame({"rate": [12345.6, None], "rows": [1000, 20], "ok": [True, False]})
+    frame = pl.DataFrame({"rate": [12345.6, None], "rows": [1000, 20], "ok": [True, False], "note": [None, "why"]})
     md = tables.table(frame).markdown().splitlines()
-    assert md[2:] == ["| 12,300 | 1,000 | yes |", "| n/a | 20 | no |"]
+    assert md[2:] == ["| 12,300 | 1,000 | yes |  |", "| n/a | 20 | no | why |"]
     assert fmt.span(9348.0, 11652.0) == "9,350–11,700" and fmt.span(None, 3.0) == "n/a"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -254,3 +255,165 @@ def test_a_case_names_its_sizes() -> None:
         storage.io_case(block_size=0, file_size=1 << 20)
     with pytest.raises(ValueError, match="unknown case parameters"):
         storage.io_case(block_size=4096, file_size=1 << 20, colour="blue")
+
+
+# --- The chapter's sentences: each reads right for every outcome, and never says None ---
+
+R = storage_report.Rate
+
+
+def _metrics(rows: list[dict]) -> pl.DataFrame:
+    """Stored-metrics shape: one row per repetition; unsupported cases carry a note."""
+    return pl.DataFrame(
+        [{"unit": "", "note": None, **r} for r in rows],
+        schema_overrides={"value": pl.Float64, "note": pl.String},
+    )
+
+
+def _shown(text: str) -> str:
+    assert text and not re.search(r"\b(None|nan)\b", text)
+    return text
+
+
+def test_compare_tells_faster_slower_same_and_missing() -> None:
+    assert storage_report.compare(R(10, 9, 11), R(5, 4, 6)) == "faster"
+    assert storage_report.compare(R(5, 4, 6), R(10, 9, 11)) == "slower"
+    assert storage_report.compare(R(10, 8, 12), R(11, 10.5, 11.5)) == "same"
+    assert storage_report.compare(None, R(1, 1, 1)) == "missing"
+
+
+@pytest.mark.parametrize(
+    ("uring", "sync", "expected"),
+    [
+        (R(1300, 1250, 1350), R(1000, 950, 1050), "1.3× the 1,000 MB/s of `pread`"),
+        (R(900, 850, 950), R(1200, 1150, 1250), "`pread` read sequentially at 1,200 MB/s, 1.3× io_uring's 900 MB/s"),
+        (R(1000, 900, 1100), R(1050, 1000, 1100), "the engine hardly matters"),
+        (None, R(1000, 950, 1050), "could not be measured here: the O_DIRECT sequential read through io_uring"),
+        (None, None, "through io_uring and pread did not run"),
+    ],
+)
+def test_engine_sentence(uring, sync, expected: str) -> None:
+    assert expected in _shown(storage_report.engine_sentence(uring, sync))
+
+
+@pytest.mark.parametrize(
+    ("cold", "direct", "expected"),
+    [
+        (R(1500, 1400, 1600), R(1000, 950, 1050), "beat O_DIRECT (1,000 MB/s)"),
+        (R(1000, 900, 1100), R(1050, 1000, 1100), "kept up with O_DIRECT"),
+        (R(800, 750, 850), R(1000, 950, 1050), "slower than O_DIRECT (1,000 MB/s)"),
+        (R(800, 750, 850), None, "whether that beats O_DIRECT at queue depth 1 could not be measured here"),
+    ],
+)
+def test_page_cache_sentence(cold, direct, expected: str) -> None:
+    text = _shown(storage_report.page_cache_sentence(R(8000, 7900, 8100), cold, direct))
+    assert expected in text
+    assert ("× the O_DIRECT rate" in text) == (direct is not None)
+
+
+def test_memory_sentences() -> None:
+    assert "Memory is 40× faster here" in storage_report.memory_sentence(40000, 1000)
+    assert "could not be measured here" in _shown(storage_report.memory_sentence(40000, None))
+    assert "kept pace" in storage_report.memory_sentence(1000, 2000)
+    assert storage_report.memory_rule(40000, 1000).startswith("Memory is about 40× faster")
+    assert "could not be measured here" in _shown(storage_report.memory_rule(40000, None))
+    assert "kept pace" in storage_report.memory_rule(1000, 2000)
+
+
+def test_fsync_rule_falls_back_to_the_page_cache() -> None:
+    assert "741 MB/s with O_DIRECT" in storage_report.fsync_rule(741, 700)
+    assert "700 MB/s through the page cache" in storage_report.fsync_rule(None, 700)
+    assert "could not be measured here" in storage_report.fsync_rule(None, None)
+
+
+def _sweep(runs: bool) -> pl.DataFrame:
+    rows = []
+    for op in ("read", "write"):
+        for bs, mb in ((4096, 100.0), (65536, 800.0), (1048576, 1000.0)):
+            for rep, factor in enumerate((0.95, 1.05)):
+                if runs:
+                    rows.append({"op": op, "block_size": bs, "metric": "mb_per_s", "value": mb * factor})
+                    rows.append({"op": op, "block_size": bs, "metric": "ops_per_s", "value": mb * 1e6 / bs})
+                elif rep == 0:
+                    rows.append(
+                        {"op": op, "block_size": bs, "metric": "unsupported", "value": None, "note": "O_DIRECT: off"}
+                    )
+    return _metrics(rows)
+
+
+def test_block_size_sentence_and_chart() -> None:
+    text = storage_report.block_size_sentence(_sweep(True))
+    assert text.startswith("Reads reached 90 % of their best rate (1,000 MB/s) at 1 MiB blocks; writes")
+    missing = _sweep(False)
+    assert storage_report.saturation_block_size(missing, "read") == (None, None)
+    assert "could not run here (O_DIRECT: off)" in _shown(storage_report.block_size_sentence(missing))
+    assert storage_report.block_size_chart(missing).to_dict()["mark"]["type"] == "text"
+
+
+def _depths(reads_per_s: dict[int, float] | None) -> pl.DataFrame:
+    rows = []
+    for depth in (1, 4, 32):
+        for op in ("read", "write"):
+            if reads_per_s is None:
+                rows.append({"op": op, "queue_depth": depth, "metric": "unsupported", "value": None, "note": "why"})
+                continue
+            for factor in (0.97, 1.03):
+                rows.append(
+                    {"op": op, "queue_depth": depth, "metric": "ops_per_s", "value": reads_per_s[depth] * factor}
+                )
+                rows.append({"op": op, "queue_depth": depth, "metric": "p99", "value": 100.0 * depth})
+    return _metrics(rows)
+
+
+def test_queue_depth_sentence() -> None:
+    more = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 70000}))
+    assert "One 4 KiB random read at a time gave 20,000" in more and "32 in flight, 3.5× as many" in more
+    flat = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 20100, 32: 19900}))
+    assert "did not help beyond the spread" in flat and "as many" not in flat
+    missing = storage_report.queue_depth_sentence(_depths(None))
+    assert "could not run here (why)" in _shown(missing)
+    assert storage_report.queue_depth_chart(_depths(None)).to_dict()["mark"]["type"] == "text"
+
+
+def test_fio_sentence() -> None:
+    two = pl.DataFrame({"howfast / fio": [1.0, 4.5], "mean latency, howfast / fio": [0.26, 1.1]})
+    text = storage_report.fio_sentence(two)
+    assert "between 1× and 4.5× fio's (the 2 rows" in text and "between 0.26× and 1.1× fio's" in text
+    one = storage_report.fio_sentence(pl.DataFrame({"howfast / fio": [1.3, None]}))
+    assert "at 1.3× fio's (the row that ran both" in one and "between" not in one
+    none = pl.DataFrame(
+        {"howfast / fio": [None], "note": ["io_uring: off"]}, schema={"howfast / fio": pl.Float64, "note": pl.String}
+    )
+    assert storage_report.fio_sentence(none) == "The comparison with fio could not run here (io_uring: off)."
+
+
+def test_missing_callout_lists_each_reason_once() -> None:
+    assert storage_report.missing_callout([]) == ""
+    tables = [
+        _metrics([{"op": "read", "metric": "unsupported", "value": None, "note": "io_uring: disabled by X"}] * 2),
+        _metrics([{"op": "read", "metric": "unsupported", "value": None, "note": "disabled by Y"}]),
+    ]
+    notes = storage_report.capability_notes(tables, prefix="SQLite: ")
+    assert notes == ["io_uring: disabled by X", "SQLite: disabled by Y"]
+    callout = storage_report.missing_callout(notes + notes)
+    assert callout.startswith("::: {.callout-warning}") and callout.count("disabled by X") == 1
+
+
+def test_page_cache_rows_keep_a_case_that_could_not_run() -> None:
+    rows = []
+    for direct, cache, mb in ((False, "cold", 900.0), (False, "warm", 8000.0)):
+        rows += [
+            {"direct": direct, "cache": cache, "metric": m, "value": v} for m, v in (("mb_per_s", mb), ("p50", 30.0))
+        ]
+    rows.append({"direct": True, "cache": "n/a", "metric": "unsupported", "value": None, "note": "O_DIRECT: off"})
+    table = storage_report.page_cache_rows(_metrics(rows))
+    assert table["how"].to_list()[-1] == "O_DIRECT: from the device"
+    assert table["MB/s"].to_list()[-1] is None and table["unsupported"].to_list()[-1] == "O_DIRECT: off"
+    rates = storage_report.page_cache_rates(_metrics(rows))
+    assert rates["direct"] is None and rates["warm"].median == 8000
+
+
+def test_parallel_throughput_goes_through_fmt() -> None:
+    seeds = storage_report.seed_parallel()
+    assert "read 3,390" in seeds["MB/s"].to_list()
+    assert not any(".0" in v for v in seeds["MB/s"].to_list())

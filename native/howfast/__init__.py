@@ -18,6 +18,27 @@ import os
 # first import; on a 2-core machine that steals a core from the benchmark loops.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+
+def _die_with_launcher() -> None:
+    """In a chapter's kernel started by ``howfast execute``: ask the kernel to receive
+    SIGTERM (which cleans up, see ``scratch``) when the launcher dies, even by SIGKILL."""
+    parent = os.environ.get("HOWFAST_LAUNCHER_PID", "")
+    if not parent.isdigit() or int(parent) != os.getppid():
+        return
+    import ctypes
+    import signal
+
+    PR_SET_PDEATHSIG = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: nothing to ask for
+        return
+    if os.getppid() != int(parent):  # the launcher died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+_die_with_launcher()
+
 from . import _native  # noqa: E402
 from .profiles import Profile, current_profile  # noqa: E402
 

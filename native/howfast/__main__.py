@@ -12,9 +12,46 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import signal
 import sys
 import time
 from pathlib import Path
+
+#: The exit status of a run stopped by Ctrl-C, as a shell reports it.
+INTERRUPTED = 128 + signal.SIGINT
+
+
+def check_settings() -> None:
+    """Every setting checked before anything runs (ValueError naming the setting and what
+    to do), and the paths made absolute for the kernels, which run in chapters/."""
+    from .paths import results_dir
+    from .profiles import current_profile
+    from .scratch import scratch_base
+
+    current_profile()
+    os.environ["HOWFAST_SCRATCH"] = str(scratch_base().resolve())
+    results = results_dir().resolve()
+    try:
+        results.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(
+            f"cannot make the results directory {str(results)!r} ({error.strerror}): set "
+            "HOWFAST_RESULTS to a writable directory"
+        ) from None
+    if not os.access(results, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"cannot write to the results directory {str(results)!r}: set HOWFAST_RESULTS to a writable directory"
+        )
+    os.environ["HOWFAST_RESULTS"] = str(results)
+
+
+def _one_line(error: BaseException) -> str:
+    """What went wrong, on one line, without a notebook's traceback or colours."""
+    ename, evalue = getattr(error, "ename", None), getattr(error, "evalue", None)
+    text = f"{ename}: {evalue}" if ename else f"{type(error).__name__}: {error}"
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    return " ".join(text.split())[:500]
 
 
 def _save_pngs(done, directory: Path) -> None:
@@ -37,8 +74,19 @@ def _measure(names: list[str]) -> int:
     console = Console(stderr=True)
     console.print(f"measuring {', '.join(subjects)} on the {profile.name} profile")
     start = time.monotonic()
-    with progress.RichBar(subjects, console) as bar, progress.listening(bar):
-        done = [store.measure(subject, profile) for subject in subjects]
+    done = []
+    try:
+        with progress.RichBar(subjects, console) as bar, progress.listening(bar):
+            for subject in subjects:
+                done.append(store.measure(subject, profile))
+    except KeyboardInterrupt:
+        kept = ", ".join(r.subject for r in done) or "none"
+        print(
+            f"howfast: interrupted while measuring {subjects[len(done)]}: its previous results (if any) are "
+            f"kept as they were, its scratch files removed; stored before: {kept}",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
     for result in done:
         console.print(f"stored {result.subject}: {result.path}")
     console.print(f"measured in {time.monotonic() - start:.0f} s")
@@ -57,20 +105,30 @@ def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
         return 2
     print(f"profile: {current_profile().name}")
     failed = 0
-    for path in targets:
-        try:
-            done = execute_chapter(path, timeout=timeout)
-        except Exception as error:  # a failing cell: report it and go on
-            print(f"FAIL {path}: {error}", file=sys.stderr)
-            failed += 1
-            continue
-        if png is not None:
-            _save_pngs(done, png)
-        status = "ok" if not done.problems else "PROBLEMS"
-        print(f"{status:8} {path} ({done.seconds:.1f} s)")
-        for problem in done.problems:
-            print(f"         - {problem}")
-        failed += bool(done.problems)
+    try:
+        for number, path in enumerate(targets):
+            try:
+                done = execute_chapter(path, timeout=timeout)
+            except KeyboardInterrupt:  # nbclient shut the kernel down; stop the whole run
+                print(
+                    f"howfast: interrupted during {path} ({number} of {len(targets)} chapters done); "
+                    "its kernel was stopped and its scratch files removed",
+                    file=sys.stderr,
+                )
+                raise
+            except Exception as error:  # a failing cell: report it in one line and go on
+                print(f"FAIL {path}: {_one_line(error)}", file=sys.stderr)
+                failed += 1
+                continue
+            if png is not None:
+                _save_pngs(done, png)
+            status = "ok" if not done.problems else "PROBLEMS"
+            print(f"{status:8} {path} ({done.seconds:.1f} s)")
+            for problem in done.problems:
+                print(f"         - {problem}")
+            failed += bool(done.problems)
+    except KeyboardInterrupt:
+        return INTERRUPTED
     return 1 if failed else 0
 
 
@@ -100,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "profile", None):
         os.environ["HOWFAST_PROFILE"] = args.profile
     try:
+        check_settings()
         if args.command == "measure":
             return _measure(args.names)
         if args.command == "execute":
@@ -112,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:  # a bad name, profile or setting: one line, not a traceback
         print(f"howfast: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("howfast: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -11,8 +11,10 @@ Then the outputs are checked the way a reader would notice their absence: every
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,8 @@ import jupytext
 import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
+
+from .scratch import OWNER, owner_stamp, reclaim
 
 INLINE = re.compile(r"`\{python\}\s+([^`]+?)`")
 OPTION = re.compile(r"^#\|\s*([\w-]+)\s*:\s*(.*?)\s*$", re.MULTILINE)
@@ -126,6 +130,27 @@ def check(executed: ExecutedChapter) -> list[str]:
     return problems
 
 
+def _watch_interrupts() -> threading.Event:
+    """An event set when Ctrl-C (SIGINT) or SIGTERM reaches this process while nbclient
+    runs a chapter. nbclient handles those signals itself (it shuts the kernel down), so
+    a caller sees only some failure; this tells it the run was interrupted."""
+    from jupyter_core.utils import ensure_event_loop
+
+    seen = threading.Event()
+    loop = ensure_event_loop()
+    original = type(loop).add_signal_handler
+
+    def add_signal_handler(sig: int, callback, *args):  # noqa: ANN001, ANN202
+        def noted(*a):  # noqa: ANN002, ANN202
+            seen.set()
+            return callback(*a)
+
+        return original(loop, sig, noted, *args)
+
+    loop.add_signal_handler = add_signal_handler  # this loop only
+    return seen
+
+
 def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name: str = "python3") -> ExecutedChapter:
     """Execute every evaluated cell; raise nbclient's CellExecutionError on a failing cell.
     A cell may run `timeout` seconds, by default the active profile's ``cell_timeout``."""
@@ -149,10 +174,16 @@ def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name
     # a port, and jupyter_client has no reason to warn about unencrypted traffic. The
     # sockets live in a private directory given by absolute path (the kernel runs in the
     # chapter's directory, so a relative one would not meet).
+    # The kernel dies with this process, even if it is killed outright (see howfast/__init__),
+    # and the sockets' directory names its owner, so a later run can remove it if it is left.
+    os.environ["HOWFAST_LAUNCHER_PID"] = str(os.getpid())
+    reclaim(Path(tempfile.gettempdir()))
     with tempfile.TemporaryDirectory(prefix="howfast-kernel-") as sockets:
+        (Path(sockets) / OWNER).write_text(owner_stamp())
         config = Config()
         config.KernelManager.transport = "ipc"
         config.KernelManager.ip = str(Path(sockets) / "kernel")
+        interrupted = _watch_interrupts()
         client = NotebookClient(
             nb,
             timeout=timeout,
@@ -161,7 +192,11 @@ def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name
             resources={"metadata": {"path": str(chapter.parent)}},
         )
         start = time.perf_counter()
-        client.execute()
+        try:
+            client.execute()
+        finally:
+            if interrupted.is_set():  # nbclient shut the kernel down; the caller must stop too
+                raise KeyboardInterrupt(f"interrupted while executing {chapter}")
         seconds = time.perf_counter() - start
     probe_cell = nb.cells.pop()
     text = "".join(o.get("text", "") for o in probe_cell.get("outputs", []) if o.get("name") == "stdout")

@@ -15,6 +15,17 @@ def book_root(start: Path | None = None) -> Path | None:
     return None
 
 
+def from_setting(value: str) -> Path:
+    """A path given in a setting (``HOWFAST_SCRATCH``, ``HOWFAST_RESULTS``): absolute as it
+    is; relative, from the book's root (where ``make`` and ``howfast`` are run), not from
+    the chapter's directory in which a kernel happens to run."""
+    path = Path(value).expanduser()
+    if path.is_absolute():
+        return path
+    root = book_root()
+    return (root if root is not None else Path.cwd()) / path
+
+
 def _data_dir() -> Path:
     root = book_root()
     return (root if root is not None else Path.cwd()) / "data"
@@ -23,10 +34,10 @@ def _data_dir() -> Path:
 def results_dir() -> Path:
     """``$HOWFAST_RESULTS``, else ``data/results`` of the book (tests point it at a temp dir)."""
     env = os.environ.get("HOWFAST_RESULTS")
-    return Path(env) if env else _data_dir() / "results"
+    return from_setting(env) if env else _data_dir() / "results"
 
 
 def reference_dir() -> Path:
     """``$HOWFAST_REFERENCE``, else ``data/reference`` of the book."""
     env = os.environ.get("HOWFAST_REFERENCE")
-    return Path(env) if env else _data_dir() / "reference"
+    return from_setting(env) if env else _data_dir() / "reference"

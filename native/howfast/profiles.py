@@ -77,8 +77,13 @@ def profile_name() -> str:
 
 
 def current_profile(name: str | None = None) -> Profile:
-    """The named profile, else the active one; ValueError for an unknown name."""
+    """The named profile, else the active one; ValueError naming the setting for an unknown name."""
     chosen = name or profile_name()
     if chosen not in PROFILES:
-        raise ValueError(f"unknown profile {chosen!r}: choose one of {', '.join(PROFILES)}")
+        source = (
+            "the profile"
+            if name
+            else ("HOWFAST_PROFILE" if os.environ.get("HOWFAST_PROFILE", "").strip() else "QUARTO_PROFILE")
+        )
+        raise ValueError(f"unknown profile {chosen!r} ({source}): choose one of {', '.join(PROFILES)}")
     return PROFILES[chosen]

@@ -3,7 +3,10 @@
 ``Scratch()`` makes a private directory inside ``$HOWFAST_SCRATCH`` (else the system
 temp dir), checks free space, and removes everything it holds when the ``with`` block
 ends: normally, on an exception, on Ctrl-C (KeyboardInterrupt), on SIGTERM and at
-interpreter exit.
+interpreter exit. A process killed outright (SIGKILL, a power cut) cannot clean up, so
+each directory names its owner (``.owner``: pid and start time), and the next
+``Scratch()`` in the same place removes the directories whose owner is gone, saying so
+with their size (``reclaim``).
 """
 
 from __future__ import annotations
@@ -13,12 +16,16 @@ import itertools
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import weakref
 from pathlib import Path
 
 from . import _native
+
+#: The file naming a directory's owner: "pid start-time".
+OWNER = ".owner"
 
 #: Always leave this much free on the scratch filesystem.
 RESERVE_BYTES = 256 * 1024 * 1024
@@ -27,13 +34,67 @@ _live: "weakref.WeakSet[Scratch]" = weakref.WeakSet()
 
 
 def scratch_base() -> Path:
-    """``$HOWFAST_SCRATCH`` if set (it must exist), else the system temp dir."""
+    """``$HOWFAST_SCRATCH`` if set (it must exist and be writable; a relative path is
+    taken from the book's root), else the system temp dir."""
+    from .paths import from_setting
+
     env = os.environ.get("HOWFAST_SCRATCH")
-    base = Path(env) if env else Path(tempfile.gettempdir())
+    base = from_setting(env) if env else Path(tempfile.gettempdir())
+    source = "HOWFAST_SCRATCH" if env else "the system temp dir"
     if not base.is_dir():
-        source = "HOWFAST_SCRATCH" if env else "the temp dir"
-        raise ValueError(f"scratch directory {str(base)!r} ({source}) does not exist or is not a directory")
+        raise ValueError(
+            f"{source} is {str(base)!r}, which does not exist or is not a directory: "
+            "create it, or set HOWFAST_SCRATCH to a directory on the disk to measure"
+        )
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"{source} is {str(base)!r}, which this user cannot write to: "
+            "set HOWFAST_SCRATCH to a writable directory on the disk to measure"
+        )
     return base
+
+
+def _start_time(pid: int) -> str | None:
+    """The process's start time in clock ticks since boot (tells a pid from its reuse)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]
+
+
+def owner_stamp() -> str:
+    return f"{os.getpid()} {_start_time(os.getpid())}"
+
+
+def _owner_gone(directory: Path) -> bool:
+    try:
+        pid, start = (directory / OWNER).read_text().split()
+    except (OSError, ValueError):
+        return False  # not ours to judge
+    return _start_time(int(pid)) != start
+
+
+def _size(directory: Path) -> int:
+    return sum(p.stat().st_size for p in directory.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def reclaim(base: Path, *, report=None) -> list[tuple[Path, int]]:
+    """Remove the ``howfast-*`` directories in `base` whose owning process is gone;
+    return them with their sizes (and tell `report`, by default stderr)."""
+    removed = []
+    for directory in sorted(base.glob("howfast-*")):
+        if directory.is_dir() and not directory.is_symlink() and _owner_gone(directory):
+            size = _size(directory)
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append((directory, size))
+    for directory, size in removed:
+        message = (
+            f"howfast: removed {directory}, {size:,} bytes left behind by a run that was killed "
+            "before it could clean up"
+        )
+        (report or (lambda text: print(text, file=sys.stderr)))(message)
+    return removed
 
 
 class Scratch:
@@ -43,14 +104,22 @@ class Scratch:
         root = Path(base) if base is not None else scratch_base()
         if not root.is_dir():
             raise ValueError(f"scratch directory {str(root)!r} does not exist or is not a directory")
-        if need_bytes < 0:
-            raise ValueError(f"need_bytes must not be negative, got {need_bytes}")
+        if not isinstance(need_bytes, int) or need_bytes < 0:
+            raise ValueError(f"need_bytes must be a whole number of bytes, not negative; got {need_bytes!r}")
         self.base = root
-        self.path = Path(tempfile.mkdtemp(prefix="howfast-", dir=root))
+        reclaim(root)
+        try:
+            self.path = Path(tempfile.mkdtemp(prefix="howfast-", dir=root))
+        except OSError as error:
+            raise ValueError(
+                f"cannot make a scratch directory in {str(root)!r} ({error.strerror}): set "
+                "HOWFAST_SCRATCH to a writable directory on the disk to measure"
+            ) from None
         self._names = itertools.count()
         _live.add(self)
         _install_sigterm_handler()
         try:
+            (self.path / OWNER).write_text(owner_stamp())
             self.require_space(need_bytes)
         except BaseException:
             self.cleanup()

@@ -25,8 +25,8 @@ class Table:
             raise ValueError(f"formats name columns the table lacks: {sorted(unknown)}")
 
     def _cell(self, column: str, value: Any) -> str:
-        if value is None:
-            return fmt.NA
+        if value is None:  # a number not measured here; a note with nothing to say
+            return fmt.NA if self.frame.schema[column].is_numeric() else ""
         if column in self.formats:
             return self.formats[column](value)
         if isinstance(value, bool):

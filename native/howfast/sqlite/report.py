@@ -630,3 +630,57 @@ def shell_sentence(values: dict[str, float | None], close: float = 1.5) -> str:
         "row per transaction: the loop should not be slower; big batches: they should agree), so read the "
         "loop's numbers on this machine with care."
     )
+
+
+def commit_sentence(values: dict[str, float | None], faster: float = 1.1) -> str:
+    """A one-row NORMAL commit (C API) against a plain 4 KiB write + fsync: NORMAL does not
+    flush, so it should be the faster; say what was measured when it was not."""
+    normal, plain = values.get("c_normal_1"), values.get("fsync_per_s")
+    if normal is None or plain is None:
+        return "How a one-row NORMAL commit compares with that could not be measured here."
+    took = fmt.duration_us(1e6 / normal)
+    if normal / plain >= faster:
+        return f"Yet a NORMAL commit took {took}, {fmt.ratio_of(normal, plain)} as fast: it does not flush at all."
+    return (
+        f"A NORMAL commit, which does not flush at all, took {took}: here it was no faster than the plain pair "
+        f"({fmt.ratio_of(normal, plain)} its rate)."
+    )
+
+
+def full_sentence(values: dict[str, float | None], close: float = 1.1) -> str:
+    """FULL, one row per transaction (against a plain write + fsync: times within `close`
+    of each other count as about the same) and 1,000 rows per transaction (against NORMAL)."""
+    full, plain = values.get("c_full_1"), values.get("fsync_per_s")
+    if full is None:
+        first = "With FULL, every commit waits for the disk; how long could not be measured here."
+    elif plain is None:
+        first = (
+            f"With FULL, every commit waits for the disk: {fmt.num(full)} rows per second, "
+            f"{fmt.duration_us(1e6 / full)} each."
+        )
+    else:
+        each = (
+            f"With FULL, every commit waits for the disk: {fmt.num(full)} rows per second, "
+            f"{fmt.duration_us(1e6 / full)} each"
+        )
+        pair = f"a plain `write` + `fsync` ({fmt.duration_us(1e6 / plain)})"
+        if plain / full >= close:
+            first = f"{each}, {fmt.ratio_of(plain, full)} the time of {pair}."
+        elif plain / full <= 1 / close:
+            first = f"{each}, less than {pair} took in the same run."
+        else:
+            first = f"{each}, about the time of {pair}."
+    batched, normal = values.get("c_full_1000"), values.get("c_normal_1000")
+    if batched is None or normal is None:
+        second = "Batch the rows and the flush is shared; by how much could not be measured here."
+    elif batched <= normal:
+        second = (
+            f"Batch the rows and the flush is shared: at 1,000 rows per transaction FULL inserted "
+            f"{fmt.num(batched)} rows per second, {fmt.share(batched / normal, 2)} of NORMAL's rate."
+        )
+    else:
+        second = (
+            f"Batch the rows and the flush is shared: at 1,000 rows per transaction FULL inserted "
+            f"{fmt.num(batched)} rows per second, no fewer than NORMAL's {fmt.num(normal)}: the flush no longer shows."
+        )
+    return f"{first} {second}"

@@ -1,0 +1,140 @@
+"""The command line as a user meets it: a bad setting is one clear line and a non-zero
+status; one Ctrl-C stops a run of several chapters; a killed launcher takes its kernel
+and its files with it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+
+def _env(base: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
+    return (
+        env
+        | {
+            "HOWFAST_RESULTS": str(base / "results"),
+            "HOWFAST_SCRATCH": str(base / "scratch"),
+            "HOWFAST_PROFILE": "smoke",
+            "HOWFAST_MACHINE": "test-machine",
+        }
+        | extra
+    )
+
+
+def _howfast(base: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "howfast", *args],
+        cwd=ROOT,
+        env=_env(base, **extra),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "extra", "said"),
+    [
+        (["measure", "fsync"], {"HOWFAST_PROFILE": "bogus"}, "unknown profile 'bogus' (HOWFAST_PROFILE)"),
+        (["execute", "chapters/fsync.qmd"], {"HOWFAST_PROFILE": "bogus"}, "unknown profile 'bogus'"),
+        (["measure", "fsync"], {"HOWFAST_SCRATCH": "/nonexistent/place"}, "HOWFAST_SCRATCH is '/nonexistent/place'"),
+        (["execute"], {"HOWFAST_SCRATCH": "/nonexistent/place"}, "HOWFAST_SCRATCH is '/nonexistent/place'"),
+        (["measure", "nowhere"], {}, "unknown chapter or subject 'nowhere'"),
+        (["measure", "fsync"], {"HOWFAST_RESULTS": "/proc/results"}, "set HOWFAST_RESULTS to a writable"),
+    ],
+)
+def test_a_bad_setting_is_one_clear_line(tmp_path: Path, args: list[str], extra: dict, said: str) -> None:
+    (tmp_path / "scratch").mkdir(exist_ok=True)
+    done = _howfast(tmp_path, *args, **extra)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("howfast: ") and said in lines[0], done.stderr
+    assert "\x1b[" not in done.stderr and "Traceback" not in done.stderr
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _wait_for_kernel(launcher: subprocess.Popen, timeout: float = 60) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for child in _children(launcher.pid):
+            if "ipykernel" in Path(f"/proc/{child}/cmdline").read_text(errors="replace"):
+                return child
+        assert launcher.poll() is None, launcher.communicate()
+        time.sleep(0.1)
+    raise AssertionError("no kernel started")
+
+
+def _gone(pid: int, timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_one_ctrl_c_stops_a_run_of_several_chapters(tmp_path: Path) -> None:
+    """As a terminal does, Ctrl-C goes to the whole process group: launcher and kernel."""
+    (tmp_path / "scratch").mkdir(exist_ok=True)
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "howfast", "execute", "chapters/fsync.qmd", "chapters/memtables.qmd"],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    kernel = _wait_for_kernel(launcher)
+    time.sleep(2)  # measuring fsync (no results stored) by now
+    os.killpg(launcher.pid, signal.SIGINT)
+    out, err = launcher.communicate(timeout=120)
+    assert launcher.returncode == 128 + signal.SIGINT, err
+    assert "interrupted during chapters/fsync.qmd (0 of 2 chapters done)" in err
+    assert "memtables" not in out and "FAIL" not in err
+    assert _gone(kernel)
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_a_killed_launcher_takes_its_kernel_and_files_with_it(tmp_path: Path) -> None:
+    (tmp_path / "scratch").mkdir(exist_ok=True)
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "howfast", "execute", "chapters/memtables.qmd"],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    kernel = _wait_for_kernel(launcher)
+    deadline = time.monotonic() + 60
+    while not any((tmp_path / "scratch").glob("howfast-*")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # the kernel is measuring: its scratch dir exists
+    assert any((tmp_path / "scratch").glob("howfast-*"))
+    launcher.kill()
+    launcher.wait(timeout=30)
+    assert _gone(kernel), "the kernel outlived its launcher"
+    deadline = time.monotonic() + 30
+    while list((tmp_path / "scratch").iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list((tmp_path / "scratch").iterdir()) == [], "the kernel cleaned up on its way out"
