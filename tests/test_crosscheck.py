@@ -52,4 +52,16 @@ def test_without_fio_there_is_no_ratio() -> None:
     assert paired_ratios(metrics, ["job"], "mb_per_s").height == 0
     table = side_by_side(metrics, ["job"], "mb_per_s", unit="MB/s")
     assert table["howfast / fio"].null_count() == 1
-    assert "did not run" in agreement_sentence(table)
+    assert agreement_sentence(table) == "The comparison with fio could not run here (no result)."
+
+
+def test_the_agreement_sentence_reads_right_for_one_row_and_many() -> None:
+    one = pl.DataFrame({"howfast / fio": [1.31], "mean latency, howfast / fio": [0.8]})
+    assert agreement_sentence(one).startswith("Run for run, our rate came out at 1.3× fio's (the row that ran both")
+    many = pl.DataFrame({"howfast / fio": [0.95, 1.1, None], "note": [None, None, "fio is not installed"]})
+    assert "between 0.95× and 1.1× fio's (the 2 rows that ran both" in agreement_sentence(many)
+    none = pl.DataFrame({"howfast / fio": [None], "note": ["fio is not installed (apt-get install fio)"]})
+    assert (
+        agreement_sentence(none)
+        == "The comparison with fio could not run here (fio is not installed (apt-get install fio))."
+    )

@@ -104,23 +104,28 @@ def fio_version() -> str | None:
     return out.stdout.strip() or None
 
 
-def agreement_sentence(table: pl.DataFrame) -> str:
-    """How far ours and fio's figures were apart, in throughput and in mean time per I/O."""
-    from .fmt import ratio
+def _between(values: pl.Series) -> str:
+    low, high = float(values.min()), float(values.max())
+    if fmt.ratio(low) == fmt.ratio(high):
+        return f"at {fmt.ratio(low)}"
+    return f"between {fmt.ratio(low)} and {fmt.ratio(high)}"
 
-    rates = table["howfast / fio"].drop_nulls()
+
+def agreement_sentence(table: pl.DataFrame, tool: str = "fio") -> str:
+    """How far ours and the tool's figures were apart (a ``side_by_side`` table): rate and
+    mean time per I/O as ratios ours / tool; why not, when the tool could not run."""
+    column = f"howfast / {tool}"
+    rates = table[column].drop_nulls() if column in table.columns else pl.Series([], dtype=pl.Float64)
     if rates.len() == 0:
-        return "fio is not installed on this machine, so this check did not run."
-    text = (
-        f"Run for run, ours came out between {ratio(rates.min())} and {ratio(rates.max())} of fio's rate "
-        "(the medians of each row's ratios)"
-    )
-    column = "mean latency, howfast / fio"
-    if column in table.columns and table[column].drop_nulls().len():
-        lat = table[column].drop_nulls()
+        why = "; ".join(table["note"].drop_nulls().unique(maintain_order=True)) if "note" in table.columns else ""
+        return f"The comparison with {tool} could not run here ({why or 'no result'})."
+    rows = "the row" if rates.len() == 1 else f"the {fmt.num(rates.len())} rows"
+    text = f"Run for run, our rate came out {_between(rates)} {tool}'s ({rows} that ran both, median of the ratios)"
+    latency = f"mean latency, howfast / {tool}"
+    if latency in table.columns and table[latency].drop_nulls().len():
         text += (
-            f", and our mean time per I/O between {ratio(lat.min())} and {ratio(lat.max())} of fio's. fio's rate "
-            "divides by a runtime that also holds its own set-up, which weighs on short runs; the time per I/O "
-            "compares the two instruments on the I/O itself"
+            f", and our mean time per I/O {_between(table[latency].drop_nulls())} {tool}'s. {tool}'s rate divides "
+            "by a runtime that also holds its own set-up, which weighs on short runs; the time per I/O compares the "
+            "two instruments on the I/O itself"
         )
     return text + "."

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .. import fmt
 from ..bench import Case, Outcome, Run, Unsupported, run
 from ..profiles import Profile
 from ..scratch import Scratch
@@ -83,7 +84,13 @@ def measure_cli(case: Case, scratch: Scratch) -> Outcome:
         remove_database(setup_db, scratch)
     if count != f"{rows}|{row_size}|{row_size}":
         raise RuntimeError(f"the sqlite3 shell left {count!r} (count|min length|max length), expected {rows} rows")
-    seconds = max(total_ns - start_ns, 1) / 1e9
+    inserting = total_ns - start_ns
+    if inserting < start_ns:  # less than the start-up it is measured against: that is noise, not a rate
+        raise Unsupported(
+            f"too short to time against the shell's start-up ({fmt.duration_us(inserting / 1e3)} of inserts "
+            f"beside {fmt.duration_us(start_ns / 1e3)} to start): a larger profile has enough rows"
+        )
+    seconds = inserting / 1e9
     return Outcome({"rows_per_s": (rows / seconds, "rows/s"), "elapsed": (seconds, "s")})
 
 

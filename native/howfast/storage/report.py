@@ -11,7 +11,7 @@ import polars as pl
 
 from .. import charts, fmt, reference, stats
 from ..charts import THIS_MACHINE
-from ..crosscheck import side_by_side
+from ..crosscheck import agreement_sentence, side_by_side
 from .experiments import PARALLEL_JOBS
 
 CASE = ["engine", "pattern", "op", "fsync", "direct", "block_size"]
@@ -544,27 +544,6 @@ def queue_depth_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
     )
 
 
-def _between(values: pl.Series) -> str:
-    low, high = float(values.min()), float(values.max())
-    if fmt.ratio(low) == fmt.ratio(high):
-        return f"at {fmt.ratio(low)}"
-    return f"between {fmt.ratio(low)} and {fmt.ratio(high)}"
-
-
 def fio_sentence(table: pl.DataFrame) -> str:
-    """How far ours and fio's figures were apart (``fio_table``): throughput, and mean time
-    per I/O, as ratios ours / fio."""
-    rates = table["howfast / fio"].drop_nulls() if "howfast / fio" in table.columns else pl.Series([], dtype=float)
-    if rates.len() == 0:
-        why = "; ".join(table["note"].drop_nulls().unique(maintain_order=True)) if "note" in table.columns else ""
-        return f"The comparison with fio could not run here ({why or 'no result'})."
-    rows = "the row" if rates.len() == 1 else f"the {fmt.num(rates.len())} rows"
-    text = f"Run for run, our rate came out {_between(rates)} fio's ({rows} that ran both, median of the ratios)"
-    column = "mean latency, howfast / fio"
-    if column in table.columns and table[column].drop_nulls().len():
-        text += (
-            f", and our mean time per I/O {_between(table[column].drop_nulls())} fio's. fio's rate divides by "
-            "a runtime that also holds its own set-up, which weighs on short runs; the time per I/O compares the "
-            "two instruments on the I/O itself"
-        )
-    return text + "."
+    """How far ours and fio's figures were apart (``fio_table``)."""
+    return agreement_sentence(table)
