@@ -164,7 +164,8 @@ def disk_words(f: dict[str, Any]) -> str:
 def machine_id() -> str:
     """``$HOWFAST_MACHINE``, else the host name, as a directory-safe slug."""
     raw = os.environ.get("HOWFAST_MACHINE") or socket.gethostname() or "machine"
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", raw).strip("-.") or "machine"
+    # letters of any script are kept (élan stays élan, not lan); separators become '-'
+    return re.sub(r"[^\w.-]+", "-", raw).strip("-.") or "machine"
 
 
 def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..bench import Case, Outcome, Run, run
+from ..checks import checked
 from ..crosscheck import run_fio
 from ..profiles import Profile
 from ..scratch import Scratch
@@ -62,3 +63,7 @@ def versus_fio(profile: Profile, scratch: Scratch, ours: Callable[[Case, Scratch
         for tool in ("howfast", "fio")
     ]
     return run(NAME, cases, measure, repetitions=profile.repetitions, scratch=scratch, alternate=True)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _native, capabilities
 from ..bench import Case, Outcome, Unsupported, latency_metrics, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -145,3 +146,7 @@ def measure(profile: Profile, out: Writer) -> None:
         for name, (cases, measure_one) in plans.items():
             out.add(run(name, cases, measure_one, repetitions=profile.repetitions, scratch=scratch))
         out.add(crosscheck.versus_fio(profile, scratch, measure_writes))
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -10,6 +10,7 @@ import polars as pl
 
 from .. import fmt, reference, stats
 from ..charts import THIS_MACHINE
+from ..checks import checked
 from ..crosscheck import side_by_side
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
@@ -124,3 +125,7 @@ def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Ours beside fio per method, in durable writes per second."""
     return named(side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s"))
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..bench import Case, Outcome
+from ..checks import checked
 from ..crosscheck import run_fio
 from ..profiles import Profile
 from ..scratch import Scratch
@@ -88,3 +89,7 @@ def fio_measurer(plan: MemtablePlan):
         )
 
     return measure
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

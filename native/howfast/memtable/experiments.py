@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import _native, capabilities
 from ..bench import Case, Outcome, Unsupported, latency_metrics, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -83,6 +84,8 @@ def fio_records(plan: MemtablePlan, capacity: int) -> int:
 def deep_buffers(plan: MemtablePlan, capacity: int) -> int:
     """Buffers of the deep io_uring case: at least the plan's count, more for small
     capacities (up to `deep_bytes` of buffers), fewer when memory would run out."""
+    if capacity < plan.record_size:
+        raise ValueError(f"capacity {capacity} is smaller than a record ({plan.record_size} bytes)")
     wanted = min(max(plan.deep_buffers, plan.deep_bytes // capacity), plan.max_deep_buffers)
     return max(2, min(wanted, plan.max_buffer_bytes // capacity))
 
@@ -342,3 +345,7 @@ def measure(profile: Profile, out: Writer) -> None:
         out.add(run(VS_FIO, fio, crosscheck.fio_measurer(plan), repetitions=reps, scratch=scratch, alternate=True))
         points = max(1, -(-plan.crash_points // len(crash)))
         out.add(run(CRASH, crash, crash_test.crash_measurer(), repetitions=points, scratch=scratch))
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

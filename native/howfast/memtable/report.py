@@ -7,6 +7,7 @@ import altair as alt
 import polars as pl
 
 from .. import charts, fmt, machine, reference, stats
+from ..checks import checked
 from ..crosscheck import side_by_side
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
@@ -572,3 +573,7 @@ def seed_flush_rates(limit: int = 2 * 1024 * 1024) -> dict[str, float]:
 def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None:
     """Little's law: how long a full queue of `queue_depth` records takes to drain (µs)."""
     return None if not records_per_s else queue_depth / records_per_s * 1e6
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

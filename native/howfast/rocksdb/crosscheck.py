@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from .experiments import PERCENTILES, SEED, TESTS, Session, cases, compression, disabled_reason, measurer, remove_tree
@@ -143,3 +144,7 @@ def versus_db_bench(profile: Profile, scratch: Scratch) -> Run:
             return Outcome({k: (figures[k], u) for k, u in units.items() if k in figures})
 
         return run(NAME, crosscheck_cases(plan), measure, repetitions=plan.crosscheck_repetitions, scratch=scratch)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import _native, capabilities
 from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -324,3 +325,7 @@ def measure(profile: Profile, out: Writer) -> None:
         out.add(run(DISK, disk_cases(plan), measure_disk, repetitions=plan.repetitions, scratch=scratch))
         if plan.crosscheck:
             out.add(crosscheck.versus_db_bench(profile, scratch))
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

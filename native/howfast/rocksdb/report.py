@@ -8,6 +8,7 @@ import polars as pl
 
 from .. import fmt, reference, stats
 from ..charts import HIGHLIGHT, PALETTE, THIS_MACHINE
+from ..checks import checked
 from .experiments import TESTS, WRITE_TESTS
 
 SEED_MACHINE = "laptop, seed 000"
@@ -290,3 +291,7 @@ def percentile_chart(frame: pl.DataFrame, title: str = "") -> alt.FacetChart:
         .properties(width=240, height=160)
     )
     return base.facet(facet=alt.Facet("test:N", sort=list(TESTS), title=None), columns=2)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

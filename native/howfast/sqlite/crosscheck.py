@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import fmt
 from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from .experiments import C_API, SCHEMA_SQL, _disabled, check_sizes, remove_database
@@ -113,3 +114,7 @@ def versus_shell(profile: Profile, scratch: Scratch, ours: Callable[[Case, Scrat
         return ours({**case, "client": C_API}, s)
 
     return run(NAME, cli_cases(profile), measure, repetitions=profile.repetitions, scratch=scratch, alternate=True)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

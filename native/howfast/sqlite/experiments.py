@@ -41,6 +41,7 @@ import numpy as np
 
 from .. import _native
 from ..bench import Case, Outcome, Run, Unsupported, latency_metrics, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -66,6 +67,8 @@ JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "wal", "off")
 CONTENTS = ("x", "random")
 #: Random rows are windows into a pool this much longer than a row (as in the C++ loop).
 POOL_SLACK = 4096
+#: SQLite's default SQLITE_MAX_LENGTH: no row can be longer.
+MAX_ROW_SIZE = 1_000_000_000
 OFFSET_STRIDE = 7919
 
 INSERTS = "inserts"
@@ -137,6 +140,8 @@ def _pool(row_size: int, seed: int) -> str:
 def row_text(row_size: int, row_id: int, content: str = "x", seed: int = 1) -> str:
     """The text of row `row_id`, the same as the C++ loop writes."""
     _check_content(content)
+    if _positive(row_size, "row_size") > MAX_ROW_SIZE:
+        raise ValueError(f"row_size must be at most {MAX_ROW_SIZE} bytes (SQLite's default limit), got {row_size}")
     if content == "x":
         return "x" * row_size
     offset = (row_id * OFFSET_STRIDE) % POOL_SLACK
@@ -553,3 +558,7 @@ def measure_rows_land(
             f"read_back_with_{reader}": (1.0, "bool"),
         }
     )
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import polars as pl
 
 from .. import fmt, reference, stats
+from ..checks import checked
 from .experiments import (
     ALL_CLIENTS,
     C_API,
@@ -684,3 +685,7 @@ def full_sentence(values: dict[str, float | None], close: float = 1.1) -> str:
             f"{fmt.num(batched)} rows per second, no fewer than NORMAL's {fmt.num(normal)}: the flush no longer shows."
         )
     return f"{first} {second}"
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..bench import Case, Outcome, Run, run
+from ..checks import checked
 from ..crosscheck import run_fio
 from ..profiles import Profile
 from ..scratch import Scratch
@@ -79,10 +80,13 @@ def fio_io(scratch: Scratch, case: Case, read_file: Path | None) -> dict[str, fl
     }
 
 
-def versus_fio(profile: Profile, scratch: Scratch, files) -> Run:
+def versus_fio(profile: Profile, scratch: Scratch, files: object) -> Run:
     """Ours and fio, alternating, on the rows of ``disk_crosscheck_cases``; `files` holds
     the prepared read files both tools read."""
     from . import experiments
+
+    if not isinstance(files, experiments.Files):
+        raise TypeError(f"versus_fio(): files must be the experiments' Files, got {type(files).__name__}")
 
     def measure(case: Case, s: Scratch) -> Outcome:
         experiments.check_capabilities(case, s.path)
@@ -100,3 +104,7 @@ def versus_fio(profile: Profile, scratch: Scratch, files) -> Run:
         )
 
     return run(NAME, disk_crosscheck_cases(profile), measure, repetitions=profile.repetitions, scratch=scratch)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

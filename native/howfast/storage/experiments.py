@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _native, capabilities
 from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -339,3 +340,7 @@ def measure(profile: Profile, out: Writer) -> None:
         for name, cases in experiments.items():
             out.add(run(name, cases, _runner(holder), repetitions=reps, scratch=scratch))
         out.add(crosscheck.versus_fio(profile, scratch, files))
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -11,6 +11,7 @@ import polars as pl
 
 from .. import charts, fmt, reference, stats
 from ..charts import THIS_MACHINE
+from ..checks import checked
 from ..crosscheck import agreement_sentence, side_by_side
 from .experiments import PARALLEL_JOBS
 
@@ -298,7 +299,11 @@ def capability_notes(tables: Iterable[pl.DataFrame], prefix: str = "") -> list[s
     """The distinct reasons, in order, why cases of these tables could not run here;
     `prefix` ("SQLite: ") goes before a reason that does not name what it is about."""
     notes: list[str] = []
+    if isinstance(tables, (str, bytes, pl.DataFrame)) or not hasattr(tables, "__iter__"):
+        raise TypeError(f"capability_notes(): tables must be polars DataFrames, got {type(tables).__name__}")
     for table in tables:
+        if not isinstance(table, pl.DataFrame):
+            raise TypeError(f"capability_notes(): tables must be polars DataFrames, got {type(table).__name__}")
         if "note" not in table.columns:
             continue
         for note in table.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().to_list():
@@ -547,3 +552,7 @@ def queue_depth_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
 def fio_sentence(table: pl.DataFrame) -> str:
     """How far ours and fio's figures were apart (``fio_table``)."""
     return agreement_sentence(table)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

@@ -1,0 +1,99 @@
+"""Bad input gets a clear exception naming the argument, never an AttributeError or a
+KeyError from deep inside.
+
+``checked(namespace)`` wraps every public function of a module (a subject's
+``experiments``, ``crosscheck`` and ``report``) so that
+
+* an argument annotated as a polars ``DataFrame``, a ``Case`` or a mapping, an ``int`` or
+  a ``float`` of the wrong type raises TypeError naming the function and the argument;
+* a case (a mapping) that lacks a parameter the function reads raises ValueError naming
+  the missing key, instead of the KeyError from wherever it was first read.
+
+A function that checks more (a range, a choice) does so itself, with ValueError.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+#: annotation text -> (test, what the argument must be)
+_KINDS: list[tuple[str, Callable[[Any], bool], str]] = [
+    ("DataFrame", lambda v: isinstance(v, pl.DataFrame), "a polars DataFrame"),
+    ("Case", lambda v: isinstance(v, Mapping), "a case (a mapping of parameters)"),
+    ("Mapping", lambda v: isinstance(v, Mapping), "a mapping"),
+    ("dict", lambda v: isinstance(v, Mapping), "a mapping"),
+    ("int", lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+    ("float", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "a number"),
+    ("str", lambda v: isinstance(v, str), "text"),
+    ("Path", lambda v: isinstance(v, Path), "a pathlib.Path"),
+]
+
+
+def _kind(
+    annotation: object, only: tuple[str, ...] | None = None, namespace: dict[str, Any] | None = None
+) -> tuple[Callable[[Any], bool], str, bool] | None:
+    """The check for an annotation (as text, since modules use postponed annotations)."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    if not text or text == "inspect._empty":
+        return None
+    parts = [p.strip() for p in re.sub(r"\[.*\]", "", text).split("|")]  # the top-level union only
+    optional = "None" in parts
+    parts = [p for p in parts if p != "None"]
+    if len(parts) != 1:
+        return None  # a union of kinds: the function decides
+    name = parts[0].rsplit(".", 1)[-1].split("[", 1)[0]
+    for key, test, what in _KINDS:
+        if name == key and (only is None or key in only):
+            return test, what, optional
+    own = (namespace or {}).get(name)
+    if isinstance(own, type) and own.__module__ == (namespace or {}).get("__name__"):  # a class of the module
+        return (lambda v, cls=own: isinstance(v, cls)), f"a {name}", optional
+    return None
+
+
+def check(
+    fn: Callable[..., Any], only: tuple[str, ...] | None = None, namespace: dict[str, Any] | None = None
+) -> Callable[..., Any]:
+    """`fn` with its arguments checked against its annotations (see the module); `only`
+    limits the checks to these kinds (e.g. ``("DataFrame",)``)."""
+    signature = inspect.signature(fn)
+    checks = {name: k for name, p in signature.parameters.items() if (k := _kind(p.annotation, only, namespace))}
+
+    @functools.wraps(fn)
+    def checked_call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{fn.__name__}(): {error}") from None
+        cases = []
+        for name, value in bound.arguments.items():
+            if name in checks:
+                test, what, optional = checks[name]
+                if not (test(value) or (optional and value is None)):
+                    raise TypeError(f"{fn.__name__}(): {name} must be {what}, got {type(value).__name__} {value!r:.60}")
+            if isinstance(value, Mapping):
+                cases.append(value)
+        try:
+            return fn(*args, **kwargs)
+        except KeyError as error:
+            key = error.args[0] if error.args else None
+            if any(isinstance(c, Mapping) and key not in c for c in cases) and isinstance(key, str):
+                raise ValueError(f"{fn.__name__}(): the case has no {key!r} parameter") from None
+            raise
+
+    return checked_call
+
+
+def checked(namespace: dict[str, Any], only: tuple[str, ...] | None = None) -> None:
+    """Wrap, in place, every public function defined in the module of `namespace`."""
+    module = namespace["__name__"]
+    for name, value in list(namespace.items()):
+        if not name.startswith("_") and inspect.isfunction(value) and value.__module__ == module:
+            namespace[name] = check(value, only, namespace)
