@@ -5,6 +5,7 @@ that say why."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import signal
 import subprocess
@@ -159,8 +160,10 @@ def test_bad_arguments(scratch_dir: Path, kwargs: dict, error: type, message: st
     base = scratch_dir / "r"
     _native.prepare_file(f"{base}.0", 1 << 20, 4096)
     args = {"op": "read", "block_size": 4096, "file_size": 1 << 20, **kwargs}
+    target = scratch_dir / "new" if args["op"] == "write" else base  # writes create new files only
     with pytest.raises(error, match=message):
-        _native.disk_io(str(base), **args)
+        _native.disk_io(str(target), **args)
+    assert sorted(p.name for p in scratch_dir.iterdir()) == ["r.0"]
 
 
 def test_missing_files_and_directories(scratch_dir: Path) -> None:
@@ -172,6 +175,18 @@ def test_missing_files_and_directories(scratch_dir: Path) -> None:
         _native.prepare_file(str(scratch_dir / "no" / "f"), 4096, 4096)
     with pytest.raises(ValueError, match="size must be positive"):
         _native.memcpy_rounds(0, 1)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_write_never_overwrites_an_existing_file(scratch_dir: Path, jobs: int) -> None:
+    base = scratch_dir / "keep"
+    existing = Path(f"{base}.{jobs - 1}")  # the last job's file: no earlier one may be created either
+    existing.write_bytes(b"precious" * 512)
+    with pytest.raises(FileExistsError) as info:
+        _native.disk_io(str(base), op="write", block_size=4096, file_size=1 << 20, jobs=jobs)
+    assert info.value.errno == errno.EEXIST and info.value.filename == str(existing)
+    assert existing.read_bytes() == b"precious" * 512
+    assert sorted(p.name for p in scratch_dir.iterdir()) == [existing.name]
 
 
 def test_memcpy_rounds() -> None:

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -68,6 +69,15 @@ void validate(const IoConfig& c) {
       require(st.st_size >= c.file_size, "path: " + p + " is smaller than file_size");
     }
   } else {
+    // Writes create new files only: an existing one is refused before any file is made
+    // (open with O_EXCL then also catches one that appears meanwhile).
+    for (int64_t j = 0; j < c.jobs; ++j) {
+      struct stat st {};
+      const std::string p = job_path(c.path, j);
+      if (::lstat(p.c_str(), &st) == 0)
+        throw_error(EEXIST, "disk_io(op='write') creates new files and never overwrites one; path: " + p +
+                                " already exists", p);
+    }
     require_space(dir, size * static_cast<uint64_t>(c.jobs), "file_size * jobs");
   }
   if (c.direct) {
@@ -79,7 +89,8 @@ void validate(const IoConfig& c) {
 }
 
 int open_flags(const IoConfig& c) {
-  int flags = c.op == IoOp::Read ? O_RDONLY : c.op == IoOp::Write ? O_WRONLY | O_CREAT : O_RDWR;
+  // readwrite opens an existing (prepared) file and creates nothing; write only new files.
+  int flags = c.op == IoOp::Read ? O_RDONLY : c.op == IoOp::Write ? O_WRONLY | O_CREAT | O_EXCL : O_RDWR;
   if (c.direct) flags |= O_DIRECT;
   return flags;
 }
@@ -157,9 +168,13 @@ IoResult run_io(const IoConfig& c, Poller& poller) {
   std::atomic<bool> stop{false};
   std::vector<JobPlan> plans;
   std::vector<std::unique_ptr<Fd>> fds;
+  // Files this call created (op='write') are removed again if it fails: nothing half
+  // written is left behind.
+  std::vector<std::unique_ptr<UnlinkGuard>> created;
   for (int64_t j = 0; j < c.jobs; ++j) {
     plans.push_back(make_plan(c, j, &stop));
     fds.push_back(std::make_unique<Fd>(job_path(c.path, j), open_flags(c), 0644));
+    if (c.op == IoOp::Write) created.push_back(std::make_unique<UnlinkGuard>(job_path(c.path, j)));
     plans.back().fd = fds.back()->get();
     if (!c.direct && c.op != IoOp::Write && c.drop_cache) {
       // Clean pages are dropped; a read then has to come from the device.
@@ -205,6 +220,7 @@ IoResult run_io(const IoConfig& c, Poller& poller) {
     last = std::max(last, job.end_ns);
   }
   result.elapsed_ns = last - first;
+  for (auto& g : created) g->release();
   return result;
 }
 
