@@ -75,7 +75,8 @@ void register_storage(py::module_& m) {
     std::vector<uint64_t> ns;
     {
       py::gil_scoped_release release;
-      ns = memcpy_rounds(size, rounds);
+      Poller poller = python_signal_poller();
+      ns = memcpy_rounds(size, rounds, poller);
     }
     return to_array(std::move(ns));
   }, py::arg("size"), py::arg("rounds"), "Copy `size` bytes `rounds` times; ns per round.");
