@@ -15,7 +15,7 @@ namespace howfast {
 
 #ifndef HOWFAST_HAVE_LIBURING
 
-Ring::Ring(unsigned, std::string context) : context_(std::move(context)) {
+Ring::Ring(unsigned, std::string context, Setup) : context_(std::move(context)) {
   throw_error(ENOSYS, "io_uring: the native module was built without liburing", context_);
 }
 Ring::~Ring() = default;
@@ -33,9 +33,19 @@ io_uring_sqe* Ring::sqe() { return nullptr; }
 
 #else
 
-Ring::Ring(unsigned entries, std::string context)
+Ring::Ring(unsigned entries, std::string context, Setup setup)
     : ring_(std::make_unique<io_uring>()), context_(std::move(context)) {
-  const int ret = io_uring_queue_init(entries, ring_.get(), 0);
+  unsigned flags = 0;
+  if (setup == SingleThread)
+    flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN;
+  int ret = io_uring_queue_init(entries, ring_.get(), flags);
+  // Older kernels refuse flags they do not know (EINVAL): DEFER_TASKRUN and SINGLE_ISSUER
+  // came with 6.1, COOP_TASKRUN with 5.19. Drop them in that order, as fio does.
+  if (ret == -EINVAL && (flags & IORING_SETUP_DEFER_TASKRUN) != 0) {
+    flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+    ret = io_uring_queue_init(entries, ring_.get(), flags);
+  }
+  if (ret == -EINVAL && flags != 0) ret = io_uring_queue_init(entries, ring_.get(), 0);
   if (ret < 0) throw_error(-ret, "io_uring_queue_init(" + std::to_string(entries) + " entries)", context_);
 }
 

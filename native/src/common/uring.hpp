@@ -44,9 +44,15 @@ struct Completion {
 
 class Ring {
  public:
+  // How the ring is set up. SingleThread: one thread creates the ring and does all its
+  // submitting and waiting (IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN | COOP_TASKRUN,
+  // what fio's io_uring engine asks for): completions are processed when that thread
+  // waits, never by interrupting it. A kernel without these flags gets a plain ring.
+  enum Setup : unsigned { Default = 0, SingleThread = 1 };
+
   // A ring of `entries` submission slots; `context` (a path or a setting) goes into
   // every error this ring raises.
-  Ring(unsigned entries, std::string context);
+  Ring(unsigned entries, std::string context, Setup setup = Default);
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;

@@ -56,7 +56,8 @@ UringJob::UringJob(const JobPlan& plan, JobResult& out)
       c_(*plan.config),
       out_(out),
       block_(static_cast<uint64_t>(plan.config->block_size)),
-      ring_(static_cast<unsigned>(plan.config->queue_depth * 2), plan.config->path),
+      ring_(static_cast<unsigned>(plan.config->queue_depth * 2), plan.config->path,
+            Ring::SingleThread),  // made, fed and reaped by this job's thread only
       slots_(static_cast<std::size_t>(plan.config->queue_depth)) {
   std::vector<iovec> iovs;
   for (Slot& s : slots_) {
@@ -168,7 +169,8 @@ void UringJob::run() {
       // at the end of the submit, so the device sits idle while the batch is built and
       // then completes it as one burst. On this project's VM (virtio-blk, 4 KiB random
       // O_DIRECT reads at queue depth 32) batched refills ran in lockstep (32 completions
-      // per wait, every time) at 0.84x fio's IOPS; submitting each I/O at once matches it.
+      // per wait, every time) at 0.84x fio's IOPS; submitting each I/O at once (and the
+      // ring set up as fio sets up its own: Ring::SingleThread) matches it.
       // A write and its linked fsync go in the same submit (a chain ends with the submit).
       for (std::size_t k = 0; k < slots_.size() && next_ < total && !stopping; ++k) {
         if (slots_[k].busy) continue;
