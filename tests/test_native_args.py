@@ -1,6 +1,6 @@
-"""Bad input to the native module is refused before anything happens: a path with a NUL
-byte (which every system call would cut short), numbers out of range (before any
-allocation or file), a copy larger than the machine can hold."""
+"""Bad input to the native module is refused before anything happens: an empty path or
+one with a NUL byte (which every system call would cut short), numbers out of range
+(before any allocation or file), a copy larger than the machine can hold."""
 
 from __future__ import annotations
 
@@ -70,6 +70,15 @@ def test_path_with_nul_byte_is_refused(scratch_dir: Path, name: str, where: str)
     path = f"{scratch_dir}/a\x00b" if where == "file" else f"{scratch_dir}\x00/sub"
     with pytest.raises(ValueError, match=rf"^{arg} must not contain a NUL byte"):
         call(path)
+    assert list(scratch_dir.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", sorted(NUL_CALLS))
+def test_empty_path_is_refused(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    arg, call = NUL_CALLS[name]
+    monkeypatch.chdir(scratch_dir)  # "" must not name files here (disk_io had written ".0")
+    with pytest.raises(ValueError, match=rf"^{arg} must not be empty"):
+        call("")
     assert list(scratch_dir.iterdir()) == []
 
 

@@ -154,6 +154,9 @@ def test_parallel_jobs_and_readwrite_mix(scratch_dir: Path) -> None:
         ({"fixed_buffers": True}, ValueError, "fixed_buffers needs"),
         ({"block_size": 4000, "file_size": 40000, "direct": True}, ValueError, "not a multiple of"),
         ({"op": "write", "block_size": 64 << 20, "file_size": 1 << 40}, ValueError, "too large for the scratch"),
+        ({"engine": "io_uring", "queue_depth": 10**9}, ValueError, r"queue_depth must be at most 4096 \(1 to 4096\)"),
+        ({"op": "write", "jobs": 256, "file_size": 1 << 30}, ValueError, "block_size \\* jobs must be at most"),
+        ({"op": "write", "jobs": 10**6}, ValueError, r"jobs must be at most 256 \(1 to 256\)"),
     ],
 )
 def test_bad_arguments(scratch_dir: Path, kwargs: dict, error: type, message: str) -> None:

@@ -19,6 +19,9 @@ void require(bool ok, const std::string& message) {
 }
 
 const std::string& require_path(const std::string& path, const char* arg) {
+  // "" would name the current directory's files (disk_io wrote ".0" there) or fail later
+  // with a bare ENOENT.
+  if (path.empty()) throw std::invalid_argument(std::string(arg) + " must not be empty");
   const std::size_t nul = path.find('\0');
   if (nul == std::string::npos) return path;
   std::string shown;

@@ -28,8 +28,8 @@ class SysError : public std::runtime_error {
 // Throws std::invalid_argument (ValueError) with the message when ok is false.
 void require(bool ok, const std::string& message);
 // Every path a binding takes passes here first (kwargs.hpp's path_field, or a direct
-// call): a path with a NUL byte would be cut short at it by every system call, so it is
-// refused with a ValueError naming the argument `arg`. Returns `path`.
+// call): an empty path, or one with a NUL byte (every system call would cut it short
+// there), is refused with a ValueError naming the argument `arg`. Returns `path`.
 const std::string& require_path(const std::string& path, const char* arg);
 
 }  // namespace howfast
