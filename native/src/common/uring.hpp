@@ -68,6 +68,7 @@ class Ring {
   // submitted first to free slots.
   void queue(const UringOp& op);
   // Hands the queued operations to the kernel (retrying EINTR and EAGAIN); their count.
+  // A SingleThread ring also posts the completions that arrived meanwhile.
   unsigned submit();
   // Operations queued and not yet submitted.
   unsigned queued() const;
@@ -93,6 +94,7 @@ class Ring {
   io_uring_sqe* sqe();
   std::unique_ptr<io_uring> ring_;
   std::string context_;
+  bool deferred_ = false;  // IORING_SETUP_DEFER_TASKRUN: completions are posted when we enter
 };
 
 }  // namespace howfast
