@@ -79,7 +79,7 @@ void register_storage(py::module_& m) {
       ns = memcpy_rounds(size, rounds, poller);
     }
     return to_array(std::move(ns));
-  }, py::arg("size"), py::arg("rounds"), "Copy `size` bytes `rounds` times; ns per round.");
+  }, py::arg("size"), py::arg("rounds"), "Copy `size` bytes `rounds` times; ns per round. ValueError when the source and destination (2 * size) exceed half of the memory available now; Ctrl-C stops it within a 256 MiB chunk.");
 }
 
 }  // namespace howfast
