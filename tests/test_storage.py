@@ -5,6 +5,7 @@ that say why."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import re
 import signal
@@ -154,14 +155,19 @@ def test_parallel_jobs_and_readwrite_mix(scratch_dir: Path) -> None:
         ({"fixed_buffers": True}, ValueError, "fixed_buffers needs"),
         ({"block_size": 4000, "file_size": 40000, "direct": True}, ValueError, "not a multiple of"),
         ({"op": "write", "block_size": 64 << 20, "file_size": 1 << 40}, ValueError, "too large for the scratch"),
+        ({"engine": "io_uring", "queue_depth": 10**9}, ValueError, r"queue_depth must be at most 4096 \(1 to 4096\)"),
+        ({"op": "write", "jobs": 256, "file_size": 1 << 30}, ValueError, "block_size \\* jobs must be at most"),
+        ({"op": "write", "jobs": 10**6}, ValueError, r"jobs must be at most 256 \(1 to 256\)"),
     ],
 )
 def test_bad_arguments(scratch_dir: Path, kwargs: dict, error: type, message: str) -> None:
     base = scratch_dir / "r"
     _native.prepare_file(f"{base}.0", 1 << 20, 4096)
     args = {"op": "read", "block_size": 4096, "file_size": 1 << 20, **kwargs}
+    target = scratch_dir / "new" if args["op"] == "write" else base  # writes create new files only
     with pytest.raises(error, match=message):
-        _native.disk_io(str(base), **args)
+        _native.disk_io(str(target), **args)
+    assert sorted(p.name for p in scratch_dir.iterdir()) == ["r.0"]
 
 
 def test_missing_files_and_directories(scratch_dir: Path) -> None:
@@ -173,6 +179,18 @@ def test_missing_files_and_directories(scratch_dir: Path) -> None:
         _native.prepare_file(str(scratch_dir / "no" / "f"), 4096, 4096)
     with pytest.raises(ValueError, match="size must be positive"):
         _native.memcpy_rounds(0, 1)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_write_never_overwrites_an_existing_file(scratch_dir: Path, jobs: int) -> None:
+    base = scratch_dir / "keep"
+    existing = Path(f"{base}.{jobs - 1}")  # the last job's file: no earlier one may be created either
+    existing.write_bytes(b"precious" * 512)
+    with pytest.raises(FileExistsError) as info:
+        _native.disk_io(str(base), op="write", block_size=4096, file_size=1 << 20, jobs=jobs)
+    assert info.value.errno == errno.EEXIST and info.value.filename == str(existing)
+    assert existing.read_bytes() == b"precious" * 512
+    assert sorted(p.name for p in scratch_dir.iterdir()) == [existing.name]
 
 
 def test_memcpy_rounds() -> None:

@@ -307,7 +307,7 @@ def prepare_file(path: str, file_size: _Int, block_size: _Int, seed: _Int = 1) -
     """Write a new file of stamped blocks (what disk_io reads and verifies) and fsync it."""
 
 def memcpy_rounds(size: _Int, rounds: _Int) -> _U64Array:
-    """Copy `size` bytes `rounds` times; ns per round."""
+    """Copy `size` bytes `rounds` times; ns per round. ValueError when the source and destination (2 * size) exceed half of the memory available now; Ctrl-C stops it within a 256 MiB chunk."""
 
 # ---- memtable ---------------------------------------------------------------------------
 

@@ -27,5 +27,9 @@ class SysError : public std::runtime_error {
 [[noreturn]] void throw_error(int err, const std::string& what, const std::string& path = "");
 // Throws std::invalid_argument (ValueError) with the message when ok is false.
 void require(bool ok, const std::string& message);
+// Every path a binding takes passes here first (kwargs.hpp's path_field, or a direct
+// call): an empty path, or one with a NUL byte (every system call would cut it short
+// there), is refused with a ValueError naming the argument `arg`. Returns `path`.
+const std::string& require_path(const std::string& path, const char* arg);
 
 }  // namespace howfast

@@ -112,8 +112,9 @@ void require_space(const std::string& dir, uint64_t needed, const std::string& w
 }
 
 uint64_t require_positive(int64_t value, const std::string& arg, int64_t max) {
-  require(value > 0, arg + " must be positive, got " + std::to_string(value));
-  require(value <= max, arg + " must be at most " + std::to_string(max) + ", got " + std::to_string(value));
+  const std::string range = " (1 to " + std::to_string(max) + "), got " + std::to_string(value);
+  require(value > 0, arg + " must be positive" + range);
+  require(value <= max, arg + " must be at most " + std::to_string(max) + range);
   return static_cast<uint64_t>(value);
 }
 

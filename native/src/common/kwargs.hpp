@@ -13,11 +13,15 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include <functional>
 #include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+
+#include "common/errors.hpp"
 
 namespace howfast {
 
@@ -49,6 +53,13 @@ Field<Config, T, false> field(const char* name, T Config::*member) {
 template <typename Config, typename T, typename D>
 Field<Config, T, true> field(const char* name, T Config::*member, D fallback) {
   return {name, [member](Config& c, const T& v) { c.*member = v; }, T(fallback)};
+}
+
+// A required path argument (a file or directory name): refused with ValueError when it
+// holds a NUL byte (require_path), before anything else looks at it.
+template <typename Config>
+Field<Config, std::string, false> path_field(const char* name, std::string Config::*member) {
+  return {name, [member, name](Config& c, const std::string& v) { c.*member = require_path(v, name); }, std::nullopt};
 }
 
 // An argument converted before it is stored (a name parsed into an enum, say).

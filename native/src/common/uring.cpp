@@ -15,7 +15,7 @@ namespace howfast {
 
 #ifndef HOWFAST_HAVE_LIBURING
 
-Ring::Ring(unsigned, std::string context) : context_(std::move(context)) {
+Ring::Ring(unsigned, std::string context, Setup) : context_(std::move(context)) {
   throw_error(ENOSYS, "io_uring: the native module was built without liburing", context_);
 }
 Ring::~Ring() = default;
@@ -33,9 +33,23 @@ io_uring_sqe* Ring::sqe() { return nullptr; }
 
 #else
 
-Ring::Ring(unsigned entries, std::string context)
+Ring::Ring(unsigned entries, std::string context, Setup setup)
     : ring_(std::make_unique<io_uring>()), context_(std::move(context)) {
-  const int ret = io_uring_queue_init(entries, ring_.get(), 0);
+  unsigned flags = 0;
+  if (setup == SingleThread)
+    flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN;
+  int ret = io_uring_queue_init(entries, ring_.get(), flags);
+  // Older kernels refuse flags they do not know (EINVAL): DEFER_TASKRUN and SINGLE_ISSUER
+  // came with 6.1, COOP_TASKRUN with 5.19. Drop them in that order, as fio does.
+  if (ret == -EINVAL && (flags & IORING_SETUP_DEFER_TASKRUN) != 0) {
+    flags &= ~(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+    ret = io_uring_queue_init(entries, ring_.get(), flags);
+  }
+  if (ret == -EINVAL && flags != 0) {
+    flags = 0;
+    ret = io_uring_queue_init(entries, ring_.get(), 0);
+  }
+  deferred_ = (flags & IORING_SETUP_DEFER_TASKRUN) != 0;
   if (ret < 0) throw_error(-ret, "io_uring_queue_init(" + std::to_string(entries) + " entries)", context_);
 }
 
@@ -99,9 +113,12 @@ bool transfers(const UringOp& op) { return op.kind == UringOp::Read || op.kind =
 void Ring::queue(const UringOp& op) { prepare(sqe(), op); }
 
 unsigned Ring::submit() {
+  // With DEFER_TASKRUN, completions reach the completion queue only when this thread
+  // enters the kernel asking for events: every submit does (as fio's does), so the
+  // completions that came in meanwhile are there to reap without another system call.
   int ret;
   do {
-    ret = io_uring_submit(ring_.get());
+    ret = deferred_ ? io_uring_submit_and_get_events(ring_.get()) : io_uring_submit(ring_.get());
   } while (ret == -EINTR || ret == -EAGAIN);
   if (ret < 0) throw_error(-ret, "io_uring_submit", context_);
   return static_cast<unsigned>(ret);

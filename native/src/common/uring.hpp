@@ -44,9 +44,15 @@ struct Completion {
 
 class Ring {
  public:
+  // How the ring is set up. SingleThread: one thread creates the ring and does all its
+  // submitting and waiting (IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN | COOP_TASKRUN,
+  // what fio's io_uring engine asks for): completions are processed when that thread
+  // waits, never by interrupting it. A kernel without these flags gets a plain ring.
+  enum Setup : unsigned { Default = 0, SingleThread = 1 };
+
   // A ring of `entries` submission slots; `context` (a path or a setting) goes into
   // every error this ring raises.
-  Ring(unsigned entries, std::string context);
+  Ring(unsigned entries, std::string context, Setup setup = Default);
   ~Ring();
   Ring(const Ring&) = delete;
   Ring& operator=(const Ring&) = delete;
@@ -62,6 +68,7 @@ class Ring {
   // submitted first to free slots.
   void queue(const UringOp& op);
   // Hands the queued operations to the kernel (retrying EINTR and EAGAIN); their count.
+  // A SingleThread ring also posts the completions that arrived meanwhile.
   unsigned submit();
   // Operations queued and not yet submitted.
   unsigned queued() const;
@@ -87,6 +94,7 @@ class Ring {
   io_uring_sqe* sqe();
   std::unique_ptr<io_uring> ring_;
   std::string context_;
+  bool deferred_ = false;  // IORING_SETUP_DEFER_TASKRUN: completions are posted when we enter
 };
 
 }  // namespace howfast

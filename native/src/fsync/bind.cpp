@@ -24,7 +24,7 @@ auto sync_field() {
 }
 
 auto durable_positional() {
-  return std::make_tuple(field<DC>("path", &DC::path), field<DC>("block_size", &DC::block_size),
+  return std::make_tuple(path_field<DC>("path", &DC::path), field<DC>("block_size", &DC::block_size),
                          field<DC>("count", &DC::count));
 }
 
@@ -36,7 +36,7 @@ auto durable_keywords() {
 }
 
 auto group_positional() {
-  return std::make_tuple(field<GC>("path", &GC::path), field<GC>("record_size", &GC::record_size),
+  return std::make_tuple(path_field<GC>("path", &GC::path), field<GC>("record_size", &GC::record_size),
                          field<GC>("records_per_sync", &GC::records_per_sync), field<GC>("syncs", &GC::syncs));
 }
 

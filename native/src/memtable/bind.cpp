@@ -53,7 +53,7 @@ py::dict stats_dict(const MemtableStats& s) {
 using MC = MemtableConfig;
 using BC = MemtableBenchConfig;
 
-const auto kDir = field<MC>("dir", &MC::dir);
+const auto kDir = path_field<MC>("dir", &MC::dir);
 const auto kCapacity = field<MC>("capacity", &MC::capacity);
 const auto kRecordSize = field<MC>("record_size", &MC::record_size, 16384);
 const auto kDsync = field<MC>("dsync", &MC::dsync, false);

@@ -37,6 +37,8 @@ namespace howfast {
 
 inline constexpr int64_t kMaxCapacity = 1ll << 30;  // the seed sweeps up to 1 GiB
 inline constexpr int64_t kMaxBuffers = 64;
+inline constexpr int64_t kMaxQueueDepth = 1 << 16;
+inline constexpr int64_t kMaxSegmentBytes = 1ll << 40;
 inline constexpr uint64_t kWalRotateBytes = 64ull << 20;
 // An io_uring flush is written in pieces of at most kPiece bytes, all submitted at once,
 // each from its own registered (fixed) chunk of the buffer, so the kernel pins no pages

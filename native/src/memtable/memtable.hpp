@@ -48,6 +48,10 @@ struct MemtableConfig {
   int64_t queue_depth{};   // requests waiting for the writer, at most
 };
 
+// ValueError for any setting out of range (each names the argument and its range),
+// before anything is allocated or created; the number of buffers.
+int64_t check_memtable_config(const MemtableConfig& cfg);
+
 // One acknowledgement for one or more requests (put, put_many, flush).
 class Waiter {
  public:

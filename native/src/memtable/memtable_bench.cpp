@@ -71,6 +71,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
                                   std::to_string(record) + " bytes");
   const uint64_t producers = require_positive(c.producers, "producers", 64);
   const uint64_t asked = require_positive(c.records, "records", 100'000'000);
+  check_memtable_config(mc);  // every other memtable setting, before anything below allocates
   const uint64_t value_len = record - kRecordHeader - key_size;
 
   // Whole buffers only, so every flush writes the same number of bytes.

@@ -162,7 +162,7 @@ RecoveryScan scan_directory(const std::string& dir) {
 }
 
 std::unique_ptr<Memtable> Memtable::recover(const MemtableConfig& config) {
-  require_directory(config.dir, "dir");
+  check_memtable_config(config);  // before the scan reads anything into memory
   RecoveryScan scan = scan_directory(config.dir);
   for (const OwnedRecord& r : scan.replay) {
     const uint64_t len = framed_size(r.key.size(), r.value.size());

@@ -33,7 +33,7 @@ uint64_t physical_memory() {
 }  // namespace
 
 Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
-    : cfg(c), queue(queue_capacity_of(c)) {
+    : cfg((check_memtable_config(c), c)), queue(queue_capacity_of(c)) {  // checked before the queue is made
   const int64_t nbuf = check_config();
   check_directory(scan, nbuf);
   open_files(scan);
@@ -52,18 +52,19 @@ Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
   }
 }
 
-// Checks the settings (ValueError) and returns the number of buffers.
-int64_t Memtable::Impl::check_config() {
+// Checks the settings (ValueError) without allocating anything or touching a file, and
+// returns the number of buffers. Called before any member that allocates is made.
+int64_t check_memtable_config(const MemtableConfig& cfg) {
   require_directory(cfg.dir, "dir");
-  C = require_positive(cfg.capacity, "capacity", kMaxCapacity);
-  max_record = require_positive(cfg.record_size, "record_size", kMaxCapacity);
+  const uint64_t C = require_positive(cfg.capacity, "capacity", kMaxCapacity);
+  const uint64_t max_record = require_positive(cfg.record_size, "record_size", kMaxCapacity);
   require(max_record >= kMinRecord, "record_size must be at least " + std::to_string(kMinRecord) +
                                         " bytes (the 32-byte header and a 1-byte key, padded)");
   require(C >= max_record, "capacity " + std::to_string(C) + " is smaller than a record: record_size is " +
                                std::to_string(max_record) + " bytes");
   require(C % 8 == 0, "capacity must be a multiple of 8 bytes, got " + std::to_string(C));
-  require_positive(cfg.queue_depth, "queue_depth", 1 << 16);
-  require_positive(cfg.segment_bytes, "segment_bytes", 1ll << 40);
+  require_positive(cfg.queue_depth, "queue_depth", kMaxQueueDepth);
+  require_positive(cfg.segment_bytes, "segment_bytes", kMaxSegmentBytes);
   const int64_t nbuf = cfg.buffers == 0 ? (cfg.flush == FlushMode::Blocking ? 1 : 2) : cfg.buffers;
   require(nbuf >= 1 && nbuf <= kMaxBuffers, "buffers must be 1 to " + std::to_string(kMaxBuffers) + ", got " +
                                                  std::to_string(cfg.buffers));
@@ -82,6 +83,13 @@ int64_t Memtable::Impl::check_config() {
     require(cfg.pin_cpu >= 0 && std::find(cpus.begin(), cpus.end(), cfg.pin_cpu) != cpus.end(),
             "pin_cpu " + std::to_string(cfg.pin_cpu) + " is not a CPU this process may run on (-1 for no pinning)");
   }
+  return nbuf;
+}
+
+int64_t Memtable::Impl::check_config() {
+  const int64_t nbuf = check_memtable_config(cfg);
+  C = static_cast<uint64_t>(cfg.capacity);
+  max_record = static_cast<uint64_t>(cfg.record_size);
   return nbuf;
 }
 

@@ -37,6 +37,7 @@ void register_probes(py::module_& m) {
     return out;
   }, "Can this process set up an io_uring and complete a NOP? Answers with the reason.");
   m.def("probe_direct_io", [](const std::string& directory) {
+    require_path(directory, "directory");
     DirectIoProbe p;
     {
       py::gil_scoped_release release;  // creates, writes and removes a file
@@ -49,6 +50,7 @@ void register_probes(py::module_& m) {
     return out;
   }, py::arg("directory"), "Does O_DIRECT work in `directory`, and with what smallest write size?");
   m.def("free_bytes", [](const std::string& directory) {
+    require_path(directory, "directory");
     py::gil_scoped_release release;  // stat and statvfs
     require_directory(directory, "directory");
     return free_bytes(directory);

@@ -47,7 +47,7 @@ py::dict workload(F&& f) {
 
 // RocksDb()'s arguments, each written once; the defaults (db_bench's) are the ones Python sees.
 using RC = RocksConfig;
-const auto kPath = field<RC>("path", &RC::path);
+const auto kPath = path_field<RC>("path", &RC::path);
 
 auto rocks_keywords() {
   return std::make_tuple(field<RC>("key_size", &RC::key_size, 16), field<RC>("value_size", &RC::value_size, 800),

@@ -35,6 +35,8 @@ constexpr int64_t kMaxSamples = 50'000'000;      // stored latencies per call (4
 constexpr int64_t kMaxThreads = 256;
 constexpr int64_t kMaxKey = 1024;
 constexpr int64_t kMaxValue = 64ll << 20;
+constexpr int64_t kMaxWriteBuffer = 4ll << 30;
+constexpr int64_t kMaxCache = 64ll << 30;
 constexpr std::size_t kGeneratorBytes = 1 << 20;  // db_bench's RandomGenerator holds 1 MiB
 constexpr std::size_t kPiece = 100;               // ... made of 100-byte compressible pieces
 
@@ -212,11 +214,14 @@ RocksBench::RocksBench(const RocksConfig& c) : impl_(std::make_unique<Impl>()) {
                                          std::to_string(c.value_size));
   require(c.compression_ratio > 0.0 && c.compression_ratio <= 1.0,
           "compression_ratio must be in (0, 1], got " + std::to_string(c.compression_ratio));
-  require(c.write_buffer_size >= (64 << 10), "write_buffer_size must be at least 64 KiB, got " +
-                                                 std::to_string(c.write_buffer_size));
+  require(c.write_buffer_size >= (64 << 10) && c.write_buffer_size <= kMaxWriteBuffer,
+          "write_buffer_size must be 64 KiB to 4 GiB (65536 to " + std::to_string(kMaxWriteBuffer) + "), got " +
+              std::to_string(c.write_buffer_size));
   require(c.max_write_buffer_number >= 1 && c.max_write_buffer_number <= 64,
           "max_write_buffer_number must be between 1 and 64, got " + std::to_string(c.max_write_buffer_number));
-  require(c.cache_size >= 0, "cache_size must not be negative, got " + std::to_string(c.cache_size));
+  require(c.cache_size >= 0 && c.cache_size <= kMaxCache, "cache_size must be 0 to 64 GiB (0 to " +
+                                                              std::to_string(kMaxCache) + "), got " +
+                                                              std::to_string(c.cache_size));
   require(!c.path.empty(), "path must name the new database directory");
   require_directory(parent_directory(c.path), "path");
   struct stat st {};

@@ -27,7 +27,7 @@ py::bytes row_text(int64_t row_size, int64_t id, const std::string& content, uin
 using SC = SqliteInsertConfig;
 
 auto insert_positional() {
-  return std::make_tuple(field<SC>("path", &SC::path), field<SC>("rows", &SC::rows),
+  return std::make_tuple(path_field<SC>("path", &SC::path), field<SC>("rows", &SC::rows),
                          field<SC>("batch_size", &SC::batch_size), field<SC>("row_size", &SC::row_size));
 }
 
@@ -66,6 +66,7 @@ py::dict run_sqlite_inserts(const SqliteInsertConfig& config) {
 py::dict run_sqlite_verify(const std::string& path, int64_t rows, int64_t row_size, const std::string& content,
                            uint64_t seed) {
   const RowContent parsed = parse_row_content(content);
+  require_path(path, "path");
   SqliteVerifyResult v;
   {
     py::gil_scoped_release release;

@@ -1,5 +1,6 @@
 #include "sqlite/sqlite.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -204,9 +205,12 @@ SqliteInsertResult sqlite_inserts(const SqliteInsertConfig& c, Poller& poller) {
 
   // A failed run leaves no database behind (the -wal and -shm files go when the
   // connection closes, or here when it could not).
+  // The database file is created here with O_EXCL (an empty file is an empty database),
+  // so a file that appeared since the check above is refused, never opened.
+  Fd(c.path, O_WRONLY | O_CREAT | O_EXCL, 0644).close();
   UnlinkGuard remove_on_failure(c.path), remove_wal(c.path + "-wal"), remove_shm(c.path + "-shm");
   {
-    Db db = open_db(c.path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    Db db = open_db(c.path, SQLITE_OPEN_READWRITE);
     sqlite3* h = db.get();
     r.journal_mode = query_text(h, "PRAGMA journal_mode = " + c.journal_mode);
     if (r.journal_mode != c.journal_mode)

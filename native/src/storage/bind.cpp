@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include "common/bindings.hpp"
+#include "common/errors.hpp"
 #include "common/kwargs.hpp"
 #include "common/pyutil.hpp"
 #include "storage/storage.hpp"
@@ -60,11 +61,12 @@ py::dict run_disk_io(const IoConfig& c) {
 }  // namespace
 
 void register_storage(py::module_& m) {
-  bind_function<IC>(m, "disk_io", std::make_tuple(field<IC>("path", &IC::path)), io_keywords(), &run_disk_io,
+  bind_function<IC>(m, "disk_io", std::make_tuple(path_field<IC>("path", &IC::path)), io_keywords(), &run_disk_io,
         "Read or write `file_size` bytes per job in blocks of `block_size` with one engine ('sync', "
         "'aio', 'io_uring'); job i uses the file `path`.i (which must exist for reads: prepare_file). "
         "Returns per-job latency arrays (ns) and totals.");
   m.def("prepare_file", [](const std::string& path, int64_t file_size, int64_t block_size, uint64_t seed) {
+    require_path(path, "path");
     py::gil_scoped_release release;
     prepare_file(path, file_size, block_size, seed);
   }, py::arg("path"), py::arg("file_size"), py::arg("block_size"), py::arg("seed") = 1,
@@ -73,10 +75,11 @@ void register_storage(py::module_& m) {
     std::vector<uint64_t> ns;
     {
       py::gil_scoped_release release;
-      ns = memcpy_rounds(size, rounds);
+      Poller poller = python_signal_poller();
+      ns = memcpy_rounds(size, rounds, poller);
     }
     return to_array(std::move(ns));
-  }, py::arg("size"), py::arg("rounds"), "Copy `size` bytes `rounds` times; ns per round.");
+  }, py::arg("size"), py::arg("rounds"), "Copy `size` bytes `rounds` times; ns per round. ValueError when the source and destination (2 * size) exceed half of the memory available now; Ctrl-C stops it within a 256 MiB chunk.");
 }
 
 }  // namespace howfast

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -54,6 +56,11 @@ void validate(const IoConfig& c) {
                                  std::to_string(block));
   require(size / block <= static_cast<uint64_t>(kMaxOps), "file_size / block_size must be at most " +
                                                                std::to_string(kMaxOps) + " I/Os per job");
+  // Each I/O costs 17 bytes of plan and result (offset, kind, latency): all jobs together
+  // stay within kMaxOps, about 340 MB, before anything is allocated.
+  require(size / block * static_cast<uint64_t>(c.jobs) <= static_cast<uint64_t>(kMaxOps),
+          "file_size / block_size * jobs must be at most " + std::to_string(kMaxOps) + " I/Os in all, got " +
+              std::to_string(size / block * static_cast<uint64_t>(c.jobs)));
   require(c.engine != Engine::Sync || c.queue_depth == 1, "queue_depth must be 1 for the sync engine");
   require(!c.fixed_buffers || c.engine == Engine::IoUring, "fixed_buffers needs engine='io_uring'");
   require(!c.fixed_files || c.engine == Engine::IoUring, "fixed_files needs engine='io_uring'");
@@ -68,6 +75,15 @@ void validate(const IoConfig& c) {
       require(st.st_size >= c.file_size, "path: " + p + " is smaller than file_size");
     }
   } else {
+    // Writes create new files only: an existing one is refused before any file is made
+    // (open with O_EXCL then also catches one that appears meanwhile).
+    for (int64_t j = 0; j < c.jobs; ++j) {
+      struct stat st {};
+      const std::string p = job_path(c.path, j);
+      if (::lstat(p.c_str(), &st) == 0)
+        throw_error(EEXIST, "disk_io(op='write') creates new files and never overwrites one; path: " + p +
+                                " already exists", p);
+    }
     require_space(dir, size * static_cast<uint64_t>(c.jobs), "file_size * jobs");
   }
   if (c.direct) {
@@ -79,7 +95,8 @@ void validate(const IoConfig& c) {
 }
 
 int open_flags(const IoConfig& c) {
-  int flags = c.op == IoOp::Read ? O_RDONLY : c.op == IoOp::Write ? O_WRONLY | O_CREAT : O_RDWR;
+  // readwrite opens an existing (prepared) file and creates nothing; write only new files.
+  int flags = c.op == IoOp::Read ? O_RDONLY : c.op == IoOp::Write ? O_WRONLY | O_CREAT | O_EXCL : O_RDWR;
   if (c.direct) flags |= O_DIRECT;
   return flags;
 }
@@ -157,9 +174,13 @@ IoResult run_io(const IoConfig& c, Poller& poller) {
   std::atomic<bool> stop{false};
   std::vector<JobPlan> plans;
   std::vector<std::unique_ptr<Fd>> fds;
+  // Files this call created (op='write') are removed again if it fails: nothing half
+  // written is left behind.
+  std::vector<std::unique_ptr<UnlinkGuard>> created;
   for (int64_t j = 0; j < c.jobs; ++j) {
     plans.push_back(make_plan(c, j, &stop));
     fds.push_back(std::make_unique<Fd>(job_path(c.path, j), open_flags(c), 0644));
+    if (c.op == IoOp::Write) created.push_back(std::make_unique<UnlinkGuard>(job_path(c.path, j)));
     plans.back().fd = fds.back()->get();
     if (!c.direct && c.op != IoOp::Write && c.drop_cache) {
       // Clean pages are dropped; a read then has to come from the device.
@@ -205,21 +226,53 @@ IoResult run_io(const IoConfig& c, Poller& poller) {
     last = std::max(last, job.end_ns);
   }
   result.elapsed_ns = last - first;
+  for (auto& g : created) g->release();
   return result;
 }
 
-std::vector<uint64_t> memcpy_rounds(int64_t size, int64_t rounds) {
+uint64_t available_memory() {
+  // MemAvailable: what can be allocated now without swapping (free, plus cache the
+  // kernel can drop); without /proc, the free pages.
+  if (std::FILE* f = std::fopen("/proc/meminfo", "re")) {
+    char line[256];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f) != nullptr)
+      found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    std::fclose(f);
+    if (found) return static_cast<uint64_t>(kib) * 1024;
+  }
+  const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+}
+
+std::vector<uint64_t> memcpy_rounds(int64_t size, int64_t rounds, Poller& poller) {
   const uint64_t n = require_positive(size, "size", 16ll << 30);
   const uint64_t r = require_positive(rounds, "rounds", 100000);
+  const uint64_t available = available_memory();
+  require(available == 0 || 2 * n <= available / 2,
+          "size " + std::to_string(n) + " bytes needs " + std::to_string(2 * n) +
+              " bytes (source and destination), more than half of the memory available now (MemAvailable " +
+              std::to_string(available) + " bytes)");
   AlignedBuffer src(n), dst(n);
   std::memset(src.data(), 0x5a, n);
   std::memset(dst.data(), 0, n);  // touch every page before timing
   std::vector<uint64_t> out(r);
+  // A round is copied in chunks so Ctrl-C is seen within one chunk (~10-50 ms); only
+  // the copies are timed, never the signal check between them.
+  constexpr uint64_t kChunk = 256ull << 20;
   for (uint64_t i = 0; i < r; ++i) {
     src.data()[i % n] = static_cast<unsigned char>(i);
-    const uint64_t t0 = now_ns();
-    std::memcpy(dst.data(), src.data(), n);
-    out[i] = now_ns() - t0;
+    uint64_t ns = 0;
+    for (uint64_t off = 0; off < n; off += kChunk) {
+      const uint64_t len = std::min(kChunk, n - off);
+      const uint64_t t0 = now_ns();
+      std::memcpy(dst.data() + off, src.data() + off, len);
+      const uint64_t t1 = now_ns();
+      ns += t1 - t0;
+      poller.maybe(t1);
+    }
+    out[i] = ns;
     require(dst.data()[i % n] == src.data()[i % n], "memcpy check failed");
   }
   return out;

@@ -61,8 +61,12 @@ void prepare_file(const std::string& path, int64_t file_size, int64_t block_size
 
 IoResult run_io(const IoConfig& config, Poller& poller);
 
-// Memory copy bandwidth: `size` bytes copied `rounds` times; ns per round.
-std::vector<uint64_t> memcpy_rounds(int64_t size, int64_t rounds);
+// Memory copy bandwidth: `size` bytes copied `rounds` times; ns per round. The source and
+// destination (2 * size) must fit in half of the memory available now (ValueError);
+// `poller` is called between chunks of a round (Ctrl-C).
+std::vector<uint64_t> memcpy_rounds(int64_t size, int64_t rounds, Poller& poller);
+// Bytes of memory available now (MemAvailable), 0 when unknown.
+uint64_t available_memory();
 
 // --- engines (one file each) -------------------------------------------------------
 struct JobPlan {
