@@ -88,7 +88,7 @@ def _measure(names: list[str]) -> int:
         )
         return INTERRUPTED
     for result in done:
-        console.print(f"stored {result.subject}: {result.path}")
+        console.print(f"stored {result.subject}: {store.set_dir(result.subject)}")
     console.print(f"measured in {time.monotonic() - start:.0f} s")
     return 0
 

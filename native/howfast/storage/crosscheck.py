@@ -44,7 +44,7 @@ def disk_crosscheck_cases(profile: Profile) -> list[dict]:
             direct=True,
             cache="n/a",
             block_size=4096,
-            file_size=size // 4,
+            file_size=plan.fio_qd32_file_size,
             queue_depth=32,
         ),
     ]
@@ -103,7 +103,8 @@ def versus_fio(profile: Profile, scratch: Scratch, files: object) -> Run:
             }
         )
 
-    return run(NAME, disk_crosscheck_cases(profile), measure, repetitions=profile.repetitions, scratch=scratch)
+    cases = disk_crosscheck_cases(profile)
+    return run(NAME, cases, measure, repetitions=profile.storage.fio_repetitions, scratch=scratch, alternate=True)
 
 
 # every public function above refuses bad arguments with a clear exception

@@ -333,7 +333,7 @@ def measure(profile: Profile, out: Writer) -> None:
         QUEUE_DEPTH: queue_depth_cases(plan),
         PARALLEL: parallel_cases(plan),
     }
-    with Scratch(need_bytes=need_bytes(list(experiments.values()))) as scratch:
+    with Scratch(need_bytes=need_bytes([*experiments.values(), crosscheck.disk_crosscheck_cases(profile)])) as scratch:
         out.record_facts(scratch.path)
         files = holder.setdefault(str(scratch.path), Files(scratch))
         out.add(_ram_vs_disk(plan, scratch, reps, files))
