@@ -15,31 +15,11 @@ from howfast import fmt, store
 from howfast.bench import run
 from howfast.memtable import crash, crosscheck, report
 from howfast.memtable import experiments as memtable
+from howfast.memtable import plan as memtable_plan
 from howfast.memtable.plan import KiB, MiB
 from howfast.profiles import PROFILES
 
-TINY = dataclasses.replace(
-    PROFILES["quick"],
-    repetitions=2,
-    memtable=dataclasses.replace(
-        PROFILES["quick"].memtable,
-        capacities=(64 * KiB, 256 * KiB),
-        sweep_bytes=2 * MiB,
-        min_flushes=2,
-        max_flushes=16,
-        max_samples=50,
-        variant_capacity=256 * KiB,
-        variant_bytes=2 * MiB,
-        depth_capacity=64 * KiB,
-        depth_buffers=(2, 4),
-        fio_capacities=(256 * KiB,),
-        fio_min_flushes=8,
-        fio_max_bytes=2 * MiB,
-        crash_points=1,
-        deep_bytes=1 * MiB,
-        max_deep_buffers=8,
-    ),
-)
+TINY = dataclasses.replace(PROFILES["quick"], repetitions=2, memtable=memtable_plan.SMOKE)
 
 
 @pytest.fixture(scope="module")

@@ -22,25 +22,14 @@ from howfast import _native, store
 from howfast.profiles import PROFILES
 from howfast.rocksdb import crosscheck as db_bench
 from howfast.rocksdb import experiments as rocksdb
+from howfast.rocksdb import plan as rocksdb_plan
 from howfast.rocksdb import report as rocksdb_report
 from howfast.scratch import Scratch
 
 pytestmark = pytest.mark.skipif(_native.rocksdb_version is None, reason="built without librocksdb-dev")
 
 ENTRY = 16 + 800
-TINY = dataclasses.replace(
-    PROFILES["quick"],
-    rocksdb=dataclasses.replace(
-        PROFILES["quick"].rocksdb,
-        entries=2000,
-        reads=1000,
-        rww_reads=400,
-        repetitions=1,
-        crosscheck_repetitions=1,
-        max_samples=500,
-        disk_write_mib=4,
-    ),
-)
+TINY = dataclasses.replace(PROFILES["quick"], rocksdb=rocksdb_plan.SMOKE)
 
 
 def open_db(directory: Path, **options: object) -> _native.RocksDb:
