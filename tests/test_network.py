@@ -354,3 +354,12 @@ def test_io_threads_sentence_every_branch() -> None:
     assert "faster than" in report.io_threads_sentence(rows(100.0, 1000.0))
     assert "about as fast as" in report.io_threads_sentence(rows(100.0, 101.0))
     assert "not measured" in report.io_threads_sentence(rows(None, 100.0))
+
+
+def test_generator_sentence_every_branch() -> None:
+    heavy = report.generator_sentence({"howfast": 5.0, "wrk": 15.0}, 2)
+    assert "more than" in heavy and "share the cores" in heavy
+    assert "share the cores" not in report.generator_sentence({"howfast": 5.0, "wrk": 15.0}, 64)
+    assert "about as much as" in report.generator_sentence({"howfast": 5.0, "wrk": 5.1}, 2)
+    assert "less than" in report.generator_sentence({"howfast": 15.0, "wrk": 5.0}, 2)
+    assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": 5.0}, 2)

@@ -85,6 +85,7 @@ class _HttpLoad(typing.TypedDict):
     bytes: int
     elapsed_ns: int
     send_window_ns: int
+    cpu_ns: int  # CPU time of the generator's threads
     latency: _Latency
 
 class _IoUringProbe(typing.TypedDict):

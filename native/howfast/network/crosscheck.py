@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import resource
 import select
 import shutil
 import signal
@@ -73,14 +74,19 @@ def parse_wrk(text: str) -> dict[str, float]:
 
 
 def run_wrk(port: int, connections: int, threads: int, seconds: int) -> dict[str, float]:
+    """wrk against 127.0.0.1:port; its report, and the CPU seconds wrk used (user + system)."""
     exe = shutil.which("wrk")
     if exe is None:
         raise Unsupported("wrk is not installed (apt-get install wrk)")
     command = [exe, "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", f"http://127.0.0.1:{port}/"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=seconds + 30)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
-    return parse_wrk(done.stdout)
+    got = parse_wrk(done.stdout)
+    got["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return got
 
 
 def versus_wrk(profile: Profile, scratch: Scratch) -> Run:
@@ -95,8 +101,20 @@ def versus_wrk(profile: Profile, scratch: Scratch) -> Run:
                 r = _native.http_load(
                     server.port, case["connections"], case["seconds"], threads=case["threads"], grace=p.grace_seconds
                 )
-                got = {"req_per_s": r["requests"] / (r["elapsed_ns"] / 1e9), "errors": float(r["errors"])}
-        return Outcome({"req_per_s": (got["req_per_s"], "req/s"), "errors": (got["errors"], "errors")})
+                got = {
+                    "req_per_s": r["requests"] / (r["elapsed_ns"] / 1e9),
+                    "requests": float(r["requests"]),
+                    "errors": float(r["errors"]),
+                    "cpu_s": r["cpu_ns"] / 1e9,
+                }
+        return Outcome(
+            {
+                "req_per_s": (got["req_per_s"], "req/s"),
+                "errors": (got["errors"], "errors"),
+                # the generator's own CPU per request: on a small machine it shares the cores with the server
+                "cpu_us_per_request": (got["cpu_s"] / max(got["requests"], 1.0) * 1e6, "us"),
+            }
+        )
 
     cases = [
         {"tool": tool, "connections": p.crosscheck_connections, "threads": p.load_threads, "seconds": _seconds(profile)}
@@ -130,6 +148,12 @@ http {{
 """
 
 
+NGINX_MISSING = (
+    "nginx is not available: Debian's nginx packages enable a system service, and no PyPI wheel "
+    "ships an nginx binary, so the book does not install one"
+)
+
+
 class Nginx:
     """nginx as our own foreground process (not a service): a config in the scratch dir,
     127.0.0.1 on a free ephemeral port, stopped when the block ends."""
@@ -137,10 +161,7 @@ class Nginx:
     def __init__(self, scratch: Scratch, workers: int) -> None:
         self.exe = shutil.which("nginx")
         if self.exe is None:
-            raise Unsupported(
-                "nginx is not available: Debian's nginx packages enable a system service, and no PyPI wheel "
-                "ships an nginx binary, so the book does not install one"
-            )
+            raise Unsupported(NGINX_MISSING)
         self.dir = scratch.path / "nginx"
         self.workers = workers
         self.port = 0
@@ -188,6 +209,8 @@ def versus_nginx(profile: Profile, scratch: Scratch) -> Run:
 
     def measure(case: Case, s: Scratch) -> Outcome:
         workers = p.server_threads or len(_cpus())
+        if shutil.which("nginx") is None:  # ours alone compares with nothing: not worth the time
+            raise Unsupported(NGINX_MISSING)
         if case["tool"] == "nginx":
             with Nginx(s, workers) as server:
                 r = _native.http_load(server.port, case["connections"], case["seconds"], threads=p.load_threads)

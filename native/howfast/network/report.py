@@ -26,7 +26,7 @@ TARGET_RATE = 1_000_000
 
 TOOL_NAMES = {"howfast": "howfast", "wrk": "wrk", "nginx": "nginx", "iperf3": "iperf3"}
 OP_NAMES = {"GET": "GET", "SET": "SET"}
-IO_THREAD_NAMES = {1: "io-threads off", 2: "io-threads 2"}
+IO_THREAD_NAMES = {1: "io-threads off", 2: "io-threads on"}
 
 
 def _medians(metrics: pl.DataFrame, by: list[str], names: list[str]) -> pl.DataFrame:
@@ -91,7 +91,7 @@ def open_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     summary = stats.summarize(metrics, ["rate"])
     return (
         summary.filter(pl.col("metric").is_in(["p50", "p99"]))
-        .with_columns(series=pl.concat_str(pl.col("metric"), pl.lit(" latency")))
+        .with_columns(series=pl.concat_str(pl.col("metric"), pl.lit(" latency")), krate=pl.col("rate") / 1000)
         .sort("rate")
     )
 
@@ -281,7 +281,7 @@ def scaling_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     summary = stats.summarize(metrics, ["io_threads", "clients", "op"]).filter(pl.col("metric") == "req_per_s")
     return summary.with_columns(
         series=pl.concat_str(
-            pl.lit(f"{THIS_MACHINE}: "),
+            pl.lit("here: "),
             pl.col("op"),
             pl.lit(", "),
             pl.col("io_threads").replace_strict(
@@ -297,9 +297,7 @@ def scaling_reference() -> pl.DataFrame:
         (pl.col("metric") == "ops_per_s") & (pl.col("server") == "redis") & pl.col("op").is_in(["GET", "SET"])
     )
     return ref.select(
-        series=pl.concat_str(
-            pl.lit("16-vCPU VM, redis "), pl.col("version"), pl.lit(": "), pl.col("op"), pl.lit(" — seed 004")
-        ),
+        series=pl.concat_str(pl.lit("seed 004 VM: "), pl.col("op")),
         clients=pl.col("clients").cast(pl.Int64),
         median=pl.col("value"),
         min=pl.col("value"),
@@ -327,3 +325,31 @@ def io_threads_sentence(metrics: pl.DataFrame) -> str:
 
 def crosscheck_table(metrics: pl.DataFrame, by: list[str], metric: str, unit: str, tool: str) -> pl.DataFrame:
     return side_by_side(metrics, by, metric, unit=unit, tool=tool, rounds=True)
+
+
+def generator_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
+    """Median CPU µs per request each load generator used, by tool id."""
+    summary = stats.summarize(metrics, ["tool"])
+    out: dict[str, float | None] = {}
+    for tool in ("howfast", "wrk"):
+        rows = summary.filter((pl.col("tool") == tool) & (pl.col("metric") == "cpu_us_per_request"))
+        out[tool] = float(rows["median"][0]) if rows.height else None
+    return out
+
+
+def generator_sentence(cost: dict[str, float | None], cpus: int | None) -> str:
+    """Why the two load generators' rates may differ: their own CPU per request."""
+    ours, wrk = cost.get("howfast"), cost.get("wrk")
+    if ours is None or wrk is None:
+        return "The two generators' own CPU costs were not both measured here."
+    text = (
+        f"Each generator's own CPU per request, measured: ours {fmt.duration_us(ours)}, wrk "
+        f"{fmt.duration_us(wrk)}; wrk spent "
+        f"{fmt.compared(wrk, ours, more='more', less='less', same='about as much as')} ours."
+    )
+    if cpus is not None and cpus <= 4 and wrk >= 1.1 * ours:
+        text += (
+            f" On {fmt.num(cpus)} logical CPUs the generator and the server share the cores, so the heavier "
+            "generator leaves the server less CPU, and that, more than the server, sets its rate."
+        )
+    return text

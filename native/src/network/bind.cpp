@@ -75,6 +75,7 @@ py::dict run_http_load(const LC& config) {
   out["bytes"] = r.bytes;
   out["elapsed_ns"] = r.elapsed_ns;
   out["send_window_ns"] = r.send_window_ns;
+  out["cpu_ns"] = r.cpu_ns;
   out["latency"] = latency_dict(r.latency);
   return out;
 }

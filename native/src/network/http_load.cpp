@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <string>
 
 #include "common/errors.hpp"
@@ -245,6 +246,9 @@ HttpLoadResult http_load(const HttpLoadConfig& c, Poller& poller) {
           }
         }
         r.send_window_ns = std::min<uint64_t>(now_ns() - t0, duration);
+        timespec cpu{};
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) < 0) throw_errno("clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+        r.cpu_ns = static_cast<uint64_t>(cpu.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(cpu.tv_nsec);
       });
     }
     start = now_ns();
@@ -259,6 +263,7 @@ HttpLoadResult http_load(const HttpLoadConfig& c, Poller& poller) {
     total.bytes += p.bytes;
     total.elapsed_ns = std::max(total.elapsed_ns, p.elapsed_ns);
     total.send_window_ns = std::max(total.send_window_ns, p.send_window_ns);
+    total.cpu_ns += p.cpu_ns;
     total.latency.merge(p.latency);
   }
   return total;

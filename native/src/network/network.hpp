@@ -177,6 +177,7 @@ struct HttpLoadResult {
   uint64_t bytes = 0;     // response bytes read
   uint64_t elapsed_ns = 0;
   uint64_t send_window_ns = 0;  // the time during which requests were sent
+  uint64_t cpu_ns = 0;          // CPU time the generator's threads used (user + system)
   Histogram latency;
 };
 
