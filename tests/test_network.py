@@ -363,3 +363,10 @@ def test_generator_sentence_every_branch() -> None:
     assert "about as much as" in report.generator_sentence({"howfast": 5.0, "wrk": 5.1}, 2)
     assert "less than" in report.generator_sentence({"howfast": 15.0, "wrk": 5.0}, 2)
     assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": 5.0}, 2)
+
+
+def test_load_sentence_every_branch() -> None:
+    assert "competed" in report.load_sentence({"load_average_start": 6.0, "load_average_end": 7.0, "cpus": 2})
+    assert "noisier" in report.load_sentence({"load_average_start": 1.2, "load_average_end": 1.0, "cpus": 2})
+    assert "mostly idle" in report.load_sentence({"load_average_start": 0.1, "load_average_end": 0.2, "cpus": 2})
+    assert "not recorded" in report.load_sentence({})

@@ -242,6 +242,8 @@ def measure(profile: Profile, out: Writer) -> None:
         out.details["wrk_version"] = crosscheck.wrk_version()
         out.details["iperf3_version"] = crosscheck.iperf3_version()
         out.details["cpus"] = os.cpu_count()
+        # what else wanted the CPUs: every client and server here shares them with it
+        out.details["load_average_start"] = os.getloadavg()[0]
         out.add(run(TCP_BULK, bulk_cases(profile), measure_bulk, scratch=scratch))
         out.add(run(TCP_PING_PONG, ping_pong_cases(profile), measure_ping_pong, scratch=scratch))
         closed = run(HTTP_CLOSED, closed_cases(profile), measure_http, scratch=scratch)
@@ -253,6 +255,7 @@ def measure(profile: Profile, out: Writer) -> None:
         out.add(crosscheck.versus_wrk(profile, scratch))
         out.add(crosscheck.versus_nginx(profile, scratch))
         out.add(crosscheck.versus_iperf3(profile, scratch))
+        out.details["load_average_end"] = os.getloadavg()[0]
 
 
 def _redis_py_version() -> str | None:

@@ -353,3 +353,25 @@ def generator_sentence(cost: dict[str, float | None], cpus: int | None) -> str:
             "generator leaves the server less CPU, and that, more than the server, sets its rate."
         )
     return text
+
+
+def load_sentence(details: dict) -> str:
+    """What else was running: the 1-minute load average against the CPU count."""
+    start, end, cpus = details.get("load_average_start"), details.get("load_average_end"), details.get("cpus")
+    if start is None or end is None or not cpus:
+        return "The machine's load while measuring was not recorded."
+    busy = max(start, end) / cpus
+    text = (
+        f"The 1-minute load average was {fmt.num(start, 2)} when the measurements began and "
+        f"{fmt.num(end, 2)} when they ended, on {fmt.num(cpus)} logical CPUs."
+    )
+    if busy > 1:
+        text += (
+            " More threads wanted to run than there were CPUs, so other programs competed with ours: a thread "
+            "that waits for a CPU adds milliseconds to the requests it carries, and the tails below show it."
+        )
+    elif busy > 0.5:
+        text += " Other programs used a good share of the CPUs; expect noisier tails than on an idle machine."
+    else:
+        text += " The machine was mostly idle apart from our own threads."
+    return text
