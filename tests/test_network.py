@@ -370,3 +370,13 @@ def test_load_sentence_every_branch() -> None:
     assert "noisier" in report.load_sentence({"load_average_start": 1.2, "load_average_end": 1.0, "cpus": 2})
     assert "mostly idle" in report.load_sentence({"load_average_start": 0.1, "load_average_end": 0.2, "cpus": 2})
     assert "not recorded" in report.load_sentence({})
+
+
+def test_redis_that_does_not_come_up_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "redis-server"
+    fake.write_text("#!/bin/sh\necho 'FATAL: cannot start' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(rd, "server_binary", lambda: fake)
+    with pytest.raises(RuntimeError, match="did not come up.*cannot start"):
+        with rd.RedisServer(tmp_path / "redis"):
+            pass
