@@ -87,7 +87,7 @@ def measure_cli(case: Case, scratch: Scratch) -> Outcome:
     inserting = total_ns - start_ns
     if inserting < start_ns:  # less than the start-up it is measured against: that is noise, not a rate
         raise Unsupported(
-            f"too short to time against the shell's start-up ({fmt.duration_us(inserting / 1e3)} of inserts "
+            f"too short to time against the shell's start-up ({fmt.duration_us(max(inserting, 0) / 1e3)} of inserts "
             f"beside {fmt.duration_us(start_ns / 1e3)} to start): a larger profile has enough rows"
         )
     seconds = inserting / 1e9
