@@ -10,12 +10,13 @@ server here is started by the case that measures it and stopped before it return
 
 from __future__ import annotations
 
+import math
 import os
 
 import polars as pl
 
 from .. import _native
-from ..bench import Case, Outcome, Run, run
+from ..bench import Case, Outcome, Run, Unsupported, run
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -161,6 +162,9 @@ def _suite_row(rows: dict, test: str) -> dict[str, float]:
 
 
 def _benchmark_metrics(row: dict[str, float]) -> dict[str, tuple[float, str]]:
+    if not math.isfinite(row["rps"]) or row["rps"] <= 0:
+        # it divides by its run time in whole milliseconds: a run under 1 ms reads "inf"
+        raise Unsupported(f"redis-benchmark's run was too short to time (it printed {row['rps']} req/s)")
     return {
         "req_per_s": (row["rps"], "req/s"),
         "mean": (row["avg_latency_ms"] * 1e3, "us"),
@@ -198,10 +202,12 @@ def measure_redis_py(case: Case, scratch: Scratch) -> Outcome:
             metrics = {"ops_per_s": (ops, "commands/s"), "us_per_op": (1e6 / ops, "us")}
             metrics["pack_us"] = (rd.packing_cost(min(case["commands"], 20000)) * 1e6, "us")
             return Outcome(metrics)
+        # at least 200 round trips: redis-benchmark times its run in whole milliseconds
+        requests = max(case["commands"], 200 * case["pipeline"])
         rows = rd.redis_benchmark(
-            server.port, "get", clients=1, requests=case["commands"], pipeline=case["pipeline"], threads=1
+            server.port, "get", clients=1, requests=requests, pipeline=case["pipeline"], threads=1
         )
-    ops = _suite_row(rows, "get")["rps"]
+    ops = _benchmark_metrics(_suite_row(rows, "get"))["req_per_s"][0]
     return Outcome({"ops_per_s": (ops, "commands/s"), "us_per_op": (1e6 / ops, "us"), "pack_us": (0.0, "us")})
 
 

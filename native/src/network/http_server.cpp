@@ -184,7 +184,8 @@ void HttpServer::serve(int index) {
               alive = false;
               break;
             }
-            ssize_t got = ::recv(c->fd, c->in + c->used, kInSize - c->used, 0);
+            const std::size_t space = kInSize - c->used;
+            ssize_t got = ::recv(c->fd, c->in + c->used, space, 0);
             if (got < 0) {
               if (errno == EINTR) continue;
               if (errno != EAGAIN && errno != EWOULDBLOCK) alive = false;
@@ -198,7 +199,7 @@ void HttpServer::serve(int index) {
             uint64_t n = take_requests(*c);
             c->owed += n;
             counter.served.fetch_add(n, std::memory_order_relaxed);
-            if (static_cast<std::size_t>(got) < kInSize) break;
+            if (static_cast<std::size_t>(got) < space) break;  // drained; epoll says when more comes
           }
         }
         if (alive && (events[e].events & (EPOLLERR | EPOLLHUP))) alive = false;
