@@ -178,6 +178,13 @@ def reference_value(subject: str, /, **where: object) -> float | None:
     return float(frame["value"][0]) if frame.height else None
 
 
+def seed_bytes_per_response() -> float | None:
+    """Bytes per response the laptop's load generator read (seed 000: MB read / requests)."""
+    read = reference_value("http", machine="laptop", metric="read_mb", test="hello_world")
+    count = reference_value("http", machine="laptop", metric="requests", test="hello_world")
+    return None if read is None or not count else read * 1e6 / count
+
+
 def tcp_versus_reference(bulk_one: float | None, ping_best: float | None) -> pl.DataFrame:
     """Our 1-stream Gbit/s and best round trips/s beside seed 000's TCP figures."""
     gbit = reference_value("network", machine="laptop", benchmark="tcp", metric="bandwidth")

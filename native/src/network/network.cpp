@@ -24,8 +24,8 @@ namespace howfast {
 
 const char kHelloResponse[] =
     "HTTP/1.1 200 OK\r\n"
-    "Content-Type: text/plain; charset=utf-8\r\n"
     "Content-Length: 13\r\n"
+    "Content-Type: text/plain; charset=utf-8\r\n"
     "\r\n"
     "Hello, World!";
 const std::size_t kHelloResponseSize = sizeof(kHelloResponse) - 1;

@@ -23,7 +23,8 @@
 namespace howfast {
 
 // The bytes our server answers to every request: what a Go net/http "Hello, World!"
-// handler sends, less its Date header (which would make every response differ).
+// handler sends (its headers in Go's order), less its Date header (which would make
+// every response differ).
 extern const char kHelloResponse[];
 extern const std::size_t kHelloResponseSize;
 
