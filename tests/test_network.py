@@ -380,3 +380,29 @@ def test_redis_that_does_not_come_up_is_a_clear_error(tmp_path: Path, monkeypatc
     with pytest.raises(RuntimeError, match="did not come up.*cannot start"):
         with rd.RedisServer(tmp_path / "redis"):
             pass
+
+
+def test_connections_closed_while_a_child_is_forked_leave_the_server_whole() -> None:
+    """A child forked while the server closes connections holds copies of their sockets:
+    the server must drop them from epoll itself (it once crashed with a double free)."""
+    import threading
+
+    stop = threading.Event()
+
+    def fork_often() -> None:
+        while not stop.is_set():
+            subprocess.run(["true"], check=False)
+
+    forker = threading.Thread(target=fork_often)
+    forker.start()
+    try:
+        with _native.HttpServer(threads=2) as server:
+            for _ in range(30):
+                r = _native.http_load(server.port, 16, 0.03)
+                assert r["errors"] == 0
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+                s.sendall(REQUEST)
+                assert _read_exactly(s, len(_native.HELLO_RESPONSE)) == _native.HELLO_RESPONSE
+    finally:
+        stop.set()
+        forker.join(timeout=10)

@@ -141,6 +141,7 @@ HttpLoadResult http_load(const HttpLoadConfig& c, Poller& poller) {
           Client& cl = *mine[j];
           ++r.errors;
           lost.fetch_add(1);
+          epoll_ctl(ep.get(), EPOLL_CTL_DEL, cl.fd.get(), nullptr);  // see HttpServer: close() may not
           cl.fd.reset();
           cl.used = 0;
           cl.waiting = false;

@@ -129,7 +129,12 @@ void HttpServer::serve(int index) {
   OwnedFd ep;
   Counter& counter = counters_[static_cast<std::size_t>(index)];
   auto close_conn = [&](Conn* c) {
-    ::close(c->fd);  // also leaves the epoll set
+    // Leave the epoll set before closing: close() alone removes the socket from it only when
+    // no other descriptor refers to it, and a child process forked at that moment (a tool
+    // started with subprocess) holds copies of every descriptor until it execs. The set
+    // would then still report events for a connection whose state was freed.
+    epoll_ctl(ep.get(), EPOLL_CTL_DEL, c->fd, nullptr);
+    ::close(c->fd);
     conns.erase(c);
     delete c;
   };
