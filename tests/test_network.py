@@ -357,12 +357,16 @@ def test_io_threads_sentence_every_branch() -> None:
 
 
 def test_generator_sentence_every_branch() -> None:
-    heavy = report.generator_sentence({"howfast": 5.0, "wrk": 15.0}, 2)
-    assert "more than" in heavy and "share the cores" in heavy
-    assert "share the cores" not in report.generator_sentence({"howfast": 5.0, "wrk": 15.0}, 64)
-    assert "about as much as" in report.generator_sentence({"howfast": 5.0, "wrk": 5.1}, 2)
-    assert "less than" in report.generator_sentence({"howfast": 15.0, "wrk": 5.0}, 2)
-    assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": 5.0}, 2)
+    heavy_wrk = {"howfast": 5.0, "wrk": 15.0}
+    explained = report.generator_sentence(heavy_wrk, 2, 1.5)
+    assert "more than" in explained and "explain the gap" in explained and "not explain" not in explained
+    assert "explain" not in report.generator_sentence(heavy_wrk, 64, 1.0)
+    unexplained = report.generator_sentence(heavy_wrk, 2, 0.6)
+    assert "does not explain" in unexplained
+    assert "explain" not in report.generator_sentence(heavy_wrk, 2, None)
+    assert "about as much as" in report.generator_sentence({"howfast": 5.0, "wrk": 5.1}, 2, 1.0)
+    assert "less than" in report.generator_sentence({"howfast": 15.0, "wrk": 5.0}, 2, 0.5)
+    assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": 5.0}, 2, 1.0)
 
 
 def test_load_sentence_every_branch() -> None:

@@ -344,8 +344,9 @@ def generator_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
     return out
 
 
-def generator_sentence(cost: dict[str, float | None], cpus: int | None) -> str:
-    """Why the two load generators' rates may differ: their own CPU per request."""
+def generator_sentence(cost: dict[str, float | None], cpus: int | None, ratio: float | None) -> str:
+    """The two load generators' own CPU per request, and whether it explains their gap
+    (`ratio`: our rate / wrk's, median of the paired runs)."""
     ours, wrk = cost.get("howfast"), cost.get("wrk")
     if ours is None or wrk is None:
         return "The two generators' own CPU costs were not both measured here."
@@ -354,10 +355,19 @@ def generator_sentence(cost: dict[str, float | None], cpus: int | None) -> str:
         f"{fmt.duration_us(wrk)}; wrk spent "
         f"{fmt.compared(wrk, ours, more='more', less='less', same='about as much as')} ours."
     )
-    if cpus is not None and cpus <= 4 and wrk >= 1.1 * ours:
+    small = cpus is not None and cpus <= 4
+    heavier_is_slower = ratio is not None and (
+        (wrk >= 1.1 * ours and ratio >= 1.1) or (ours >= 1.1 * wrk and ratio <= 1 / 1.1)
+    )
+    if small and heavier_is_slower:
         text += (
             f" On {fmt.num(cpus)} logical CPUs the generator and the server share the cores, so the heavier "
-            "generator leaves the server less CPU, and that, more than the server, sets its rate."
+            "generator leaves the server less CPU, which goes some way to explain the gap."
+        )
+    elif ratio is not None and not 1 / 1.1 < ratio < 1.1:
+        text += (
+            " That does not explain the gap: the lighter generator was not the faster one. On a machine this busy, "
+            "the ranges say more than the medians; run the chapter on an idle machine before trusting either."
         )
     return text
 
