@@ -88,10 +88,13 @@ def open_table(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def open_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     """p50 and p99 (µs) against the offered rate, for the latency-load chart."""
-    summary = stats.summarize(metrics, ["rate"])
+    summary = stats.summarize(metrics, ["share", "rate"])
     return (
         summary.filter(pl.col("metric").is_in(["p50", "p99"]))
-        .with_columns(series=pl.concat_str(pl.col("metric"), pl.lit(" latency")), krate=pl.col("rate") / 1000)
+        .with_columns(
+            series=pl.concat_str(pl.col("metric"), pl.lit(" latency")),
+            percent=(pl.col("share") * 100).round(0).cast(pl.Int64),
+        )
         .sort("rate")
     )
 
