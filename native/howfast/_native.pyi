@@ -23,6 +23,8 @@ _U64Array: typing.TypeAlias = numpy.typing.NDArray[numpy.uint64]
 _U8Array: typing.TypeAlias = numpy.typing.NDArray[numpy.uint8]
 
 __all__: list[str] = [
+    "HELLO_RESPONSE",
+    "HttpServer",
     "Memtable",
     "RocksDb",
     "SqliteError",
@@ -31,6 +33,7 @@ __all__: list[str] = [
     "durable_writes",
     "free_bytes",
     "group_commit",
+    "http_load",
     "liburing_version",
     "memcpy_rounds",
     "memtable_benchmark",
@@ -46,9 +49,44 @@ __all__: list[str] = [
     "sqlite_row_text",
     "sqlite_verify",
     "sqlite_version",
+    "tcp_bulk",
+    "tcp_ping_pong",
 ]
 
 # ---- returned dicts ---------------------------------------------------------------------
+
+class _Latency(typing.TypedDict):
+    """Every request's latency, from a log-linear histogram (buckets < 1 % wide)."""
+
+    p50_ns: int
+    p90_ns: int
+    p99_ns: int
+    p999_ns: int
+    max_ns: int
+    mean_ns: float
+    hist_edges_ns: _U64Array  # upper edge of each non-empty bucket
+    hist_counts: _U64Array
+
+class _TcpBulk(typing.TypedDict):
+    bytes_sent: int
+    bytes_received: int
+    elapsed_ns: int
+
+class _PingPong(typing.TypedDict):
+    round_trips: int
+    bytes: int
+    elapsed_ns: int
+    latency: _Latency
+
+class _HttpLoad(typing.TypedDict):
+    requests: int
+    sent: int
+    errors: int
+    bytes: int
+    elapsed_ns: int
+    send_window_ns: int
+    cpu_ns: int  # CPU time of the generator's threads
+    latency: _Latency
 
 class _IoUringProbe(typing.TypedDict):
     supported: bool
@@ -249,6 +287,51 @@ class RocksDb:
     def is_open(self) -> bool: ...
     @property
     def path(self) -> str: ...
+
+# ---- network ----------------------------------------------------------------------------
+
+HELLO_RESPONSE: bytes
+"""The bytes HttpServer answers to every request."""
+
+class HttpServer:
+    """HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, one thread per core), running from construction until stop() (or the end of a with block)."""
+
+    def __init__(self, *, threads: _Int = 0, port: _Int = 0) -> None: ...
+    def __enter__(self) -> HttpServer: ...
+    def __exit__(self, *args: object) -> None: ...
+    def stop(self) -> None:
+        """Stop serving: join the threads, close every socket (idempotent)."""
+    @property
+    def port(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def running(self) -> bool: ...
+    @property
+    def served(self) -> int:
+        """requests answered so far"""
+    @property
+    def connections(self) -> int:
+        """connections accepted so far"""
+
+def tcp_bulk(streams: _Int, seconds: _Float, *, write_size: _Int = 1048576) -> _TcpBulk:
+    """Stream `write_size`-byte writes over `streams` TCP connections on 127.0.0.1 for `seconds`, one sender and one receiver thread per stream. Returns bytes sent, received and the time from the first write to the last end of stream."""
+
+def tcp_ping_pong(connections: _Int, seconds: _Float, *, message_size: _Int = 64) -> _PingPong:
+    """Bounce a `message_size`-byte message over each of `connections` TCP connections on 127.0.0.1 (one epoll echo thread, one epoll client thread) for `seconds`. Returns round trips and their latency histogram."""
+
+def http_load(
+    port: _Int,
+    connections: _Int,
+    seconds: _Float,
+    *,
+    threads: _Int = 1,
+    rate: _Float = 0.0,
+    grace: _Float = 2.0,
+    host: str = "127.0.0.1",
+    path: str = "/",
+) -> _HttpLoad:
+    """HTTP/1.1 keep-alive GETs to 127.0.0.1:`port` over `connections` connections and `threads` threads for `seconds`: closed loop when `rate` is 0, else open loop at `rate` requests/s (latency from the intended send time). Returns counts and the latency of every request as a histogram."""
 
 # ---- probes -----------------------------------------------------------------------------
 

@@ -1,0 +1,294 @@
+"""The network subject beside the standard tools, each on the same job, alternating run
+by run (``bench.run(..., alternate=True)``, a ``tool`` column):
+
+* ``vs_wrk``: our load generator and wrk, each against a fresh copy of our server, the
+  same connections, threads and duration (closed loop);
+* ``vs_nginx``: our server and nginx under our load generator, when an nginx binary can
+  run as our own process (no system service); otherwise its rows say why not;
+* ``vs_iperf3``: our TCP bulk stream and iperf3 (``-s -1`` on an ephemeral port, client
+  on 127.0.0.1), one stream of 1 MiB writes, the same duration.
+
+wrk and iperf3 take whole seconds, so both tools run for the profile's cross-check time
+rounded up to a whole second.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import time
+
+from .. import _native
+from ..bench import Case, Outcome, Run, Unsupported, run
+from ..profiles import Profile
+from ..scratch import Scratch
+from .redis import free_port
+
+WRK = "vs_wrk"
+NGINX = "vs_nginx"
+IPERF3 = "vs_iperf3"
+
+
+def _seconds(profile: Profile) -> int:
+    return max(1, math.ceil(profile.network.crosscheck_seconds))
+
+
+def _version(exe: str | None, *args: str) -> str | None:
+    if exe is None:
+        return None
+    out = subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=10)
+    text = (out.stdout or out.stderr).strip().splitlines()
+    return text[0] if text else None
+
+
+def wrk_version() -> str | None:
+    return _version(shutil.which("wrk"), "--version")
+
+
+def iperf3_version() -> str | None:
+    return _version(shutil.which("iperf3"), "--version")
+
+
+def nginx_version() -> str | None:
+    return _version(shutil.which("nginx"), "-v")
+
+
+def parse_wrk(text: str) -> dict[str, float]:
+    """Requests/sec and the request count from wrk's report."""
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
+    count = re.search(r"(\d+) requests in", text)
+    if not rate or not count:
+        raise RuntimeError(f"unexpected wrk output: {text[-300:]!r}")
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    bad = int(errors.group(1)) if errors else 0
+    if socket_errors:
+        bad += sum(int(g) for g in socket_errors.groups())
+    return {"req_per_s": float(rate.group(1)), "requests": float(count.group(1)), "errors": float(bad)}
+
+
+def run_wrk(port: int, connections: int, threads: int, seconds: int) -> dict[str, float]:
+    """wrk against 127.0.0.1:port; its report, and the CPU seconds wrk used (user + system)."""
+    exe = shutil.which("wrk")
+    if exe is None:
+        raise Unsupported("wrk is not installed (apt-get install wrk)")
+    command = [exe, "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", f"http://127.0.0.1:{port}/"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=seconds + 30)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+    got = parse_wrk(done.stdout)
+    got["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return got
+
+
+def versus_wrk(profile: Profile, scratch: Scratch) -> Run:
+    """Our load generator and wrk against our server, alternating."""
+    p = profile.network
+
+    def measure(case: Case, s: Scratch) -> Outcome:
+        with _native.HttpServer(threads=p.server_threads) as server:
+            if case["tool"] == "wrk":
+                got = run_wrk(server.port, case["connections"], case["threads"], case["seconds"])
+            else:
+                r = _native.http_load(
+                    server.port, case["connections"], case["seconds"], threads=case["threads"], grace=p.grace_seconds
+                )
+                got = {
+                    "req_per_s": r["requests"] / (r["elapsed_ns"] / 1e9),
+                    "requests": float(r["requests"]),
+                    "errors": float(r["errors"]),
+                    "cpu_s": r["cpu_ns"] / 1e9,
+                }
+        return Outcome(
+            {
+                "req_per_s": (got["req_per_s"], "req/s"),
+                "errors": (got["errors"], "errors"),
+                # the generator's own CPU per request: on a small machine it shares the cores with the server
+                "cpu_us_per_request": (got["cpu_s"] / max(got["requests"], 1.0) * 1e6, "us"),
+            }
+        )
+
+    cases = [
+        {"tool": tool, "connections": p.crosscheck_connections, "threads": p.load_threads, "seconds": _seconds(profile)}
+        for tool in ("howfast", "wrk")
+    ]
+    return run(WRK, cases, measure, scratch=scratch, alternate=True)
+
+
+NGINX_CONF = """\
+worker_processes {workers};
+daemon off;
+master_process on;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            default_type "text/plain; charset=utf-8";
+            return 200 "Hello, World!";
+        }}
+    }}
+}}
+"""
+
+
+NGINX_MISSING = (
+    "nginx is not available: Debian's nginx packages enable a system service, and no PyPI wheel "
+    "ships an nginx binary, so the book does not install one"
+)
+
+
+class Nginx:
+    """nginx as our own foreground process (not a service): a config in the scratch dir,
+    127.0.0.1 on a free ephemeral port, stopped when the block ends."""
+
+    def __init__(self, scratch: Scratch, workers: int) -> None:
+        self.exe = shutil.which("nginx")
+        if self.exe is None:
+            raise Unsupported(NGINX_MISSING)
+        self.dir = scratch.path / "nginx"
+        self.workers = workers
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Nginx:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        conf = self.dir / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(workers=self.workers, dir=self.dir, port=self.port))
+        self.process = subprocess.Popen(
+            [self.exe, "-p", str(self.dir), "-c", str(conf), "-e", str(self.dir / "error.log")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
+                raise RuntimeError(f"nginx exited at start: {err.strip()}")
+            try:
+                _native.http_load(self.port, 1, 0.01, grace=1.0)
+                return self
+            except OSError:
+                time.sleep(0.05)
+        self.__exit__()
+        raise RuntimeError(f"nginx did not answer on 127.0.0.1:{self.port} within 10 s")
+
+    def __exit__(self, *exc: object) -> None:
+        p, self.process = self.process, None
+        if p is None or p.poll() is not None:
+            return
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=5)
+
+
+def versus_nginx(profile: Profile, scratch: Scratch) -> Run:
+    """Our server and nginx (when it can run as our process) under our load generator."""
+    p = profile.network
+
+    def measure(case: Case, s: Scratch) -> Outcome:
+        workers = p.server_threads or len(_cpus())
+        if shutil.which("nginx") is None:  # ours alone compares with nothing: not worth the time
+            raise Unsupported(NGINX_MISSING)
+        if case["tool"] == "nginx":
+            with Nginx(s, workers) as server:
+                r = _native.http_load(server.port, case["connections"], case["seconds"], threads=p.load_threads)
+        else:
+            with _native.HttpServer(threads=p.server_threads) as server:
+                r = _native.http_load(server.port, case["connections"], case["seconds"], threads=p.load_threads)
+        return Outcome(
+            {"req_per_s": (r["requests"] / (r["elapsed_ns"] / 1e9), "req/s"), "errors": (float(r["errors"]), "errors")}
+        )
+
+    cases = [
+        {"tool": tool, "connections": p.crosscheck_connections, "seconds": float(_seconds(profile))}
+        for tool in ("howfast", "nginx")
+    ]
+    return run(NGINX, cases, measure, scratch=scratch, alternate=True)
+
+
+def _cpus() -> list[int]:
+    import os
+
+    return sorted(os.sched_getaffinity(0))
+
+
+def run_iperf3(seconds: int, write_size: int) -> float:
+    """iperf3 server (one client, then it exits) and client on 127.0.0.1: Gbit/s received."""
+    exe = shutil.which("iperf3")
+    if exe is None:
+        raise Unsupported("iperf3 is not installed (apt-get install iperf3)")
+    port = free_port()
+    server = subprocess.Popen(
+        [exe, "-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        seen = b""
+        deadline = time.monotonic() + 10
+        while b"listening" not in seen:
+            left = deadline - time.monotonic()
+            if left <= 0 or server.poll() is not None:
+                raise RuntimeError(f"iperf3 -s did not start on 127.0.0.1:{port}: {seen.decode(errors='replace')}")
+            ready, _, _ = select.select([server.stdout], [], [], left)
+            if ready:
+                seen += server.stdout.read1(4096) if server.stdout else b""
+        client = subprocess.run(
+            [exe, "-c", "127.0.0.1", "-p", str(port), "-t", str(seconds), "-l", str(write_size), "-J"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=seconds + 30,
+        )
+        if client.returncode != 0:
+            raise RuntimeError(f"iperf3 client failed ({client.returncode}): {client.stdout[-300:]} {client.stderr}")
+        report = json.loads(client.stdout)
+        return float(report["end"]["sum_received"]["bits_per_second"]) / 1e9
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.wait(timeout=5)
+        if server.stdout:
+            server.stdout.close()
+
+
+def versus_iperf3(profile: Profile, scratch: Scratch) -> Run:
+    """Our TCP bulk stream and iperf3, one stream each, alternating."""
+    p = profile.network
+
+    def measure(case: Case, s: Scratch) -> Outcome:
+        if case["tool"] == "iperf3":
+            return Outcome({"gbit_per_s": (run_iperf3(case["seconds"], case["write_size"]), "Gbit/s")})
+        r = _native.tcp_bulk(1, case["seconds"], write_size=case["write_size"])
+        if r["bytes_received"] != r["bytes_sent"]:
+            raise RuntimeError(f"TCP lost bytes: sent {r['bytes_sent']}, received {r['bytes_received']}")
+        return Outcome({"gbit_per_s": (r["bytes_received"] * 8 / r["elapsed_ns"], "Gbit/s")})
+
+    cases = [
+        {"tool": tool, "streams": 1, "seconds": _seconds(profile), "write_size": p.bulk_write_size}
+        for tool in ("howfast", "iperf3")
+    ]
+    return run(IPERF3, cases, measure, scratch=scratch, alternate=True)
