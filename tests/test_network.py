@@ -270,7 +270,7 @@ def test_parse_wrk() -> None:
         "  58000 requests in 1.00s, 5.40MB read\nRequests/sec:  57999.12\nTransfer/sec:      5.40MB\n"
     )
     assert parse_wrk(text) == {"req_per_s": 57999.12, "requests": 58000.0, "errors": 0.0}
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ValueError, match="not a wrk report"):
         parse_wrk("nothing")
 
 

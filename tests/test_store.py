@@ -65,8 +65,13 @@ def test_an_interrupted_set_leaves_the_previous_one_whole(isolated: dict[str, Pa
     replaced = _write("fsync", "other", value=5.0)  # a finished set replaces the old one whole
     assert replaced.experiments == ["other"] and not (replaced.path / "one.parquet").exists()
     assert _folders() == [first.path.name, replaced.path.name]  # the previous one stays for its readers
-    third = _write("fsync", "third")
-    assert _folders() == [replaced.path.name, third.path.name]
+    held = first.path.name
+    third = _write("fsync", "third")  # `first` is still held by this test: it is not removed under it
+    assert _folders() == [held, replaced.path.name, third.path.name]
+    assert first.table("one")["value"].to_list() == [1.0, 1.0]
+    del first, again  # no reader holds it now: the next writer removes it
+    fourth = _write("fsync", "fourth")
+    assert _folders() == [replaced.path.name, third.path.name, fourth.path.name]  # `replaced` is still held
 
 
 def test_a_set_without_facts_or_experiments_is_refused(isolated: dict[str, Path]) -> None:

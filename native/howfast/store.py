@@ -247,10 +247,9 @@ class Writer:
             os.symlink(self.path.name, link)
             os.replace(link, self.final)
             _fsync_path(self.final.parent)
-            keep = {self.path, previous}  # a reader may still be reading the previous set
             for folder in _versions(self.final.parent, self.subject):
-                if folder not in keep:
-                    shutil.rmtree(folder, ignore_errors=True)
+                if folder not in (self.path, previous):
+                    _remove_unread(folder)
             return self.final
         finally:
             self._release()
@@ -263,6 +262,22 @@ class Writer:
         if self._lock >= 0:
             os.close(self._lock)
             self._lock = -1
+
+
+def _remove_unread(folder: Path) -> None:
+    """Remove an old set's folder unless a reader holds it (its shared lock); a later
+    writer removes it then."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        shutil.rmtree(folder, ignore_errors=True)
+    except OSError:
+        pass  # being read: a later writer removes it
+    finally:
+        os.close(fd)
 
 
 def _fsync_path(path: Path) -> None:
@@ -305,6 +320,13 @@ class ResultSet:
     manifest: dict[str, Any]
     facts: dict[str, Any]
     _tables: dict[tuple[str, bool], pl.DataFrame] = field(default_factory=dict, repr=False)
+    #: a shared lock on the folder, held while this set is alive, so no writer removes it
+    _hold: int = field(default=-1, repr=False)
+
+    def __del__(self) -> None:
+        if self._hold >= 0:
+            os.close(self._hold)
+            self._hold = -1
 
     @property
     def profile(self) -> str:
@@ -363,9 +385,9 @@ class ResultSet:
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
     """The stored set; MissingResults naming the command that measures it when absent."""
     link = set_dir(subject, machine=machine, profile=profile)
-    path = link.resolve()  # once: the folder it names now is never changed, only replaced
+    path, hold = _hold_current(link)
     manifest_path = path / MANIFEST
-    if not manifest_path.is_file():
+    if hold < 0 or not manifest_path.is_file():
         chosen = profile or current_profile().name
         raise MissingResults(
             f"no stored {subject} results for this machine and the {chosen} profile "
@@ -378,7 +400,32 @@ def load(subject: str, *, machine: str | None = None, profile: str | None = None
             f"which stored them in another shape: run 'python -m howfast measure {subject}' again"
         )
     facts = json.loads((path / FACTS).read_text())
-    return ResultSet(subject=subject, path=path, manifest=manifest, facts=facts)
+    return ResultSet(subject=subject, path=path, manifest=manifest, facts=facts, _hold=hold)
+
+
+def _hold_current(link: Path, tries: int = 50) -> tuple[Path, int]:
+    """The folder the link names now, with a shared lock on it (-1: no set there). The
+    folder a link names is never changed, only replaced; a writer removes an old one only
+    when it can lock it exclusively, so a held folder stays whole for its reader."""
+    for _ in range(tries):
+        path = link.resolve()
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except (FileNotFoundError, NotADirectoryError):
+            if not link.is_symlink():
+                return path, -1
+            continue  # replaced and removed between the two calls: look again
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a writer is removing it: the link names a newer one by now
+        if (path / MANIFEST).is_file():
+            return path, fd
+        os.close(fd)
+        if not link.is_symlink():
+            return path, -1
+    raise Busy(f"the results at {link} kept changing while being read; try again")
 
 
 def measure_requested() -> bool:

@@ -26,6 +26,7 @@ import time
 
 from .. import _native
 from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from .redis import free_port
@@ -59,12 +60,17 @@ def nginx_version() -> str | None:
     return _version(shutil.which("nginx"), "-v")
 
 
+def _in_range(name: str, value: int, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
+
+
 def parse_wrk(text: str) -> dict[str, float]:
     """Requests/sec and the request count from wrk's report."""
     rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
     count = re.search(r"(\d+) requests in", text)
     if not rate or not count:
-        raise RuntimeError(f"unexpected wrk output: {text[-300:]!r}")
+        raise ValueError(f"text is not a wrk report: {text[-300:]!r}")
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
     bad = int(errors.group(1)) if errors else 0
@@ -75,6 +81,10 @@ def parse_wrk(text: str) -> dict[str, float]:
 
 def run_wrk(port: int, connections: int, threads: int, seconds: int) -> dict[str, float]:
     """wrk against 127.0.0.1:port; its report, and the CPU seconds wrk used (user + system)."""
+    _in_range("port", port, 1, 65535)
+    _in_range("connections", connections, 1, 100_000)
+    _in_range("threads", threads, 1, 1024)
+    _in_range("seconds", seconds, 1, 3600)
     exe = shutil.which("wrk")
     if exe is None:
         raise Unsupported("wrk is not installed (apt-get install wrk)")
@@ -236,6 +246,8 @@ def _cpus() -> list[int]:
 
 def run_iperf3(seconds: int, write_size: int) -> float:
     """iperf3 server (one client, then it exits) and client on 127.0.0.1: Gbit/s received."""
+    _in_range("seconds", seconds, 1, 3600)
+    _in_range("write_size", write_size, 1, 1 << 30)
     exe = shutil.which("iperf3")
     if exe is None:
         raise Unsupported("iperf3 is not installed (apt-get install iperf3)")
@@ -292,3 +304,7 @@ def versus_iperf3(profile: Profile, scratch: Scratch) -> Run:
         for tool in ("howfast", "iperf3")
     ]
     return run(IPERF3, cases, measure, scratch=scratch, alternate=True)
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

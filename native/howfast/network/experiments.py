@@ -17,6 +17,7 @@ import polars as pl
 
 from .. import _native
 from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
@@ -270,3 +271,7 @@ def _redis_py_version() -> str | None:
     except ImportError:
         return None
     return redis.__version__
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

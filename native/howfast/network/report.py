@@ -13,6 +13,7 @@ import polars as pl
 
 from .. import fmt, reference, stats
 from ..charts import THIS_MACHINE
+from ..checks import checked
 from ..crosscheck import side_by_side
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
@@ -395,3 +396,7 @@ def load_sentence(details: dict) -> str:
     else:
         text += " The machine was mostly idle apart from our own threads."
     return text
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))
