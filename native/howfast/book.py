@@ -16,6 +16,7 @@ CHAPTERS: dict[str, tuple[str, ...]] = {
     "fsync": ("fsync",),
     "storing-data": ("storage", "sqlite"),
     "memtables": ("memtable", "rocksdb"),
+    "hashing": ("hashing",),
 }
 
 

@@ -20,26 +20,25 @@ from .bench import Unsupported
 from .scratch import Scratch
 
 
-def paired_ratios(metrics: pl.DataFrame, by: list[str], metric: str) -> pl.DataFrame:
-    """Ours / fio within each repetition, where the two ran one after the other: per case
-    the median of those ratios and their range. On a disk whose speed drifts from minute
-    to minute, the ratio of two runs side by side is steadier than either run."""
+def paired_ratios(metrics: pl.DataFrame, by: list[str], metric: str, *, tool: str = "fio") -> pl.DataFrame:
+    """Ours / the tool's within each repetition, where the two ran one after the other: per
+    case the median of those ratios and their range. On a disk (or a shared CPU) whose speed
+    drifts from minute to minute, the ratio of two runs side by side is steadier than either run."""
     rows = metrics.filter(pl.col("metric") == metric)
-    empty = pl.DataFrame(
-        schema={**{k: metrics.schema[k] for k in by}, "howfast / fio": pl.Float64, "ratio range": pl.String}
-    )
-    if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
+    column = f"howfast / {tool}"
+    empty = pl.DataFrame(schema={**{k: metrics.schema[k] for k in by}, column: pl.Float64, "ratio range": pl.String})
+    if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
         return empty
     wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value")
-    ratios = wide.select(*by, (pl.col("howfast") / pl.col("fio")).alias("r")).drop_nulls("r")
+    ratios = wide.select(*by, (pl.col("howfast") / pl.col(tool)).alias("r")).drop_nulls("r")
     return (
         ratios.group_by(by, maintain_order=True)
         .agg(
-            pl.col("r").median().alias("howfast / fio"),
+            pl.col("r").median().alias(column),
             pl.col("r").min().alias("lo"),
             pl.col("r").max().alias("hi"),
         )
-        .select(*by, "howfast / fio", _span("lo", "hi", 2).alias("ratio range"))
+        .select(*by, column, _span("lo", "hi", 2).alias("ratio range"))
     )
 
 
@@ -48,32 +47,33 @@ def _span(lo: str, hi: str, digits: int = 3) -> pl.Expr:
     return pl.struct(lo, hi).map_elements(lambda r: fmt.span(r[lo], r[hi], digits), return_dtype=pl.String)
 
 
-def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str) -> pl.DataFrame:
-    """Ours beside fio per case: medians and the range over repetitions (a noisy disk moves
-    both), the median of the per-repetition ratios ours / fio and their range. When fio
-    could not run, its columns are empty and ``note`` says why."""
+def side_by_side(metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str, tool: str = "fio") -> pl.DataFrame:
+    """Ours beside the tool (fio unless named) per case: medians and the range over
+    repetitions (a noisy disk moves both), the median of the per-repetition ratios ours /
+    tool and their range. When the tool could not run, its columns are empty and ``note``
+    says why."""
     summaries = stats.summarize(metrics, [*by, "tool"])
     summary = summaries.filter(pl.col("metric") == metric)
     cases = metrics.select(by).unique(maintain_order=True)
-    for tool in ("howfast", "fio"):
-        part = summary.filter(pl.col("tool") == tool).select(
+    for name in ("howfast", tool):
+        part = summary.filter(pl.col("tool") == name).select(
             *by,
-            pl.col("median").alias(f"{tool} {unit}"),
-            _span("min", "max").alias(f"{tool} range"),
+            pl.col("median").alias(f"{name} {unit}"),
+            _span("min", "max").alias(f"{name} range"),
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
-    cases = cases.join(paired_ratios(metrics, by, metric), on=by, how="left", maintain_order="left")
+    cases = cases.join(paired_ratios(metrics, by, metric, tool=tool), on=by, how="left", maintain_order="left")
     means = summaries.filter(pl.col("metric") == "mean")
     if means.height:
         wide = means.pivot(on="tool", index=by, values="median")
-        if {"howfast", "fio"} <= set(wide.columns):
+        if {"howfast", tool} <= set(wide.columns):
             cases = cases.join(
-                wide.select(*by, (pl.col("howfast") / pl.col("fio")).alias("mean latency, howfast / fio")),
+                wide.select(*by, (pl.col("howfast") / pl.col(tool)).alias(f"mean latency, howfast / {tool}")),
                 on=by,
                 how="left",
                 maintain_order="left",
             )
-    missing = stats.unsupported(metrics.filter(pl.col("tool") == "fio"), by)
+    missing = stats.unsupported(metrics.filter(pl.col("tool") == tool), by)
     if missing.height:
         cases = cases.join(missing, on=by, how="left", maintain_order="left")
     return cases

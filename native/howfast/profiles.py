@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 
 from .fsync import plan as fsync_plan
+from .hashing import plan as hashing_plan
 from .memtable import plan as memtable_plan
 from .rocksdb import plan as rocksdb_plan
 from .sqlite import plan as sqlite_plan
@@ -29,6 +30,7 @@ class Profile:
     sqlite: sqlite_plan.Plan
     memtable: memtable_plan.Plan
     rocksdb: rocksdb_plan.Plan
+    hashing: hashing_plan.Plan
     cell_timeout: int = 900  # seconds one chapter cell may run under `python -m howfast execute`
 
 
@@ -41,6 +43,7 @@ PROFILES: dict[str, Profile] = {
         sqlite=sqlite_plan.QUICK,
         memtable=memtable_plan.QUICK,
         rocksdb=rocksdb_plan.QUICK,
+        hashing=hashing_plan.QUICK,
     ),
     "full": Profile(
         name="full",
@@ -50,6 +53,7 @@ PROFILES: dict[str, Profile] = {
         sqlite=sqlite_plan.FULL,
         memtable=memtable_plan.FULL,
         rocksdb=rocksdb_plan.FULL,
+        hashing=hashing_plan.FULL,
         cell_timeout=6 * 3600,
     ),
     "smoke": Profile(
@@ -60,6 +64,7 @@ PROFILES: dict[str, Profile] = {
         sqlite=sqlite_plan.SMOKE,
         memtable=memtable_plan.SMOKE,
         rocksdb=rocksdb_plan.SMOKE,
+        hashing=hashing_plan.SMOKE,
     ),
 }
 

@@ -28,4 +28,5 @@ PYBIND11_MODULE(_native, m) {
   howfast::register_rocksdb(m);
   howfast::register_storage(m);
   howfast::register_sqlite(m);
+  howfast::register_hashing(m);
 }

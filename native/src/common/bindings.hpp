@@ -11,5 +11,6 @@ void register_memtable(pybind11::module_& m);
 void register_rocksdb(pybind11::module_& m);
 void register_storage(pybind11::module_& m);
 void register_sqlite(pybind11::module_& m);
+void register_hashing(pybind11::module_& m);
 
 }  // namespace howfast
