@@ -24,7 +24,7 @@ VS_OPENSSL = "vs_openssl"
 VS_XXHSUM = "vs_xxhsum"
 
 #: Our algorithm ids → xxhsum's benchmark variant numbers (``xxhsum -b`` lists them).
-XXHSUM_VARIANTS = {"xxh64": 3, "xxh3_64": 5, "xxh3_128": 11}
+XXHSUM_VARIANTS = {"xxh64": 3, "xxh3_64": 5, "xxh3_128": 11, "xxh3_64_dispatch": 5, "xxh3_128_dispatch": 11}
 #: Our algorithm ids → the names ``openssl speed -evp`` takes.
 OPENSSL_NAMES = {"sha3-256": "sha3-256", "sha256": "sha256", "sha1": "sha1", "md5": "md5", "blake2b512": "blake2b512"}
 

@@ -34,7 +34,7 @@ QUICK = Plan(
     python_seconds=0.01,
     openssl_cases=(("sha256", 16 * KiB), ("sha3-256", 16 * KiB), ("sha256", 64)),
     openssl_seconds=1,
-    xxhsum_cases=(("xxh64", 16 * KiB), ("xxh3_64", 16 * KiB)),
+    xxhsum_cases=(("xxh64", 16 * KiB), ("xxh3_64_dispatch", 16 * KiB), ("xxh3_64", 16 * KiB)),
     xxhsum_iterations=1,
     ours_crosscheck_seconds=0.25,
 )
@@ -47,7 +47,11 @@ FULL = Plan(
         (a, n) for a in ("sha3-256", "sha256", "sha1", "md5", "blake2b512") for n in (64, 1024, 16 * KiB)
     ),
     openssl_seconds=3,
-    xxhsum_cases=tuple((a, n) for a in ("xxh64", "xxh3_64", "xxh3_128") for n in (1 * KiB, 100 * KiB)),
+    xxhsum_cases=tuple(
+        (a, n)
+        for a in ("xxh64", "xxh3_64", "xxh3_64_dispatch", "xxh3_128", "xxh3_128_dispatch")
+        for n in (1 * KiB, 100 * KiB)
+    ),
     xxhsum_iterations=3,
     ours_crosscheck_seconds=1.0,
 )

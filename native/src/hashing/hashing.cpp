@@ -13,6 +13,12 @@
 #endif
 #if HOWFAST_HAVE_LIBXXHASH
 #include <xxhash.h>
+// libxxhash's runtime-dispatch entry points (xxh_x86dispatch.c: cpuid picks its SSE2, AVX2
+// or AVX-512 loop), declared weak: a build of the library without them leaves them null.
+extern "C" {
+XXH64_hash_t XXH3_64bits_withSeed_dispatch(const void* input, size_t len, XXH64_hash_t seed) __attribute__((weak));
+XXH128_hash_t XXH3_128bits_withSeed_dispatch(const void* input, size_t len, XXH64_hash_t seed) __attribute__((weak));
+}
 #endif
 #if HOWFAST_HAVE_LIBMURMURHASH
 #include <murmurhash.h>
@@ -42,6 +48,7 @@ const std::map<std::string, Algo>& algos() {
       {"sha1", {Family::Evp, "SHA1"}},           {"md5", {Family::Evp, "MD5"}},
       {"blake2b512", {Family::Evp, "BLAKE2B-512"}}, {"xxh64", {Family::Xxh, nullptr}},
       {"xxh3_64", {Family::Xxh, nullptr}},       {"xxh3_128", {Family::Xxh, nullptr}},
+      {"xxh3_64_dispatch", {Family::Xxh, nullptr}}, {"xxh3_128_dispatch", {Family::Xxh, nullptr}},
       {"murmur3_x64_128", {Family::Murmur, nullptr}}, {"crc32c_isal", {Family::Isal, nullptr}},
       {"crc32c_sse42", {Family::Sse42, nullptr}}, {"fnv1a_64", {Family::Written, nullptr}},
       {"jhash", {Family::Written, nullptr}},
@@ -66,6 +73,25 @@ bool cpu_has_sse42() {
 #else
   return false;
 #endif
+}
+
+bool has_dispatch() {
+#if HOWFAST_HAVE_LIBXXHASH && defined(__x86_64__)
+  return XXH3_64bits_withSeed_dispatch != nullptr && XXH3_128bits_withSeed_dispatch != nullptr;
+#else
+  return false;
+#endif
+}
+
+bool is_dispatch(const std::string& algorithm) { return algorithm.size() > 9 && algorithm.compare(algorithm.size() - 9, 9, "_dispatch") == 0; }
+
+std::string why_not(const Algo& a);
+
+std::string why_not(const std::string& algorithm, const Algo& a) {
+  std::string reason = why_not(a);
+  if (reason.empty() && is_dispatch(algorithm) && !has_dispatch())
+    return "this libxxhash has no runtime-dispatch entry points (XXH3_64bits_withSeed_dispatch)";
+  return reason;
 }
 
 std::string why_not(const Algo& a) {
@@ -261,20 +287,20 @@ uint32_t jhash(const uint8_t* k, uint32_t length, uint32_t initval) {
 
 std::map<std::string, std::string> hash_algorithm_support() {
   std::map<std::string, std::string> out;
-  for (const auto& [name, a] : algos()) out[name] = why_not(a);
+  for (const auto& [name, a] : algos()) out[name] = why_not(name, a);
   return out;
 }
 
 uint64_t hash_word(const std::string& algorithm, const std::vector<uint8_t>& d) {
   const Algo& a = find(algorithm);
   if (a.family == Family::Evp || a.family == Family::Murmur) return load_le(d.data(), d.size());
-  if (algorithm == "xxh3_128") return load_be(d.data() + 8, 8);
+  if (algorithm == "xxh3_128" || algorithm == "xxh3_128_dispatch") return load_be(d.data() + 8, 8);
   return load_be(d.data(), d.size());
 }
 
 std::vector<uint8_t> hash_digest(const std::string& algorithm, const uint8_t* data, size_t size, uint64_t seed) {
   const Algo& a = find(algorithm);
-  const std::string reason = why_not(a);
+  const std::string reason = why_not(algorithm, a);
   if (!reason.empty()) throw std::runtime_error(algorithm + " is unsupported: " + reason);
   require(size <= 0x7fffffffu, "data: at most 2 GiB - 1 bytes (the libraries take an int length)");
   switch (a.family) {
@@ -290,7 +316,9 @@ std::vector<uint8_t> hash_digest(const std::string& algorithm, const uint8_t* da
     case Family::Xxh: {
       if (algorithm == "xxh64") return be_bytes(XXH64(data, size, seed), 8);
       if (algorithm == "xxh3_64") return be_bytes(XXH3_64bits_withSeed(data, size, seed), 8);
-      XXH128_hash_t h = XXH3_128bits_withSeed(data, size, seed);
+      if (algorithm == "xxh3_64_dispatch") return be_bytes(XXH3_64bits_withSeed_dispatch(data, size, seed), 8);
+      XXH128_hash_t h = algorithm == "xxh3_128" ? XXH3_128bits_withSeed(data, size, seed)
+                                                : XXH3_128bits_withSeed_dispatch(data, size, seed);
       std::vector<uint8_t> out = be_bytes(h.high64, 8);
       std::vector<uint8_t> low = be_bytes(h.low64, 8);
       out.insert(out.end(), low.begin(), low.end());
@@ -326,7 +354,7 @@ std::vector<uint8_t> hash_digest(const std::string& algorithm, const uint8_t* da
 HashLoopResult hash_loop(const std::string& algorithm, const uint8_t* data, size_t size, uint64_t iterations,
                          uint64_t seed, Poller& poller) {
   const Algo& a = find(algorithm);
-  const std::string reason = why_not(a);
+  const std::string reason = why_not(algorithm, a);
   if (!reason.empty()) throw std::runtime_error(algorithm + " is unsupported: " + reason);
   require(size >= 1, "data: must hold at least one byte");
   require(size <= 0x7fffffffu, "data: at most 2 GiB - 1 bytes (the libraries take an int length)");
@@ -350,8 +378,14 @@ HashLoopResult hash_loop(const std::string& algorithm, const uint8_t* data, size
       if (algorithm == "xxh64") return timed([&](uint64_t s) { return uint64_t(XXH64(p, size, s)); }, size, iterations, seed, poller);
       if (algorithm == "xxh3_64")
         return timed([&](uint64_t s) { return uint64_t(XXH3_64bits_withSeed(p, size, s)); }, size, iterations, seed, poller);
-      return timed([&](uint64_t s) { return uint64_t(XXH3_128bits_withSeed(p, size, s).low64); }, size, iterations, seed,
-                   poller);
+      if (algorithm == "xxh3_64_dispatch")
+        return timed([&](uint64_t s) { return uint64_t(XXH3_64bits_withSeed_dispatch(p, size, s)); }, size, iterations,
+                     seed, poller);
+      if (algorithm == "xxh3_128")
+        return timed([&](uint64_t s) { return uint64_t(XXH3_128bits_withSeed(p, size, s).low64); }, size, iterations,
+                     seed, poller);
+      return timed([&](uint64_t s) { return uint64_t(XXH3_128bits_withSeed_dispatch(p, size, s).low64); }, size,
+                   iterations, seed, poller);
 #endif
 #if HOWFAST_HAVE_LIBMURMURHASH
     case Family::Murmur: {
