@@ -31,6 +31,11 @@ __all__: list[str] = [
     "durable_writes",
     "free_bytes",
     "group_commit",
+    "hash_algorithms",
+    "hash_digest",
+    "hash_libraries",
+    "hash_loop",
+    "hash_word",
     "liburing_version",
     "memcpy_rounds",
     "memtable_benchmark",
@@ -66,6 +71,12 @@ class _DurableWrites(typing.TypedDict):
     elapsed_ns: int
     bytes: int
     alignment: int
+
+class _HashLoop(typing.TypedDict):
+    elapsed_ns: int
+    checksum: int
+    bytes: int
+    iterations: int
 
 class _GroupCommit(typing.TypedDict):
     batch_ns: _U64Array
@@ -374,3 +385,20 @@ def sqlite_inserts(
 
 def sqlite_verify(path: str, rows: _Int, row_size: _Int, *, content: str = "x", seed: _Int = 1) -> _SqliteVerify:
     """Open the existing database (only reading) and compare every row of t with what the insert loop wrote: returns the row count, how many rows match exactly, the first id that did not, and PRAGMA quick_check's answer."""
+
+# ---- hashing ----------------------------------------------------------------------------
+
+def hash_algorithms() -> dict[str, str]:
+    """Every hash algorithm id mapped to '' when this build and CPU can run it, else the reason it cannot."""
+
+def hash_libraries() -> dict[str, str]:
+    """The hash libraries this module was built with, and their versions ('' when built without one)."""
+
+def hash_digest(algorithm: str, data: bytes | bytearray | memoryview | _U8Array, *, seed: _Int = 0) -> bytes:
+    """The library's hash of `data` as bytes (integers big-endian; murmur3 as mmh3.hash_bytes; crc32c continues from `seed` as crc32c.crc32c(data, seed))."""
+
+def hash_loop(algorithm: str, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, seed: _Int = 0) -> _HashLoop:
+    """Hash `data` `iterations` times (seed + i on iteration i) with the GIL released; returns elapsed_ns, bytes, iterations and checksum (the wrapping sum of each hash's first word, so no hash can be skipped)."""
+
+def hash_word(algorithm: str, digest: bytes) -> int:
+    """The word of a digest that hash_loop's checksum sums."""
