@@ -313,9 +313,19 @@ def test_reference_table_puts_the_seeds_beside_our_rows_and_says_why_not() -> No
     table = report.reference_table(native, 65536, 16)
     assert table.height == len(hashing.ALGORITHMS)
     sha3 = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["sha3-256"]).row(0, named=True)
-    assert sha3["laptop MiB/s"] == 56.14 and sha3["phone MiB/s"] == 217.77 and sha3["MiB/s"] == 1000.0
+    assert sha3[report.LAPTOP] == 56.14 and sha3[report.PHONE] == 217.77 and sha3["MiB/s"] == 1000.0
     murmur = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["murmur3_x64_128"]).row(0, named=True)
     assert murmur["MiB/s"] is None and murmur["note"] == "no library"
+
+
+def test_seed_comparison_and_dispatch_sentence() -> None:
+    rates = {a: 1000.0 for a in hashing.ALGORITHMS} | {"jhash": None, "xxh3_64_dispatch": 2000.0}
+    frame = report.seed_comparison(native_rows(rates), 65536, "this machine")
+    assert frame.filter(pl.col("machine") == "this machine").height == 7  # jhash missing here
+    assert frame.filter(pl.col("machine") != "this machine").height == 16
+    assert "2× faster than the same library's baseline" in report.dispatch_sentence(native_rows(rates), 65536)
+    missing = report.dispatch_sentence(native_rows({"xxh3_64": 1.0, "xxh3_64_dispatch": None}), 65536)
+    assert "could not both run" in missing
 
 
 def test_python_overhead_and_table() -> None:
@@ -325,6 +335,20 @@ def test_python_overhead_and_table() -> None:
     assert low == pytest.approx(high) and low == pytest.approx(16 / 100 / 2**20 * 1e9 - 16 / 1000 / 2**20 * 1e9)
     table = report.python_table(python, native, [16])
     assert table["Python keeps"][0] == pytest.approx(0.1)
+
+
+def test_python_sentence_every_branch() -> None:
+    native = native_rows({"sha256": 1000.0, "xxh64": 10000.0}, size=16)
+    slower = native_rows({"sha256": 100.0, "xxh64": 1000.0}, size=16).with_columns(
+        module=pl.when(pl.col("algorithm") == "sha256").then(pl.lit("hashlib")).otherwise(pl.lit("xxhash"))
+    )
+    text = report.python_sentence(slower, native, 16)
+    assert "Python added a median 137 ns per call, 9× the native hash itself." in text
+    faster = native_rows({"sha256": 2000.0, "xxh64": 1000.0}, size=16).with_columns(module=pl.lit("hashlib"))
+    assert "lost in the noise" in report.python_sentence(faster, native, 16)
+    wheels_only = slower.filter(pl.col("algorithm") == "xxh64")
+    assert report.python_sentence(wheels_only, native, 16).endswith("in the native loop.")
+    assert report.python_sentence(slower, native, 4096).startswith("No hash could be timed")
 
 
 def test_crosscheck_table_and_sentence_when_the_tool_is_missing() -> None:

@@ -55,8 +55,10 @@ FEATURES = {
     "vpclmulqdq": ("VPCLMULQDQ", "wide carry-less multiply: ISA-L's AVX-512 CRC32C"),
 }
 
-#: The words a reader sees for the seeds' machines.
-SEED_MACHINES = {"laptop": "laptop (seed 000)", "phone": "phone (seed 001)"}
+#: The words a reader sees for the seeds' machines (the source seed named).
+SEED_MACHINES = {"laptop": "laptop, i5-1240P (seed 000)", "phone": "phone, Galaxy S10 (seed 001)"}
+LAPTOP = "laptop MiB/s (seed 000)"
+PHONE = "phone MiB/s (seed 001)"
 
 
 def named(frame: pl.DataFrame) -> pl.DataFrame:
@@ -103,16 +105,46 @@ def reference_table(native: pl.DataFrame, size: int, small: int) -> pl.DataFrame
                 "MiB/s": rate["median"][0] if rate.height else None,
                 "range": fmt.span(rate["min"][0], rate["max"][0]) if rate.height else fmt.NA,
                 "ns per hash": _pick(summary, "ns_per_hash", algorithm, size),
-                f"ns per {fmt.size(small)} hash": _pick(summary, "ns_per_hash", algorithm, small),
-                "laptop MiB/s": seed.get("laptop"),
-                "phone MiB/s": seed.get("phone"),
+                small_column(small): _pick(summary, "ns_per_hash", algorithm, small),
+                LAPTOP: seed.get("laptop"),
+                PHONE: seed.get("phone"),
                 "note": _note(native, algorithm),
             }
         )
-    table = named(pl.DataFrame(rows, schema_overrides={"laptop MiB/s": pl.Float64, "phone MiB/s": pl.Float64}))
+    table = named(pl.DataFrame(rows, schema_overrides={LAPTOP: pl.Float64, PHONE: pl.Float64}))
     if table["note"].drop_nulls().len() == 0:
         table = table.drop("note")
     return table
+
+
+def seed_comparison(native: pl.DataFrame, size: int, this_machine: str) -> pl.DataFrame:
+    """The seeds' eight hashes: this machine's median (with its range) at `size` beside the
+    laptop's and the phone's figures (a single figure each), for a grouped bar chart."""
+    summary = stats.summarize(native, ["algorithm", "size"]).filter(
+        (pl.col("size") == size) & (pl.col("metric") == "mib_per_s")
+    )
+    rows = []
+    for seed in seed_figures().iter_rows(named=True):
+        ours = summary.filter(pl.col("algorithm") == seed["ours"])
+        label = f"{seed['seed name']}: {ALGORITHM_NAMES[seed['ours']]}"
+        if ours.height:
+            rows.append(
+                {
+                    "hash": label,
+                    "machine": this_machine,
+                    "median": ours["median"][0],
+                    "min": ours["min"][0],
+                    "max": ours["max"][0],
+                }
+            )
+        for machine, words in SEED_MACHINES.items():
+            value = seed.get(machine)
+            if value is not None:
+                rows.append({"hash": label, "machine": words, "median": value, "min": value, "max": value})
+    return pl.DataFrame(
+        rows,
+        schema={"hash": pl.String, "machine": pl.String, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64},
+    )
 
 
 def _pick(summary: pl.DataFrame, metric: str, algorithm: str, size: int) -> float | None:
@@ -155,6 +187,39 @@ def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
                 k: pl.Float64 for k in ("Python ns per hash", "native ns per hash", "Python adds (ns)", "Python keeps")
             },
         )
+    )
+
+
+def small_column(small: int) -> str:
+    """The reference table's column of nanoseconds per hash of the smallest input."""
+    return f"ns per hash of {fmt.size(small)}"
+
+
+#: Python calls that reach the same code as our native loop (hashlib's BLAKE2 is Python's
+#: own, and the PyPI wheels carry their own copies: the same algorithm, another build).
+SAME_LIBRARY = ("sha3-256", "sha256", "sha1", "md5")
+
+
+def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> str:
+    """What a Python call costs at `size`: the time per hash from Python and natively, and
+    the median difference for the calls that reach the same library (hashlib's OpenSSL)."""
+    table = python_table(python, native, [size]).drop_nulls(["Python ns per hash", "native ns per hash"])
+    if table.height == 0:
+        return f"No hash could be timed both from Python and natively at {fmt.size(size)} here."
+    py, nat = table["Python ns per hash"], table["native ns per hash"]
+    text = (
+        f"On {fmt.size(size)} inputs a hash took {fmt.span(py.min(), py.max())} ns from Python and "
+        f"{fmt.span(nat.min(), nat.max())} ns in the native loop"
+    )
+    same = table.filter(pl.col("hash").is_in([ALGORITHM_NAMES[a] for a in SAME_LIBRARY]))
+    if same.height == 0:
+        return text + "."
+    extra = float(same["Python adds (ns)"].median())
+    if extra <= 0:
+        return text + ("; for the hashlib calls that reach the same OpenSSL code the difference was lost in the noise.")
+    return text + (
+        f". For the hashlib calls that reach the same OpenSSL code, Python added a median {fmt.num(extra)} ns per "
+        f"call, {fmt.ratio_of(extra, float(same['native ns per hash'].median()))} the native hash itself."
     )
 
 
@@ -245,6 +310,20 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
         f"At {fmt.size(size)} the fastest was {ALGORITHM_NAMES[top['algorithm']]} at {fmt.num(top['median'])} MiB/s "
         f"and the slowest {ALGORITHM_NAMES[bottom['algorithm']]} at {fmt.num(bottom['median'])} MiB/s: "
         f"{fmt.ratio_of(top['median'], bottom['median'])} apart."
+    )
+
+
+def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
+    """libxxhash's dispatching XXH3 entry point against its baseline one, at `size`."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    base = _pick(summary, "mib_per_s", "xxh3_64", size)
+    wide = _pick(summary, "mib_per_s", "xxh3_64_dispatch", size)
+    if base is None or wide is None:
+        return "The two XXH3 entry points of libxxhash could not both run here, so they are not compared."
+    return (
+        f"At {fmt.size(size)}, XXH3 through the dispatching entry point ran at {fmt.num(wide)} MiB/s, "
+        f"{fmt.compared(wide, base, more='faster', less='slower', same='about as fast as')} the same library's "
+        f"baseline entry point ({fmt.num(base)} MiB/s)."
     )
 
 
