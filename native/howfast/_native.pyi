@@ -23,6 +23,17 @@ _U64Array: typing.TypeAlias = numpy.typing.NDArray[numpy.uint64]
 _U8Array: typing.TypeAlias = numpy.typing.NDArray[numpy.uint8]
 
 __all__: list[str] = [
+    "atomic_increments",
+    "futex_pingpong",
+    "memory_bandwidth",
+    "mutex_lock_unlock",
+    "pipe_pingpong",
+    "pointer_chase",
+    "sattolo_cycle",
+    "syscall_loop",
+    "thread_create",
+    "yield_pingpong",
+] = [
     "Memtable",
     "RocksDb",
     "SqliteError",
@@ -77,6 +88,11 @@ class _HashLoop(typing.TypedDict):
     checksum: int
     bytes: int
     iterations: int
+
+class _Ops(typing.TypedDict):
+    elapsed_ns: int
+    ops: int
+    checksum: int
 
 class _GroupCommit(typing.TypedDict):
     batch_ns: _U64Array
@@ -402,3 +418,35 @@ def hash_loop(algorithm: str, data: bytes | bytearray | memoryview | _U8Array, i
 
 def hash_word(algorithm: str, digest: bytes) -> int:
     """The word of a digest that hash_loop's checksum sums."""
+
+# ---- cpu and memory ---------------------------------------------------------------------
+
+def sattolo_cycle(n: _Int, *, seed: _Int = 1) -> _U64Array:
+    """A random cyclic permutation of 0..n-1 (Sattolo's algorithm): following i -> next[i] visits every element once before returning."""
+
+def pointer_chase(working_set: _Int, loads: _Int, *, seed: _Int = 1) -> _Ops:
+    """`loads` dependent loads through a random cycle of 64-byte lines spanning `working_set` bytes (one warm-up lap first). Returns elapsed_ns, ops (loads) and checksum (the index of the line reached)."""
+
+def memory_bandwidth(kind: str, buffer_bytes: _Int, passes: _Int, *, threads: _Int = 1) -> _Ops:
+    """Sequential 'read', 'write' or 'copy' over `buffer_bytes` (split between `threads`), `passes` times. ops = bytes read, written or copied; checksum = sum of the words read, or of the buffer written or copied to."""
+
+def mutex_lock_unlock(ops: _Int, *, threads: _Int = 1) -> _Ops:
+    """Lock and unlock one std::mutex `ops` times in each of `threads` threads; checksum = the counter it guards."""
+
+def atomic_increments(ops: _Int, *, threads: _Int = 1, shared_line: bool = True) -> _Ops:
+    """fetch_add `ops` times in each of `threads` threads on one counter (shared_line) or one per thread on its own cache line; checksum = sum of the counters."""
+
+def syscall_loop(kind: str, ops: _Int) -> _Ops:
+    """'getppid' through syscall(2) (enters the kernel) or 'clock_gettime' (CLOCK_MONOTONIC, served by the vDSO), `ops` times."""
+
+def pipe_pingpong(round_trips: _Int, *, same_cpu: bool = True) -> _Ops:
+    """One byte there and back between two processes over two pipes, `round_trips` times; ops = round trips the parent completed, checksum = those the child counted. same_cpu pins both to the current CPU."""
+
+def futex_pingpong(round_trips: _Int, *, same_cpu: bool = True) -> _Ops:
+    """Two threads waking each other through a futex, `round_trips` times; checksum = the partner's count."""
+
+def yield_pingpong(round_trips: _Int) -> _Ops:
+    """Two threads pinned to one CPU handing over with sched_yield(), `round_trips` times; checksum = the partner's count."""
+
+def thread_create(count: _Int) -> _Ops:
+    """Create and join `count` threads that do nothing; checksum = how many ran."""
