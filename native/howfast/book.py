@@ -17,6 +17,7 @@ CHAPTERS: dict[str, tuple[str, ...]] = {
     "storing-data": ("storage", "sqlite"),
     "memtables": ("memtable", "rocksdb"),
     "hashing": ("hashing",),
+    "cpu-and-memory": ("cpu",),
 }
 
 
