@@ -27,7 +27,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
                 liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
                 librocksdb-dev rocksdb-tools libssl-dev libxxhash-dev \
-                libmurmurhash-dev libisal-dev
+                libmurmurhash-dev libisal-dev linux-perf sysbench
 
 # The package is installed editable: Python edits take effect at once, and only a change
 # of the C++ sources or the build files rebuilds the native module.
