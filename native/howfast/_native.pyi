@@ -28,22 +28,34 @@ __all__: list[str] = [
     "Memtable",
     "RocksDb",
     "SqliteError",
+    "atomic_increments",
     "block_pattern",
     "disk_io",
     "durable_writes",
     "free_bytes",
+    "futex_pingpong",
     "group_commit",
     "http_load",
+    "hash_algorithms",
+    "hash_digest",
+    "hash_libraries",
+    "hash_loop",
+    "hash_word",
     "liburing_version",
     "memcpy_rounds",
+    "memory_bandwidth",
     "memtable_benchmark",
     "memtable_record_bytes",
+    "mutex_lock_unlock",
+    "pipe_pingpong",
+    "pointer_chase",
     "prepare_file",
     "probe_direct_io",
     "probe_io_uring",
     "recover",
     "rocksdb_compressions",
     "rocksdb_version",
+    "sattolo_cycle",
     "sqlite_compiled_version",
     "sqlite_inserts",
     "sqlite_row_text",
@@ -51,6 +63,9 @@ __all__: list[str] = [
     "sqlite_version",
     "tcp_bulk",
     "tcp_ping_pong",
+    "syscall_loop",
+    "thread_create",
+    "yield_pingpong",
 ]
 
 # ---- returned dicts ---------------------------------------------------------------------
@@ -104,6 +119,17 @@ class _DurableWrites(typing.TypedDict):
     elapsed_ns: int
     bytes: int
     alignment: int
+
+class _HashLoop(typing.TypedDict):
+    elapsed_ns: int
+    checksum: int
+    bytes: int
+    iterations: int
+
+class _Ops(typing.TypedDict):
+    elapsed_ns: int
+    ops: int
+    checksum: int
 
 class _GroupCommit(typing.TypedDict):
     batch_ns: _U64Array
@@ -457,3 +483,54 @@ def sqlite_inserts(
 
 def sqlite_verify(path: str, rows: _Int, row_size: _Int, *, content: str = "x", seed: _Int = 1) -> _SqliteVerify:
     """Open the existing database (only reading) and compare every row of t with what the insert loop wrote: returns the row count, how many rows match exactly, the first id that did not, and PRAGMA quick_check's answer."""
+
+# ---- hashing ----------------------------------------------------------------------------
+
+def hash_algorithms() -> dict[str, str]:
+    """Every hash algorithm id mapped to '' when this build and CPU can run it, else the reason it cannot."""
+
+def hash_libraries() -> dict[str, str]:
+    """The hash libraries this module was built with, and their versions ('' when built without one)."""
+
+def hash_digest(algorithm: str, data: bytes | bytearray | memoryview | _U8Array, *, seed: _Int = 0) -> bytes:
+    """The library's hash of `data` as bytes (integers big-endian; murmur3 as mmh3.hash_bytes; crc32c continues from `seed` as crc32c.crc32c(data, seed))."""
+
+def hash_loop(
+    algorithm: str, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, seed: _Int = 0
+) -> _HashLoop:
+    """Hash `data` `iterations` times (seed + i on iteration i) with the GIL released; returns elapsed_ns, bytes, iterations and checksum (the wrapping sum of each hash's first word, so no hash can be skipped)."""
+
+def hash_word(algorithm: str, digest: bytes) -> int:
+    """The word of a digest that hash_loop's checksum sums."""
+
+# ---- cpu and memory ---------------------------------------------------------------------
+
+def sattolo_cycle(n: _Int, *, seed: _Int = 1) -> _U64Array:
+    """A random cyclic permutation of 0..n-1 (Sattolo's algorithm): following i -> next[i] visits every element once before returning."""
+
+def pointer_chase(working_set: _Int, loads: _Int, *, seed: _Int = 1) -> _Ops:
+    """`loads` dependent loads through a random cycle of 64-byte lines spanning `working_set` bytes (one warm-up lap first). Returns elapsed_ns, ops (loads) and checksum (the index of the line reached)."""
+
+def memory_bandwidth(kind: str, buffer_bytes: _Int, passes: _Int, *, threads: _Int = 1) -> _Ops:
+    """Sequential 'read', 'write' or 'copy' over `buffer_bytes` (split between `threads`), `passes` times. ops = bytes read, written or copied; checksum = sum of the words read, or of the buffer written or copied to."""
+
+def mutex_lock_unlock(ops: _Int, *, threads: _Int = 1) -> _Ops:
+    """Lock and unlock one std::mutex `ops` times in each of `threads` threads; checksum = the counter it guards."""
+
+def atomic_increments(ops: _Int, *, threads: _Int = 1, shared_line: bool = True) -> _Ops:
+    """fetch_add `ops` times in each of `threads` threads on one counter (shared_line) or one per thread on its own cache line; checksum = sum of the counters."""
+
+def syscall_loop(kind: str, ops: _Int) -> _Ops:
+    """'getppid' through syscall(2) (enters the kernel) or 'clock_gettime' (CLOCK_MONOTONIC, served by the vDSO), `ops` times."""
+
+def pipe_pingpong(round_trips: _Int, *, same_cpu: bool = True) -> _Ops:
+    """One byte there and back between two processes over two pipes, `round_trips` times; ops = round trips the parent completed, checksum = those the child counted. same_cpu pins both to the current CPU."""
+
+def futex_pingpong(round_trips: _Int, *, same_cpu: bool = True) -> _Ops:
+    """Two threads waking each other through a futex, `round_trips` times; checksum = the partner's count."""
+
+def yield_pingpong(round_trips: _Int) -> _Ops:
+    """Two threads pinned to one CPU handing over with sched_yield(), `round_trips` times; checksum = the partner's count."""
+
+def thread_create(count: _Int) -> _Ops:
+    """Create and join `count` threads that do nothing; checksum = how many ran."""

@@ -17,6 +17,8 @@ CHAPTERS: dict[str, tuple[str, ...]] = {
     "storing-data": ("storage", "sqlite"),
     "memtables": ("memtable", "rocksdb"),
     "networks": ("network",),
+    "hashing": ("hashing",),
+    "cpu-and-memory": ("cpu",),
 }
 
 

@@ -53,7 +53,7 @@ def _kind(
         if name == key and (only is None or key in only):
             return test, what, optional
     own = (namespace or {}).get(name)
-    if isinstance(own, type) and not issubclass(own, (int, float, str)):  # a class the module knows
+    if isinstance(own, type) and own.__module__ not in ("typing", "builtins", "collections.abc"):  # a class it knows
         return (lambda v, cls=own: isinstance(v, cls)), f"a {name}", optional
     return None
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .cpu import plan as cpu_plan
 from .fsync import plan as fsync_plan
+from .hashing import plan as hashing_plan
 from .memtable import plan as memtable_plan
 from .network import plan as network_plan
 from .rocksdb import plan as rocksdb_plan
@@ -31,6 +33,8 @@ class Profile:
     memtable: memtable_plan.Plan
     rocksdb: rocksdb_plan.Plan
     network: network_plan.Plan
+    hashing: hashing_plan.Plan
+    cpu: cpu_plan.Plan
     cell_timeout: int = 900  # seconds one chapter cell may run under `python -m howfast execute`
 
 
@@ -44,6 +48,8 @@ PROFILES: dict[str, Profile] = {
         memtable=memtable_plan.QUICK,
         rocksdb=rocksdb_plan.QUICK,
         network=network_plan.QUICK,
+        hashing=hashing_plan.QUICK,
+        cpu=cpu_plan.QUICK,
     ),
     "full": Profile(
         name="full",
@@ -54,6 +60,8 @@ PROFILES: dict[str, Profile] = {
         memtable=memtable_plan.FULL,
         rocksdb=rocksdb_plan.FULL,
         network=network_plan.FULL,
+        hashing=hashing_plan.FULL,
+        cpu=cpu_plan.FULL,
         cell_timeout=6 * 3600,
     ),
     "smoke": Profile(
@@ -65,6 +73,8 @@ PROFILES: dict[str, Profile] = {
         memtable=memtable_plan.SMOKE,
         rocksdb=rocksdb_plan.SMOKE,
         network=network_plan.SMOKE,
+        hashing=hashing_plan.SMOKE,
+        cpu=cpu_plan.SMOKE,
     ),
 }
 

@@ -29,4 +29,6 @@ PYBIND11_MODULE(_native, m) {
   howfast::register_storage(m);
   howfast::register_sqlite(m);
   howfast::register_network(m);
+  howfast::register_hashing(m);
+  howfast::register_cpu(m);
 }

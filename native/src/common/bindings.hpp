@@ -12,5 +12,7 @@ void register_rocksdb(pybind11::module_& m);
 void register_storage(pybind11::module_& m);
 void register_sqlite(pybind11::module_& m);
 void register_network(pybind11::module_& m);
+void register_hashing(pybind11::module_& m);
+void register_cpu(pybind11::module_& m);
 
 }  // namespace howfast

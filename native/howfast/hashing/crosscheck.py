@@ -1,0 +1,155 @@
+"""The hashing subject beside the standard tools: our OpenSSL loops beside ``openssl
+speed -evp`` and our xxHash loops beside ``xxhsum -b``, on the same algorithm and block
+size. Ours and the tool alternate run by run (``bench.run(..., alternate=True)``).
+
+Units: ``openssl speed -mr`` prints bytes per second (its ``+F`` line); ``-elapsed`` makes
+it divide by wall-clock time as we do (by default it divides by its user CPU time, which
+on a shared machine leaves out the time the CPU spent on others). ``xxhsum -b`` prints
+hashes per second ("it/s") and a "MB/s" that is MiB/s (it/s × block size / 2^20); we read
+it/s and multiply by the block size.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+
+from ..bench import Case, Outcome, Run, Unsupported, run
+from ..checks import checked
+from ..profiles import Profile
+from ..scratch import Scratch
+
+VS_OPENSSL = "vs_openssl"
+VS_XXHSUM = "vs_xxhsum"
+
+#: Our algorithm ids → xxhsum's benchmark variant numbers (``xxhsum -b`` lists them).
+XXHSUM_VARIANTS = {"xxh64": 3, "xxh3_64": 5, "xxh3_128": 11, "xxh3_64_dispatch": 5, "xxh3_128_dispatch": 11}
+#: Our algorithm ids → the names ``openssl speed -evp`` takes.
+OPENSSL_NAMES = {"sha3-256": "sha3-256", "sha256": "sha256", "sha1": "sha1", "md5": "md5", "blake2b512": "blake2b512"}
+
+_F_LINE = re.compile(r"^\+F:\d+:(?P<name>[^:]+):(?P<rates>[\d.:]+)\s*$", re.MULTILINE)
+_XXH_LINE = re.compile(r"(?P<id>\d+)#(?P<name>\S+)\s*:\s*(?P<size>\d+)\s*->\s*(?P<its>\d+) it/s")
+
+
+def parse_openssl_speed(text: str) -> float:
+    """Bytes per second from ``openssl speed -mr`` output run with one ``-bytes`` size."""
+    found = _F_LINE.search(text)
+    if not found:
+        raise ValueError(f"no +F line in openssl speed output: {text.strip()[:300]!r}")
+    return float(found.group("rates").split(":")[0])
+
+
+def parse_xxhsum(text: str, variant: int) -> tuple[int, float]:
+    """(block size, hashes per second) of the last report of `variant` in ``xxhsum -b`` output
+    (it redraws its line with carriage returns; the last one is the best iteration)."""
+    found = [m for m in _XXH_LINE.finditer(text.replace("\r", "\n")) if int(m.group("id")) == variant]
+    if not found:
+        raise ValueError(f"no result for variant {variant} in xxhsum output: {text.strip()[:300]!r}")
+    return int(found[-1].group("size")), float(found[-1].group("its"))
+
+
+def openssl_speed(algorithm: str, size: int, seconds: int) -> float:
+    """MiB/s of ``openssl speed -evp`` on blocks of `size` bytes for `seconds` (wall clock)."""
+    exe = shutil.which("openssl")
+    if exe is None:
+        raise Unsupported("the openssl command is not installed (apt-get install openssl)")
+    command = [exe, "speed", "-evp", OPENSSL_NAMES[algorithm], "-bytes", str(size), "-seconds", str(seconds)]
+    done = subprocess.run([*command, "-elapsed", "-mr"], capture_output=True, text=True, check=False, timeout=600)
+    if done.returncode != 0:
+        raise Unsupported(f"openssl speed could not run {algorithm}: {(done.stderr or done.stdout).strip()[:200]}")
+    return parse_openssl_speed(done.stdout) / 2**20
+
+
+def xxhsum_bench(algorithm: str, size: int, iterations: int) -> float:
+    """MiB/s of ``xxhsum -b`` on blocks of `size` bytes (the best of `iterations`)."""
+    exe = shutil.which("xxhsum")
+    if exe is None:
+        raise Unsupported("xxhsum is not installed (apt-get install xxhash)")
+    variant = XXHSUM_VARIANTS[algorithm]
+    done = subprocess.run(
+        [exe, f"-b{variant}", f"-i{iterations}", f"-B{size}"], capture_output=True, text=True, check=False, timeout=600
+    )
+    if done.returncode != 0:
+        raise Unsupported(f"xxhsum -b could not run: {(done.stderr or done.stdout).strip()[:200]}")
+    block, per_s = parse_xxhsum(done.stdout + done.stderr, variant)
+    if block != size:
+        raise RuntimeError(f"xxhsum hashed blocks of {block} bytes, asked for {size}")
+    return per_s * size / 2**20
+
+
+def _versus(
+    name: str,
+    tool: str,
+    cases: list[dict],
+    theirs: Callable[[Case], float],
+    ours: Callable[[str, int, float], Outcome],
+    repetitions: int,
+    scratch: Scratch,
+    our_metric: str,
+) -> Run:
+    def measure(case: Case, s: Scratch) -> Outcome:
+        if case["tool"] == tool:
+            return Outcome({"mib_per_s": (theirs(case), "MiB/s")})
+        mine = ours(case["algorithm"], case["size"], case["seconds"])
+        return Outcome({"mib_per_s": mine.metrics[our_metric]})
+
+    return run(name, cases, measure, repetitions=repetitions, scratch=scratch, alternate=True)
+
+
+def versus_openssl(profile: Profile, scratch: Scratch, ours: Callable[[str, int, float], Outcome]) -> Run:
+    """Ours and ``openssl speed -evp``, alternating, on each (algorithm, block size) of the plan."""
+    plan = profile.hashing
+    cases = [
+        {"algorithm": a, "size": n, "tool": t, "seconds": plan.ours_crosscheck_seconds}
+        for a, n in plan.openssl_cases
+        for t in ("howfast", "openssl")
+    ]
+    return _versus(
+        VS_OPENSSL,
+        "openssl",
+        cases,
+        lambda c: openssl_speed(c["algorithm"], c["size"], plan.openssl_seconds),
+        ours,
+        profile.repetitions,
+        scratch,
+        "mean_mib_per_s",  # openssl speed averages over its whole run
+    )
+
+
+def versus_xxhsum(profile: Profile, scratch: Scratch, ours: Callable[[str, int, float], Outcome]) -> Run:
+    """Ours and ``xxhsum -b``, alternating, on each (algorithm, block size) of the plan."""
+    plan = profile.hashing
+    cases = [
+        {"algorithm": a, "size": n, "tool": t, "seconds": plan.ours_crosscheck_seconds}
+        for a, n in plan.xxhsum_cases
+        for t in ("howfast", "xxhsum")
+    ]
+    return _versus(
+        VS_XXHSUM,
+        "xxhsum",
+        cases,
+        lambda c: xxhsum_bench(c["algorithm"], c["size"], plan.xxhsum_iterations),
+        ours,
+        profile.repetitions,
+        scratch,
+        "mib_per_s",  # xxhsum -b reports its fastest pass, as our fastest slice
+    )
+
+
+def tool_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for tool, args in (("openssl", ["version"]), ("xxhsum", ["-V"])):
+        exe = shutil.which(tool)
+        if exe is None:
+            out[tool] = None
+            continue
+        done = subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=30)
+        lines = (done.stdout or done.stderr).strip().splitlines()
+        out[tool] = lines[0] if lines else None
+    return out
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -1,0 +1,356 @@
+"""Tables, chart data and sentences for the hashing chapter, from its stored results.
+
+Code compares the algorithms' ids (``experiments.ALGORITHMS``); what a reader sees is
+``ALGORITHM_NAMES``, applied by ``named`` as the last step before a table or chart. Every
+sentence whose words depend on the data is here, tested for each of its branches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from .. import fmt, reference, stats
+from ..checks import checked
+from ..crosscheck import side_by_side
+
+#: The words for each algorithm id, in the chapter's order (the library in brackets).
+ALGORITHM_NAMES = {
+    "sha3-256": "SHA3-256 (OpenSSL)",
+    "sha256": "SHA-256 (OpenSSL)",
+    "sha1": "SHA-1 (OpenSSL)",
+    "md5": "MD5 (OpenSSL)",
+    "blake2b512": "BLAKE2b-512 (OpenSSL)",
+    "xxh64": "XXH64 (libxxhash)",
+    "xxh3_64": "XXH3 64-bit (libxxhash, baseline entry)",
+    "xxh3_128": "XXH3 128-bit (libxxhash, baseline entry)",
+    "xxh3_64_dispatch": "XXH3 64-bit (libxxhash, dispatching entry)",
+    "xxh3_128_dispatch": "XXH3 128-bit (libxxhash, dispatching entry)",
+    "murmur3_x64_128": "MurmurHash3 x64 128 (libmurmurhash)",
+    "jhash": "jhash (written here)",
+    "fnv1a_64": "FNV-1a 64 (written here)",
+    "crc32c_isal": "CRC32C (ISA-L)",
+    "crc32c_sse42": "CRC32C (crc32 instruction, one stream, written here)",
+}
+#: The seeds' hash names (data/reference/hashing.csv) → the algorithm we put beside them.
+#: The articles name no variant or library; these are the usual readings.
+SEED_ALGORITHMS = {
+    "sha3-256": "sha3-256",
+    "md5": "md5",
+    "sha1": "sha1",
+    "xxhash": "xxh64",
+    "murmur3": "murmur3_x64_128",
+    "jhash": "jhash",
+    "fnv": "fnv1a_64",
+    "crc32c": "crc32c_isal",
+}
+#: The CPU features a hash library may use, the words for them, and who uses them here.
+FEATURES = {
+    "sha_ni": ("SHA extensions (SHA-NI)", "SHA-1 and SHA-256 in one instruction per round (OpenSSL)"),
+    "sse4_2": ("SSE4.2", "the crc32 instruction (CRC32C: ISA-L, crc32c wheel, our one-stream loop)"),
+    "pclmulqdq": ("PCLMULQDQ", "carry-less multiply: folds CRCs of several streams (ISA-L)"),
+    "avx2": ("AVX2", "XXH3's 256-bit loop (libxxhash's dispatching entry points); OpenSSL's SHA-1 without SHA-NI"),
+    "avx512f": ("AVX-512", "XXH3's 512-bit loop (dispatching entry points); ISA-L's CRC folding"),
+    "vaes": ("VAES", "AES only: no hash here uses it"),
+    "vpclmulqdq": ("VPCLMULQDQ", "wide carry-less multiply: ISA-L's AVX-512 CRC32C"),
+}
+
+#: The words a reader sees for the seeds' machines (the source seed named).
+SEED_MACHINES = {"laptop": "laptop, i5-1240P (seed 000)", "phone": "phone, Galaxy S10 (seed 001)"}
+LAPTOP = "laptop MiB/s (seed 000)"
+PHONE = "phone MiB/s (seed 001)"
+
+
+def named(frame: pl.DataFrame) -> pl.DataFrame:
+    """Algorithm ids replaced by the words the chapter uses (column ``hash``)."""
+    if "algorithm" not in frame.columns:
+        return frame
+    return frame.with_columns(pl.col("algorithm").replace_strict(ALGORITHM_NAMES, default=pl.col("algorithm"))).rename(
+        {"algorithm": "hash"}
+    )
+
+
+def throughput_curves(
+    native: pl.DataFrame, metric: str = "mib_per_s", algorithms: list[str] | None = None
+) -> pl.DataFrame:
+    """Median, min and max of `metric` per algorithm and input size (for the chart)."""
+    summary = stats.summarize(native, ["algorithm", "size"]).filter(pl.col("metric") == metric)
+    if algorithms is not None:
+        summary = summary.filter(pl.col("algorithm").is_in(algorithms))
+    return named(summary.select("algorithm", "size", "median", "min", "max"))
+
+
+def seed_figures() -> pl.DataFrame:
+    """The seeds' hash throughputs (MiB/s), one row per seed hash, a column per machine."""
+    ref = reference.load("hashing").filter(pl.col("metric") == "mib_per_s")
+    wide = ref.pivot(on="machine", index="algorithm", values="value")
+    return wide.with_columns(pl.col("algorithm").replace_strict(SEED_ALGORITHMS).alias("ours")).rename(
+        {"algorithm": "seed name"}
+    )
+
+
+def reference_table(native: pl.DataFrame, size: int, small: int) -> pl.DataFrame:
+    """Every algorithm at the table's input size: median MiB/s with its range, ns per hash,
+    ns per hash at the `small` size, and the seeds' laptop and phone where they name it."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    rows = []
+    seeds = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}
+    for algorithm in ALGORITHM_NAMES:
+        at = summary.filter((pl.col("algorithm") == algorithm) & (pl.col("size") == size))
+        rate = at.filter(pl.col("metric") == "mib_per_s")
+        seed = seeds.get(algorithm, {})
+        rows.append(
+            {
+                "algorithm": algorithm,
+                "MiB/s": rate["median"][0] if rate.height else None,
+                "range": fmt.span(rate["min"][0], rate["max"][0]) if rate.height else fmt.NA,
+                "ns per hash": _pick(summary, "ns_per_hash", algorithm, size),
+                small_column(small): _pick(summary, "ns_per_hash", algorithm, small),
+                LAPTOP: seed.get("laptop"),
+                PHONE: seed.get("phone"),
+                "note": _note(native, algorithm),
+            }
+        )
+    table = named(pl.DataFrame(rows, schema_overrides={LAPTOP: pl.Float64, PHONE: pl.Float64}))
+    if table["note"].drop_nulls().len() == 0:
+        table = table.drop("note")
+    return table
+
+
+def seed_comparison(native: pl.DataFrame, size: int, this_machine: str) -> pl.DataFrame:
+    """The seeds' eight hashes: this machine's median (with its range) at `size` beside the
+    laptop's and the phone's figures (a single figure each), for a grouped bar chart."""
+    summary = stats.summarize(native, ["algorithm", "size"]).filter(
+        (pl.col("size") == size) & (pl.col("metric") == "mib_per_s")
+    )
+    rows = []
+    for seed in seed_figures().iter_rows(named=True):
+        ours = summary.filter(pl.col("algorithm") == seed["ours"])
+        label = f"{seed['seed name']}: {ALGORITHM_NAMES[seed['ours']]}"
+        if ours.height:
+            rows.append(
+                {
+                    "hash": label,
+                    "machine": this_machine,
+                    "median": ours["median"][0],
+                    "min": ours["min"][0],
+                    "max": ours["max"][0],
+                }
+            )
+        for machine, words in SEED_MACHINES.items():
+            value = seed.get(machine)
+            if value is not None:
+                rows.append({"hash": label, "machine": words, "median": value, "min": value, "max": value})
+    return pl.DataFrame(
+        rows,
+        schema={"hash": pl.String, "machine": pl.String, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64},
+    )
+
+
+def _pick(summary: pl.DataFrame, metric: str, algorithm: str, size: int) -> float | None:
+    try:
+        return stats.pick(summary, metric, algorithm=algorithm, size=size)
+    except KeyError:
+        return None
+
+
+def _note(metrics: pl.DataFrame, algorithm: str) -> str | None:
+    why = stats.unsupported(metrics.filter(pl.col("algorithm") == algorithm), ["algorithm"])
+    return why["note"][0] if why.height else None
+
+
+def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -> pl.DataFrame:
+    """Per algorithm and size: ns per hash from Python and in the native loop, what the
+    Python call adds, and the share of the native speed Python keeps."""
+    py = stats.summarize(python, ["algorithm", "module", "size"])
+    nat = stats.summarize(native, ["algorithm", "size"])
+    rows = []
+    for algorithm, module in python.select("algorithm", "module").unique(maintain_order=True).iter_rows():
+        for size in sizes:
+            p = _pick(py.drop("module"), "ns_per_hash", algorithm, size) if module else None
+            n = _pick(nat, "ns_per_hash", algorithm, size)
+            rows.append(
+                {
+                    "algorithm": algorithm,
+                    "Python package": module,
+                    "input": fmt.size(size),
+                    "Python ns per hash": p,
+                    "native ns per hash": n,
+                    "Python adds (ns)": None if p is None or n is None else p - n,
+                    "Python keeps": fmt.quotient(n, p),
+                }
+            )
+    return named(
+        pl.DataFrame(
+            rows,
+            schema_overrides={
+                k: pl.Float64 for k in ("Python ns per hash", "native ns per hash", "Python adds (ns)", "Python keeps")
+            },
+        )
+    )
+
+
+def small_column(small: int) -> str:
+    """The reference table's column of nanoseconds per hash of the smallest input."""
+    return f"ns per hash of {fmt.size(small)}"
+
+
+#: Python calls that reach the same code as our native loop (hashlib's BLAKE2 is Python's
+#: own, and the PyPI wheels carry their own copies: the same algorithm, another build).
+SAME_LIBRARY = ("sha3-256", "sha256", "sha1", "md5")
+
+
+def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> str:
+    """What a Python call costs at `size`: the time per hash from Python and natively, and
+    the median difference for the calls that reach the same library (hashlib's OpenSSL)."""
+    table = python_table(python, native, [size]).drop_nulls(["Python ns per hash", "native ns per hash"])
+    if table.height == 0:
+        return f"No hash could be timed both from Python and natively at {fmt.size(size)} here."
+    py, nat = table["Python ns per hash"], table["native ns per hash"]
+    text = (
+        f"On {fmt.size(size)} inputs a hash took {fmt.span(py.min(), py.max())} ns from Python and "
+        f"{fmt.span(nat.min(), nat.max())} ns in the native loop"
+    )
+    same = table.filter(pl.col("hash").is_in([ALGORITHM_NAMES[a] for a in SAME_LIBRARY]))
+    if same.height == 0:
+        return text + "."
+    extra = float(same["Python adds (ns)"].median())
+    if extra <= 0:
+        return text + ("; for the hashlib calls that reach the same OpenSSL code the difference was lost in the noise.")
+    return text + (
+        f". For the hashlib calls that reach the same OpenSSL code, Python added a median {fmt.num(extra)} ns per "
+        f"call, {fmt.ratio_of(extra, float(same['native ns per hash'].median()))} the native hash itself."
+    )
+
+
+def python_overhead(python: pl.DataFrame, native: pl.DataFrame, size: int) -> tuple[float | None, float | None]:
+    """The least and the most a Python call added over the native loop (ns per hash) at `size`."""
+    table = python_table(python, native, [size])
+    extra = table["Python adds (ns)"].drop_nulls()
+    if extra.len() == 0:
+        return None, None
+    return float(extra.min()), float(extra.max())
+
+
+def features_table(details: dict[str, Any]) -> pl.DataFrame:
+    """Each CPU feature: listed in /proc/cpuinfo, seen by OpenSSL (its OPENSSL_ia32cap), used by."""
+    flags = details.get("cpu_flags") or {}
+    openssl = details.get("openssl_ia32cap")
+    rows = []
+    for flag, (words, used) in FEATURES.items():
+        seen = None if openssl is None or flag not in openssl else openssl[flag]
+        rows.append({"feature": words, "this CPU": flags.get(flag), "OpenSSL sees it": seen, "what uses it": used})
+    return pl.DataFrame(rows, schema_overrides={"this CPU": pl.Boolean, "OpenSSL sees it": pl.Boolean})
+
+
+def sha_path_sentence(details: dict[str, Any]) -> str:
+    """Which SHA-256 code path OpenSSL took, as far as its capability vector tells."""
+    openssl = details.get("openssl_ia32cap")
+    flags = details.get("cpu_flags") or {}
+    if openssl is None:
+        return (
+            "The `openssl` command was not there to print its view of this CPU (`openssl version -a`), so which "
+            "SHA-256 code path libcrypto took is not known here."
+        )
+    if openssl.get("sha_ni"):
+        return (
+            "OpenSSL sees the SHA extensions on this CPU (bit 29 of the third word of its `OPENSSL_ia32cap`), so its "
+            "SHA-1 and SHA-256 ran on the SHA-NI instructions: a few instructions per 64-byte block instead of "
+            "dozens of additions and rotations."
+        )
+    if flags.get("sha_ni"):
+        return (
+            "This CPU lists the SHA extensions, but OpenSSL's capability vector has them masked off (an "
+            "`OPENSSL_ia32cap` setting, or a hypervisor hiding them from cpuid), so SHA-1 and SHA-256 ran in software."
+        )
+    path = "AVX2" if openssl.get("avx2") else "SSE"
+    return (
+        f"This CPU has no SHA extensions, so OpenSSL computed SHA-1 and SHA-256 in software, on its {path} path: "
+        "every round is additions, rotations and table lookups."
+    )
+
+
+def surprise_sentence(native: pl.DataFrame, size: int) -> str:
+    """The seeds' surprise (the phone's SHA3-256 and CRC32C beat the laptop's) against this machine."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    seeds = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}
+    sha3 = _pick(summary, "mib_per_s", "sha3-256", size)
+    crc = _pick(summary, "mib_per_s", "crc32c_isal", size)
+    sha3_phone, crc_phone = seeds["sha3-256"]["phone"], seeds["crc32c_isal"]["phone"]
+    sha3_laptop, crc_laptop = seeds["sha3-256"]["laptop"], seeds["crc32c_isal"]["laptop"]
+    if sha3 is None and crc is None:
+        return "Neither SHA3-256 nor CRC32C could be measured here, so this machine cannot take sides."
+    parts = []
+    if sha3 is not None:
+        parts.append(
+            f"SHA3-256 ran at {fmt.num(sha3)} MiB/s here, "
+            f"{fmt.compared(sha3, sha3_laptop, more='faster', less='slower', same='about as fast as')} the laptop and "
+            f"{fmt.compared(sha3, sha3_phone, more='faster', less='slower', same='about as fast as')} the phone"
+        )
+    if crc is not None:
+        parts.append(
+            f"CRC32C (ISA-L) ran at {fmt.num(crc)} MiB/s, "
+            f"{fmt.compared(crc, crc_laptop, more='faster', less='slower', same='about as fast as')} the laptop and "
+            f"{fmt.compared(crc, crc_phone, more='faster', less='slower', same='about as fast as')} the phone"
+        )
+    return "; ".join(parts) + "."
+
+
+def ranking_sentence(native: pl.DataFrame, size: int) -> str:
+    """The fastest and the slowest hash at `size`, and how far apart they are."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    rates = summary.filter((pl.col("size") == size) & (pl.col("metric") == "mib_per_s")).sort("median", descending=True)
+    if rates.height == 0:
+        return f"No hash could be measured at {fmt.size(size)} here."
+    if rates.height == 1:
+        only = rates.row(0, named=True)
+        return f"Only {ALGORITHM_NAMES[only['algorithm']]} could be measured, at {fmt.num(only['median'])} MiB/s."
+    top, bottom = rates.row(0, named=True), rates.row(-1, named=True)
+    return (
+        f"At {fmt.size(size)} the fastest was {ALGORITHM_NAMES[top['algorithm']]} at {fmt.num(top['median'])} MiB/s "
+        f"and the slowest {ALGORITHM_NAMES[bottom['algorithm']]} at {fmt.num(bottom['median'])} MiB/s: "
+        f"{fmt.ratio_of(top['median'], bottom['median'])} apart."
+    )
+
+
+def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
+    """libxxhash's dispatching XXH3 entry point against its baseline one, at `size`."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    base = _pick(summary, "mib_per_s", "xxh3_64", size)
+    wide = _pick(summary, "mib_per_s", "xxh3_64_dispatch", size)
+    if base is None or wide is None:
+        return "The two XXH3 entry points of libxxhash could not both run here, so they are not compared."
+    return (
+        f"At {fmt.size(size)}, XXH3 through the dispatching entry point ran at {fmt.num(wide)} MiB/s, "
+        f"{fmt.compared(wide, base, more='faster', less='slower', same='about as fast as')} the same library's "
+        f"baseline entry point ({fmt.num(base)} MiB/s)."
+    )
+
+
+def crc_sentence(native: pl.DataFrame, size: int) -> str:
+    """ISA-L's CRC32C against our one-stream loop over the same crc32 instruction."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    isal = _pick(summary, "mib_per_s", "crc32c_isal", size)
+    one = _pick(summary, "mib_per_s", "crc32c_sse42", size)
+    if isal is None or one is None:
+        missing = [name for name, v in (("ISA-L's CRC32C", isal), ("the crc32 instruction loop", one)) if v is None]
+        words = " and ".join(missing)
+        return f"{words[0].upper()}{words[1:]} could not run here, so the two CRC32C paths are not compared."
+    return (
+        f"At {fmt.size(size)}, ISA-L's CRC32C was "
+        f"{fmt.compared(isal, one, more='faster', less='slower', same='about as fast as')} our loop of one crc32 "
+        "instruction after another."
+    )
+
+
+def crosscheck_table(metrics: pl.DataFrame, tool: str) -> pl.DataFrame:
+    """Ours beside `tool` per algorithm and block size, in MiB/s."""
+    table = side_by_side(metrics, ["algorithm", "size"], "mib_per_s", unit="MiB/s", tool=tool)
+    return named(
+        table.with_columns(pl.col("size").map_elements(fmt.size, return_dtype=pl.String).alias("block")).drop("size")
+    ).select(["hash", "block", *[c for c in table.columns if c not in ("algorithm", "size")]])
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

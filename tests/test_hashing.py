@@ -1,0 +1,368 @@
+"""The hashing subject: every native loop gives its library's published or reference
+values, the loop's checksum proves it hashed every time, bad arguments raise ValueError,
+the tools' outputs parse, and every branch of the chapter's sentences reads right."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import numpy as np
+import polars as pl
+import pytest
+
+from howfast import _native
+from howfast.bench import Unsupported
+from howfast.crosscheck import agreement_sentence
+from howfast.hashing import crosscheck, report
+from howfast.hashing import experiments as hashing
+
+SUPPORT = _native.hash_algorithms()
+
+
+def needs(*algorithms: str) -> pytest.MarkDecorator:
+    missing = [f"{a}: {SUPPORT.get(a)}" for a in algorithms if SUPPORT.get(a) != ""]
+    return pytest.mark.skipif(bool(missing), reason="; ".join(missing))
+
+
+def digest_int(algorithm: str, data: bytes, seed: int = 0) -> int:
+    return int.from_bytes(_native.hash_digest(algorithm, data, seed=seed), "big")
+
+
+def test_every_algorithm_is_listed_with_a_reason_or_none() -> None:
+    assert set(SUPPORT) == set(hashing.ALGORITHMS) == set(report.ALGORITHM_NAMES)
+    assert all(isinstance(reason, str) for reason in SUPPORT.values())
+
+
+# ---- known values ------------------------------------------------------------------------------
+
+
+@needs("sha3-256", "sha256", "sha1", "md5", "blake2b512")
+@pytest.mark.parametrize("data", [b"", b"abc", bytes(range(256)) * 40])
+def test_openssl_digests_match_hashlib(data: bytes) -> None:
+    assert _native.hash_digest("sha256", b"abc").hex() == (
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
+    for ours, theirs in [
+        ("sha3-256", hashlib.sha3_256),
+        ("sha256", hashlib.sha256),
+        ("sha1", hashlib.sha1),
+        ("md5", hashlib.md5),
+        ("blake2b512", hashlib.blake2b),
+    ]:
+        assert _native.hash_digest(ours, data) == theirs(data).digest(), ours
+
+
+@needs("xxh64", "xxh3_64", "xxh3_128")
+def test_xxhash_published_vectors() -> None:
+    assert digest_int("xxh64", b"") == 0xEF46DB3751D8E999
+    assert digest_int("xxh3_64", b"") == 0x2D06800538D394C2
+    assert digest_int("xxh3_128", b"") == 0x99AA06D3014798D86001C324468D497F
+
+
+@needs("xxh64", "xxh3_64", "xxh3_128", "xxh3_64_dispatch", "xxh3_128_dispatch")
+def test_xxhash_agrees_with_the_pypi_wheel_at_every_length_and_seed() -> None:
+    xxhash = pytest.importorskip("xxhash")
+    rng = random.Random(1)
+    for size in (0, 1, 3, 16, 17, 128, 129, 240, 241, 1000, 65536):
+        data = rng.randbytes(size)
+        seed = rng.randrange(2**64)
+        assert digest_int("xxh64", data, seed) == xxhash.xxh64_intdigest(data, seed)
+        for ours in ("xxh3_64", "xxh3_64_dispatch"):
+            assert digest_int(ours, data, seed) == xxhash.xxh3_64_intdigest(data, seed)
+        for ours in ("xxh3_128", "xxh3_128_dispatch"):
+            assert digest_int(ours, data, seed) == xxhash.xxh3_128_intdigest(data, seed)
+
+
+@needs("murmur3_x64_128")
+def test_murmur3_agrees_with_mmh3() -> None:
+    mmh3 = pytest.importorskip("mmh3")
+    rng = random.Random(2)
+    for size in (0, 1, 15, 16, 17, 31, 1000):
+        data = rng.randbytes(size)
+        seed = rng.randrange(2**32)
+        assert _native.hash_digest("murmur3_x64_128", data, seed=seed) == mmh3.hash_bytes(data, seed, x64arch=True)
+
+
+@needs("crc32c_isal", "crc32c_sse42")
+def test_crc32c_check_value_and_the_crc32c_wheel() -> None:
+    for algorithm in ("crc32c_isal", "crc32c_sse42"):
+        assert digest_int(algorithm, b"123456789") == 0xE3069283
+        assert digest_int(algorithm, b"") == 0
+    crc32c = pytest.importorskip("crc32c")
+    rng = random.Random(3)
+    for size in (1, 7, 8, 9, 63, 64, 65, 4095, 100_000):
+        data = rng.randbytes(size)
+        seed = rng.randrange(2**32)
+        for algorithm in ("crc32c_isal", "crc32c_sse42"):
+            assert digest_int(algorithm, data, seed) == crc32c.crc32c(data, seed), (algorithm, size)
+
+
+def test_fnv1a_64_published_vectors() -> None:
+    # From the FNV reference test suite (isthe.com/chongo/tech/comp/fnv).
+    assert digest_int("fnv1a_64", b"") == 0xCBF29CE484222325
+    assert digest_int("fnv1a_64", b"a") == 0xAF63DC4C8601EC8C
+    assert digest_int("fnv1a_64", b"foobar") == 0x85944171F73967E8
+
+
+def _rol(x: int, r: int) -> int:
+    return ((x << r) | (x >> (32 - r))) & 0xFFFFFFFF
+
+
+def kernel_jhash(key: bytes, initval: int) -> int:
+    """include/linux/jhash.h, transcribed to Python (32-bit arithmetic by masking)."""
+    m = 0xFFFFFFFF
+    length = len(key)
+    a = b = c = (0xDEADBEEF + length + initval) & m
+    k = 0
+    while length > 12:
+        a = (a + int.from_bytes(key[k : k + 4], "little")) & m
+        b = (b + int.from_bytes(key[k + 4 : k + 8], "little")) & m
+        c = (c + int.from_bytes(key[k + 8 : k + 12], "little")) & m
+        a = (a - c) & m
+        a ^= _rol(c, 4)
+        c = (c + b) & m  # noqa: E702
+        b = (b - a) & m
+        b ^= _rol(a, 6)
+        a = (a + c) & m  # noqa: E702
+        c = (c - b) & m
+        c ^= _rol(b, 8)
+        b = (b + a) & m  # noqa: E702
+        a = (a - c) & m
+        a ^= _rol(c, 16)
+        c = (c + b) & m  # noqa: E702
+        b = (b - a) & m
+        b ^= _rol(a, 19)
+        a = (a + c) & m  # noqa: E702
+        c = (c - b) & m
+        c ^= _rol(b, 4)
+        b = (b + a) & m  # noqa: E702
+        length -= 12
+        k += 12
+    if length == 0:
+        return c
+    tail = key[k:] + bytes(12 - length)
+    a = (a + int.from_bytes(tail[0:4], "little")) & m
+    b = (b + int.from_bytes(tail[4:8], "little")) & m
+    c = (c + int.from_bytes(tail[8:12], "little")) & m
+    c ^= b
+    c = (c - _rol(b, 14)) & m  # noqa: E702
+    a ^= c
+    a = (a - _rol(c, 11)) & m  # noqa: E702
+    b ^= a
+    b = (b - _rol(a, 25)) & m  # noqa: E702
+    c ^= b
+    c = (c - _rol(b, 16)) & m  # noqa: E702
+    a ^= c
+    a = (a - _rol(c, 4)) & m  # noqa: E702
+    b ^= a
+    b = (b - _rol(a, 14)) & m  # noqa: E702
+    c ^= b
+    c = (c - _rol(b, 24)) & m  # noqa: E702
+    return c
+
+
+def test_jhash_lookup3_vectors_and_the_kernel_algorithm() -> None:
+    # jhash is Bob Jenkins' lookup3 hashlittle(); its published driver values:
+    assert digest_int("jhash", b"") == 0xDEADBEEF
+    assert digest_int("jhash", b"Four score and seven years ago", 0) == 0x17770551
+    assert digest_int("jhash", b"Four score and seven years ago", 1) == 0xCD628161
+    rng = random.Random(4)
+    for size in range(0, 50):
+        data = rng.randbytes(size)
+        seed = rng.randrange(2**32)
+        assert digest_int("jhash", data, seed) == kernel_jhash(data, seed), size
+
+
+# ---- the loop hashes what it claims -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", [a for a, why in SUPPORT.items() if not why])
+def test_loop_checksum_is_the_sum_of_every_hash(algorithm: str) -> None:
+    data = np.random.default_rng(5).integers(0, 256, 1000, dtype=np.uint8)
+    seed, n = 7, 5
+    got = _native.hash_loop(algorithm, data, n, seed=seed)
+    assert got["iterations"] == n and got["bytes"] == n * data.size and got["elapsed_ns"] > 0
+    words = [_native.hash_word(algorithm, _native.hash_digest(algorithm, data, seed=seed + i)) for i in range(n)]
+    assert got["checksum"] == sum(words) % 2**64
+
+
+def test_bad_arguments_raise_value_error_naming_them() -> None:
+    data = b"x" * 64
+    with pytest.raises(ValueError, match="algorithm"):
+        _native.hash_loop("sha512000", data, 1)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.hash_loop("fnv1a_64", data, 0)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.hash_loop("fnv1a_64", data, -3)
+    with pytest.raises(ValueError, match="data"):
+        _native.hash_loop("fnv1a_64", b"", 1)
+    with pytest.raises(ValueError, match="data"):
+        _native.hash_loop("fnv1a_64", np.zeros((4, 4), dtype=np.uint8), 1)
+    with pytest.raises(ValueError, match="data"):
+        _native.hash_digest("fnv1a_64", np.zeros(8, dtype=np.uint32))
+    with pytest.raises(ValueError, match="size"):
+        hashing.buffer(0)
+    with pytest.raises(ValueError, match="seconds"):
+        hashing.iterations_for("fnv1a_64", 16, 0.0)
+
+
+def test_an_unavailable_algorithm_is_unsupported_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_native, "hash_algorithms", lambda: {**SUPPORT, "md5": "built without libcrypto"})
+    with pytest.raises(Unsupported, match="built without libcrypto"):
+        hashing.native_hash("md5", 64, 0.001)
+
+
+def test_a_missing_python_package_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(hashing.PYTHON_HASHES, "xxh64", ("no_such_module_here", "x"))
+    with pytest.raises(Unsupported, match="pip install no_such_module_here"):
+        hashing.python_callable("xxh64")
+
+
+def test_native_and_python_measurements_have_their_metrics() -> None:
+    got = hashing.native_hash("fnv1a_64", 256, 0.002).metrics
+    assert got["mib_per_s"][0] > 0 and got["ns_per_hash"][0] > 0 and got["hashes"][0] >= 1
+    py = hashing.python_hash("sha256", 256, 0.002).metrics
+    assert py["mib_per_s"][1] == "MiB/s" and py["ns_per_hash"][0] > 0
+
+
+# ---- machine facts and tool output ---------------------------------------------------------------
+
+
+def test_cpu_flags_and_openssl_capability_words() -> None:
+    flags = hashing.cpu_flags("processor : 0\nflags : fpu sse4_2 avx2 sha_ni\n")
+    assert flags["sse4_2"] and flags["avx2"] and flags["sha_ni"] and not flags["avx512f"]
+    seen = hashing.parse_ia32cap("CPUINFO: OPENSSL_ia32cap=0xfffa3203078bffff:0x405fc6f1bf07ab\n")
+    assert seen is not None and seen["sha_ni"] and seen["avx2"] and seen["pclmulqdq"] and seen["sse4_2"]
+    none = hashing.parse_ia32cap("CPUINFO: OPENSSL_ia32cap=0x0:0x0")
+    assert none is not None and not any(none.values())
+    assert hashing.parse_ia32cap("no cpuinfo line") is None
+
+
+def test_parse_openssl_speed_and_xxhsum() -> None:
+    speed = "+DT:sha256:1:16384\n+R:72800:sha256:0.67\n+H:16384\n+F:25:sha256:1780231641.79\n"
+    assert crosscheck.parse_openssl_speed(speed) == pytest.approx(1780231641.79)
+    with pytest.raises(ValueError, match="no \\+F line"):
+        crosscheck.parse_openssl_speed("speed: nosuch is an unknown cipher or digest")
+    out = (
+        "xxhsum 0.8.1 by Yann Collet\nSample of 16 KB...\r 1-XXH64    :      16384 ->   600000 it/s ( 9375.0 MB/s) "
+        "\r 3#XXH64      :      16384 ->   646149 it/s (10096.1 MB/s) \n"
+    )
+    assert crosscheck.parse_xxhsum(out, 3) == (16384, 646149.0)
+    with pytest.raises(ValueError, match="variant 5"):
+        crosscheck.parse_xxhsum(out, 5)
+
+
+def test_missing_tools_are_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
+    with pytest.raises(Unsupported, match="apt-get install openssl"):
+        crosscheck.openssl_speed("sha256", 64, 1)
+    with pytest.raises(Unsupported, match="apt-get install xxhash"):
+        crosscheck.xxhsum_bench("xxh64", 1024, 0)
+
+
+# ---- the chapter's words, every branch ----------------------------------------------------------
+
+
+def native_rows(rates: dict[str, float | None], size: int = 65536) -> pl.DataFrame:
+    rows = []
+    for algorithm, rate in rates.items():
+        base = {"algorithm": algorithm, "size": size, "seconds": 0.01, "repetition": 0}
+        if rate is None:
+            rows.append({**base, "metric": "unsupported", "value": None, "unit": "", "note": "no library"})
+            continue
+        rows.append({**base, "metric": "mib_per_s", "value": rate, "unit": "MiB/s", "note": None})
+        rows.append({**base, "metric": "ns_per_hash", "value": size / rate / 2**20 * 1e9, "unit": "ns", "note": None})
+    return pl.DataFrame(rows, schema_overrides={"value": pl.Float64, "note": pl.String})
+
+
+def test_sha_path_sentence_every_branch() -> None:
+    assert "was not there" in report.sha_path_sentence({})
+    assert "SHA-NI instructions" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": True}})
+    masked = report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False}, "cpu_flags": {"sha_ni": True}})
+    assert "masked off" in masked
+    assert "AVX2 path" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False, "avx2": True}})
+    assert "SSE path" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False, "avx2": False}})
+
+
+def test_surprise_sentence_every_branch() -> None:
+    both = report.surprise_sentence(native_rows({"sha3-256": 112.0, "crc32c_isal": 30000.0}), 65536)
+    assert "SHA3-256 ran at 112 MiB/s" in both and "2× faster than the laptop" in both
+    assert "slower than the phone" in both and "CRC32C (ISA-L) ran at 30,000 MiB/s" in both
+    only_sha3 = report.surprise_sentence(native_rows({"sha3-256": 56.0, "crc32c_isal": None}), 65536)
+    assert "about as fast as (0.998×, within 10 %) the laptop" in only_sha3 and "CRC32C" not in only_sha3
+    none = report.surprise_sentence(native_rows({"sha3-256": None, "crc32c_isal": None}), 65536)
+    assert none.startswith("Neither")
+
+
+def test_ranking_and_crc_sentences_every_branch() -> None:
+    many = report.ranking_sentence(native_rows({"sha3-256": 100.0, "crc32c_isal": 10000.0, "md5": None}), 65536)
+    assert "fastest was CRC32C (ISA-L)" in many and "slowest SHA3-256 (OpenSSL)" in many and "100×" in many
+    one = report.ranking_sentence(native_rows({"md5": 400.0, "sha1": None}), 65536)
+    assert one.startswith("Only MD5 (OpenSSL)")
+    assert report.ranking_sentence(native_rows({"md5": None}), 65536).startswith("No hash")
+    crc = report.crc_sentence(native_rows({"crc32c_isal": 30000.0, "crc32c_sse42": 6000.0}), 65536)
+    assert "5× faster than our loop" in crc
+    missing = report.crc_sentence(native_rows({"crc32c_isal": None, "crc32c_sse42": 6000.0}), 65536)
+    assert missing.startswith("ISA-L's CRC32C could not run")
+
+
+def test_reference_table_puts_the_seeds_beside_our_rows_and_says_why_not() -> None:
+    rates = {a: 1000.0 for a in hashing.ALGORITHMS} | {"murmur3_x64_128": None}
+    native = pl.concat([native_rows(rates), native_rows(rates, size=16)])
+    table = report.reference_table(native, 65536, 16)
+    assert table.height == len(hashing.ALGORITHMS)
+    sha3 = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["sha3-256"]).row(0, named=True)
+    assert sha3[report.LAPTOP] == 56.14 and sha3[report.PHONE] == 217.77 and sha3["MiB/s"] == 1000.0
+    murmur = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["murmur3_x64_128"]).row(0, named=True)
+    assert murmur["MiB/s"] is None and murmur["note"] == "no library"
+
+
+def test_seed_comparison_and_dispatch_sentence() -> None:
+    rates = {a: 1000.0 for a in hashing.ALGORITHMS} | {"jhash": None, "xxh3_64_dispatch": 2000.0}
+    frame = report.seed_comparison(native_rows(rates), 65536, "this machine")
+    assert frame.filter(pl.col("machine") == "this machine").height == 7  # jhash missing here
+    assert frame.filter(pl.col("machine") != "this machine").height == 16
+    assert "2× faster than the same library's baseline" in report.dispatch_sentence(native_rows(rates), 65536)
+    missing = report.dispatch_sentence(native_rows({"xxh3_64": 1.0, "xxh3_64_dispatch": None}), 65536)
+    assert "could not both run" in missing
+
+
+def test_python_overhead_and_table() -> None:
+    native = native_rows({"sha256": 1000.0}, size=16)
+    python = native_rows({"sha256": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
+    low, high = report.python_overhead(python, native, 16)
+    assert low == pytest.approx(high) and low == pytest.approx(16 / 100 / 2**20 * 1e9 - 16 / 1000 / 2**20 * 1e9)
+    table = report.python_table(python, native, [16])
+    assert table["Python keeps"][0] == pytest.approx(0.1)
+
+
+def test_python_sentence_every_branch() -> None:
+    native = native_rows({"sha256": 1000.0, "xxh64": 10000.0}, size=16)
+    slower = native_rows({"sha256": 100.0, "xxh64": 1000.0}, size=16).with_columns(
+        module=pl.when(pl.col("algorithm") == "sha256").then(pl.lit("hashlib")).otherwise(pl.lit("xxhash"))
+    )
+    text = report.python_sentence(slower, native, 16)
+    assert "Python added a median 137 ns per call, 9× the native hash itself." in text
+    faster = native_rows({"sha256": 2000.0, "xxh64": 1000.0}, size=16).with_columns(module=pl.lit("hashlib"))
+    assert "lost in the noise" in report.python_sentence(faster, native, 16)
+    wheels_only = slower.filter(pl.col("algorithm") == "xxh64")
+    assert report.python_sentence(wheels_only, native, 16).endswith("in the native loop.")
+    assert report.python_sentence(slower, native, 4096).startswith("No hash could be timed")
+
+
+def test_crosscheck_table_and_sentence_when_the_tool_is_missing() -> None:
+    rows = []
+    for rep in range(2):
+        base = {"algorithm": "xxh64", "size": 16384, "seconds": 0.01, "repetition": rep}
+        rows.append({**base, "tool": "howfast", "metric": "mib_per_s", "value": 9000.0, "unit": "MiB/s", "note": None})
+        rows.append({**base, "tool": "xxhsum", "metric": "unsupported", "value": None, "unit": "", "note": "no xxhsum"})
+    frame = pl.DataFrame(rows, schema_overrides={"value": pl.Float64, "note": pl.String})
+    table = report.crosscheck_table(frame, "xxhsum")
+    assert table["hash"][0] == report.ALGORITHM_NAMES["xxh64"] and table["block"][0] == "16 KiB"
+    assert agreement_sentence(table, tool="xxhsum") == "The comparison with xxhsum could not run here (no xxhsum)."
+    ran = frame.with_columns(
+        metric=pl.lit("mib_per_s"), value=pl.when(pl.col("tool") == "xxhsum").then(10000.0).otherwise(9000.0)
+    )
+    sentence = agreement_sentence(report.crosscheck_table(ran, "xxhsum"), tool="xxhsum")
+    assert "at 0.9× xxhsum's" in sentence
