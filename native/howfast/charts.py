@@ -172,6 +172,11 @@ def versus(frame: pl.DataFrame, *, label: str, value: str, title: str, unit: str
     return (bars + text).properties(height=alt.Step(26))
 
 
+#: Tick labels as the prose writes numbers: whole thousands with separators, else three
+#: significant digits (a log axis's own format would print 20.5 as "2e+1").
+TICK_LABEL = "abs(datum.value) >= 1000 ? format(datum.value, ',.0f') : format(datum.value, '.3~r')"
+
+
 def lines(
     frame: pl.DataFrame,
     *,
@@ -191,7 +196,9 @@ def lines(
     scale_y = alt.Scale(type="log") if log_y else alt.Undefined
     ticks = sorted(frame[x].unique().to_list())
     base = alt.Chart(frame, title=title).encode(
-        x=alt.X(f"{x}:Q", scale=scale_x, title=x_title, axis=alt.Axis(values=ticks, format="~g", labelFlush=True)),
+        x=alt.X(
+            f"{x}:Q", scale=scale_x, title=x_title, axis=alt.Axis(values=ticks, labelExpr=TICK_LABEL, labelFlush=True)
+        ),
         color=alt.Color(f"{color}:N", title=None, sort=None, legend=alt.Legend() if legend else None),
     )
     line = base.mark_line(point=True).encode(
