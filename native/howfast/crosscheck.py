@@ -109,6 +109,20 @@ def run_fio(scratch: Scratch, path: Path, options: list[str], *, remove: bool = 
     return json.loads(done.stdout[done.stdout.index("{") :])["jobs"][0]
 
 
+def tool_versions(commands: dict[str, list[str]]) -> dict[str, str | None]:
+    """The first line each installed tool prints when asked its version (None: missing)."""
+    out: dict[str, str | None] = {}
+    for tool, args in commands.items():
+        exe = shutil.which(tool)
+        if exe is None:
+            out[tool] = None
+            continue
+        done = subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=30)
+        lines = (done.stdout or done.stderr).strip().splitlines()
+        out[tool] = lines[0] if lines else None
+    return out
+
+
 def fio_version() -> str | None:
     exe = shutil.which("fio")
     if exe is None:

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 
 from .. import _native
+from .. import crosscheck as general
 from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
@@ -140,16 +141,7 @@ def versus_perf_memcpy(profile: Profile, scratch: Scratch) -> Run:
 
 
 def tool_versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for tool, args in (("perf", ["--version"]), ("sysbench", ["--version"])):
-        exe = shutil.which(tool)
-        if exe is None:
-            out[tool] = None
-            continue
-        done = subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=30)
-        lines = (done.stdout or done.stderr).strip().splitlines()
-        out[tool] = lines[0] if lines else None
-    return out
+    return general.tool_versions({"perf": ["--version"], "sysbench": ["--version"]})
 
 
 # every public function above refuses bad arguments with a clear exception

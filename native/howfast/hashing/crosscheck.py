@@ -16,6 +16,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
+from .. import crosscheck as general
 from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
@@ -139,16 +140,7 @@ def versus_xxhsum(profile: Profile, scratch: Scratch, ours: Callable[[str, int, 
 
 
 def tool_versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for tool, args in (("openssl", ["version"]), ("xxhsum", ["-V"])):
-        exe = shutil.which(tool)
-        if exe is None:
-            out[tool] = None
-            continue
-        done = subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=30)
-        lines = (done.stdout or done.stderr).strip().splitlines()
-        out[tool] = lines[0] if lines else None
-    return out
+    return general.tool_versions({"openssl": ["version"], "xxhsum": ["-V"]})
 
 
 # every public function above refuses bad arguments with a clear exception
