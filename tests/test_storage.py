@@ -405,18 +405,6 @@ def test_fio_sentence() -> None:
     assert storage_report.fio_sentence(none) == "The comparison with fio could not run here (io_uring: off)."
 
 
-def test_missing_callout_lists_each_reason_once() -> None:
-    assert storage_report.missing_callout([]) == ""
-    tables = [
-        _metrics([{"op": "read", "metric": "unsupported", "value": None, "note": "io_uring: disabled by X"}] * 2),
-        _metrics([{"op": "read", "metric": "unsupported", "value": None, "note": "disabled by Y"}]),
-    ]
-    notes = storage_report.capability_notes(tables, prefix="SQLite: ")
-    assert notes == ["io_uring: disabled by X", "SQLite: disabled by Y"]
-    callout = storage_report.missing_callout(notes + notes)
-    assert callout.startswith("::: {.callout-warning}") and callout.count("disabled by X") == 1
-
-
 def test_page_cache_rows_keep_a_case_that_could_not_run() -> None:
     rows = []
     for direct, cache, mb in ((False, "cold", 900.0), (False, "warm", 8000.0)):

@@ -250,3 +250,22 @@ def test_a_writer_killed_mid_set_leaves_the_previous_set(isolated: dict[str, Pat
     assert after.path == before.path and after.table("one")["value"][0] == 7.0
     again = _write("fsync", "two", value=8.0)  # the lock died with the writer; its folder is removed
     assert _folders() == [before.path.name, again.path.name]
+
+
+def test_the_missing_note_names_each_reason_once_and_its_subject(isolated: dict[str, Path]) -> None:
+    from howfast import book
+    from howfast.bench import Unsupported
+
+    def off(case: dict, scratch: object) -> Outcome:
+        raise Unsupported(case["why"])
+
+    assert book.missing_note(_write("storage", "one")) == ""
+    for subject, why in (("storage", "io_uring: disabled by X"), ("sqlite", "disabled by Y")):
+        with store.writing(subject) as out:
+            out.record_facts(Path.cwd())
+            out.add(run("off", [{"why": why}, {"why": why}], off, repetitions=2))
+            out.add(run("again", [{"why": why}], off, repetitions=1))
+    callout = book.missing_note(store.load("storage"), store.load("sqlite"), store.load("sqlite"))
+    assert callout.startswith("::: {.callout-warning}") and callout.rstrip().endswith(":::")
+    assert "- io_uring: disabled by X\n- SQLite: disabled by Y\n" in callout
+    assert callout.count("disabled by X") == 1 and callout.count("disabled by Y") == 1

@@ -40,14 +40,28 @@ def subjects_for(names: list[str]) -> list[str]:
     return [s for s in SUBJECTS if s in wanted]
 
 
+#: How a callout names a subject whose reason does not say what it is about
+SUBJECT_NAMES = {"sqlite": "SQLite", "rocksdb": "RocksDB", "network": "Networks", "hashing": "Hashing"}
+
+
 def missing_note(*sets: ResultSet) -> str:
     """A callout (Quarto markdown, for a cell with ``output: asis``) naming what this
-    machine could not measure for a chapter and why; empty when everything ran."""
-    reasons = list(dict.fromkeys(r for s in sets for r in s.unsupported()))
+    machine could not measure for a chapter and why, each reason once; empty when
+    everything ran. A reason that does not name what it is about ("disabled by …") is
+    given its subject's name ("SQLite: disabled by …")."""
+    reasons = list(
+        dict.fromkeys(
+            note if ": " in note else f"{SUBJECT_NAMES.get(s.subject, s.subject)}: {note}"
+            for s in sets
+            for note in s.unsupported()
+        )
+    )
     if not reasons:
         return ""
     items = "\n".join(f"- {r}" for r in reasons)
     return (
-        "::: {.callout-warning}\n## Not measured on this machine\n\nSome cases of this chapter could not "
-        "run here; their numbers read n/a and their rows say why:\n\n" + items + "\n:::\n"
+        "::: {.callout-warning}\n## Not measured on this machine\n\n"
+        + items
+        + "\n\nThe cases this affects keep their rows in the tables below, with the reason, and the numbers "
+        'that depend on them read "n/a".\n:::\n'
     )

@@ -14,7 +14,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from . import offline
+from . import offline, stats
 
 THIS_MACHINE = "this machine"
 HIGHLIGHT = "#d6604d"
@@ -111,10 +111,7 @@ def unavailable(why: str, title: str = "") -> alt.Chart:
 
 def reasons(metrics: pl.DataFrame) -> str:
     """The distinct reasons of the cases in `metrics` that this machine could not run."""
-    if "note" not in metrics.columns:
-        return ""
-    notes = metrics.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().unique(maintain_order=True)
-    return "; ".join(notes.to_list())
+    return "; ".join(stats.reasons(metrics))
 
 
 def latency_survival(samples: pl.DataFrame | None, by: str, title: str = "", why: str = "") -> alt.Chart:

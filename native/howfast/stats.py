@@ -55,6 +55,14 @@ def wide_spreads(summary: pl.DataFrame, metric: str, by: Sequence[str], threshol
     )
 
 
+def reasons(metrics: pl.DataFrame) -> list[str]:
+    """The distinct reasons, in order, why cases of `metrics` could not run here."""
+    if "note" not in metrics.columns:
+        return []
+    notes = metrics.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().unique(maintain_order=True)
+    return notes.to_list()
+
+
 def unsupported(metrics: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     """The cases this machine could not run, with the reason."""
     return metrics.filter(pl.col("metric") == "unsupported").select([*by, "note"]).unique(maintain_order=True)

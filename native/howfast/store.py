@@ -354,13 +354,9 @@ class ResultSet:
 
     def unsupported(self) -> list[str]:
         """The distinct reasons why cases of this set could not run here (none: all ran)."""
-        notes: list[str] = []
-        for experiment in self.experiments:
-            frame = self.table(experiment)
-            if "note" in frame.columns:
-                found = frame.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().unique(maintain_order=True)
-                notes += [n for n in found.to_list() if n not in notes]
-        return notes
+        from .stats import reasons
+
+        return list(dict.fromkeys(note for name in self.experiments for note in reasons(self.table(name))))
 
     def samples(self, experiment: str) -> pl.DataFrame | None:
         """An experiment's per-operation samples, or None when it kept none (no case of it

@@ -3,7 +3,6 @@ seeds' figures."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import altair as alt
@@ -293,37 +292,6 @@ def compare(a: Rate | None, b: Rate | None) -> str:
     if a.high < b.low:
         return "slower"
     return "same"
-
-
-def capability_notes(tables: Iterable[pl.DataFrame], prefix: str = "") -> list[str]:
-    """The distinct reasons, in order, why cases of these tables could not run here;
-    `prefix` ("SQLite: ") goes before a reason that does not name what it is about."""
-    notes: list[str] = []
-    if isinstance(tables, (str, bytes, pl.DataFrame)) or not hasattr(tables, "__iter__"):
-        raise TypeError(f"capability_notes(): tables must be polars DataFrames, got {type(tables).__name__}")
-    for table in tables:
-        if not isinstance(table, pl.DataFrame):
-            raise TypeError(f"capability_notes(): tables must be polars DataFrames, got {type(table).__name__}")
-        if "note" not in table.columns:
-            continue
-        for note in table.filter(pl.col("metric") == "unsupported")["note"].drop_nulls().to_list():
-            shown = note if ": " in note or not prefix else f"{prefix}{note}"
-            if shown not in notes:
-                notes.append(shown)
-    return notes
-
-
-def missing_callout(notes: list[str]) -> str:
-    """A callout (Markdown) listing what this run could not measure and why; empty when
-    everything ran."""
-    if not notes:
-        return ""
-    items = "\n".join(f"- {note}" for note in dict.fromkeys(notes))
-    return (
-        "::: {.callout-warning}\n## What this run could not measure\n\n"
-        f"{items}\n\nThe cases this affects keep their rows in the tables below, with the reason, and the "
-        'numbers that depend on them read "n/a".\n:::\n'
-    )
 
 
 def memory_sentence(memcpy_mb: float | None, disk_mb: float | None) -> str:
