@@ -47,11 +47,11 @@ def paired_ratios(
             pl.col("r").max().alias("hi"),
             pl.len().alias("rounds"),
         )
-        .select(*by, f"howfast / {tool}", _span("lo", "hi", 2).alias("ratio range"), *(["rounds"] if rounds else []))
+        .select(*by, f"howfast / {tool}", span("lo", "hi", 2).alias("ratio range"), *(["rounds"] if rounds else []))
     )
 
 
-def _span(lo: str, hi: str, digits: int = 3) -> pl.Expr:
+def span(lo: str, hi: str, digits: int = 3) -> pl.Expr:
     """The range of two columns as text, through ``fmt.span`` (one format for every number)."""
     return pl.struct(lo, hi).map_elements(lambda r: fmt.span(r[lo], r[hi], digits), return_dtype=pl.String)
 
@@ -70,7 +70,7 @@ def side_by_side(
         part = summary.filter(pl.col("tool") == name).select(
             *by,
             pl.col("median").alias(f"{name} {unit}"),
-            _span("min", "max").alias(f"{name} range"),
+            span("min", "max").alias(f"{name} range"),
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
     cases = cases.join(

@@ -15,7 +15,7 @@ import polars as pl
 
 from .. import charts, fmt, reference, stats
 from ..checks import checked
-from ..crosscheck import side_by_side
+from ..crosscheck import side_by_side, span
 
 COST_NAMES = {
     "mutex": "mutex lock + unlock, one thread",
@@ -95,9 +95,7 @@ def bandwidth_table(bandwidth: pl.DataFrame) -> pl.DataFrame:
         "kind",
         "threads",
         pl.col("median").alias("GB/s"),
-        pl.struct("min", "max")
-        .map_elements(lambda r: fmt.span(r["min"], r["max"]), return_dtype=pl.String)
-        .alias("range"),
+        span("min", "max").alias("range"),
     )
 
 

@@ -25,6 +25,7 @@ import subprocess
 import time
 
 from .. import _native
+from .. import crosscheck as general
 from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
@@ -40,24 +41,12 @@ def _seconds(profile: Profile) -> int:
     return max(1, math.ceil(profile.network.crosscheck_seconds))
 
 
-def _version(exe: str | None, *args: str) -> str | None:
-    if exe is None:
-        return None
-    out = subprocess.run([exe, *args], capture_output=True, text=True, check=False, timeout=10)
-    text = (out.stdout or out.stderr).strip().splitlines()
-    return text[0] if text else None
-
-
 def wrk_version() -> str | None:
-    return _version(shutil.which("wrk"), "--version")
+    return general.tool_versions({"wrk": ["--version"]})["wrk"]
 
 
 def iperf3_version() -> str | None:
-    return _version(shutil.which("iperf3"), "--version")
-
-
-def nginx_version() -> str | None:
-    return _version(shutil.which("nginx"), "-v")
+    return general.tool_versions({"iperf3": ["--version"]})["iperf3"]
 
 
 def _in_range(name: str, value: int, low: int, high: int) -> None:

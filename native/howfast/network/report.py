@@ -14,7 +14,7 @@ import polars as pl
 from .. import fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
-from ..crosscheck import side_by_side
+from ..crosscheck import side_by_side, span
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
@@ -25,8 +25,6 @@ KEEP_UP = 0.95
 #: "What it means": the target, in requests per second.
 TARGET_RATE = 1_000_000
 
-TOOL_NAMES = {"howfast": "howfast", "wrk": "wrk", "nginx": "nginx", "iperf3": "iperf3"}
-OP_NAMES = {"GET": "GET", "SET": "SET"}
 IO_THREAD_NAMES = {1: "io-threads off", 2: "io-threads on"}
 
 
@@ -41,9 +39,7 @@ def bulk_table(metrics: pl.DataFrame) -> pl.DataFrame:
     return summary.select(
         "streams",
         pl.col("median").alias("Gbit/s"),
-        pl.struct("min", "max")
-        .map_elements(lambda r: fmt.span(r["min"], r["max"]), return_dtype=pl.String)
-        .alias("range"),
+        span("min", "max").alias("range"),
     ).sort("streams")
 
 
