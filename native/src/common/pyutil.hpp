@@ -30,4 +30,13 @@ inline Poller python_signal_poller() {
   });
 }
 
+// Runs f(poller) with the GIL released and returns its result (plain C++ values, built
+// before the GIL is taken back); Ctrl-C reaches the loop through the poller.
+template <typename F>
+auto without_gil(F&& f) {
+  py::gil_scoped_release release;
+  Poller poller = python_signal_poller();
+  return std::forward<F>(f)(poller);
+}
+
 }  // namespace howfast

@@ -53,12 +53,7 @@ void register_cpu(py::module_& m) {
       [](int64_t working_set, int64_t loads, uint64_t seed) {
         const uint64_t ws = positive(working_set, "working_set");
         const uint64_t n = positive(loads, "loads");
-        OpsResult r;
-        {
-          py::gil_scoped_release release;
-          Poller poller = python_signal_poller();
-          r = pointer_chase(ws, n, seed, poller);
-        }
+        OpsResult r = without_gil([&](Poller& poller) { return pointer_chase(ws, n, seed, poller); });
         return as_dict(r);
       },
       py::arg("working_set"), py::arg("loads"), py::kw_only(), py::arg("seed") = 1,

@@ -43,12 +43,7 @@ auto group_positional() {
 auto group_keywords() { return std::make_tuple(sync_field<GC>(), field<GC>("seed", &GC::seed, 1)); }
 
 py::dict run_durable_writes(const DurableWriteConfig& config) {
-  DurableWriteResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = durable_writes(config, poller);
-  }
+  DurableWriteResult r = without_gil([&](Poller& poller) { return durable_writes(config, poller); });
   py::dict out;
   out["latency_ns"] = to_array(std::move(r.latency_ns));
   out["sync_ns"] = to_array(std::move(r.sync_ns));
@@ -59,12 +54,7 @@ py::dict run_durable_writes(const DurableWriteConfig& config) {
 }
 
 py::dict run_group_commit(const GroupCommitConfig& config) {
-  GroupCommitResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = group_commit(config, poller);
-  }
+  GroupCommitResult r = without_gil([&](Poller& poller) { return group_commit(config, poller); });
   py::dict out;
   out["batch_ns"] = to_array(std::move(r.batch_ns));
   out["elapsed_ns"] = r.elapsed_ns;

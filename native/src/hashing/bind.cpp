@@ -31,12 +31,9 @@ py::dict run_hash_loop(const std::string& algorithm, const py::buffer& data, int
   require(iterations >= 1, "iterations: must be at least 1, got " + std::to_string(iterations));
   py::buffer_info info;
   Bytes b = view(data, info);
-  HashLoopResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = hash_loop(algorithm, b.data, b.size, static_cast<uint64_t>(iterations), seed, poller);
-  }
+  HashLoopResult r = without_gil([&](Poller& poller) {
+    return hash_loop(algorithm, b.data, b.size, static_cast<uint64_t>(iterations), seed, poller);
+  });
   py::dict out;
   out["elapsed_ns"] = r.elapsed_ns;
   out["checksum"] = r.checksum;

@@ -89,12 +89,7 @@ std::unique_ptr<Memtable> open_memtable(const MemtableConfig& c, bool recover) {
 }
 
 py::dict run_benchmark(const MemtableBenchConfig& c) {
-  MemtableBenchResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = memtable_benchmark(c, poller);
-  }
+  MemtableBenchResult r = without_gil([&](Poller& poller) { return memtable_benchmark(c, poller); });
   py::dict out = stats_dict(r.stats);
   out["latency_ns"] = to_array(std::move(r.latency_ns));
   out["flush_ns"] = to_array(std::move(r.flush_ns));

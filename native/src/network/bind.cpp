@@ -33,12 +33,7 @@ py::dict latency_dict(const Histogram& h) {
 }
 
 py::dict run_tcp_bulk(const BC& config) {
-  TcpBulkResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = tcp_bulk(config, poller);
-  }
+  TcpBulkResult r = without_gil([&](Poller& poller) { return tcp_bulk(config, poller); });
   py::dict out;
   out["bytes_sent"] = r.bytes_sent;
   out["bytes_received"] = r.bytes_received;
@@ -47,12 +42,7 @@ py::dict run_tcp_bulk(const BC& config) {
 }
 
 py::dict run_ping_pong(const PC& config) {
-  PingPongResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = tcp_ping_pong(config, poller);
-  }
+  PingPongResult r = without_gil([&](Poller& poller) { return tcp_ping_pong(config, poller); });
   py::dict out;
   out["round_trips"] = r.round_trips;
   out["bytes"] = r.bytes;
@@ -62,12 +52,7 @@ py::dict run_ping_pong(const PC& config) {
 }
 
 py::dict run_http_load(const LC& config) {
-  HttpLoadResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = http_load(config, poller);
-  }
+  HttpLoadResult r = without_gil([&](Poller& poller) { return http_load(config, poller); });
   py::dict out;
   out["requests"] = r.requests;
   out["sent"] = r.sent;

@@ -36,13 +36,7 @@ py::dict to_dict(RocksResult&& r) {
 // Runs one workload with the GIL released; Ctrl-C reaches it through the poller.
 template <typename F>
 py::dict workload(F&& f) {
-  RocksResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = f(poller);
-  }
-  return to_dict(std::move(r));
+  return to_dict(without_gil(std::forward<F>(f)));
 }
 
 // RocksDb()'s arguments, each written once; the defaults (db_bench's) are the ones Python sees.

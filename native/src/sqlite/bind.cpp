@@ -42,12 +42,7 @@ auto insert_keywords() {
 }
 
 py::dict run_sqlite_inserts(const SqliteInsertConfig& config) {
-  SqliteInsertResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = sqlite_inserts(config, poller);
-  }
+  SqliteInsertResult r = without_gil([&](Poller& poller) { return sqlite_inserts(config, poller); });
   py::dict out;
   out["transaction_ns"] = to_array(std::move(r.transaction_ns));
   out["elapsed_ns"] = r.elapsed_ns;

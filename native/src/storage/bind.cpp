@@ -29,12 +29,7 @@ auto io_keywords() {
 }
 
 py::dict run_disk_io(const IoConfig& c) {
-  IoResult r;
-  {
-    py::gil_scoped_release release;
-    Poller poller = python_signal_poller();
-    r = run_io(c, poller);
-  }
+  IoResult r = without_gil([&](Poller& poller) { return run_io(c, poller); });
   py::list jobs_out;
   uint64_t bytes_read = 0, bytes_written = 0, mismatches = 0;
   for (auto& job : r.jobs) {
@@ -72,12 +67,7 @@ void register_storage(py::module_& m) {
   }, py::arg("path"), py::arg("file_size"), py::arg("block_size"), py::arg("seed") = 1,
      "Write a new file of stamped blocks (what disk_io reads and verifies) and fsync it.");
   m.def("memcpy_rounds", [](int64_t size, int64_t rounds) {
-    std::vector<uint64_t> ns;
-    {
-      py::gil_scoped_release release;
-      Poller poller = python_signal_poller();
-      ns = memcpy_rounds(size, rounds, poller);
-    }
+    std::vector<uint64_t> ns = without_gil([&](Poller& poller) { return memcpy_rounds(size, rounds, poller); });
     return to_array(std::move(ns));
   }, py::arg("size"), py::arg("rounds"), "Copy `size` bytes `rounds` times; ns per round. ValueError when the source and destination (2 * size) exceed half of the memory available now; Ctrl-C stops it within a 256 MiB chunk.");
 }
