@@ -11,13 +11,35 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 
 from . import fmt, stats
-from .bench import Unsupported
+from .bench import Case, Outcome, Run, Unsupported, run
 from .scratch import Scratch
+
+
+def versus(
+    name: str,
+    tool: str,
+    cases: list[dict],
+    theirs: Callable[[Case], float],
+    ours: Callable[[Case], float],
+    metric: str,
+    unit: str,
+    *,
+    repetitions: int,
+    scratch: Scratch,
+) -> Run:
+    """Ours and `tool` on the same cases (each with a ``tool`` column), alternating run by
+    run; `theirs` and `ours` measure one case and return `metric`'s value, in `unit`."""
+
+    def measure(case: Case, s: Scratch) -> Outcome:
+        return Outcome({metric: (theirs(case) if case["tool"] == tool else ours(case), unit)})
+
+    return run(name, cases, measure, repetitions=repetitions, scratch=scratch, alternate=True)
 
 
 def paired_ratios(

@@ -21,7 +21,7 @@ import subprocess
 
 from .. import _native
 from .. import crosscheck as general
-from ..bench import Case, Outcome, Run, Unsupported, run
+from ..bench import Case, Run, Unsupported
 from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
@@ -75,16 +75,6 @@ def parse_perf_memcpy(text: str) -> float:
     return float(value) * _UNITS[unit]
 
 
-def _versus(
-    name: str, tool: str, cases: list[dict], theirs, ours, metric: str, unit: str, profile: Profile, scratch: Scratch
-) -> Run:
-    def measure(case: Case, s: Scratch) -> Outcome:
-        value = theirs(case) if case["tool"] == tool else ours(case)
-        return Outcome({metric: (value, unit)})
-
-    return run(name, cases, measure, repetitions=profile.repetitions, scratch=scratch, alternate=True)
-
-
 def versus_perf_pipe(profile: Profile, scratch: Scratch) -> Run:
     """Round trips per second: our pipe ping-pong and ``perf bench sched pipe``."""
     n = profile.cpu.round_trips
@@ -98,7 +88,17 @@ def versus_perf_pipe(profile: Profile, scratch: Scratch) -> Run:
         return r["ops"] / (r["elapsed_ns"] / 1e9)
 
     cases = [{"job": "pipe ping-pong", "round_trips": n, "tool": t} for t in ("howfast", "perf")]
-    return _versus(VS_PERF_PIPE, "perf", cases, theirs, ours, "round_trips_per_s", "round trips/s", profile, scratch)
+    return general.versus(
+        VS_PERF_PIPE,
+        "perf",
+        cases,
+        theirs,
+        ours,
+        "round_trips_per_s",
+        "round trips/s",
+        repetitions=profile.repetitions,
+        scratch=scratch,
+    )
 
 
 def versus_sysbench(profile: Profile, scratch: Scratch) -> Run:
@@ -119,7 +119,17 @@ def versus_sysbench(profile: Profile, scratch: Scratch) -> Run:
 
     cases = [{"job": "sequential read, 1 thread", "buffer_bytes": plan.bandwidth_bytes, "tool": t}
              for t in ("howfast", "sysbench")]  # fmt: skip
-    return _versus(VS_SYSBENCH, "sysbench", cases, theirs, ours, "mib_per_s", "MiB/s", profile, scratch)
+    return general.versus(
+        VS_SYSBENCH,
+        "sysbench",
+        cases,
+        theirs,
+        ours,
+        "mib_per_s",
+        "MiB/s",
+        repetitions=profile.repetitions,
+        scratch=scratch,
+    )
 
 
 def versus_perf_memcpy(profile: Profile, scratch: Scratch) -> Run:
@@ -137,7 +147,17 @@ def versus_perf_memcpy(profile: Profile, scratch: Scratch) -> Run:
         return r["ops"] / r["elapsed_ns"]
 
     cases = [{"job": "memcpy, 1 thread", "buffer_bytes": size_mib * 2**20, "tool": t} for t in ("howfast", "perf")]
-    return _versus(VS_PERF_MEMCPY, "perf", cases, theirs, ours, "gb_per_s", "GB/s", profile, scratch)
+    return general.versus(
+        VS_PERF_MEMCPY,
+        "perf",
+        cases,
+        theirs,
+        ours,
+        "gb_per_s",
+        "GB/s",
+        repetitions=profile.repetitions,
+        scratch=scratch,
+    )
 
 
 def tool_versions() -> dict[str, str | None]:

@@ -17,7 +17,7 @@ import subprocess
 from collections.abc import Callable
 
 from .. import crosscheck as general
-from ..bench import Case, Outcome, Run, Unsupported, run
+from ..bench import Case, Outcome, Run, Unsupported
 from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
@@ -80,23 +80,9 @@ def xxhsum_bench(algorithm: str, size: int, iterations: int) -> float:
     return per_s * size / 2**20
 
 
-def _versus(
-    name: str,
-    tool: str,
-    cases: list[dict],
-    theirs: Callable[[Case], float],
-    ours: Callable[[str, int, float], Outcome],
-    repetitions: int,
-    scratch: Scratch,
-    our_metric: str,
-) -> Run:
-    def measure(case: Case, s: Scratch) -> Outcome:
-        if case["tool"] == tool:
-            return Outcome({"mib_per_s": (theirs(case), "MiB/s")})
-        mine = ours(case["algorithm"], case["size"], case["seconds"])
-        return Outcome({"mib_per_s": mine.metrics[our_metric]})
-
-    return run(name, cases, measure, repetitions=repetitions, scratch=scratch, alternate=True)
+def _ours(ours: Callable[[str, int, float], Outcome], metric: str) -> Callable[[Case], float]:
+    """Our loop on a cross-check case, as the figure comparable with the tool's."""
+    return lambda case: ours(case["algorithm"], case["size"], case["seconds"]).metrics[metric][0]
 
 
 def versus_openssl(profile: Profile, scratch: Scratch, ours: Callable[[str, int, float], Outcome]) -> Run:
@@ -107,15 +93,16 @@ def versus_openssl(profile: Profile, scratch: Scratch, ours: Callable[[str, int,
         for a, n in plan.openssl_cases
         for t in ("howfast", "openssl")
     ]
-    return _versus(
+    return general.versus(
         VS_OPENSSL,
         "openssl",
         cases,
         lambda c: openssl_speed(c["algorithm"], c["size"], plan.openssl_seconds),
-        ours,
-        profile.repetitions,
-        scratch,
-        "mean_mib_per_s",  # openssl speed averages over its whole run
+        _ours(ours, "mean_mib_per_s"),  # openssl speed averages over its whole run
+        "mib_per_s",
+        "MiB/s",
+        repetitions=profile.repetitions,
+        scratch=scratch,
     )
 
 
@@ -127,15 +114,16 @@ def versus_xxhsum(profile: Profile, scratch: Scratch, ours: Callable[[str, int, 
         for a, n in plan.xxhsum_cases
         for t in ("howfast", "xxhsum")
     ]
-    return _versus(
+    return general.versus(
         VS_XXHSUM,
         "xxhsum",
         cases,
         lambda c: xxhsum_bench(c["algorithm"], c["size"], plan.xxhsum_iterations),
-        ours,
-        profile.repetitions,
-        scratch,
-        "mib_per_s",  # xxhsum -b reports its fastest pass, as our fastest slice
+        _ours(ours, "mib_per_s"),  # xxhsum -b reports its fastest pass, as our fastest slice
+        "mib_per_s",
+        "MiB/s",
+        repetitions=profile.repetitions,
+        scratch=scratch,
     )
 
 
