@@ -5,6 +5,8 @@
 #   make measure              measure every chapter and store the results (no render)
 #   make measure CHAPTERS=fsync   ... only these chapters (or subjects)
 #   make render               render from the stored results (seconds; measures what is missing)
+#   make notebooks            the workshop kit: every page as a Jupyter notebook, in notebooks/
+#                             (clean/ for a class to run, executed/ with this machine's outputs)
 #   make test                 set up (without Quarto), lint, and run the test suite
 #   make preview              live preview while writing, from the stored results
 #   make clean                remove the rendered book and build trees
@@ -43,7 +45,7 @@ TEST_APT_PACKAGES := chromium
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
 
-.PHONY: book measure render test lint setup system-packages test-packages apt-install quarto execute preview clean \
+.PHONY: book measure render notebooks test lint setup system-packages test-packages apt-install quarto execute preview clean \
         distclean
 
 book: setup quarto measure render
@@ -58,14 +60,19 @@ render: setup quarto
 	  echo "done: open _book/index.html"; \
 	else \
 	  echo "Quarto is not installed: executing every chapter without it, from the stored results"; \
-	  HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute; \
+	  HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute --notebooks notebooks/executed; \
 	  echo; \
-	  echo "The numbers are measured and stored in data/results/, but the book was NOT rendered:"; \
+	  echo "The numbers are measured and stored in data/results/, and every chapter, executed on this"; \
+	  echo "machine, is a Jupyter notebook in notebooks/executed/ (open it in JupyterLab or VS Code)."; \
+	  echo "But the book was NOT rendered:"; \
 	  echo "Quarto is missing and 'pip install quarto-cli' could not fetch it here."; \
 	  echo "Install Quarto from https://quarto.org/docs/get-started/ (a .deb for Debian/Ubuntu),"; \
 	  echo "or 'conda install -c conda-forge quarto', then run 'make book' again."; \
 	  exit 1; \
 	fi
+
+notebooks: setup
+	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast notebooks --out notebooks
 
 test: setup test-packages lint
 	HOWFAST_PROFILE=quick $(PY) -m pytest tests
@@ -128,7 +135,7 @@ quarto: $(VENV)/.deps
 	  echo "Quarto: not on PATH, and 'pip install quarto-cli' failed"
 
 clean:
-	rm -rf _book .quarto native/build $(VENV)/.native assets/js assets/figures
+	rm -rf _book .quarto native/build $(VENV)/.native assets/js assets/figures notebooks
 	find . -name '__pycache__' -type d -prune -not -path './$(VENV)/*' -exec rm -rf {} +
 
 distclean: clean

@@ -24,7 +24,8 @@ import browser
 from conftest import ROOT
 from howfast import store
 from howfast.book import CHAPTERS
-from howfast.notebook import chapters, execute_chapter
+from howfast.notebook import chapters, chart_spec, execute_chapter
+from howfast.workshop import executed_notebook
 
 PAGES = chapters(ROOT)
 
@@ -133,6 +134,20 @@ def test_page_renders_from_stored_results(
     assert list((measured_book / "scratch").iterdir()) == [], "scratch files left behind"
     if page.parent.name == "chapters":
         _charts_draw_offline(done, tmp_path)
+    _is_an_executed_notebook(done)
+
+
+def _is_an_executed_notebook(done) -> None:
+    """The page as the workshop kit's executed notebook: the numbers in the prose, each
+    chart an image."""
+    nb = executed_notebook(done)
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "{python}" not in markdown
+    assert all(value in markdown for value in done.inline.values())
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    charts = [o for c in done.notebook.cells if c.cell_type == "code" for o in c.outputs if chart_spec(o)]
+    assert sum("image/svg+xml" in o.get("data", {}) for o in outputs) == len(charts)
+    assert not any("howfast-chart" in o.get("data", {}).get("text/html", "") for o in outputs)
 
 
 def _chart_outputs(done) -> list[str]:

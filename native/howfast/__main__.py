@@ -4,6 +4,8 @@
   this machine's results sets, with a progress bar; nothing given means the whole book.
 * ``execute [QMD ...] [--png DIR]``: run chapters without Quarto, from the stored results
   (a chapter measures what is missing), and check what a reader would see.
+* ``notebooks [PAGE ...] [--out DIR] [--clean-only]``: the workshop kit, every page as a
+  Jupyter notebook: a clean set for a class and a set executed on this machine.
 * ``facts [DIR]``: the machine facts for a directory.
 """
 
@@ -93,16 +95,26 @@ def _measure(names: list[str]) -> int:
     return 0
 
 
-def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
-    from .notebook import chapters, execute_chapter
+def _pages(paths: list[str]) -> list[Path]:
+    """The pages named, or every page of the book; ValueError when there are none."""
+    from .notebook import chapters
     from .paths import book_root
-    from .profiles import current_profile
 
     root = book_root()
     targets = [Path(p) for p in paths] or (chapters(root) if root else [])
     if not targets:
-        print("no chapters found: run from the book's checkout or name .qmd files", file=sys.stderr)
-        return 2
+        raise ValueError("no chapters found: run from the book's checkout or name .qmd files")
+    for path in targets:
+        if path.suffix != ".qmd" or not path.is_file():
+            raise ValueError(f"{str(path)!r} is not a page of the book (a .qmd file)")
+    return targets
+
+
+def _execute(paths: list[str], png: Path | None, timeout: int | None, notebooks: Path | None = None) -> int:
+    from .notebook import execute_chapter
+    from .profiles import current_profile
+
+    targets = _pages(paths)
     print(f"profile: {current_profile().name}")
     failed = 0
     try:
@@ -122,6 +134,10 @@ def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
                 continue
             if png is not None:
                 _save_pngs(done, png)
+            if notebooks is not None:
+                from .workshop import executed_notebook, write
+
+                write(executed_notebook(done), notebooks, path)
             status = "ok" if not done.problems else "PROBLEMS"
             print(f"{status:8} {path} ({done.seconds:.1f} s)")
             for problem in done.problems:
@@ -129,7 +145,21 @@ def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
             failed += bool(done.problems)
     except KeyboardInterrupt:
         return INTERRUPTED
+    if notebooks is not None:
+        print(f"executed notebooks: {notebooks}")
     return 1 if failed else 0
+
+
+def _notebooks(paths: list[str], out: Path, clean_only: bool, timeout: int | None) -> int:
+    from .workshop import CLEAN, EXECUTED, clean_notebook, write
+
+    targets = _pages(paths)
+    for path in targets:
+        write(clean_notebook(path), out / CLEAN, path)
+    print(f"clean notebooks (for a class to run): {out / CLEAN}")
+    if clean_only:
+        return 0
+    return _execute([str(p) for p in targets], None, timeout, notebooks=out / EXECUTED)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds a cell may run (default: the profile's; 15 min quick, 6 h full)",
     )
+    run.add_argument("--notebooks", type=Path, default=None, help="also save each executed page as a notebook here")
+    kit = sub.add_parser("notebooks", help="write every page as a Jupyter notebook: clean, and executed here")
+    kit.add_argument("paths", nargs="*", metavar="PAGE", help=".qmd pages (default: the whole book)")
+    kit.add_argument("--out", type=Path, default=None, help="folder for clean/ and executed/ (default: notebooks/)")
+    kit.add_argument("--clean-only", action="store_true", help="only the clean set (nothing is run)")
+    kit.add_argument("--timeout", type=int, default=None, help="seconds a cell may run (default: the profile's)")
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
     args = parser.parse_args(argv)
@@ -162,7 +198,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "measure":
             return _measure(args.names)
         if args.command == "execute":
-            return _execute(args.paths, args.png, args.timeout)
+            return _execute(args.paths, args.png, args.timeout, args.notebooks)
+        if args.command == "notebooks":
+            from .paths import from_setting
+
+            return _notebooks(args.paths, args.out or from_setting("notebooks"), args.clean_only, args.timeout)
         from .machine import facts as machine_facts
         from .scratch import scratch_base
 

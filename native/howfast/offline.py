@@ -128,8 +128,24 @@ def specs_in(html: str) -> list[dict]:
     return [json.loads(m) for m in _SPEC.findall(html)]
 
 
+#: ``svg`` (set by the first cell of a workshop notebook): each chart is a static SVG
+#: image. A notebook server does not serve the book's copy of the chart libraries, and
+#: the Vega-Lite version altair writes is not one every notebook front end draws; an
+#: image shows in all of them, with no network, trusted or not.
+SETTING = "HOWFAST_CHARTS"
+
+
+def svg_renderer(spec: dict, **metadata: object) -> dict:
+    """The altair renderer for notebooks: the chart as an SVG image."""
+    import vl_convert as vlc
+
+    return {"image/svg+xml": vlc.vegalite_to_svg(spec), "text/plain": "<chart>"}
+
+
 def register() -> None:
+    """The ``howfast`` renderer (the book's pages), or ``howfast-svg`` in a notebook."""
     import altair as alt
 
     alt.renderers.register("howfast", renderer)
-    alt.renderers.enable("howfast")
+    alt.renderers.register("howfast-svg", svg_renderer)
+    alt.renderers.enable("howfast-svg" if os.environ.get(SETTING, "") == "svg" else "howfast")
