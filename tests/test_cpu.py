@@ -55,6 +55,20 @@ def test_pingpongs_count_every_round_trip(same_cpu: bool) -> None:
     assert got["ops"] == 300 and got["checksum"] == 300
 
 
+def test_pingpongs_leave_no_descriptor_child_or_pinning_behind() -> None:
+    import os
+
+    fds, affinity = set(os.listdir("/proc/self/fd")), os.sched_getaffinity(0)
+    for _ in range(20):
+        _native.pipe_pingpong(10, same_cpu=True)
+        _native.futex_pingpong(10, same_cpu=True)
+        _native.yield_pingpong(10)
+    assert set(os.listdir("/proc/self/fd")) == fds
+    assert os.sched_getaffinity(0) == affinity
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # every ping-pong child was reaped
+
+
 def test_locks_atomics_threads_count_their_work() -> None:
     assert _native.mutex_lock_unlock(1000, threads=2)["checksum"] == 2000
     assert _native.atomic_increments(1000, threads=2, shared_line=True)["checksum"] == 2000

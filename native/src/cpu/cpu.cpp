@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -123,6 +124,70 @@ bool read_one(int fd, void* buf, size_t n) {
   while (got < 0 && errno == EINTR);
   return got == static_cast<ssize_t>(n);
 }
+
+// The calling thread's CPU affinity, put back when the scope ends, however it ends.
+class AffinityGuard {
+ public:
+  AffinityGuard() {
+    if (sched_getaffinity(0, sizeof(saved_), &saved_) != 0) throw_errno("sched_getaffinity");
+  }
+  ~AffinityGuard() { sched_setaffinity(0, sizeof(saved_), &saved_); }
+  AffinityGuard(const AffinityGuard&) = delete;
+  AffinityGuard& operator=(const AffinityGuard&) = delete;
+
+ private:
+  cpu_set_t saved_;
+};
+
+// A pipe whose ends are closed when the scope ends, unless closed before.
+class Pipe {
+ public:
+  Pipe() {
+    if (pipe2(fds_, O_CLOEXEC) != 0) throw_errno("pipe2");
+  }
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  int read_end() const noexcept { return fds_[0]; }
+  int write_end() const noexcept { return fds_[1]; }
+  void close_read() noexcept { close_end(0); }
+  void close_write() noexcept { close_end(1); }
+
+ private:
+  void close_end(int i) noexcept {
+    if (fds_[i] >= 0) ::close(fds_[i]);
+    fds_[i] = -1;
+  }
+  int fds_[2];
+};
+
+// A child process killed and reaped when the scope ends early (an exception).
+class ChildGuard {
+ public:
+  explicit ChildGuard(pid_t pid) : pid_(pid) {}
+  ~ChildGuard() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  ChildGuard(const ChildGuard&) = delete;
+  ChildGuard& operator=(const ChildGuard&) = delete;
+  // Waits for the child to exit; true if it exited with status 0.
+  bool wait_ok() {
+    int status = 0;
+    pid_t got;
+    do got = waitpid(pid_, &status, 0);
+    while (got < 0 && errno == EINTR);
+    pid_ = -1;
+    return got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+
+ private:
+  pid_t pid_;
+};
 
 }  // namespace
 
@@ -272,50 +337,40 @@ OpsResult syscall_loop(const std::string& kind, uint64_t ops) {
 
 OpsResult pipe_pingpong(uint64_t round_trips, bool same_cpu) {
   require(round_trips >= 1, "round_trips: must be at least 1");
-  int there[2], back[2], report[2];
-  if (pipe2(there, O_CLOEXEC) != 0) throw_errno("pipe2");
-  if (pipe2(back, O_CLOEXEC) != 0) throw_errno("pipe2");
-  if (pipe2(report, O_CLOEXEC) != 0) throw_errno("pipe2");
-  cpu_set_t saved;
-  sched_getaffinity(0, sizeof(saved), &saved);
-  const int cpu = current_cpu();
-  if (same_cpu) pin_to(cpu);
-  const pid_t child = fork();
-  if (child < 0) throw_errno("fork");
-  if (child == 0) {  // echo every byte back; report the count; no allocation, no exceptions
-    close(there[1]);  // else the parent's close would never reach us as EOF
-    close(back[0]);
-    close(report[0]);
+  Pipe there, back, report;
+  AffinityGuard affinity;
+  if (same_cpu) pin_to(current_cpu());  // the child inherits the pinning
+  const pid_t pid = fork();
+  if (pid < 0) throw_errno("fork");
+  if (pid == 0) {  // echo every byte back; report the count; no allocation, no exceptions
+    there.close_write();  // else the parent's close would never reach us as EOF
+    back.close_read();
+    report.close_read();
     char c;
     uint64_t count = 0;
-    while (read_one(there[0], &c, 1)) {
-      if (write(back[1], &c, 1) != 1) _exit(2);
+    while (read_one(there.read_end(), &c, 1)) {
+      if (write(back.write_end(), &c, 1) != 1) _exit(2);
       ++count;
     }
-    if (write(report[1], &count, sizeof(count)) != sizeof(count)) _exit(3);
+    if (write(report.write_end(), &count, sizeof(count)) != sizeof(count)) _exit(3);
     _exit(0);
   }
-  close(there[0]);
-  close(back[1]);
-  close(report[1]);
+  ChildGuard child(pid);
+  there.close_read();
+  back.close_write();
+  report.close_write();
   char c = 'x';
   uint64_t done = 0;
   const uint64_t start = now_ns();
   for (; done < round_trips; ++done) {
-    write_all(there[1], &c, 1);
-    if (!read_one(back[0], &c, 1)) break;
+    write_all(there.write_end(), &c, 1);
+    if (!read_one(back.read_end(), &c, 1)) break;
   }
   const uint64_t elapsed = now_ns() - start;
-  close(there[1]);  // the child sees EOF and reports
+  there.close_write();  // the child sees EOF and reports
   uint64_t counted = 0;
-  const bool reported = read_one(report[0], &counted, sizeof(counted));
-  close(back[0]);
-  close(report[0]);
-  int status = 0;
-  waitpid(child, &status, 0);
-  sched_setaffinity(0, sizeof(saved), &saved);
-  if (!reported || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("the ping-pong child process failed");
+  const bool reported = read_one(report.read_end(), &counted, sizeof(counted));
+  if (!child.wait_ok() || !reported) throw std::runtime_error("the ping-pong child process failed");
   return {elapsed, done, counted};
 }
 
@@ -332,17 +387,17 @@ OpsResult futex_pingpong(uint64_t round_trips, bool same_cpu) {
     turn.store(who, std::memory_order_release);
     futex(&turn, FUTEX_WAKE_PRIVATE, 1);
   };
+  // Pinned before the partner starts, which inherits the pinning: nothing in a thread
+  // can throw, and nothing throws while the partner runs.
+  AffinityGuard affinity;
+  if (same_cpu) pin_to(cpu);
   std::thread partner([&] {
-    if (same_cpu) pin_to(cpu);
     for (uint64_t i = 0; i < round_trips; ++i) {
       wait_for(1);
       ++partner_count;
       hand_to(0);
     }
   });
-  cpu_set_t saved;
-  sched_getaffinity(0, sizeof(saved), &saved);
-  if (same_cpu) pin_to(cpu);
   const uint64_t start = now_ns();
   uint64_t done = 0;
   for (; done < round_trips; ++done) {
@@ -351,7 +406,6 @@ OpsResult futex_pingpong(uint64_t round_trips, bool same_cpu) {
   }
   const uint64_t elapsed = now_ns() - start;
   partner.join();
-  sched_setaffinity(0, sizeof(saved), &saved);
   return {elapsed, done, partner_count};
 }
 
@@ -360,17 +414,15 @@ OpsResult yield_pingpong(uint64_t round_trips) {
   std::atomic<int> turn{0};
   uint64_t partner_count = 0;
   const int cpu = current_cpu();
+  AffinityGuard affinity;
+  pin_to(cpu);  // before the partner starts, which inherits it (see futex_pingpong)
   std::thread partner([&] {
-    pin_to(cpu);
     for (uint64_t i = 0; i < round_trips; ++i) {
       while (turn.load(std::memory_order_acquire) != 1) sched_yield();
       ++partner_count;
       turn.store(0, std::memory_order_release);
     }
   });
-  cpu_set_t saved;
-  sched_getaffinity(0, sizeof(saved), &saved);
-  pin_to(cpu);
   const uint64_t start = now_ns();
   uint64_t done = 0;
   for (; done < round_trips; ++done) {
@@ -379,7 +431,6 @@ OpsResult yield_pingpong(uint64_t round_trips) {
   }
   const uint64_t elapsed = now_ns() - start;
   partner.join();
-  sched_setaffinity(0, sizeof(saved), &saved);
   return {elapsed, done, partner_count};
 }
 
