@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "common/errors.hpp"
+#include "common/random.hpp"
 
 namespace howfast {
 
@@ -162,18 +163,10 @@ int direct_io_alignment(const std::string& dir) {
   return probe.alignment;
 }
 
-namespace {
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 void fill_pattern(unsigned char* buf, std::size_t size, uint64_t seed) {
   for (std::size_t i = 0; i < size; i += 8) {
-    uint64_t word = splitmix64(seed + i / 8);
+    uint64_t state = seed + i / 8;
+    const uint64_t word = splitmix64(state);
     std::memcpy(buf + i, &word, size - i < 8 ? size - i : 8);
   }
 }

@@ -20,24 +20,13 @@
 #include <thread>
 
 #include "common/errors.hpp"
+#include "common/random.hpp"
 
 namespace howfast {
 
 namespace {
 
 inline void clobber() { asm volatile("" ::: "memory"); }
-
-uint64_t splitmix(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-// A uniform integer in [0, bound).
-uint64_t below(uint64_t& state, uint64_t bound) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(splitmix(state)) * bound) >> 64);
-}
 
 struct alignas(64) Line {
   Line* next;

@@ -7,6 +7,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/random.hpp"
 
 #ifdef HOWFAST_HAVE_ROCKSDB
 
@@ -47,21 +48,9 @@ const std::pair<const char*, rocksdb::CompressionType> kCompressions[] = {
     {"zstd", rocksdb::kZSTD},
 };
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t x = (state += 0x9e3779b97f4a7c15ull);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t state = a * 0xd1b54a32d192ed03ull ^ (b + 0x8cb92ba72f3d8dd7ull);
   return splitmix64(state);
-}
-
-// Uniform in [0, n) without modulo bias worth mentioning for n << 2^64 (Lemire's method).
-uint64_t below(uint64_t& state, uint64_t n) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(splitmix64(state)) * n) >> 64);
 }
 
 [[noreturn]] void throw_status(const rocksdb::Status& s, const std::string& what, const std::string& path) {

@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/random.hpp"
 
 #ifdef HOWFAST_HAVE_SQLITE
 #include <sqlite3.h>
@@ -22,13 +23,6 @@ constexpr int64_t kMaxRows = 100'000'000;      // per-transaction samples stay u
 constexpr int64_t kMaxRowSize = 16ll << 20;    // 16 MiB of text per row
 constexpr uint64_t kPoolSlack = 4096;          // random rows are windows into a pool this much longer than a row
 constexpr uint64_t kOffsetStride = 7919;       // odd, so 4096 consecutive ids get 4096 different windows
-
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // Printable ASCII (valid UTF-8, so Python reads it back as str unchanged).
 std::string row_pool(uint64_t row_size, RowContent content, uint64_t seed) {

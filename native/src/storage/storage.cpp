@@ -15,6 +15,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/random.hpp"
 
 namespace howfast {
 
@@ -24,13 +25,6 @@ constexpr int64_t kMaxBlock = 64ll << 20;
 constexpr int64_t kMaxFile = 1ll << 40;
 constexpr int64_t kMaxOps = 20'000'000;
 
-uint64_t next_random(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 std::string job_path(const std::string& base, int64_t job) { return base + "." + std::to_string(job); }
 
 JobPlan make_plan(const IoConfig& c, int64_t job, const std::atomic<bool>* stop) {
@@ -39,10 +33,10 @@ JobPlan make_plan(const IoConfig& c, int64_t job, const std::atomic<bool>* stop)
   for (uint64_t i = 0; i < ops; ++i) plan.offsets[i] = i * static_cast<uint64_t>(c.block_size);
   uint64_t state = c.seed * 1000003ull + static_cast<uint64_t>(job);
   if (c.random) {
-    for (uint64_t i = ops; i > 1; --i) std::swap(plan.offsets[i - 1], plan.offsets[next_random(state) % i]);
+    for (uint64_t i = ops; i > 1; --i) std::swap(plan.offsets[i - 1], plan.offsets[splitmix64(state) % i]);
   }
   for (uint64_t i = 0; i < ops; ++i) {
-    plan.writes[i] = c.op == IoOp::Write ? 1 : c.op == IoOp::Read ? 0 : static_cast<uint8_t>(next_random(state) & 1);
+    plan.writes[i] = c.op == IoOp::Write ? 1 : c.op == IoOp::Read ? 0 : static_cast<uint8_t>(splitmix64(state) & 1);
   }
   return plan;
 }
