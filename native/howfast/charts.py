@@ -258,7 +258,9 @@ def machines(frame: pl.DataFrame, title: str = "This machine beside the other st
         row=pl.format("{} (this machine: {})", "headline", "own")
     )
     order = labelled["row"].unique(maintain_order=True).to_list()
-    drawn = labelled.filter(~pl.col("this_machine") & pl.col("relative").is_not_null() & (pl.col("relative") > 0))
+    drawn = labelled.filter(
+        ~pl.col("this_machine") & pl.col("relative").is_not_null() & (pl.col("relative") > 0)
+    ).with_columns(text_at=pl.max_horizontal("relative", pl.lit(1.0)))  # a label right of the bar's end or of 1×
     names = labelled.filter(~pl.col("this_machine"))["machine"].unique(maintain_order=True).to_list()
     colours = [c for c in PALETTE if c != HIGHLIGHT][: len(names)] or [REFERENCE]
     furthest = float(np.abs(np.log10(drawn["relative"].to_numpy())).max()) if drawn.height else 0.0
@@ -287,7 +289,7 @@ def machines(frame: pl.DataFrame, title: str = "This machine beside the other st
     )
     bars = base.mark_bar().encode(x=x, x2=alt.datum(1.0))
     text = base.mark_text(align="left", dx=4, fontSize=10).encode(
-        x="relative:Q", text="shown:N", color=alt.value("#333")
+        x="text_at:Q", text="shown:N", color=alt.value("#333")
     )
     one = pl.DataFrame({"one": [1.0], "label": ["this machine"]})
     rule = alt.Chart(one).mark_rule(color=HIGHLIGHT, strokeWidth=2).encode(x="one:Q")
