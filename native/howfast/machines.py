@@ -82,7 +82,7 @@ def _sets(machine: str) -> list[tuple[str, str]]:
     return found
 
 
-def _preference(folder: str) -> tuple[int, str]:
+def _preference(folder: str) -> tuple[float, str]:
     order = [current_profile().name, "full", "quick", *PROFILES]
     base = folder.split("+")[0]
     return (order.index(base) if base in order else len(order)) + (0 if "+" not in folder else 0.5), folder
