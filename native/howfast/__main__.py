@@ -7,6 +7,9 @@
 * ``notebooks [PAGE ...] [--out DIR] [--clean-only]``: the workshop kit, every page as a
   Jupyter notebook: a clean set for a class and a set executed on this machine.
 * ``facts [DIR]``: the machine facts for a directory.
+* ``machines``: the machines with stored results; ``compare A B``: two of them side by
+  side; ``export [MACHINE] FILE`` and ``import FILE [--as NAME] [--replace]``: a
+  machine's results as one file, to pool machines.
 """
 
 from __future__ import annotations
@@ -162,6 +165,83 @@ def _notebooks(paths: list[str], out: Path, clean_only: bool, timeout: int | Non
     return _execute([str(p) for p in targets], None, timeout, notebooks=out / EXECUTED)
 
 
+def _machines(args: argparse.Namespace) -> int:
+    from .machines import stored_machines, this_machine
+    from .store import stored
+
+    found = stored_machines()
+    if not found:
+        raise ValueError("no stored results yet: run 'howfast measure' or 'howfast import FILE'")
+    here = this_machine()
+    for name in found:
+        sets = stored(name)
+        folders = ", ".join(dict.fromkeys(f for f, _ in sets))
+        print(f"{name}{' (this machine)' if name == here else ''}: {len(sets)} sets ({folders})")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from . import fmt
+    from .machines import compare, shown
+
+    a, b = args.machines
+    frame = compare(a, b, profile=args.folder, subjects=args.subject or None)
+    table = Table(title=f"{b} beside {a}: medians over the repetitions", caption=COMPARE_CAPTION)
+    for column in ["case", "metric", a, b, f"{b} / {a}", "better", "ahead", "note"]:
+        table.add_column(column, justify="right" if column in (a, b, f"{b} / {a}") else "left", overflow="fold")
+    shown_part = None
+    for row in frame.iter_rows(named=True):
+        part = f"{row['subject']} / {row['experiment']} ({row['profile']} profile)"
+        if part != shown_part:
+            table.add_section()
+            table.add_row(f"[bold]{part}[/bold]")
+            shown_part = part
+        table.add_row(
+            row["case"],
+            row["metric"],
+            shown(row["a"], row["unit"]),
+            shown(row["b"], row["unit"]),
+            fmt.ratio(row["ratio"]),
+            row["better"] or "-",
+            row["ahead"] or "",
+            row["note"] or "",
+        )
+    Console().print(table)
+    return 0
+
+
+COMPARE_CAPTION = (
+    "better: lower for a time, higher for a rate, '-' where the unit does not say; ahead: the machine whose "
+    "slowest-to-fastest range is entirely better; n/a: not measured (note says why)."
+)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .bundle import export_results
+
+    if len(args.names) > 2:
+        raise ValueError("export takes [MACHINE] FILE")
+    machine, path = (None, *args.names)[-2:]
+    done = export_results(machine, path)
+    print(f"exported {len(done)} sets to {path}: {', '.join(f'{f}/{s}' for f, s in done)}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from .bundle import import_results
+    from .store import Busy
+
+    try:
+        machine, done = import_results(args.file, args.as_machine, replace=args.replace)
+    except Busy as error:
+        raise ValueError(str(error)) from None
+    print(f"imported {len(done)} sets as machine {machine}: {', '.join(f'{f}/{s}' for f, s in done)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="howfast", description="Measure how fast this computer is.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -190,6 +270,17 @@ def main(argv: list[str] | None = None) -> int:
     kit.add_argument("--timeout", type=int, default=None, help="seconds a cell may run (default: the profile's)")
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
+    sub.add_parser("machines", help="list the machines with stored results")
+    versus = sub.add_parser("compare", help="two machines' stored results side by side, with ratios")
+    versus.add_argument("machines", nargs=2, metavar="MACHINE")
+    versus.add_argument("--profile", dest="folder", default=None, help="the profile to compare (default: both have)")
+    versus.add_argument("--subject", action="append", default=None, help="only this subject (repeatable)")
+    export = sub.add_parser("export", help="write a machine's stored results into one file (a zip)")
+    export.add_argument("names", nargs="+", metavar="[MACHINE] FILE")
+    bring = sub.add_parser("import", help="store the results of a file made by 'howfast export'")
+    bring.add_argument("file", type=Path)
+    bring.add_argument("--as", dest="as_machine", default=None, metavar="NAME", help="store them as this machine")
+    bring.add_argument("--replace", action="store_true", help="overwrite stored sets of that machine")
     args = parser.parse_args(argv)
     if getattr(args, "profile", None):
         os.environ["HOWFAST_PROFILE"] = args.profile
@@ -203,6 +294,9 @@ def main(argv: list[str] | None = None) -> int:
             from .paths import from_setting
 
             return _notebooks(args.paths, args.out or from_setting("notebooks"), args.clean_only, args.timeout)
+        pooled = {"machines": _machines, "compare": _compare, "export": _export, "import": _import}
+        if args.command in pooled:
+            return pooled[args.command](args)
         from .machine import facts as machine_facts
         from .scratch import scratch_base
 

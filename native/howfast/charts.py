@@ -243,3 +243,54 @@ def grouped_bars(
     )
     spread = base.mark_rule(color="#333").encode(x="min:Q", x2="max:Q")
     return (bars + spread).properties(height=alt.Step(14))
+
+
+def machines(frame: pl.DataFrame, title: str = "This machine beside the other stored machines") -> alt.LayerChart:
+    """Headline numbers of the other stored machines, each as how many times as fast as
+    this machine (a time turned round, so right of 1× is faster, left slower), on a log
+    scale; each row's label gives this machine's own number. `frame` has the columns of
+    ``howfast.machines.headlines``; a machine that lacks a number has no bar."""
+    needed = {"headline", "machine", "relative", "shown", "this_machine"}
+    if frame.height == 0 or not needed <= set(frame.columns):
+        raise ValueError(f"machines() needs rows with the columns {sorted(needed)}")
+    mine = frame.filter(pl.col("this_machine")).select("headline", pl.col("shown").alias("own"))
+    labelled = frame.join(mine, on="headline", how="left", maintain_order="left").with_columns(
+        row=pl.format("{} (this machine: {})", "headline", "own")
+    )
+    order = labelled["row"].unique(maintain_order=True).to_list()
+    drawn = labelled.filter(
+        ~pl.col("this_machine") & pl.col("relative").is_not_null() & (pl.col("relative") > 0)
+    ).with_columns(text_at=pl.max_horizontal("relative", pl.lit(1.0)))  # a label right of the bar's end or of 1×
+    names = labelled.filter(~pl.col("this_machine"))["machine"].unique(maintain_order=True).to_list()
+    colours = [c for c in PALETTE if c != HIGHLIGHT][: len(names)] or [REFERENCE]
+    furthest = float(np.abs(np.log10(drawn["relative"].to_numpy())).max()) if drawn.height else 0.0
+    decades = max(1, int(np.ceil(furthest + 0.05)))
+    domain = [10.0**-decades, 10.0**decades]
+    base = alt.Chart(
+        drawn,
+        title=alt.Title(title, subtitle="Times as fast as this machine (log scale): right of 1× faster, left slower."),
+    ).encode(
+        y=alt.Y("row:N", sort=order, title=None, axis=alt.Axis(labelLimit=420)),
+        yOffset=alt.YOffset("machine:N", sort=names),
+        color=alt.Color("machine:N", title=None, sort=names, scale=alt.Scale(domain=names, range=colours)),
+        tooltip=[
+            alt.Tooltip("headline:N"),
+            alt.Tooltip("machine:N"),
+            alt.Tooltip("shown:N", title="median"),
+            alt.Tooltip("own:N", title="this machine"),
+            alt.Tooltip("relative:Q", format=".3~r", title="× this machine"),
+        ],
+    )
+    x = alt.X(
+        "relative:Q",
+        scale=alt.Scale(type="log", domain=domain),
+        title="× this machine (log scale)",
+        axis=alt.Axis(values=[10.0**k for k in range(-decades, decades + 1)], labelExpr=f"({TICK_LABEL}) + '×'"),
+    )
+    bars = base.mark_bar().encode(x=x, x2=alt.datum(1.0))
+    text = base.mark_text(align="left", dx=4, fontSize=10).encode(
+        x="text_at:Q", text="shown:N", color=alt.value("#333")
+    )
+    one = pl.DataFrame({"one": [1.0], "label": ["this machine"]})
+    rule = alt.Chart(one).mark_rule(color=HIGHLIGHT, strokeWidth=2).encode(x="one:Q")
+    return (bars + text + rule).properties(height=alt.Step(16))

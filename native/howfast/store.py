@@ -143,10 +143,19 @@ def _versions(parent: Path, subject: str) -> list[Path]:
 class Writer:
     """Fills one new folder for a subject's set; ``commit`` makes it the current one."""
 
-    def __init__(self, subject: str, profile: Profile) -> None:
+    def __init__(
+        self, subject: str, profile: Profile, *, machine: str | None = None, folder: str | None = None
+    ) -> None:
+        """A set of this machine for the profile (and capabilities switched off now); an
+        import names the `machine` and the profile's `folder` (``quick+no-io_uring``)."""
         self.subject = check_subject(subject)
         self.profile = profile
-        self.final = set_dir(subject, profile=profile.name)
+        if machine is None and folder is None:
+            self.final = set_dir(subject, profile=profile.name)
+        else:
+            from .machine import machine_id
+
+            self.final = results_dir() / (machine or machine_id()) / (folder or variant(profile.name)) / subject
         self.final.parent.mkdir(parents=True, exist_ok=True)
         self._lock = self._acquire()
         try:
@@ -209,9 +218,9 @@ class Writer:
             run.samples.with_columns(stamp).write_parquet(self.path / f"{run.benchmark}.samples.parquet")
         self.experiments.append(run.benchmark)
 
-    def commit(self) -> Path:
+    def commit(self, manifest: dict[str, Any] | None = None) -> Path:
         """Write the manifest, make this folder the current set, and remove the sets
-        before the one it replaces."""
+        before the one it replaces. An import passes the `manifest` it brings, kept as it is."""
         from .machine import machine_id
 
         try:
@@ -219,7 +228,7 @@ class Writer:
                 raise RuntimeError(f"{self.subject}: the experiments recorded no machine facts (call record_facts)")
             if not self.experiments:
                 raise RuntimeError(f"{self.subject}: no experiment was stored")
-            manifest = {
+            manifest = manifest or {
                 "subject": self.subject,
                 "schema": schema(self.subject),
                 "machine": machine_id(),
@@ -380,11 +389,42 @@ class ResultSet:
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
     """The stored set; MissingResults naming the command that measures it when absent."""
-    link = set_dir(subject, machine=machine, profile=profile)
+    return _open(subject, set_dir(subject, machine=machine, profile=profile), profile or current_profile().name)
+
+
+def load_stored(subject: str, machine: str, folder: str) -> ResultSet:
+    """The set of `machine` stored in its profile folder `folder` (``quick``,
+    ``quick+no-io_uring``), whatever this process's profile and switches are."""
+    check_subject(subject)
+    if not _FOLDER.match(folder) or not _MACHINE.match(machine):
+        raise ValueError(f"no results set can be stored as machine {machine!r}, profile folder {folder!r}")
+    return _open(subject, results_dir() / machine / folder / subject, folder)
+
+
+#: a machine's folder (as ``machine.machine_id`` makes it) and a profile's folder
+_MACHINE = re.compile(r"^\w[\w.-]*$")
+_FOLDER = re.compile(r"^[a-z0-9][a-z0-9_-]*(\+[a-z0-9_-]+)*$")
+
+
+def stored(machine: str) -> list[tuple[str, str]]:
+    """(profile folder, subject) of every set stored for `machine`, in the book's order."""
+    base = results_dir() / machine
+    if not _MACHINE.match(machine) or not base.is_dir():
+        return []
+    found = [
+        (folder.name, subject)
+        for folder in sorted(base.iterdir())
+        if _FOLDER.match(folder.name) and folder.is_dir()
+        for subject in SUBJECTS
+        if (folder / subject / MANIFEST).is_file()
+    ]
+    return sorted(found, key=lambda f: (f[0], SUBJECTS.index(f[1])))
+
+
+def _open(subject: str, link: Path, chosen: str) -> ResultSet:
     path, hold = _hold_current(link)
     manifest_path = path / MANIFEST
     if hold < 0 or not manifest_path.is_file():
-        chosen = profile or current_profile().name
         raise MissingResults(
             f"no stored {subject} results for this machine and the {chosen} profile "
             f"({path}): run 'python -m howfast measure {subject} --profile {chosen}'"

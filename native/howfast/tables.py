@@ -37,6 +37,37 @@ class Table:
             return f"{value:,}"
         return str(value).replace("|", "\\|")
 
+    def beside(self, others: Mapping[str, pl.DataFrame], *, on: list[str], columns: list[str]) -> Table:
+        """This table with, from each of `others` (a frame of the same shape, by the name
+        that heads its columns), the values of `columns`, each right after its own column
+        as ``column (name)`` and formatted like it; rows match on `on`, and a row an other
+        frame lacks reads n/a. This table itself when `others` is empty."""
+        missing = [c for c in [*on, *columns] if c not in self.frame.columns]
+        if missing:
+            raise ValueError(f"beside: the table has no column {missing[0]!r}; it has {', '.join(self.frame.columns)}")
+        if not others:
+            return self
+        if self.frame.select(on).is_duplicated().any():
+            raise ValueError(f"beside: the columns {on} do not tell the table's rows apart")
+        frame, formats, order = self.frame, dict(self.formats), {c: [c] for c in self.frame.columns}
+        for name, other in others.items():
+            lacking = [c for c in [*on, *columns] if c not in other.columns]
+            if lacking:
+                raise ValueError(f"beside: the frame of {name!r} has no column {lacking[0]!r}")
+            renamed = {c: f"{c} ({name})" for c in columns}
+            part = (
+                other.with_columns(pl.col(c).cast(frame.schema[c], strict=False) for c in on)
+                .unique(subset=on, keep="first", maintain_order=True)
+                .select([*on, *columns])
+                .rename(renamed)
+            )
+            frame = frame.join(part, on=on, how="left", nulls_equal=True, maintain_order="left")
+            for column, new in renamed.items():
+                order[column].append(new)
+                if column in formats:
+                    formats[new] = formats[column]
+        return Table(frame.select([c for group in order.values() for c in group]), formats)
+
     def markdown(self) -> str:
         header = "| " + " | ".join(self.frame.columns) + " |"
         align = "|" + "|".join("---:" if dtype.is_numeric() else ":---" for dtype in self.frame.dtypes) + "|"

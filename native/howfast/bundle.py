@@ -1,0 +1,283 @@
+"""A machine's results as one file, to pool machines (a workshop's participants send
+theirs to one person, who renders the book with all of them).
+
+A bundle is a zip file::
+
+    howfast-bundle.json              what it holds: format, machine, when exported, and
+                                     for each set its profile folder, subject and the
+                                     SHA-256 of every file
+    <profile>/<subject>/manifest.json
+    <profile>/<subject>/machine.json
+    <profile>/<subject>/<experiment>.parquet, <experiment>.samples.parquet
+
+A zip rather than one parquet file: the sets are copied as they are stored, byte for
+byte, so an import gives back exactly the files that were exported (one parquet bundle
+would have to merge tables of different columns and re-encode the JSON), any zip tool
+can list and open it, and parquet is already compressed (stored, not deflated again).
+
+An import checks the whole bundle before it writes anything: member names (no absolute
+path, no '..', nothing outside the layout above, no links), every file listed in the
+index with its digest and no file that is not, manifests that name their subject and
+experiments, the shape of each subject's results (its SCHEMA) that this howfast reads,
+and parquet files that read. The digests catch a damaged or edited file, not a bundle
+rewritten together with its index: they check integrity, not who made it. Each set is
+then written through ``store.Writer``, so it is whole or absent and a set being
+measured (its lock) is never overwritten.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import io
+import json
+import os
+import re
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from . import store
+from .checks import checked
+from .profiles import PROFILES, current_profile
+
+FORMAT = 1
+INDEX = "howfast-bundle.json"
+#: the most a bundle may unpack to
+MAX_BYTES = 16 * 2**30
+_FILE = re.compile(r"^(manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]*(\.samples)?\.parquet)$")
+_WHEN = (1980, 1, 1, 0, 0, 0)
+
+
+class BadBundle(ValueError):
+    """The file is not a bundle howfast can import, or it was damaged or edited."""
+
+
+class WouldReplace(ValueError):
+    """The import would overwrite stored results and was not asked to."""
+
+
+@dataclass
+class _Set:
+    folder: str
+    subject: str
+    files: dict[str, bytes]
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return json.loads(self.files[store.MANIFEST])
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        return json.loads(self.files[store.FACTS])
+
+
+def _digest(blob: bytes) -> str:
+    return hashlib.sha256(blob).hexdigest()
+
+
+def check_machine_name(name: str, what: str = "machine name") -> str:
+    """A name a machine's folder can have (as ``machine.machine_id`` makes them)."""
+    if not isinstance(name, str) or not store._MACHINE.match(name):
+        raise ValueError(f"{what} {name!r} must be letters, digits, '.', '_' or '-', not starting with '.' or '-'")
+    return name
+
+
+def export_results(machine: str | None, path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Write every readable stored set of `machine` (default: this one) into the zip file
+    `path` (replaced whole at the end, never left half-written); the (profile folder,
+    subject) of each set exported. A set in a shape this howfast no longer reads is left
+    out; none left is a ValueError."""
+    from . import __version__
+    from .machines import _sets, this_machine
+
+    name = check_machine_name(machine or this_machine())
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{str(target)!r} is a directory: name the bundle file to write")
+    if not target.parent.is_dir():
+        raise ValueError(f"cannot write {str(target)!r}: its directory does not exist")
+    sets, listed = _sets(name), []
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        with zipfile.ZipFile(partial, "w") as bundle:
+            for folder, subject in sets:
+                try:
+                    data = store.load_stored(subject, name, folder)  # held: no writer removes it meanwhile
+                except store.MissingResults:
+                    continue
+                digests = {}
+                for file in sorted(p for p in data.path.iterdir() if p.is_file() and _FILE.match(p.name)):
+                    blob = file.read_bytes()
+                    info = zipfile.ZipInfo(f"{folder}/{subject}/{file.name}", date_time=_WHEN)
+                    info.compress_type = zipfile.ZIP_STORED if file.suffix == ".parquet" else zipfile.ZIP_DEFLATED
+                    info.external_attr = (stat.S_IFREG | 0o644) << 16
+                    bundle.writestr(info, blob)
+                    digests[file.name] = _digest(blob)
+                listed.append({"profile": folder, "subject": subject, "files": digests})
+            if not listed:
+                raise ValueError(f"machine {name!r} has no results set this howfast can read: nothing to export")
+            index = {
+                "format": FORMAT,
+                "machine": name,
+                "howfast": __version__,
+                "exported": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "sets": listed,
+            }
+            bundle.writestr(zipfile.ZipInfo(INDEX, date_time=_WHEN), json.dumps(index, indent=2) + "\n")
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return [(s["profile"], s["subject"]) for s in listed]
+
+
+def _member(info: zipfile.ZipInfo) -> tuple[str, str, str] | None:
+    """(profile folder, subject, file) of a set's member; None for the index; BadBundle
+    for anything else."""
+    name = info.filename
+    if name == INDEX:
+        return None
+    kind = (info.external_attr >> 16) & 0o170000
+    parts = name.split("/")
+    if (
+        info.is_dir()
+        or kind not in (0, stat.S_IFREG)
+        or "\\" in name
+        or name.startswith("/")
+        or len(parts) != 3
+        or not store._FOLDER.match(parts[0])
+        or parts[1] not in store.SUBJECTS
+        or not _FILE.match(parts[2])
+    ):
+        raise BadBundle(f"the bundle holds {name!r}, which is not a file of a results set (refused)")
+    return parts[0], parts[1], parts[2]
+
+
+def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
+    """The machine named in the bundle at `path` and its sets, every check of the module
+    passed (BadBundle naming the first that fails)."""
+    source = Path(path)
+    if not source.is_file():
+        raise BadBundle(f"no bundle file {str(source)!r}")
+    try:
+        with zipfile.ZipFile(source) as bundle:
+            infos = bundle.infolist()
+            names = [i.filename for i in infos]
+            if len(set(names)) != len(names):
+                raise BadBundle(f"{source}: a member appears twice")
+            members = {i.filename: _member(i) for i in infos}
+            if INDEX not in members:
+                raise BadBundle(f"{source} is not a howfast bundle (it has no {INDEX})")
+            if sum(i.file_size for i in infos) > MAX_BYTES:
+                raise BadBundle(f"{source} would unpack to more than {MAX_BYTES >> 30} GiB")
+            blobs = {name: bundle.read(name) for name in names}
+    except zipfile.BadZipFile as error:
+        raise BadBundle(f"{source} is not a readable zip file ({error})") from None
+    try:
+        index = json.loads(blobs[INDEX])
+        machine, listed = index["machine"], index["sets"]
+        if index.get("format") != FORMAT:
+            raise BadBundle(f"{source}: bundle format {index.get('format')!r}, this howfast reads {FORMAT}")
+        check_machine_name(machine, "the bundle's machine name")
+        wanted = {f"{s['profile']}/{s['subject']}/{f}": digest for s in listed for f, digest in s["files"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        if isinstance(error, BadBundle):
+            raise
+        raise BadBundle(f"{source}: its {INDEX} is not a bundle index ({error})") from None
+    present = {n for n, m in members.items() if m is not None}
+    if present != set(wanted):
+        extra, absent = sorted(present - set(wanted)), sorted(set(wanted) - present)
+        raise BadBundle(f"{source}: the files do not match its index (unlisted: {extra[:3]}, missing: {absent[:3]})")
+    for name, digest in wanted.items():
+        if _digest(blobs[name]) != digest:
+            raise BadBundle(f"{source}: {name} was changed after the bundle was made (its SHA-256 differs)")
+    sets = []
+    for entry in listed:
+        folder, subject = entry["profile"], entry["subject"]
+        files = {f: blobs[f"{folder}/{subject}/{f}"] for f in entry["files"]}
+        sets.append(_check_set(source, _Set(folder, subject, files)))
+    if not sets:
+        raise BadBundle(f"{source} holds no results set")
+    if len({(s.folder, s.subject) for s in sets}) != len(sets):
+        raise BadBundle(f"{source}: a results set appears twice")
+    return machine, sets
+
+
+def _check_set(source: Path, found: _Set) -> _Set:
+    where = f"{source}: {found.folder}/{found.subject}"
+    if store.MANIFEST not in found.files or store.FACTS not in found.files:
+        raise BadBundle(f"{where} lacks its {store.MANIFEST} or {store.FACTS}")
+    try:
+        manifest, facts = found.manifest, found.facts
+        experiments = list(manifest["experiments"])
+        subject, shape = manifest["subject"], manifest.get("schema")
+    except (ValueError, KeyError, TypeError) as error:
+        raise BadBundle(f"{where}: its manifest is not one ({error})") from None
+    if subject != found.subject or not isinstance(facts, dict) or not experiments:
+        raise BadBundle(f"{where}: its manifest does not describe a set of {found.subject}")
+    if shape != store.schema(found.subject):
+        raise BadBundle(
+            f"{where} was stored by howfast {manifest.get('howfast')} in another shape of {found.subject} results "
+            f"(schema {shape}, this howfast reads {store.schema(found.subject)}): measure it again with this version"
+        )
+    tables = [f for f in found.files if f.endswith(".parquet")]
+    if any(f"{e}.parquet" not in tables for e in experiments) or any(
+        f.split(".")[0] not in experiments for f in tables
+    ):
+        raise BadBundle(f"{where}: its tables are not the experiments its manifest lists")
+    for name in tables:
+        try:
+            pl.read_parquet(io.BytesIO(found.files[name]))
+        except Exception as error:  # polars raises several kinds for a file that is not parquet
+            raise BadBundle(f"{where}/{name} is not a readable parquet file ({type(error).__name__})") from None
+    return found
+
+
+def import_results(
+    path: str | os.PathLike[str], as_machine: str | None = None, *, replace: bool = False
+) -> tuple[str, list[tuple[str, str]]]:
+    """Store the sets of the bundle at `path` as the results of `as_machine` (default: the
+    machine it names); the machine's name and the (profile folder, subject) of each set.
+    A set already stored there is replaced only with `replace` (WouldReplace otherwise,
+    naming whether they are this machine's own results); nothing is written unless the
+    whole bundle passes its checks."""
+    from .machines import this_machine
+
+    named, sets = read_bundle(path)
+    machine = check_machine_name(as_machine) if as_machine is not None else named
+    here = this_machine()
+    base = store.results_dir() / machine
+    existing = [f"{s.folder}/{s.subject}" for s in sets if (base / s.folder / s.subject).exists()]
+    if existing and not replace:
+        what = ", ".join(existing)
+        if machine == here:
+            raise WouldReplace(
+                f"the bundle's machine {machine!r} is this machine, and importing it would replace this machine's "
+                f"own results ({what}): import it with --as ANOTHER-NAME, or add --replace to overwrite them"
+            )
+        raise WouldReplace(
+            f"machine {machine!r} already has stored results ({what}): "
+            "import the bundle with --as ANOTHER-NAME, or add --replace to overwrite them"
+        )
+    for found in sets:
+        profile = PROFILES.get(found.folder.split("+")[0]) or current_profile()
+        writer = store.Writer(found.subject, profile, machine=machine, folder=found.folder)
+        try:
+            for name, blob in found.files.items():
+                if name.endswith(".parquet"):
+                    (writer.path / name).write_bytes(blob)
+            manifest = found.manifest
+            writer.experiments = list(manifest["experiments"])
+            writer.machine_facts = found.facts
+        except BaseException:
+            writer.discard()
+            raise
+        writer.commit(manifest)
+    return machine, [(s.folder, s.subject) for s in sets]
+
+
+checked(globals(), only=("str",))
