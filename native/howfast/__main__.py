@@ -4,6 +4,7 @@
   this machine's results sets, with a progress bar; nothing given means the whole book.
 * ``execute [QMD ...] [--png DIR]``: run chapters without Quarto, from the stored results
   (a chapter measures what is missing), and check what a reader would see.
+* ``card [MACHINE ...]``: the numbers card of the stored results, one column per machine.
 * ``facts [DIR]``: the machine facts for a directory.
 """
 
@@ -132,6 +133,38 @@ def _execute(paths: list[str], png: Path | None, timeout: int | None) -> int:
     return 1 if failed else 0
 
 
+def _card(machines: list[str]) -> int:
+    """The numbers card as a table: the stored results only (nothing is measured)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from . import card, store
+
+    if not store.machines():
+        print("howfast: no results stored yet: run 'howfast measure' first", file=sys.stderr)
+        return 1
+    frame = card.card(machines or None, measure=False)
+    names = card.value_columns(frame)
+    table = Table(title="How fast is this computer? (napkin numbers; n/a: see the reason)")
+    for column in ["number", *names, "laptop", "phone", "measured in"]:
+        table.add_column(column, justify="left" if column in ("number", "measured in") else "right")
+    for row in frame.iter_rows(named=True):
+        cells = [card.display(row[n], row["unit"]) for n in names]
+        why = "; ".join(f"{n}: {row[f'{n} reason']}" for n in names if row[n] is None and row[f"{n} reason"])
+        table.add_row(
+            row["label"],
+            *cells,
+            card.display(row["laptop"], row["unit"]),
+            card.display(row["phone"], row["unit"]),
+            row["section"] + (f"\n[dim]n/a: {why}[/dim]" if why else ""),
+        )
+    console = Console()
+    console.print(table)
+    for n in names:
+        console.print(f"{n}: {card.stamp_line(frame, n)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="howfast", description="Measure how fast this computer is.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -152,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds a cell may run (default: the profile's; 15 min quick, 6 h full)",
     )
+    show = sub.add_parser("card", help="print the numbers card of the stored results")
+    show.add_argument("machines", nargs="*", metavar="MACHINE", help="stored machines to show (default: all)")
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
     args = parser.parse_args(argv)
@@ -163,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             return _measure(args.names)
         if args.command == "execute":
             return _execute(args.paths, args.png, args.timeout)
+        if args.command == "card":
+            return _card(args.machines)
         from .machine import facts as machine_facts
         from .scratch import scratch_base
 

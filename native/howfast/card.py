@@ -84,7 +84,8 @@ def _hash_value(results: store.ResultSet) -> float | None:
 
 
 def _sqlite_value(results: store.ResultSet) -> float | None:
-    from .sqlite import experiments as sqlite, report
+    from .sqlite import experiments as sqlite
+    from .sqlite import report
 
     return report.rate(results.table(sqlite.INSERTS), sqlite.C_API, "normal", 1)
 
@@ -104,75 +105,119 @@ def _memory_latency(results: store.ResultSet) -> float | None:
     return stats.pick(stats.summarize(latency, ["working_set"]), "ns_per_load", working_set=largest)
 
 
-_PARALLEL_BY = ["engine", "pattern", "op", "fsync", "direct", "cache", "block_size", "jobs"]
+def _fio(machine: str, job: str) -> Reference:
+    return Reference("disk_fio_parallel", {"machine": machine, "job": job, "metric": "mb_per_s"})
+
+
 _QD_BY = ["op", "queue_depth", "block_size"]
 
 HEADLINES: tuple[Headline, ...] = (
     Headline(
-        "seq_read", "sequential read", "MB/s", "storage", "parallel",
+        "seq_read",
+        "sequential read",
+        "MB/s",
+        "storage",
+        "parallel",
         "chapters/storing-data.qmd#sec-parallel-jobs",
         _pick("parallel", ["op", "fsync"], "mb_per_s", op="read", fsync=False),
-        Reference("disk_fio_parallel", {"machine": "laptop", "job": "sync sequential read", "metric": "mb_per_s"}),
-        Reference("disk_fio_parallel", {"machine": "phone", "job": "sync sequential read", "metric": "mb_per_s"}),
+        _fio("laptop", "sync sequential read"),
+        _fio("phone", "sync sequential read"),
         "1 MiB blocks, parallel jobs, page cache dropped first",
     ),
     Headline(
-        "seq_write", "sequential durable write", "MB/s", "storage", "parallel",
+        "seq_write",
+        "sequential durable write",
+        "MB/s",
+        "storage",
+        "parallel",
         "chapters/storing-data.qmd#sec-parallel-jobs",
         _pick("parallel", ["op", "fsync"], "mb_per_s", op="write", fsync=True),
-        Reference("disk_fio_parallel", {"machine": "laptop", "job": "sync sequential write + fsync", "metric": "mb_per_s"}),
-        Reference("disk_fio_parallel", {"machine": "phone", "job": "sync sequential write + fsync", "metric": "mb_per_s"}),
+        _fio("laptop", "sync sequential write + fsync"),
+        _fio("phone", "sync sequential write + fsync"),
         "1 MiB blocks, parallel jobs, fsync after each write",
     ),
     Headline(
-        "random_read_qd1", "random 4 KiB read, queue depth 1", "ops/s", "storage", "queue_depth",
+        "random_read_qd1",
+        "random 4 KiB read, queue depth 1",
+        "ops/s",
+        "storage",
+        "queue_depth",
         "chapters/storing-data.qmd#sec-queue-depth",
         _pick("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=1, block_size=4096),
         note="io_uring, O_DIRECT, one read in flight",
     ),
     Headline(
-        "random_read_qd32", "random 4 KiB read, queue depth 32", "ops/s", "storage", "queue_depth",
+        "random_read_qd32",
+        "random 4 KiB read, queue depth 32",
+        "ops/s",
+        "storage",
+        "queue_depth",
         "chapters/storing-data.qmd#sec-queue-depth",
         _pick("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=32, block_size=4096),
         note="io_uring, O_DIRECT, 32 reads in flight",
     ),
     Headline(
-        "fsync", "4 KiB write + fsync", "µs", "fsync", "latency",
+        "fsync",
+        "4 KiB write + fsync",
+        "µs",
+        "fsync",
+        "latency",
         "chapters/fsync.qmd#sec-fsync-methods",
-        lambda r: stats.pick(stats.summarize(r.table("latency").filter(pl.col("layout") == "append"), ["method"]),
-                             "p50", method="fsync"),  # fmt: skip
+        lambda r: stats.pick(
+            stats.summarize(r.table("latency").filter(pl.col("layout") == "append"), ["method"]), "p50", method="fsync"
+        ),  # fmt: skip
         Reference("fsync", {"machine": "laptop", "metric": "latency", "device": "WD SN750 NVMe"}),
         note="appending to a new file, median latency",
     ),
     Headline(
-        "syscall", "system call", "ns", "cpu", "costs",
+        "syscall",
+        "system call",
+        "ns",
+        "cpu",
+        "costs",
         "chapters/cpu-and-memory.qmd#sec-cpu-costs",
         _pick("costs", ["operation"], "ns_per_op", operation="getppid"),
         Reference("system", {"machine": "laptop", "operation": "syscall"}),
         note="getppid through syscall()",
     ),
     Headline(
-        "context_switch", "context switch", "ns", "cpu", "costs",
+        "context_switch",
+        "context switch",
+        "ns",
+        "cpu",
+        "costs",
         "chapters/cpu-and-memory.qmd#sec-cpu-costs",
         _pick("costs", ["operation"], "ns_per_switch", operation="pipe_same_cpu"),
         Reference("system", {"machine": "laptop", "operation": "process_context_switch"}, scale=1e3),
         note="two processes on one CPU, pipe ping-pong",
     ),
     Headline(
-        "memory_latency", "memory latency", "ns", "cpu", "latency",
+        "memory_latency",
+        "memory latency",
+        "ns",
+        "cpu",
+        "latency",
         "chapters/cpu-and-memory.qmd#sec-memory-latency",
         _memory_latency,
         note="dependent loads, largest working set",
     ),
     Headline(
-        "memory_bandwidth", "memory bandwidth", "GB/s", "cpu", "bandwidth",
+        "memory_bandwidth",
+        "memory bandwidth",
+        "GB/s",
+        "cpu",
+        "bandwidth",
         "chapters/cpu-and-memory.qmd#sec-memory-bandwidth",
         _best("bandwidth", ["kind", "threads"], "gb_per_s", kind="read"),
         Reference("system", {"machine": "laptop", "level": "RAM", "metric": "throughput"}),
         note="sequential reads, best thread count",
     ),
     Headline(
-        "hashing", "hashing (XXH64)", "MiB/s", "hashing", "native",
+        "hashing",
+        "hashing (XXH64)",
+        "MiB/s",
+        "hashing",
+        "native",
         "chapters/hashing.qmd#sec-hashing-reference",
         _hash_value,
         Reference("hashing", {"machine": "laptop", "algorithm": "xxhash"}),
@@ -180,14 +225,22 @@ HEADLINES: tuple[Headline, ...] = (
         note="64 KiB inputs, one thread",
     ),
     Headline(
-        "tcp", "TCP over loopback", "Gbit/s", "network", "tcp_bulk",
+        "tcp",
+        "TCP over loopback",
+        "Gbit/s",
+        "network",
+        "tcp_bulk",
         "chapters/networks.qmd#sec-tcp",
         _pick("tcp_bulk", ["streams"], "gbit_per_s", streams=1),
         Reference("network", {"machine": "laptop", "test": "tcp_read_write", "metric": "bandwidth"}),
         note="one stream",
     ),
     Headline(
-        "http", "HTTP hello world", "req/s", "network", "http_closed",
+        "http",
+        "HTTP hello world",
+        "req/s",
+        "network",
+        "http_closed",
         "chapters/networks.qmd#sec-http",
         _best("http_closed", ["connections"], "req_per_s"),
         Reference("http", {"machine": "laptop", "test": "hello_world", "metric": "req_per_s"}),
@@ -195,7 +248,11 @@ HEADLINES: tuple[Headline, ...] = (
         note="best closed loop over connection counts",
     ),
     Headline(
-        "redis", "Redis GET", "req/s", "network", "redis_suite",
+        "redis",
+        "Redis GET",
+        "req/s",
+        "network",
+        "redis_suite",
         "chapters/networks.qmd#sec-redis",
         _pick("redis_suite", ["test"], "req_per_s", test="get"),
         Reference("redis_benchmark", {"machine": "laptop", "test": "summary", "source": "001_31e43ce54630c49d.txt"}),
@@ -203,17 +260,41 @@ HEADLINES: tuple[Headline, ...] = (
         note="redis-benchmark, 50 clients (seeds: rounded)",
     ),
     Headline(
-        "sqlite_insert", "SQLite insert", "rows/s", "sqlite", "inserts",
+        "sqlite_insert",
+        "SQLite insert",
+        "rows/s",
+        "sqlite",
+        "inserts",
         "chapters/storing-data.qmd#sec-sqlite-rates",
         _sqlite_value,
-        Reference("sqlite", {"machine": "laptop", "metric": "rows_per_s", "batch_size": 1, "synchronous": "normal",
-                             "figure_type": "measured"}),  # fmt: skip
-        Reference("sqlite", {"machine": "phone", "metric": "rows_per_s", "batch_size": 1, "synchronous": "normal",
-                             "figure_type": "measured"}),  # fmt: skip
+        Reference(
+            "sqlite",
+            {
+                "machine": "laptop",
+                "metric": "rows_per_s",
+                "batch_size": 1,
+                "synchronous": "normal",
+                "figure_type": "measured",
+            },
+        ),  # fmt: skip
+        Reference(
+            "sqlite",
+            {
+                "machine": "phone",
+                "metric": "rows_per_s",
+                "batch_size": 1,
+                "synchronous": "normal",
+                "figure_type": "measured",
+            },
+        ),  # fmt: skip
         note="1,000-byte rows, one per transaction, WAL, NORMAL",
     ),
     Headline(
-        "memtable", "memtable, durable", "records/s", "memtable", "sweep",
+        "memtable",
+        "memtable, durable",
+        "records/s",
+        "memtable",
+        "sweep",
         "chapters/memtables.qmd#sec-memtable-sweep",
         _memtable_value,
         note="16 KiB records, O_DSYNC, largest memtable",
@@ -262,32 +343,53 @@ def unstored(subjects: tuple[str, ...] = SUBJECTS) -> list[str]:
     return missing
 
 
-def _sets(machine: str | None, profile: str | None) -> dict[str, store.ResultSet | str]:
-    """Each subject's set, or why there is none. This machine on the current profile: read
-    with ``store.results`` (measured when missing); any other: only what is stored."""
-    here = machine is None or machine == _this_machine()
+PROFILE_PREFERENCE = ("full", "quick", "smoke")
+
+
+def _profiles(machine: str, profile: str | None) -> list[str | None]:
+    """The profiles to try for a machine: the one asked for (or the current one), then
+    the others it has stored, fullest first."""
+    if profile is not None:
+        return [profile]
+    from .paths import results_dir
+
+    stored = {p.name.split("+")[0] for p in (results_dir() / machine).glob("*") if p.is_dir()}
+    return [None, *(p for p in PROFILE_PREFERENCE if p in stored)]
+
+
+def _sets(machine: str | None, profile: str | None, measure: bool) -> dict[str, store.ResultSet | str]:
+    """Each subject's set, or why there is none. This machine on the current profile with
+    `measure`: read with ``store.results`` (measured when missing); otherwise only what is
+    stored, on the profile asked for or else the fullest one stored."""
+    name = machine or _this_machine()
+    here = name == _this_machine()
     out: dict[str, store.ResultSet | str] = {}
     for subject in SUBJECTS:
-        try:
-            out[subject] = (
-                store.results(subject)
-                if here and profile is None
-                else store.load(subject, machine=machine, profile=profile)
-            )
-        except store.MissingResults as error:
-            out[subject] = str(error).split(" (")[0]
+        if here and profile is None and measure:
+            out[subject] = store.results(subject)
+            continue
+        why = ""
+        for candidate in _profiles(name, profile):
+            try:
+                out[subject] = store.load(subject, machine=name, profile=candidate)
+                break
+            except store.MissingResults as error:
+                why = why or str(error).split(" (")[0].replace("this machine", f"machine {name!r}")
+        else:
+            out[subject] = why
     return out
 
 
-def headlines(machine: str | None = None, profile: str | None = None) -> pl.DataFrame:
+def headlines(machine: str | None = None, profile: str | None = None, *, measure: bool = True) -> pl.DataFrame:
     """One row per headline number for `machine` (this one by default) and `profile` (the
     current one): the stored median, its unit, why it is missing, where the book measured
-    it, and the laptop's and phone's figures."""
+    it, and the laptop's and phone's figures. This machine's missing subjects are measured
+    first (on the current profile) unless `measure` is False."""
     if machine is not None:
         store._check_name(machine, "machine")
     if profile is not None:
         store._check_name(profile, "profile")
-    sets = _sets(machine, profile)
+    sets = _sets(machine, profile, measure)
     name = machine or _this_machine()
     rows = []
     for h in HEADLINES:
@@ -321,19 +423,21 @@ SCHEMA = {
 }  # fmt: skip
 
 
-def machines_in_order() -> list[str]:
-    """The stored machines, this one first."""
+def machines_in_order(*, include_here: bool = True) -> list[str]:
+    """The stored machines, this one first (also when it has nothing stored, with
+    `include_here`)."""
     here = _this_machine()
     stored = store.machines()
-    return [here, *(m for m in stored if m != here)]
+    first = [here] if include_here or here in stored else []
+    return [*first, *(m for m in stored if m != here)]
 
 
-def card(machines: list[str] | None = None) -> pl.DataFrame:
+def card(machines: list[str] | None = None, *, measure: bool = True) -> pl.DataFrame:
     """The card: id, label, unit, section, one value column per machine (this machine
     first; all stored machines when none are named), then laptop and phone. Each machine
     also gets ``<machine> reason`` (why a value is missing) and ``<machine> measured``
     (when, and on which profile)."""
-    names = machines_in_order() if machines is None else list(dict.fromkeys(machines))
+    names = machines_in_order(include_here=measure) if machines is None else list(dict.fromkeys(machines))
     if not names:
         raise ValueError("machines must name at least one machine")
     known = set(store.machines()) | {_this_machine()}
@@ -344,13 +448,14 @@ def card(machines: list[str] | None = None) -> pl.DataFrame:
         )
     base = None
     for name in names:
-        rows = headlines(None if name == _this_machine() else name)
+        rows = headlines(None if name == _this_machine() else name, measure=measure)
         cols = rows.select(
             "id",
             pl.col("value").alias(name),
             pl.col("reason").alias(f"{name} reason"),
-            pl.concat_str(pl.col("measured_at").str.slice(0, 10), pl.lit(", "), pl.col("profile"), pl.lit(" profile"))
-            .alias(f"{name} measured"),
+            pl.concat_str(
+                pl.col("measured_at").str.slice(0, 10), pl.lit(", "), pl.col("profile"), pl.lit(" profile")
+            ).alias(f"{name} measured"),
         )
         if base is None:
             base = rows.select("id", "label", "unit", "note", "section").join(cols, on="id", how="left")
@@ -358,6 +463,17 @@ def card(machines: list[str] | None = None) -> pl.DataFrame:
         else:
             base = base.join(cols, on="id", how="left")
     return base.join(refs, on="id", how="left")
+
+
+def value_columns(frame: pl.DataFrame) -> list[str]:
+    """The machines of a card, in its order."""
+    return [c for c in frame.columns if f"{c} reason" in frame.columns]
+
+
+def stamp_line(frame: pl.DataFrame, machine: str) -> str:
+    """When (and on which profiles) a machine's numbers of the card were measured."""
+    seen = frame[f"{machine} measured"].drop_nulls().unique().sort().to_list()
+    return "measured " + "; ".join(seen) if seen else "nothing stored"
 
 
 def display(value: float | None, unit: str) -> str:

@@ -54,12 +54,14 @@ def resources(inputs: Inputs) -> tuple[list[Resource], list[str]]:
     out, missing = [], []
     if inputs.seq_read and inputs.seq_write:
         out.append(Resource("disk bandwidth", read_byte=_inv(inputs.seq_read), write_byte=_inv(inputs.seq_write),
-                            capacity=f"read {fmt.num(inputs.seq_read / 1e6)} MB/s, write {fmt.num(inputs.seq_write / 1e6)} MB/s"))  # fmt: skip
+                            capacity=f"read {fmt.num(inputs.seq_read / 1e6)} MB/s, "
+                                     f"write {fmt.num(inputs.seq_write / 1e6)} MB/s"))  # fmt: skip
     else:
         missing.append("disk bandwidth")
     if inputs.read_iops and inputs.write_iops:
         out.append(Resource("disk IOPS", read_op=_inv(inputs.read_iops), write_op=_inv(inputs.write_iops),
-                            capacity=f"{fmt.num(inputs.read_iops)} reads/s, {fmt.num(inputs.write_iops)} writes/s"))  # fmt: skip
+                            capacity=f"{fmt.num(inputs.read_iops)} reads/s, "
+                                     f"{fmt.num(inputs.write_iops)} writes/s"))  # fmt: skip
     else:
         missing.append("disk IOPS")
     if inputs.network:
@@ -109,9 +111,11 @@ def machines(
         return frame.with_columns(bottleneck=pl.lit(False), cost=pl.lit(None, pl.Float64))
     top = frame["machines"].max()
     first = frame.with_row_index().filter(pl.col("machines") == top)["index"][0]
-    return frame.with_row_index().with_columns(
-        bottleneck=pl.col("index") == first, cost=pl.lit(float(top) * price)
-    ).drop("index")
+    return (
+        frame.with_row_index()
+        .with_columns(bottleneck=pl.col("index") == first, cost=pl.lit(float(top) * price))
+        .drop("index")
+    )
 
 
 def _data(found: list[Resource]) -> pl.DataFrame:
@@ -151,8 +155,10 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
             " + (1 - read_share) * replication * (datum.write_byte * datum.size + datum.write_op))"
         )
         .transform_calculate(machines="max(1, ceil(datum.load))")
-        .transform_window(rank="row_number()", sort=[alt.SortField("machines", order="descending"),
-                                                     alt.SortField("order", order="ascending")])  # fmt: skip
+        .transform_window(
+            rank="row_number()",
+            sort=[alt.SortField("machines", order="descending"), alt.SortField("order", order="ascending")],
+        )  # fmt: skip
         .transform_calculate(bottleneck="datum.rank == 1", cost="datum.machines * price")
     )
     y = alt.Y("resource:N", sort=[r.name for r in found], title=None, axis=alt.Axis(labelLimit=200))
@@ -160,12 +166,17 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
         y=y,
         x=alt.X("machines:Q", scale=alt.Scale(type="log"), stack=None, title="machines needed (log scale)"),
         color=alt.condition("datum.bottleneck", alt.value("#d6604d"), alt.value("#8c9fb5")),
-        tooltip=[alt.Tooltip("resource:N"), alt.Tooltip("capacity:N", title="one machine"),
-                 alt.Tooltip("machines:Q", format=",")],  # fmt: skip
+        tooltip=[
+            alt.Tooltip("resource:N"),
+            alt.Tooltip("capacity:N", title="one machine"),
+            alt.Tooltip("machines:Q", format=","),
+        ],  # fmt: skip
     )
-    labels = base.mark_text(align="left", dx=4, fontSize=12).encode(
-        y=y, x="machines:Q", text=alt.Text("label:N")
-    ).transform_calculate(label="format(datum.machines, ',') + ' machines'")
+    labels = (
+        base.mark_text(align="left", dx=4, fontSize=12)
+        .encode(y=y, x="machines:Q", text=alt.Text("label:N"))
+        .transform_calculate(label="format(datum.machines, ',') + ' machines'")
+    )
     verdict = (
         base.transform_filter("datum.bottleneck")
         .transform_calculate(

@@ -13,9 +13,11 @@ from ..checks import checked
 def media() -> pl.DataFrame:
     """The seed's media: medium, era, access, bytes per second, and the figure as quoted."""
     ref = reference.load("historical")
-    label = pl.when(pl.col("speed").is_not_null()).then(
-        pl.concat_str(pl.col("medium"), pl.lit(" ("), pl.col("speed"), pl.lit(")"))
-    ).otherwise(pl.col("medium"))
+    label = (
+        pl.when(pl.col("speed").is_not_null())
+        .then(pl.concat_str(pl.col("medium"), pl.lit(" ("), pl.col("speed"), pl.lit(")")))
+        .otherwise(pl.col("medium"))
+    )
     return ref.select(
         label.alias("medium"), "era", pl.col("access").fill_null(""), pl.col("value").alias("bytes_per_s"),
         "quoted",
