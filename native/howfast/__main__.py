@@ -156,7 +156,7 @@ def _card(machines: list[str]) -> int:
             *cells,
             card.display(row["laptop"], row["unit"]),
             card.display(row["phone"], row["unit"]),
-            row["section"] + (f"\n[dim]n/a: {why}[/dim]" if why else ""),
+            card.link(row["section"]) + (f"\n[dim]n/a: {why}[/dim]" if why else ""),
         )
     console = Console()
     console.print(table)

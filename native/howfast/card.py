@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import altair as alt
 import polars as pl
 
 from . import fmt, reference, stats, store
@@ -490,6 +491,87 @@ def display(value: float | None, unit: str) -> str:
 def link(section: str, base: str = "chapters/") -> str:
     """A section path relative to a page in `base` ('storing-data.qmd#sec-...')."""
     return section.removeprefix(base)
+
+
+#: Units in which less is faster (a time per operation).
+TIMES = ("ns", "µs")
+
+
+def versus_laptop(frame: pl.DataFrame, machine: str) -> pl.DataFrame:
+    """How many times the laptop's figure a machine's is, turned so that above 1 always
+    means faster (times are inverted); rows without both figures are left out."""
+    return (
+        frame.filter(pl.col(machine).is_not_null() & pl.col("laptop").is_not_null())
+        .with_columns(
+            times=pl.when(pl.col("unit").is_in(TIMES))
+            .then(pl.col("laptop") / pl.col(machine))
+            .otherwise(pl.col(machine) / pl.col("laptop"))
+        )
+        .with_columns(faster=pl.col("times") >= 1)
+        .select("label", "times", "faster")
+    )
+
+
+def _ticks(domain: list[float]) -> list[float]:
+    steps = [m * 10**e for e in range(-4, 5) for m in (1, 2, 5)]
+    return [t for t in steps if domain[0] <= t <= domain[1]]
+
+
+def ratio_chart(ratios: pl.DataFrame, machine: str) -> alt.LayerChart:
+    """Points on a log scale around 1: right of the line, faster than the laptop."""
+    from . import charts
+
+    top = max(2.0, float(ratios["times"].max()), 1 / float(ratios["times"].min()))
+    domain = [1 / top / 1.2, top * 1.2]
+    base = alt.Chart(ratios, title=f"{machine} against the laptop: right of the line is faster").encode(
+        y=alt.Y("label:N", sort=ratios["label"].to_list(), title=None, axis=alt.Axis(labelLimit=320)),
+    )
+    points = base.mark_point(filled=True, size=90).encode(
+        x=alt.X("times:Q", scale=alt.Scale(type="log", domain=domain), title="times the laptop's speed (log scale)",
+                axis=alt.Axis(labelExpr=charts.TICK_LABEL, values=_ticks(domain))),
+        color=alt.condition("datum.faster", alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
+        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("times:Q", format=".3~g")],
+    )  # fmt: skip
+    rule = alt.Chart(pl.DataFrame({"one": [1.0]})).mark_rule(color="#333").encode(x="one:Q")
+    return alt.layer(rule, points).properties(height=alt.Step(24))
+
+
+def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
+    """The card as the book shows it: the number (a link to the section that measured
+    it), each machine's value in its unit (or n/a), the laptop and the phone, and what
+    was measured."""
+    names = value_columns(frame)
+    out = frame.select(
+        pl.concat_str(
+            pl.lit("["), pl.col("label"), pl.lit("]("), pl.col("section").str.replace("^chapters/", ""), pl.lit(")")
+        ).alias("number"),  # fmt: skip
+        *[
+            pl.struct(pl.col(n).alias("v"), "unit")
+            .map_elements(lambda r: display(r["v"], r["unit"]), return_dtype=pl.String)
+            .alias(n)
+            for n in ["laptop", "phone", *names][::-1]
+        ][::-1],
+        pl.col("note").alias("what was measured"),
+    )
+    return out.select("number", *names, "laptop", "phone", "what was measured")
+
+
+def reasons_note(frame: pl.DataFrame) -> str:
+    """The numbers that read n/a, each with its reason (empty when every one was measured)."""
+    names = value_columns(frame)
+    lines = [
+        f"- {row['label']} ({n}): {row[f'{n} reason']}"
+        for row in frame.iter_rows(named=True)
+        for n in names
+        if row[n] is None
+    ]
+    if not lines:
+        return ""
+    return (
+        "::: {.callout-warning}\n## Not measured on this machine\n\n"
+        + "\n".join(lines)
+        + "\n\nThese numbers read n/a in the card, and the sentences built on them say so.\n:::\n"
+    )
 
 
 checked(globals())
