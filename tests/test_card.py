@@ -223,3 +223,25 @@ def test_howfast_card_errors_are_one_line(measured: Path, tmp_path: Path, args, 
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("howfast: ") and said in lines[0], done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_estimate(use: Path) -> None:
+    """The chapter's S3 estimate (Python) and the chart Vega draws from the same measured
+    capacities agree: every resource's machines, and the bottleneck's cost."""
+    import json
+    import re
+
+    import vl_convert as vlc
+
+    from howfast.design import calculator, measured
+
+    inputs = measured.inputs(card.headlines(), store.load("storage"), store.load("network"))
+    found, missing = calculator.resources(inputs)
+    assert found and not missing
+    expected = calculator.machines(found)
+    svg = vlc.vegalite_to_svg(json.dumps(calculator.chart(found).to_dict()))
+    texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    assert {f"{m:,} machines" for m in expected["machines"]} <= texts
+    top = expected.filter(pl.col("bottleneck")).row(0, named=True)
+    assert any(t.startswith(f"Bottleneck: {top['resource']}, {top['machines']:,} machines, ${top['cost']:,.0f}")
+               for t in texts)  # fmt: skip
