@@ -6,6 +6,7 @@
   (a chapter measures what is missing), and check what a reader would see.
 * ``notebooks [PAGE ...] [--out DIR] [--clean-only]``: the workshop kit, every page as a
   Jupyter notebook: a clean set for a class and a set executed on this machine.
+* ``card [MACHINE ...]``: the numbers card of the stored results, one column per machine.
 * ``facts [DIR]``: the machine facts for a directory.
 * ``machines``: the machines with stored results; ``compare A B``: two of them side by
   side; ``export [MACHINE] FILE`` and ``import FILE [--as NAME] [--replace]``: a
@@ -242,6 +243,38 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _card(machines: list[str]) -> int:
+    """The numbers card as a table: the stored results only (nothing is measured)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from . import card, store
+
+    if not store.machines():
+        print("howfast: no results stored yet: run 'howfast measure' first", file=sys.stderr)
+        return 1
+    frame = card.card(machines or None, measure=False)
+    names = card.value_columns(frame)
+    table = Table(title="How fast is this computer? (napkin numbers; n/a: see the reason)")
+    for column in ["number", *names, "laptop", "phone", "measured in"]:
+        table.add_column(column, justify="left" if column in ("number", "measured in") else "right")
+    for row in frame.iter_rows(named=True):
+        cells = [card.display(row[n], row["unit"]) for n in names]
+        why = "; ".join(f"{n}: {row[f'{n} reason']}" for n in names if row[n] is None and row[f"{n} reason"])
+        table.add_row(
+            row["label"],
+            *cells,
+            card.display(row["laptop"], row["unit"]),
+            card.display(row["phone"], row["unit"]),
+            card.link(row["section"]) + (f"\n[dim]n/a: {why}[/dim]" if why else ""),
+        )
+    console = Console()
+    console.print(table)
+    for n in names:
+        console.print(f"{n}: {card.stamp_line(frame, n)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="howfast", description="Measure how fast this computer is.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -268,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     kit.add_argument("--out", type=Path, default=None, help="folder for clean/ and executed/ (default: notebooks/)")
     kit.add_argument("--clean-only", action="store_true", help="only the clean set (nothing is run)")
     kit.add_argument("--timeout", type=int, default=None, help="seconds a cell may run (default: the profile's)")
+    show = sub.add_parser("card", help="print the numbers card of the stored results")
+    show.add_argument("machines", nargs="*", metavar="MACHINE", help="stored machines to show (default: all)")
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
     sub.add_parser("machines", help="list the machines with stored results")
@@ -297,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         pooled = {"machines": _machines, "compare": _compare, "export": _export, "import": _import}
         if args.command in pooled:
             return pooled[args.command](args)
+        if args.command == "card":
+            return _card(args.machines)
         from .machine import facts as machine_facts
         from .scratch import scratch_base
 

@@ -13,12 +13,14 @@ from .store import SUBJECTS, ResultSet
 
 #: chapter (its file name in chapters/, without .qmd) -> the subjects it shows
 CHAPTERS: dict[str, tuple[str, ...]] = {
+    "numbers-card": ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu"),
     "fsync": ("fsync",),
     "storing-data": ("storage", "sqlite"),
     "memtables": ("memtable", "rocksdb"),
     "networks": ("network",),
     "hashing": ("hashing",),
     "cpu-and-memory": ("cpu",),
+    "system-design": ("storage", "network", "hashing", "cpu"),
 }
 
 

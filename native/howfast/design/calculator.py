@@ -1,0 +1,193 @@
+"""The interactive capacity calculator: a Vega-Lite chart whose sliders (request rate,
+object size, read share, replication, price per machine) recompute, in the reader's
+browser, how many of this machine each resource needs, which one is the bottleneck,
+and what the machines cost.
+
+Each resource is one data row with four costs per unit of work, in seconds of one
+machine: per byte read, per read, per byte written, per write (a write lands on
+`replication` machines). With R requests per second of S bytes and a read share r::
+
+    load = R * (r * (read_byte * S + read_op) + (1 - r) * replication * (write_byte * S + write_op))
+    machines = max(1, ceil(load))
+
+``machines()`` is the same arithmetic in Python, in the same order, so the chart's
+default can be checked against it. The capacities are data (measured numbers), never
+typed into the spec's expressions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import altair as alt
+import polars as pl
+
+from ..checks import checked
+from .estimates import Inputs
+
+#: slider defaults: seed 001's S3 (100 M requests/s, 1 MB objects, 80 % reads), no
+#: replication (as the seed assumed) and the seed's $1,000 laptop
+DEFAULTS = {"log_rate": 8.0, "log_size": 6.0, "read_share": 0.8, "replication": 1, "price": 1000.0}
+
+RESOURCES = ("disk bandwidth", "disk IOPS", "network", "CPU for hashing")
+
+
+@dataclass(frozen=True)
+class Resource:
+    name: str
+    read_byte: float = 0.0
+    read_op: float = 0.0
+    write_byte: float = 0.0
+    write_op: float = 0.0
+    capacity: str = ""  # what one machine does, in words
+
+
+def _inv(x: float) -> float:
+    return 1.0 / x
+
+
+def resources(inputs: Inputs) -> tuple[list[Resource], list[str]]:
+    """The resources this machine measured, and the names of those it did not."""
+    from .. import fmt
+
+    out, missing = [], []
+    if inputs.seq_read and inputs.seq_write:
+        out.append(Resource("disk bandwidth", read_byte=_inv(inputs.seq_read), write_byte=_inv(inputs.seq_write),
+                            capacity=f"read {fmt.num(inputs.seq_read / 1e6)} MB/s, "
+                                     f"write {fmt.num(inputs.seq_write / 1e6)} MB/s"))  # fmt: skip
+    else:
+        missing.append("disk bandwidth")
+    if inputs.read_iops and inputs.write_iops:
+        out.append(Resource("disk IOPS", read_op=_inv(inputs.read_iops), write_op=_inv(inputs.write_iops),
+                            capacity=f"{fmt.num(inputs.read_iops)} reads/s, "
+                                     f"{fmt.num(inputs.write_iops)} writes/s"))  # fmt: skip
+    else:
+        missing.append("disk IOPS")
+    if inputs.network:
+        out.append(Resource("network", read_byte=_inv(inputs.network), write_byte=_inv(inputs.network),
+                            capacity=f"{fmt.num(inputs.network * 8 / 1e9)} Gbit/s"))  # fmt: skip
+    else:
+        missing.append("network")
+    if inputs.hashing:
+        out.append(Resource("CPU for hashing", read_byte=_inv(inputs.hashing), write_byte=_inv(inputs.hashing),
+                            capacity=f"{fmt.num(inputs.hashing / 1e6)} MB/s hashed"))  # fmt: skip
+    else:
+        missing.append("CPU for hashing")
+    return out, missing
+
+
+def _check(log_rate: float, log_size: float, read_share: float, replication: int, price: float) -> None:
+    if not 0 <= read_share <= 1:
+        raise ValueError(f"read_share must be between 0 and 1, got {read_share}")
+    if replication < 1:
+        raise ValueError(f"replication must be at least 1, got {replication}")
+    if price < 0:
+        raise ValueError(f"price must be at least 0, got {price}")
+    for name, value in (("log_rate", log_rate), ("log_size", log_size)):
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value}")
+
+
+def machines(
+    found: list[Resource],
+    log_rate: float = DEFAULTS["log_rate"],
+    log_size: float = DEFAULTS["log_size"],
+    read_share: float = DEFAULTS["read_share"],
+    replication: int = DEFAULTS["replication"],
+    price: float = DEFAULTS["price"],
+) -> pl.DataFrame:
+    """Machines per resource for 10^log_rate requests/s of 10^log_size bytes, the
+    bottleneck (the most machines; the first listed on a tie) and the cost."""
+    _check(log_rate, log_size, read_share, replication, price)
+    rate, size = math.pow(10, log_rate), math.pow(10, log_size)
+    rows = []
+    for r in found:
+        load = rate * (read_share * (r.read_byte * size + r.read_op)
+                       + (1 - read_share) * replication * (r.write_byte * size + r.write_op))  # fmt: skip
+        rows.append({"resource": r.name, "load": load, "machines": max(1, math.ceil(load))})
+    frame = pl.DataFrame(rows, schema={"resource": pl.String, "load": pl.Float64, "machines": pl.Int64})
+    if frame.height == 0:
+        return frame.with_columns(bottleneck=pl.lit(False), cost=pl.lit(None, pl.Float64))
+    top = frame["machines"].max()
+    first = frame.with_row_index().filter(pl.col("machines") == top)["index"][0]
+    return (
+        frame.with_row_index()
+        .with_columns(bottleneck=pl.col("index") == first, cost=pl.lit(float(top) * price))
+        .drop("index")
+    )
+
+
+def _data(found: list[Resource]) -> pl.DataFrame:
+    return pl.DataFrame(
+        [{"order": i, "resource": r.name, "read_byte": r.read_byte, "read_op": r.read_op,
+          "write_byte": r.write_byte, "write_op": r.write_op, "capacity": r.capacity} for i, r in enumerate(found)],
+        schema={"order": pl.Int64, "resource": pl.String, "read_byte": pl.Float64, "read_op": pl.Float64,
+                "write_byte": pl.Float64, "write_op": pl.Float64, "capacity": pl.String},
+    )  # fmt: skip
+
+
+def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
+    """The calculator: sliders, a bar per resource (machines, log scale), the bottleneck
+    named with the machines and their cost."""
+    if not found:
+        raise ValueError("the calculator needs at least one measured resource")
+    params = [
+        alt.param(name="log_rate", value=DEFAULTS["log_rate"],
+                  bind=alt.binding_range(min=2, max=9, step=0.1, name="requests per second, as a power of 10: ")),
+        alt.param(name="log_size", value=DEFAULTS["log_size"],
+                  bind=alt.binding_range(min=2, max=9, step=0.1, name="object size in bytes, as a power of 10: ")),
+        alt.param(name="read_share", value=DEFAULTS["read_share"],
+                  bind=alt.binding_range(min=0, max=1, step=0.05, name="share of reads: ")),
+        alt.param(name="replication", value=DEFAULTS["replication"],
+                  bind=alt.binding_range(min=1, max=5, step=1, name="copies of each write: ")),
+        alt.param(name="price", value=DEFAULTS["price"],
+                  bind=alt.binding_range(min=50, max=10000, step=50, name="price per machine ($): ")),
+    ]  # fmt: skip
+    base = (
+        alt.Chart(_data(found), title=title)
+        .transform_calculate(
+            rate="pow(10, log_rate)",
+            size="pow(10, log_size)",
+        )
+        .transform_calculate(
+            load="datum.rate * (read_share * (datum.read_byte * datum.size + datum.read_op)"
+            " + (1 - read_share) * replication * (datum.write_byte * datum.size + datum.write_op))"
+        )
+        .transform_calculate(machines="max(1, ceil(datum.load))")
+        .transform_window(
+            rank="row_number()",
+            sort=[alt.SortField("machines", order="descending"), alt.SortField("order", order="ascending")],
+        )  # fmt: skip
+        .transform_calculate(bottleneck="datum.rank == 1", cost="datum.machines * price")
+    )
+    y = alt.Y("resource:N", sort=[r.name for r in found], title=None, axis=alt.Axis(labelLimit=200))
+    bars = base.mark_bar().encode(
+        y=y,
+        x=alt.X("machines:Q", scale=alt.Scale(type="log"), stack=None, title="machines needed (log scale)"),
+        color=alt.condition("datum.bottleneck", alt.value("#d6604d"), alt.value("#8c9fb5")),
+        tooltip=[
+            alt.Tooltip("resource:N"),
+            alt.Tooltip("capacity:N", title="one machine"),
+            alt.Tooltip("machines:Q", format=","),
+        ],  # fmt: skip
+    )
+    labels = (
+        base.mark_text(align="left", dx=4, fontSize=12)
+        .encode(y=y, x="machines:Q", text=alt.Text("label:N"))
+        .transform_calculate(label="format(datum.machines, ',') + ' machines'")
+    )
+    verdict = (
+        base.transform_filter("datum.bottleneck")
+        .transform_calculate(
+            text="'Bottleneck: ' + datum.resource + ', ' + format(datum.machines, ',') + ' machines, $'"
+            " + format(datum.cost, ',.0f') + ' (' + format(datum.rate, ',.0f') + ' requests/s of '"
+            " + format(datum.size, ',.0f') + ' bytes)'"
+        )
+        .mark_text(align="left", baseline="top", fontSize=13, fontWeight="bold")
+        .encode(text="text:N", x=alt.value(0), y=alt.value(-22))
+    )
+    return alt.layer(bars, labels, verdict).add_params(*params).properties(height=alt.Step(34), width=480)
+
+
+checked(globals())

@@ -1,0 +1,142 @@
+"""Napkin math for system design: seed 001's estimates as plain functions.
+
+Sizes are decimal, as the seed writes them (1 PB = 10^15 bytes, 1 MB = 10^6 bytes), and
+rates are bytes (or requests) per second. Every function takes None for a figure this
+machine could not measure and then returns None, so a sentence built on it reads "n/a"
+instead of a made-up number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+from .. import reference
+from ..checks import checked
+
+KB, MB, GB, TB, PB = 1e3, 1e6, 1e9, 1e12, 1e15
+MIB = 2**20
+DAY = 86_400.0
+YEAR = 365.25 * DAY
+
+
+def seconds_to_move(size_bytes: float, bytes_per_s: float | None) -> float | None:
+    """How long moving `size_bytes` takes at `bytes_per_s`."""
+    if size_bytes < 0:
+        raise ValueError(f"size_bytes must be at least 0, got {size_bytes}")
+    if bytes_per_s is None or bytes_per_s <= 0:
+        return None
+    return size_bytes / bytes_per_s
+
+
+def machines_for(demand: float | None, per_machine: float | None) -> int | None:
+    """Whole machines that together supply `demand` when each supplies `per_machine`
+    (same unit, per second): at least one."""
+    if demand is None or per_machine is None or per_machine <= 0:
+        return None
+    if demand < 0:
+        raise ValueError(f"demand must be at least 0, got {demand}")
+    return max(1, math.ceil(demand / per_machine))
+
+
+def cost(machines: int | None, price: float) -> float | None:
+    """Dollars for `machines` at `price` each."""
+    if price < 0:
+        raise ValueError(f"price must be at least 0, got {price}")
+    return None if machines is None else machines * price
+
+
+def per_machine_rate(bytes_per_request: float, bytes_per_s: float | None) -> float | None:
+    """Requests per second one machine serves when each must read `bytes_per_request`."""
+    if bytes_per_request <= 0:
+        raise ValueError(f"bytes_per_request must be positive, got {bytes_per_request}")
+    return None if bytes_per_s is None or bytes_per_s <= 0 else bytes_per_s / bytes_per_request
+
+
+def seed(system: str, quantity: str, machine: str | None = None) -> float:
+    """A figure of seed 001's estimates (data/reference/estimates.csv), in its unit."""
+    rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
+    if machine is not None:
+        rows = rows.filter(pl.col("machine") == machine)
+    if rows.height == 0:
+        raise KeyError(f"no seed estimate {system}/{quantity}")
+    return float(rows["value"][0])
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What one machine measured, in bytes (or operations) per second; None: not measured."""
+
+    seq_read: float | None  # bytes/s, sequential read
+    seq_write: float | None  # bytes/s, sequential durable write
+    read_iops: float | None  # random 4 KiB reads/s at queue depth 32
+    write_iops: float | None  # random 4 KiB writes/s at queue depth 32
+    network: float | None  # bytes/s, one TCP stream
+    http: float | None  # hello-world requests/s at a bounded p99 (the open loop's knee)
+    http_p99_us: float | None  # the p99 at that rate
+    http_best: float | None  # hello-world requests/s, best closed loop
+    redis: float | None  # Redis GETs/s
+    hashing: float | None  # bytes/s hashed (XXH64, one thread)
+    memory: float | None  # bytes/s, sequential memory reads
+
+
+# ---- seed 001's systems, recomputed ------------------------------------------------------
+
+
+def backup(inputs: Inputs, data: float = 1 * PB, nodes: int = 1000) -> dict[str, float | None]:
+    """Backing up `data` to one node at its sequential durable write rate, and to `nodes`."""
+    one = seconds_to_move(data, inputs.seq_write)
+    return {"seconds_one_node": one, "days_one_node": None if one is None else one / DAY,
+            "seconds_many_nodes": None if one is None else one / nodes}  # fmt: skip
+
+
+def hello_world(rate_per_machine: float | None, target: float = 1e6, price: float = 1000.0) -> dict[str, float | None]:
+    """Machines (and dollars) to answer `target` hello-world requests per second."""
+    n = machines_for(target, rate_per_machine)
+    return {"machines": n, "cost": cost(n, price)}
+
+
+def google_scan(bytes_per_s: float | None, scanned: float, requests_per_s: float = 1e5,
+                price: float = 800.0) -> dict[str, float | None]:  # fmt: skip
+    """Serving `requests_per_s` when each request reads `scanned` bytes at `bytes_per_s`:
+    time per request, requests per machine, machines and dollars."""
+    each = seconds_to_move(scanned, bytes_per_s)
+    per = per_machine_rate(scanned, bytes_per_s)
+    n = machines_for(requests_per_s, per)
+    return {"seconds_per_request": each, "requests_per_machine": per, "machines": n, "cost": cost(n, price)}
+
+
+def no_index(bytes_per_s: float | None, corpus: float = 850 * TB, requests_per_s: float = 1e5,
+             price: float = 800.0) -> dict[str, float | None]:  # fmt: skip
+    """Every request reads the whole corpus: days per request, years of machine time per
+    second of requests, and the machines (and dollars) that keeps busy."""
+    each = seconds_to_move(corpus, bytes_per_s)
+    if each is None:
+        return {"days_per_request": None, "years_per_second": None, "machines": None, "cost": None}
+    machines = math.ceil(requests_per_s * each)
+    return {"days_per_request": each / DAY, "years_per_second": requests_per_s * each / YEAR,
+            "machines": machines, "cost": cost(machines, price)}  # fmt: skip
+
+
+def s3(inputs: Inputs, requests_per_s: float = 1e8, read_share: float = 0.8, size: float = 1 * MB,
+       checksums_per_s: float = 4e9, checksum_size: float = 1 * MB) -> dict[str, float | None]:  # fmt: skip
+    """Seed 001's S3: reads and writes of `size` bytes, and `checksums_per_s` hashes of
+    `checksum_size` bytes, as machines per resource."""
+    if not 0 <= read_share <= 1:
+        raise ValueError(f"read_share must be between 0 and 1, got {read_share}")
+    reads = requests_per_s * read_share * size
+    writes = requests_per_s * (1 - read_share) * size
+    return {
+        "read_bytes_per_s": reads,
+        "write_bytes_per_s": writes,
+        "disk_read_machines": machines_for(reads, inputs.seq_read),
+        "disk_write_machines": machines_for(writes, inputs.seq_write),
+        "network_machines": machines_for(reads + writes, inputs.network),
+        "hash_bytes_per_s": checksums_per_s * checksum_size,
+        "hash_machines": machines_for(checksums_per_s * checksum_size, inputs.hashing),
+    }
+
+
+checked(globals())

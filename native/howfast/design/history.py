@@ -1,0 +1,64 @@
+"""Storage media through the decades (seed 000's list, data/reference/historical.csv),
+ending with this machine's disk and memory."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from .. import charts, reference
+from ..checks import checked
+
+
+def media() -> pl.DataFrame:
+    """The seed's media: medium, era, access, bytes per second, and the figure as quoted."""
+    ref = reference.load("historical")
+    label = (
+        pl.when(pl.col("speed").is_not_null())
+        .then(pl.concat_str(pl.col("medium"), pl.lit(" ("), pl.col("speed"), pl.lit(")")))
+        .otherwise(pl.col("medium"))
+    )
+    return ref.select(
+        label.alias("medium"), "era", pl.col("access").fill_null(""), pl.col("value").alias("bytes_per_s"),
+        "quoted",
+    )  # fmt: skip
+
+
+def with_this_machine(disk_bytes_per_s: float | None, memory_bytes_per_s: float | None) -> pl.DataFrame:
+    """The media, then this machine's sequential disk read and memory read, as chart rows
+    (label, era, bytes_per_s, this_machine); an unmeasured figure is left out."""
+    rows = media().select(
+        pl.concat_str(pl.col("medium"), pl.lit(", "), pl.col("era")).alias("label"),
+        "bytes_per_s",
+        pl.lit(False).alias("this_machine"),
+    )
+    ours = [(f"{charts.THIS_MACHINE}: disk, sequential read", disk_bytes_per_s),
+            (f"{charts.THIS_MACHINE}: memory, sequential read", memory_bytes_per_s)]  # fmt: skip
+    extra = pl.DataFrame(
+        [{"label": label, "bytes_per_s": value, "this_machine": True} for label, value in ours if value is not None],
+        schema=rows.schema,
+    )
+    return pl.concat([rows, extra])
+
+
+def chart(frame: pl.DataFrame) -> alt.LayerChart:
+    """Bytes per second on a log scale, in the table's order (oldest first, this machine last)."""
+    order = frame["label"].to_list()
+    domain = charts.log_domain(frame["bytes_per_s"])
+    base = alt.Chart(frame, title="Higher is faster").encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=340)),
+    )
+    bars = base.mark_bar().encode(
+        x=alt.X("bytes_per_s:Q", scale=alt.Scale(type="log", domain=domain), title="bytes per second (log scale)",
+                axis=alt.Axis(labelExpr=charts.TICK_LABEL)),
+        x2=alt.datum(domain[0]),
+        color=alt.condition(alt.datum.this_machine, alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
+        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("bytes_per_s:Q", format=",.4~g")],
+    )  # fmt: skip
+    text = base.mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
+        x="bytes_per_s:Q", text=alt.Text("bytes_per_s:Q", format=",.3~s")
+    )
+    return (bars + text).properties(height=alt.Step(24))
+
+
+checked(globals())

@@ -1,0 +1,154 @@
+"""The system-design estimates: the seed's arithmetic from known inputs, None for what was
+not measured, and the calculator's Vega-Lite spec evaluated by Vega itself (vl-convert
+renders it with the sliders at their defaults) against the Python computation."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+import vl_convert as vlc
+
+from howfast.design import calculator, history
+from howfast.design import estimates as est
+from howfast.design.estimates import GB, MB, PB, TB, Inputs
+
+
+def _inputs(**overrides: float | None) -> Inputs:
+    base = dict(seq_read=3 * GB, seq_write=1 * GB, read_iops=400_000.0, write_iops=150_000.0, network=300 * MB,
+                http=200_000.0, http_p99_us=100.0, http_best=250_000.0, redis=200_000.0, hashing=2 * GB,
+                memory=25 * GB)  # fmt: skip
+    return Inputs(**(base | overrides))
+
+
+def test_one_petabyte_at_one_gigabyte_per_second_is_about_eleven_and_a_half_days() -> None:
+    b = est.backup(_inputs())
+    assert b["seconds_one_node"] == pytest.approx(1e6)
+    assert b["days_one_node"] == pytest.approx(11.57, abs=0.01)
+    assert b["seconds_many_nodes"] == pytest.approx(1000)
+
+
+def test_850_terabytes_at_three_gigabytes_per_second_is_about_three_days_per_request() -> None:
+    scan = est.no_index(3 * GB, 850 * TB, 1e5, 800.0)
+    assert scan["days_per_request"] == pytest.approx(3.28, abs=0.01)
+    assert scan["machines"] == math.ceil(1e5 * 850 * TB / (3 * GB))
+    assert scan["cost"] == scan["machines"] * 800.0
+
+
+def test_the_seeds_scans_and_hello_world() -> None:
+    disk = est.google_scan(3 * GB, 100 * MB)
+    assert disk["seconds_per_request"] == pytest.approx(0.0333, abs=1e-4) and disk["requests_per_machine"] == 30
+    assert disk["machines"] == 3334
+    assert est.google_scan(25 * GB, 1 * MB)["machines"] == 4  # the seed's four laptops in RAM
+    assert est.hello_world(200_000.0, 1e6, 1000.0) == {"machines": 5, "cost": 5000.0}
+    assert est.hello_world(20_000.0, 1e6, 200.0) == {"machines": 50, "cost": 10000.0}
+
+
+def test_s3_as_the_seed_counts_it() -> None:
+    s3 = est.s3(_inputs())
+    assert s3["read_bytes_per_s"] == pytest.approx(80 * TB) and s3["write_bytes_per_s"] == pytest.approx(20 * TB)
+    assert s3["disk_read_machines"] == 26_667  # the seed: ~27,000 laptops at 3 GB/s
+    assert s3["disk_write_machines"] == 20_000
+    assert s3["hash_bytes_per_s"] == pytest.approx(4 * PB)
+    assert s3["hash_machines"] == 2_000_000  # the seed: 2,000,000 laptops at 2 GB/s
+
+
+def test_what_was_not_measured_stays_none() -> None:
+    nothing = _inputs(seq_read=None, seq_write=None, network=None, hashing=None)
+    assert est.backup(nothing) == {"seconds_one_node": None, "days_one_node": None, "seconds_many_nodes": None}
+    assert est.no_index(None)["machines"] is None
+    assert est.google_scan(None, 1 * MB)["cost"] is None
+    assert all(v is None for k, v in est.s3(nothing).items() if k.endswith("machines"))
+    assert est.hello_world(None) == {"machines": None, "cost": None}
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: est.seconds_to_move(-1, 1.0), "size_bytes"),
+        (lambda: est.cost(3, -1.0), "price"),
+        (lambda: est.s3(_inputs(), read_share=1.5), "read_share"),
+        (lambda: est.machines_for("many", 1.0), "demand"),
+        (lambda: calculator.machines([], replication=0), "replication"),
+        (lambda: calculator.machines([], read_share=-0.1), "read_share"),
+        (lambda: calculator.chart([]), "at least one"),
+    ],
+)
+def test_bad_arguments_are_named(call, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        call()
+
+
+def test_the_seeds_figures_are_read_not_typed() -> None:
+    assert est.seed("backup_1pb", "write_speed") == 1.0
+    assert est.seed("amazon_s3", "objects") == 280e12
+    with pytest.raises(KeyError):
+        est.seed("backup_1pb", "nothing")
+
+
+def test_resources_leave_out_what_was_not_measured() -> None:
+    found, missing = calculator.resources(_inputs(read_iops=None))
+    assert [r.name for r in found] == ["disk bandwidth", "network", "CPU for hashing"]
+    assert missing == ["disk IOPS"]
+
+
+def test_the_python_calculator_follows_its_formula() -> None:
+    found, _ = calculator.resources(_inputs())
+    out = calculator.machines(found, log_rate=8, log_size=6, read_share=0.8, replication=1, price=1000)
+    by = dict(zip(out["resource"], out["machines"]))
+    assert by["disk bandwidth"] == math.ceil(1e8 * (0.8 * 1e6 / (3 * GB) + 0.2 * 1e6 / (1 * GB)))
+    assert by["disk IOPS"] == math.ceil(1e8 * (0.8 / 400_000 + 0.2 / 150_000))
+    assert by["network"] == math.ceil(1e8 * 1e6 / (300 * MB))
+    top = out.filter(out["bottleneck"])
+    assert top["resource"].to_list() == ["network"] and top["cost"][0] == by["network"] * 1000
+    # small objects: the I/Os decide
+    small = calculator.machines(found, log_rate=6, log_size=3, read_share=0.5, replication=3, price=100)
+    assert small.filter(small["bottleneck"])["resource"].to_list() == ["disk IOPS"]
+
+
+def _svg_texts(spec: dict) -> list[str]:
+    svg = vlc.vegalite_to_svg(json.dumps(spec))
+    return [t.replace("&amp;", "&").replace("&#39;", "'") for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+@pytest.mark.parametrize("missing", [None, "read_iops", "network"])
+def test_the_charts_defaults_equal_the_python_computation(missing: str | None) -> None:
+    """Vega (inside vl-convert) evaluates the spec's transforms with the sliders at their
+    defaults; the labels it draws must be the machines and cost Python computes."""
+    found, _ = calculator.resources(_inputs(**({missing: None} if missing else {})))
+    spec = calculator.chart(found).to_dict()
+    assert {p["name"] for p in spec["params"]} == set(calculator.DEFAULTS)
+    assert all("bind" in p for p in spec["params"])
+    texts = _svg_texts(spec)
+    expected = calculator.machines(found)
+    drawn = {t for t in texts if t.endswith(" machines")}
+    assert drawn == {f"{m:,} machines" for m in expected["machines"]}
+    top = expected.filter(expected["bottleneck"]).row(0, named=True)
+    verdict = [t for t in texts if t.startswith("Bottleneck: ")]
+    assert verdict == [
+        f"Bottleneck: {top['resource']}, {top['machines']:,} machines, ${top['cost']:,.0f} "
+        "(100,000,000 requests/s of 1,000,000 bytes)"
+    ]
+
+
+def test_the_spec_compiles_and_keeps_the_capacities_as_data() -> None:
+    found, _ = calculator.resources(_inputs())
+    spec = calculator.chart(found).to_dict()
+    vega = vlc.vegalite_to_vega(json.dumps(spec))
+    assert {s["name"] for s in vega["signals"]} >= set(calculator.DEFAULTS)
+    expressions = json.dumps([d.get("transform", []) for d in vega["data"]])
+    assert str(3 * GB) not in expressions and "3e-10" not in expressions  # capacities are data, not typed
+    values = next(d["values"] for d in vega["data"] if "values" in d)
+    assert [v["resource"] for v in values] == [r.name for r in found]
+
+
+def test_media_history_ends_with_this_machine() -> None:
+    frame = history.with_this_machine(1e9, 2e10)
+    assert frame["this_machine"].to_list()[-2:] == [True, True]
+    assert frame.height == history.media().height + 2
+    assert history.with_this_machine(None, 2e10).height == history.media().height + 1
+    assert history.media().filter(history.media()["medium"] == "Floppy Disk")["bytes_per_s"][0] == 100_000
+    spec = history.chart(frame).to_dict()
+    assert vlc.vegalite_to_svg(json.dumps(spec)).startswith("<svg")
