@@ -32,6 +32,14 @@ def test_every_subject_has_a_plan_in_every_profile() -> None:
 def test_formatting() -> None:
     assert fmt.num(12345.6) == "12,300"
     assert fmt.num(0.012345) == "0.0123"
+    assert fmt.count(1, "machine") == "1 machine"
+    assert [fmt.bytes_per_s(x) for x in (50, 150e3, 3.6e6, 999.6e6, 48.6e9, 2e12, None)] == [
+        "50 B/s", "150 kB/s", "3.6 MB/s", "1 GB/s", "48.6 GB/s", "2,000 GB/s", "n/a"
+    ]  # fmt: skip
+    assert fmt.count(21, "machine") == "21 machines"
+    assert fmt.count(0.4, "machine") == "0.4 machines"
+    assert fmt.count(None, "machine") == "n/a machines"
+    assert fmt.count(2, "copy", "copies") == "2 copies"
     assert fmt.duration_us(0.35) == "350 ns"
     assert fmt.duration_us(217.4) == "217 µs"
     assert fmt.duration_us(1234) == "1.23 ms"

@@ -26,6 +26,13 @@ def num(x: float | None, digits: int = 3) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def count(n: float | None, noun: str, plural: str | None = None) -> str:
+    """A number of things, the noun agreeing: '1 machine', '21 machines', '1.5 machines';
+    None -> 'n/a machines'."""
+    many = plural or noun + "s"
+    return f"{num(n)} {noun if n is not None and num(n) == '1' else many}"
+
+
 def duration_us(us: float | None) -> str:
     """A duration given in microseconds: '350 ns', '217 µs', '1.2 ms', '2.5 s'."""
     if us is None:
@@ -49,6 +56,20 @@ def size(n: float) -> str:
         if n < 1024 or unit == "TiB":
             return f"{num(n)} {unit}" if unit != "bytes" else f"{int(n)} bytes"
         n /= 1024
+    raise AssertionError("unreachable")
+
+
+def bytes_per_s(x: float | None) -> str:
+    """A data rate in decimal units, as drives are rated: 150000 -> '150 kB/s';
+    48.6e9 -> '48.6 GB/s'; 50 -> '50 B/s'."""
+    if x is None:
+        return NA
+    if x < 0:
+        raise ValueError(f"cannot format {x!r} as a data rate")
+    for unit in ("B/s", "kB/s", "MB/s", "GB/s"):
+        if x < 999.5 or unit == "GB/s":  # 999.5 would round up to '1,000' in the smaller unit
+            return f"{num(x)} {unit}"
+        x /= 1000
     raise AssertionError("unreachable")
 
 

@@ -3,10 +3,12 @@ ending with this machine's disk and memory."""
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import polars as pl
 
-from .. import charts, reference
+from .. import charts, fmt, reference
 from ..checks import checked
 
 
@@ -45,19 +47,21 @@ def chart(frame: pl.DataFrame) -> alt.LayerChart:
     """Bytes per second on a log scale, in the table's order (oldest first, this machine last)."""
     order = frame["label"].to_list()
     domain = charts.log_domain(frame["bytes_per_s"])
+    frame = frame.with_columns(
+        pl.col("bytes_per_s").map_elements(fmt.bytes_per_s, return_dtype=pl.String).alias("shown")
+    )
+    decades = [10.0**k for k in range(math.floor(math.log10(domain[0])), math.ceil(math.log10(domain[1])) + 1)]
     base = alt.Chart(frame, title="Higher is faster").encode(
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=340)),
     )
     bars = base.mark_bar().encode(
         x=alt.X("bytes_per_s:Q", scale=alt.Scale(type="log", domain=domain), title="bytes per second (log scale)",
-                axis=alt.Axis(labelExpr=charts.TICK_LABEL)),
+                axis=alt.Axis(values=decades[::2], labelExpr="format(datum.value, '~s') + 'B/s'")),
         x2=alt.datum(domain[0]),
         color=alt.condition(alt.datum.this_machine, alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
-        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("bytes_per_s:Q", format=",.4~g")],
+        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("shown:N", title="rate")],
     )  # fmt: skip
-    text = base.mark_text(align="left", dx=4, fontSize=11, color="#333").encode(
-        x="bytes_per_s:Q", text=alt.Text("bytes_per_s:Q", format=",.3~s")
-    )
+    text = base.mark_text(align="left", dx=4, fontSize=11, color="#333").encode(x="bytes_per_s:Q", text="shown:N")
     return (bars + text).properties(height=alt.Step(24))
 
 
