@@ -147,6 +147,10 @@ struct Memtable::Impl {
   uint64_t slots = 1;
   uint64_t base_segment = 0;
   bool durable = false;  // dsync or wal: created files' names are fsynced into the directory
+  // Not durable: a segment file was created since the directory was last fsynced, so
+  // flush() must fsync the directory too (fdatasync of a new file does not make its name
+  // durable; without this, a power cut could lose a flushed segment whole).
+  std::atomic<bool> names_unsynced{false};
 
   std::unique_ptr<Fd> dir_fd;
   std::vector<std::unique_ptr<Buffer>> bufs;

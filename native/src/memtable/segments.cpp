@@ -43,6 +43,7 @@ Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
     if (rec) rec->fallocate(p.path, static_cast<uint64_t>(size));
   }
   if (durable) recorded_dir_fsync(rec.get(), *dir_fd);  // the new name must survive a crash too
+  else names_unsynced.store(true);  // flush() fsyncs the directory (sync_dirty)
   return p;
 }
 
@@ -99,6 +100,7 @@ void Memtable::Impl::sync_dirty() {
       s.dirty = false;
     }
   }
+  if (names_unsynced.exchange(false)) recorded_dir_fsync(rec.get(), *dir_fd);  // the segments' names
   close_idle_segments();
 }
 
