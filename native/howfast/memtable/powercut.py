@@ -48,6 +48,8 @@ KEYS = 40
 MAX_VALUE = 6000
 #: What a state keeps of the writes not yet durable (cycled through, state by state).
 STYLES = ("drop_all", "keep_some", "tear_one")
+#: Every write kept (not a crash state: what the files hold when nothing is lost).
+KEEP_ALL = "keep_all"
 
 
 @dataclass(frozen=True)
@@ -242,11 +244,11 @@ def crash_state(h: History, point: int, style: str, rng: random.Random) -> Crash
     """What the disk may hold when power is cut after the first `point` events."""
     if not 0 <= point <= len(h.events):
         raise ValueError(f"point must be 0 to {len(h.events)}, got {point}")
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {STYLES}, got {style!r}")
+    if style not in (*STYLES, KEEP_ALL):
+        raise ValueError(f"style must be one of {(*STYLES, KEEP_ALL)}, got {style!r}")
     acked = max((seq for at, seq in h.acks if at < point), default=0)
     dir_durable = _last_completed_start(h.dir_syncs, point)
-    keep_share = 0.0 if style == "drop_all" else rng.random()
+    keep_share = {"drop_all": 0.0, KEEP_ALL: 1.0}.get(style, rng.random())
     state = CrashState(point, acked, {})
     exists: dict[str, bool] = {}
     for name, (at, _dsync) in h.created.items():
@@ -315,14 +317,7 @@ def _cuts(p: Piece) -> list[int]:
 
 def final_state(h: History) -> CrashState:
     """Every event applied, every write kept: what the files hold after the run."""
-    return crash_state(h, len(h.events), "keep_some", _Always())
-
-
-class _Always(random.Random):
-    """random() that keeps everything (for final_state)."""
-
-    def random(self) -> float:
-        return 0.0
+    return crash_state(h, len(h.events), KEEP_ALL, random.Random(0))
 
 
 def materialize(state: CrashState, directory: Path) -> None:
