@@ -424,7 +424,7 @@ def _sigkill_table(metrics: pl.DataFrame) -> pl.DataFrame:
     done = metrics.filter(pl.col("metric") != "unsupported")
     wide = done.pivot(on="metric", index=["mode", "repetition"], values="value")
     table = wide.group_by("mode", maintain_order=True).agg(
-        pl.len().alias("crash points"),
+        pl.len().cast(pl.Int64).alias("crash points"),
         pl.col("acknowledged").sum().cast(pl.Int64).alias("acknowledged records"),
         pl.col("recovered_keys").sum().cast(pl.Int64).alias("keys recovered"),
         pl.col("newer").sum().cast(pl.Int64).alias("newer than acknowledged"),
