@@ -467,6 +467,11 @@ def memtable_benchmark(
 ) -> _MemtableBenchmark:
     """The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush latencies, the elapsed time and totals. Files are removed before it returns."""
 
+def _memtable_recover_flawed(
+    dir: str, capacity: _Int, flaw: str, *, record_size: _Int = 16384, direct: bool = True
+) -> Memtable:
+    """Test only: recover() with a deliberate flaw ('no_checksum': records are trusted without their checksum; 'no_log': the log is not read; 'none': the real recovery)."""
+
 def memtable_record_bytes(key_len: _Int, value_len: _Int) -> int:
     """Bytes a record occupies: 32-byte header, key, value, padding to 8."""
 

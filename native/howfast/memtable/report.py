@@ -363,7 +363,8 @@ def crash_table(metrics: pl.DataFrame, powercut: pl.DataFrame | None = None) -> 
         return table
     table = table.with_columns(pl.lit("SIGKILL").alias("crash"))
     cut = powercut_table(powercut).with_columns(pl.lit("power cut").alias("crash"))
-    return pl.concat([table, cut], how="diagonal").select("crash", pl.all().exclude("crash"))
+    both = pl.concat([table, cut], how="diagonal")
+    return both.select("crash", pl.all().exclude("crash", "lost or damaged"), "lost or damaged")
 
 
 def powercut_table(metrics: pl.DataFrame) -> pl.DataFrame:

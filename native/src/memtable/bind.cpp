@@ -225,6 +225,7 @@ void register_memtable(py::module_& m) {
   m.def(
       "_memtable_recover_flawed",
       [](const std::string& dir, int64_t capacity, const std::string& flaw, int64_t record_size, bool direct) {
+        require_path(dir, "dir");
         MemtableConfig c;
         c.dir = dir;
         c.capacity = capacity;
