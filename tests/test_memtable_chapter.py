@@ -13,7 +13,7 @@ import pytest
 from conftest import environment
 from howfast import fmt, store
 from howfast.bench import run
-from howfast.memtable import crash, crosscheck, report
+from howfast.memtable import crash, crosscheck, powercut, report
 from howfast.memtable import experiments as memtable
 from howfast.memtable import plan as memtable_plan
 from howfast.memtable.plan import KiB, MiB
@@ -33,7 +33,7 @@ def test_every_case_and_repetition_is_stored(tiny: dict) -> None:
     sweep = data.table(memtable.SWEEP)
     cases = memtable.sweep_cases(TINY)
     assert sweep.filter(pl.col("metric").is_in(["records_per_s", "unsupported"])).height == len(cases) * 2
-    assert data.experiments == [memtable.SWEEP, memtable.VARIANTS, memtable.VS_FIO, memtable.CRASH]
+    assert data.experiments == [memtable.SWEEP, memtable.VARIANTS, memtable.VS_FIO, memtable.CRASH, memtable.POWERCUT]
     assert {f"{n}.parquet" for n in data.experiments} <= {p.name for p in data.path.iterdir()}
     assert list((base / "scratch").iterdir()) == []
 
@@ -73,6 +73,15 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     crashes = report.crash_table(data.table(memtable.CRASH))
     assert crashes["lost or damaged"].sum() == 0 and crashes["crash points"].sum() >= 1
     assert set(crashes["mode"]) <= set(report.CRASH_MODE_NAMES.values())
+    cut = data.table(memtable.POWERCUT)
+    both = report.crash_table(data.table(memtable.CRASH), cut)
+    assert both["crash"].to_list() == ["SIGKILL"] * crashes.height + ["power cut"] * (both.height - crashes.height)
+    power = both.filter(pl.col("crash") == "power cut")
+    assert set(power["mode"]) == {report.POWERCUT_MODE_NAMES[m.name] for m in powercut.powercut_modes()}
+    assert (power["crash points"] == TINY.memtable.powercut_states).all() and power["lost or damaged"].sum() == 0
+    n = report.powercut_numbers(cut)
+    assert n["states"] == power["crash points"].sum() and n["fewest"] == TINY.memtable.powercut_states
+    assert n["dropped"] + n["kept"] + n["torn"] > 0 and n["problems"] == 0
     fio = report.fio_table(vs_fio)
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     ours = fio.filter(pl.col("flush") == "blocking")["ours / fio"]

@@ -50,6 +50,7 @@ NUL_CALLS: dict[str, tuple[str, Callable[[str], object]]] = {
     "disk_io": ("path", lambda p: _native.disk_io(p, op="write", file_size=4096)),
     "Memtable": ("dir", lambda p: _native.Memtable(p, 1 << 20)),
     "recover": ("dir", lambda p: _native.recover(p, 1 << 20)),
+    "_memtable_recover_flawed": ("dir", lambda p: _native._memtable_recover_flawed(p, 1 << 20, "none")),
     "memtable_benchmark": ("dir", lambda p: _native.memtable_benchmark(p, 1 << 20, 100)),
     "sqlite_inserts": ("path", lambda p: _native.sqlite_inserts(p, 100, 10, 100)),
     "sqlite_verify": ("path", lambda p: _native.sqlite_verify(p, 100, 100)),

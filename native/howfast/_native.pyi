@@ -157,6 +157,15 @@ class _MemtableStats(typing.TypedDict):
     replayed_records: int
     torn_records: int
 
+class _IoEvent(typing.TypedDict):
+    kind: str  # create, fallocate, write_submit, write_done, sync_start, sync_done, dir_sync_start, dir_sync_done, unlink, ack
+    file: str | None
+    id: int
+    offset: int
+    length: int
+    dsync: bool
+    data: bytes | None
+
 class _MemtableBenchmark(_MemtableStats):
     latency_ns: _U64Array
     flush_ns: _U64Array
@@ -247,6 +256,7 @@ class Memtable:
         direct: bool = True,
         segment_bytes: _Int = 67108864,
         queue_depth: _Int = 64,
+        record_io: bool = False,
     ) -> None: ...
     def __enter__(self) -> Memtable: ...
     def __exit__(self, *args: object) -> None: ...
@@ -259,6 +269,8 @@ class Memtable:
         """Write the current buffer even if partly full, wait for every flush, make segments durable."""
     def get(self, key: bytes) -> bytes | None:
         """The latest value stored under key (from a buffer or a segment), or None."""
+    def io_record(self) -> list[_IoEvent]:
+        """With record_io=True: every write, sync, file creation and removal, and acknowledgement so far, in order, as dicts (kind, file, id, offset, length, dsync, data). ValueError when record_io is off."""
     def keys(self) -> list[bytes]: ...
     def put(self, key: bytes, value: bytes) -> None:
         """Store value under key; returns once acknowledged (after the log's fdatasync when wal=True)."""
@@ -433,6 +445,7 @@ def recover(
     direct: bool = True,
     segment_bytes: _Int = 67108864,
     queue_depth: _Int = 64,
+    record_io: bool = False,
 ) -> Memtable:
     """Rebuild the memtable in `dir` from its segments and write-ahead logs (after a crash or a close) and continue it with these settings. Partial records are ignored."""
 
@@ -453,6 +466,11 @@ def memtable_benchmark(
     queue_depth: _Int = 64,
 ) -> _MemtableBenchmark:
     """The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush latencies, the elapsed time and totals. Files are removed before it returns."""
+
+def _memtable_recover_flawed(
+    dir: str, capacity: _Int, flaw: str, *, record_size: _Int = 16384, direct: bool = True
+) -> Memtable:
+    """Test only: recover() with a deliberate flaw ('no_checksum': records are trusted without their checksum; 'no_log': the log is not read; 'none': the real recovery)."""
 
 def memtable_record_bytes(key_len: _Int, value_len: _Int) -> int:
     """Bytes a record occupies: 32-byte header, key, value, padding to 8."""

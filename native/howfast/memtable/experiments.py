@@ -9,6 +9,9 @@
   blocks of the flush size, alternating with ours.
 * ``memtable_crash``: writers killed with SIGKILL at random moments, then recovered:
   every acknowledged record must come back intact.
+* ``memtable_powercut``: the states a power cut could leave (writes not yet durable
+  dropped, kept or torn), built from a record of every write and sync, each recovered
+  and checked the same way (``powercut.py``).
 
 Every case is one call of the native ``memtable_benchmark`` (C++, GIL released) in a
 fresh directory inside the scratch directory, removed afterwards.
@@ -34,12 +37,13 @@ from .plan import Plan as MemtablePlan
 
 #: The shape of what this subject stores; bump it when its cases, ids or metrics change
 #: (older stored sets are then measured again instead of misread).
-SCHEMA = 2
+SCHEMA = 3
 
 SWEEP = "sweep"
 VARIANTS = "variants"
 VS_FIO = "vs_fio"
 CRASH = "crash"
+POWERCUT = "powercut"
 
 BLOCKING = "blocking"
 DOUBLE = "uring_double"
@@ -331,7 +335,7 @@ def _bytes_needed(cases: list[dict[str, Any]], segment_bytes: int) -> int:
 def measure(profile: Profile, out: Writer) -> None:
     """The subject's experiments in one scratch dir, each handed to `out`."""
     from . import crash as crash_test
-    from . import crosscheck
+    from . import crosscheck, powercut
 
     plan = profile.memtable
     reps = profile.repetitions
@@ -345,6 +349,9 @@ def measure(profile: Profile, out: Writer) -> None:
         out.add(run(VS_FIO, fio, crosscheck.fio_measurer(plan), repetitions=reps, scratch=scratch, alternate=True))
         points = max(1, -(-plan.crash_points // len(crash)))
         out.add(run(CRASH, crash, crash_test.crash_measurer(), repetitions=points, scratch=scratch))
+        cut = [{"mode": m.name} for m in powercut.powercut_modes()]
+        states = powercut.powercut_measurer(plan.powercut_states, plan.powercut_states_per_run, plan.powercut_records)
+        out.add(run(POWERCUT, cut, states, repetitions=1, scratch=scratch))
 
 
 # every public function above refuses bad arguments with a clear exception

@@ -34,6 +34,9 @@ class Plan:
     fio_min_flushes: int = 512  # ... with at least this many flushes per case ...
     fio_max_bytes: int = 128 * MiB  # ... where that stays within this many bytes
     crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
+    powercut_states: int = 1000  # power-cut crash states checked per mode (memtable/powercut.py) ...
+    powercut_states_per_run: int = 100  # ... taken from recorded runs of this many states each ...
+    powercut_records: int = 150  # ... of this many records
 
 
 QUICK = Plan()
@@ -49,6 +52,7 @@ FULL = Plan(
     fio_min_flushes=16,
     fio_max_bytes=2 * 1024 * MiB,
     crash_points=30,
+    powercut_states=3000,
 )
 
 #: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
@@ -66,6 +70,9 @@ SMOKE = Plan(
     fio_min_flushes=8,
     fio_max_bytes=2 * MiB,
     crash_points=1,
+    powercut_states=6,
+    powercut_states_per_run=6,
+    powercut_records=30,
     deep_bytes=1 * MiB,
     max_deep_buffers=8,
 )

@@ -34,6 +34,16 @@ CRASH_MODE_NAMES = {
     "flush_each_uring": "no log, flush() per batch, io_uring",
     "flush_each_blocking": "no log, flush() per batch, blocking",
 }
+POWERCUT_MODE_NAMES = {
+    "log_blocking": "log, blocking",
+    "log_uring2": "log, io_uring ×2",
+    "log_deep": "log, io_uring ×8",
+    "nolog_blocking": "no log, flush(), blocking",
+    "nolog_uring2": "no log, flush(), io_uring ×2",
+    "nolog_deep": "no log, flush(), io_uring ×8",
+    "log_uring2_dsync": "log, io_uring ×2, O_DSYNC",
+    "nolog_uring2_dsync": "no log, flush(), io_uring ×2, O_DSYNC",
+}
 
 
 def mode_name(mode: str, buffers: int) -> str:
@@ -343,13 +353,79 @@ def first_fill_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
-def crash_table(metrics: pl.DataFrame) -> pl.DataFrame:
+def crash_table(metrics: pl.DataFrame, powercut: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per mode: crash points, records acknowledged before the kill, keys recovered,
-    partial records skipped, and problems found (lost or damaged records)."""
+    partial records skipped, and problems found (lost or damaged records); with
+    `powercut`, the power-cut states' rows after the SIGKILL ones (column *crash*), with
+    what the states did to the writes not yet durable."""
+    table = _sigkill_table(metrics)
+    if powercut is None:
+        return table
+    table = table.with_columns(pl.lit("SIGKILL").alias("crash"))
+    cut = powercut_table(powercut).with_columns(pl.lit("power cut").alias("crash"))
+    both = pl.concat([table, cut], how="diagonal")
+    return both.select("crash", pl.all().exclude("crash", "lost or damaged"), "lost or damaged")
+
+
+def powercut_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per mode: crash states checked, records acknowledged before the cut (summed over
+    the states), keys recovered, partial records skipped, writes not yet durable that
+    the states dropped, kept and tore, and problems found."""
     done = metrics.filter(pl.col("metric") != "unsupported")
     wide = done.pivot(on="metric", index=["mode", "repetition"], values="value")
     table = wide.group_by("mode", maintain_order=True).agg(
-        pl.len().alias("crash points"),
+        pl.col("states").sum().cast(pl.Int64).alias("crash points"),
+        pl.col("acknowledged").sum().cast(pl.Int64).alias("acknowledged records"),
+        pl.col("recovered_keys").sum().cast(pl.Int64).alias("keys recovered"),
+        pl.col("newer").sum().cast(pl.Int64).alias("newer than acknowledged"),
+        pl.col("torn").sum().cast(pl.Int64).alias("partial records skipped"),
+        pl.col("dropped_writes").sum().cast(pl.Int64).alias("writes dropped"),
+        pl.col("kept_writes").sum().cast(pl.Int64).alias("writes kept"),
+        pl.col("torn_writes").sum().cast(pl.Int64).alias("writes torn"),
+        pl.col("problems").sum().cast(pl.Int64).alias("lost or damaged"),
+    )
+    missing = stats.unsupported(metrics, ["mode"])
+    if missing.height:
+        table = pl.concat([table, missing.rename({"note": "unsupported"})], how="diagonal")
+    return table.with_columns(pl.col("mode").replace_strict(POWERCUT_MODE_NAMES, default=pl.col("mode")))
+
+
+def powercut_numbers(metrics: pl.DataFrame) -> dict[str, int]:
+    """Totals over every mode's power-cut states, for the prose: states, the fewest per
+    mode, modes, records acknowledged, writes not yet durable and what became of them,
+    partial records skipped, problems."""
+    table = powercut_table(metrics)
+    done = table.filter(pl.col("crash points").is_not_null())
+    if done.height == 0:
+        return {
+            "states": 0,
+            "fewest": 0,
+            "modes": 0,
+            "acknowledged": 0,
+            "dropped": 0,
+            "kept": 0,
+            "torn": 0,
+            "skipped": 0,
+            "problems": 0,
+        }
+    return {
+        "states": int(done["crash points"].sum()),
+        "fewest": int(done["crash points"].min()),
+        "modes": done.height,
+        "acknowledged": int(done["acknowledged records"].sum()),
+        "dropped": int(done["writes dropped"].sum()),
+        "kept": int(done["writes kept"].sum()),
+        "torn": int(done["writes torn"].sum()),
+        "skipped": int(done["partial records skipped"].sum()),
+        "problems": int(done["lost or damaged"].sum()),
+    }
+
+
+def _sigkill_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    done = metrics.filter(pl.col("metric") != "unsupported")
+    wide = done.pivot(on="metric", index=["mode", "repetition"], values="value")
+    table = wide.group_by("mode", maintain_order=True).agg(
+        pl.len().cast(pl.Int64).alias("crash points"),
         pl.col("acknowledged").sum().cast(pl.Int64).alias("acknowledged records"),
         pl.col("recovered_keys").sum().cast(pl.Int64).alias("keys recovered"),
         pl.col("newer").sum().cast(pl.Int64).alias("newer than acknowledged"),

@@ -6,6 +6,7 @@
 #include "common/errors.hpp"
 #include "common/kwargs.hpp"
 #include "common/pyutil.hpp"
+#include "memtable/iorecord.hpp"
 #include "memtable/memtable.hpp"
 #include "memtable/memtable_format.hpp"
 
@@ -65,11 +66,13 @@ const auto kPinCpu = field<MC>("pin_cpu", &MC::pin_cpu, -1);
 const auto kDirect = field<MC>("direct", &MC::direct, true);
 const auto kSegmentBytes = field<MC>("segment_bytes", &MC::segment_bytes, 64ll << 20);
 const auto kQueueDepth = field<MC>("queue_depth", &MC::queue_depth, 64);
+const auto kRecordIo = field<MC>("record_io", &MC::record_io, false);
 
 // Memtable() and recover(): dir, capacity, *, the settings.
 auto memtable_positional() { return std::make_tuple(kDir, kCapacity); }
 auto memtable_keywords() {
-  return std::make_tuple(kRecordSize, kDsync, kFlush, kBuffers, kWal, kPinCpu, kDirect, kSegmentBytes, kQueueDepth);
+  return std::make_tuple(kRecordSize, kDsync, kFlush, kBuffers, kWal, kPinCpu, kDirect, kSegmentBytes, kQueueDepth,
+                         kRecordIo);
 }
 
 // memtable_benchmark(): the memtable's settings (inside BenchConfig::memtable) and the workload's.
@@ -86,6 +89,31 @@ std::unique_ptr<Memtable> open_memtable(const MemtableConfig& c, bool recover) {
   py::gil_scoped_release release;
   if (recover) return Memtable::recover(c);
   return std::make_unique<Memtable>(c);
+}
+
+// The recorder's events as dicts (memtable/iorecord.hpp says what each kind means).
+py::list io_record_list(const IoRecord& r) {
+  py::list out;
+  for (const IoEvent& e : r.events) {
+    py::dict d;
+    d["kind"] = io_event_name(e.kind);
+    const bool has_file = e.kind != IoEvent::Ack && e.kind != IoEvent::DirSyncStart && e.kind != IoEvent::DirSyncDone;
+    d["file"] = has_file ? py::object(py::str(r.files.at(e.file))) : py::object(py::none());
+    d["id"] = e.id;
+    d["offset"] = e.offset;
+    d["length"] = e.length;
+    d["dsync"] = e.flag;
+    d["data"] = e.kind == IoEvent::WriteSubmit ? py::object(py::bytes(e.data)) : py::object(py::none());
+    out.append(std::move(d));
+  }
+  return out;
+}
+
+RecoveryFlaw parse_flaw(const std::string& name) {
+  if (name == "none") return RecoveryFlaw::None;
+  if (name == "no_checksum") return RecoveryFlaw::NoChecksum;
+  if (name == "no_log") return RecoveryFlaw::NoLog;
+  throw std::invalid_argument("flaw must be 'none', 'no_checksum' or 'no_log'; got '" + name + "'");
 }
 
 py::dict run_benchmark(const MemtableBenchConfig& c) {
@@ -177,6 +205,10 @@ void register_memtable(py::module_& m) {
              return out;
            })
       .def("files", &Memtable::files, "Every file this memtable created (some may since have been deleted).")
+      .def(
+          "io_record", [](const Memtable& self) { return io_record_list(self.io_record()); },
+          "With record_io=True: every write, sync, file creation and removal, and acknowledgement so far, in "
+          "order, as dicts (kind, file, id, offset, length, dsync, data). ValueError when record_io is off.")
       .def("__len__", [](const Memtable& self) { return self.stats().keys; })
       .def("__enter__", [](Memtable& self) -> Memtable& { return self; }, py::return_value_policy::reference)
       .def("__exit__", [](Memtable& self, py::args) {
@@ -188,6 +220,29 @@ void register_memtable(py::module_& m) {
                     [](const MC& c) { return open_memtable(c, true); },
                     "Rebuild the memtable in `dir` from its segments and write-ahead logs (after a crash or a close) "
                     "and continue it with these settings. Partial records are ignored.");
+
+  // For the power-cut test only: recovery with a deliberate flaw that its checker must catch.
+  m.def(
+      "_memtable_recover_flawed",
+      [](const std::string& dir, int64_t capacity, const std::string& flaw, int64_t record_size, bool direct) {
+        require_path(dir, "dir");
+        MemtableConfig c;
+        c.dir = dir;
+        c.capacity = capacity;
+        c.record_size = record_size;
+        c.flush = FlushMode::Blocking;
+        c.direct = direct;
+        c.segment_bytes = 64ll << 20;
+        c.queue_depth = 64;
+        c.pin_cpu = -1;
+        const RecoveryFlaw f = parse_flaw(flaw);
+        py::gil_scoped_release release;
+        return Memtable::recover(c, f);
+      },
+      py::arg("dir"), py::arg("capacity"), py::arg("flaw"), py::kw_only(), py::arg("record_size") = 16384,
+      py::arg("direct") = true,
+      "Test only: recover() with a deliberate flaw ('no_checksum': records are trusted without their checksum; "
+      "'no_log': the log is not read; 'none': the real recovery).");
 
   bind_function<BC>(m, "memtable_benchmark", bench_positional(), bench_keywords(), &run_benchmark,
                     "The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed "

@@ -6,8 +6,8 @@
 namespace howfast {
 
 void Memtable::Impl::flush_blocking(Buffer* b, Segment& seg) {
-  pwrite_full(*seg.fd, b->io, b->len, static_cast<off_t>(b->offset));
-  if (b->need_sync) seg.fd->fdatasync();
+  recorded_pwrite(rec.get(), *seg.fd, b->io, b->len, static_cast<off_t>(b->offset));
+  if (b->need_sync) recorded_fdatasync(rec.get(), *seg.fd);
   b->written = b->len;
   b->synced = true;
   complete(b);

@@ -69,6 +69,7 @@ void Memtable::Impl::submit_piece(Buffer* b, uint64_t piece) {
   op.offset = b->offset + static_cast<uint64_t>(op.data - b->io);
   op.buf_index = fixed ? static_cast<int>(b->index * chunks + piece) : -1;
   op.user_data = tag(b->index, piece, false);
+  if (rec) rec->write_submit(find_segment(b->segment)->path, op.offset, op.data, op.len, &op);
   ring->queue(op);
   ++b->pending;
 }
@@ -77,6 +78,7 @@ void Memtable::Impl::submit_sync(Buffer* b) {
   b->sync_op.kind = UringOp::Fdatasync;
   b->sync_op.fd = find_segment(b->segment)->fd->get();
   b->sync_op.user_data = tag(b->index, 0, true);
+  if (rec) rec->sync_start(find_segment(b->segment)->path, &b->sync_op);
   ring->queue(b->sync_op);
   ++b->pending;
   b->sync_sent = true;
@@ -99,6 +101,8 @@ void Memtable::Impl::reap(bool wait) {
 void Memtable::Impl::piece_done(Buffer* b, uint64_t piece, int res) {
   const Segment* seg = find_segment(b->segment);
   const uint32_t left = b->piece_ops.at(piece).len;
+  if (rec && res > 0 && seg != nullptr)
+    rec->write_done_op(&b->piece_ops[piece], seg->path, b->piece_ops[piece].offset, static_cast<uint64_t>(res));
   if (!ring->finish(b->piece_ops[piece], res, "io_uring write of a memtable flush", seg ? &seg->path : nullptr)) {
     ++b->pending;  // the rest of a short write, or the same again after -EAGAIN
     b->written += left - b->piece_ops[piece].len;
@@ -123,6 +127,7 @@ void Memtable::Impl::handle_completion(const Completion& c) {
       return;
     }
     b->synced = true;
+    if (rec && seg != nullptr) rec->sync_done_op(&b->sync_op, seg->path);
   }
   if (b->pending == 0 && b->written == b->len && (!b->need_sync || b->synced)) complete(b);
 }

@@ -25,6 +25,7 @@
 
 #include "common/files.hpp"
 #include "common/uring.hpp"
+#include "memtable/iorecord.hpp"
 #include "memtable/memtable.hpp"
 #include "memtable/memtable_format.hpp"
 #include "memtable/memtable_index.hpp"
@@ -87,7 +88,7 @@ struct RecoveryScan {
 
 // Reads every segment and log in `dir`: the index of what the segments hold, and the
 // newest records found only in the logs (to be written again).
-RecoveryScan scan_directory(const std::string& dir);
+RecoveryScan scan_directory(const std::string& dir, RecoveryFlaw flaw = RecoveryFlaw::None);
 
 struct Memtable::Impl {
   struct Buffer {
@@ -139,12 +140,17 @@ struct Memtable::Impl {
   };
 
   MemtableConfig cfg;
+  std::unique_ptr<IoRecorder> rec;  // record_io: every write and sync (nullptr: off)
   uint64_t C = 0;
   uint64_t max_record = 0;
   uint64_t write_align = 8;
   uint64_t slots = 1;
   uint64_t base_segment = 0;
   bool durable = false;  // dsync or wal: created files' names are fsynced into the directory
+  // Not durable: a segment file was created since the directory was last fsynced, so
+  // flush() must fsync the directory too (fdatasync of a new file does not make its name
+  // durable; without this, a power cut could lose a flushed segment whole).
+  std::atomic<bool> names_unsynced{false};
 
   std::unique_ptr<Fd> dir_fd;
   std::vector<std::unique_ptr<Buffer>> bufs;

@@ -208,6 +208,11 @@ std::vector<std::string> Memtable::keys() const {
   return out;
 }
 
+IoRecord Memtable::io_record() const {
+  require(impl_->rec != nullptr, "this memtable records no I/O: open it with record_io=True");
+  return impl_->rec->snapshot();
+}
+
 std::vector<std::string> Memtable::files() const {
   std::lock_guard<std::mutex> lock(impl_->files_mu);
   std::vector<std::string> out = impl_->created;

@@ -46,6 +46,7 @@ struct MemtableConfig {
   bool direct{};           // O_DIRECT segment writes
   int64_t segment_bytes{}; // data bytes per segment file (rounded to whole slots)
   int64_t queue_depth{};   // requests waiting for the writer, at most
+  bool record_io{};        // keep a record of every write and sync (memtable/iorecord.hpp); a new memtable only
 };
 
 // ValueError for any setting out of range (each names the argument and its range),
@@ -107,13 +108,18 @@ struct MemtableStats {
 };
 
 struct RecoveryScan;  // what recover() found on disk
+struct IoRecord;      // memtable/iorecord.hpp
+
+// For the power-cut test only: recovery with a deliberate flaw, which the crash-state
+// checker must catch. None is the real recovery.
+enum class RecoveryFlaw { None, NoChecksum, NoLog };
 
 class Memtable {
  public:
   // A new memtable in `dir`, which must exist and hold no memtable files.
   explicit Memtable(const MemtableConfig& config);
   // Rebuilds the memtable from the segments and logs in `config.dir` and continues it.
-  static std::unique_ptr<Memtable> recover(const MemtableConfig& config);
+  static std::unique_ptr<Memtable> recover(const MemtableConfig& config, RecoveryFlaw flaw = RecoveryFlaw::None);
   ~Memtable();
   Memtable(const Memtable&) = delete;
   Memtable& operator=(const Memtable&) = delete;
@@ -138,6 +144,7 @@ class Memtable {
   MemtableStats stats() const;
   std::vector<std::string> keys() const;
   std::vector<std::string> files() const;  // every file this memtable created
+  IoRecord io_record() const;  // what record_io recorded so far (ValueError when it is off)
 
   // For the benchmark: requests without a waiter record their latency (ack - submit)
   // in sink[id]; flush latencies (submit to completion) go to flush_ns.

@@ -69,9 +69,20 @@ class FileWindow {
 
 using Newest = std::unordered_map<std::string, OwnedRecord>;
 
+// check_record, or with the NoChecksum flaw (for the power-cut test) the framing alone:
+// magic, lengths and room, never the checksum.
+uint64_t checked_length(const unsigned char* p, uint64_t avail, RecoveryFlaw flaw) {
+  if (flaw != RecoveryFlaw::NoChecksum) return check_record(p, avail);
+  if (avail < kRecordHeader) return 0;
+  const RecordHeader h = read_header(p);
+  const uint64_t total = framed_size(h.key_len, h.value_len);
+  const bool framed = h.magic == kRecordMagic && h.key_len > 0 && h.key_len <= kMaxKey && h.total_len == total;
+  return framed && total <= avail ? total : 0;
+}
+
 // The intact records of one slot [slot, end) of a segment; stops at the first zeros
 // (never filled) or at a torn record (a flush that did not finish).
-void scan_slot(FileWindow& window, uint64_t id, uint64_t slot, uint64_t end, RecoveryScan& scan) {
+void scan_slot(FileWindow& window, uint64_t id, uint64_t slot, uint64_t end, RecoveryScan& scan, RecoveryFlaw flaw) {
   uint64_t p = slot;
   while (p + kRecordHeader <= end) {
     const unsigned char* hp = window.at(p, kRecordHeader, end);
@@ -80,7 +91,7 @@ void scan_slot(FileWindow& window, uint64_t id, uint64_t slot, uint64_t end, Rec
     if (rh.magic != kRecordMagic) break;  // zeros: the rest of the slot was never filled
     const uint64_t total = framed_size(rh.key_len, rh.value_len);
     const unsigned char* rp = total <= end - p ? window.at(p, total, end) : nullptr;
-    if (rp == nullptr || check_record(rp, total) != total) {
+    if (rp == nullptr || checked_length(rp, total, flaw) != total) {
       ++scan.torn;  // a flush that did not finish: nothing after it in this slot counts
       break;
     }
@@ -91,7 +102,7 @@ void scan_slot(FileWindow& window, uint64_t id, uint64_t slot, uint64_t end, Rec
   }
 }
 
-void scan_segment(uint64_t id, const std::string& path, RecoveryScan& scan) {
+void scan_segment(uint64_t id, const std::string& path, RecoveryScan& scan, RecoveryFlaw flaw) {
   scan.next_segment = std::max(scan.next_segment, id + 1);
   scan.segment_paths.push_back(path);
   Fd fd(path, O_RDONLY);
@@ -107,7 +118,7 @@ void scan_segment(uint64_t id, const std::string& path, RecoveryScan& scan) {
   for (uint64_t k = 0; k < h.slots; ++k) {
     const uint64_t slot = kSegmentHeader + k * h.capacity;
     if (slot >= size) break;
-    scan_slot(window, id, slot, std::min(slot + h.capacity, size), scan);
+    scan_slot(window, id, slot, std::min(slot + h.capacity, size), scan, flaw);
   }
 }
 
@@ -124,7 +135,7 @@ void keep_if_newest(const unsigned char* rp, const RecordHeader& rh, const Recov
   newest[key] = std::move(rec);
 }
 
-void scan_log(uint64_t id, const std::string& path, RecoveryScan& scan, Newest& newest) {
+void scan_log(uint64_t id, const std::string& path, RecoveryScan& scan, Newest& newest, RecoveryFlaw flaw) {
   scan.next_wal = std::max(scan.next_wal, id + 1);
   scan.wal_paths.push_back(path);
   Fd fd(path, O_RDONLY);
@@ -136,7 +147,7 @@ void scan_log(uint64_t id, const std::string& path, RecoveryScan& scan, Newest& 
     const RecordHeader rh = hp ? read_header(hp) : RecordHeader{};
     const uint64_t total = hp ? framed_size(rh.key_len, rh.value_len) : 0;
     const unsigned char* rp = hp && rh.magic == kRecordMagic && total <= size - p ? window.at(p, total, size) : nullptr;
-    if (rp == nullptr || check_record(rp, total) != total) {
+    if (rp == nullptr || checked_length(rp, total, flaw) != total) {
       ++scan.torn;  // the log ends in a record that was being written: nothing after it counts
       break;
     }
@@ -149,21 +160,28 @@ void scan_log(uint64_t id, const std::string& path, RecoveryScan& scan, Newest& 
 
 }  // namespace
 
-RecoveryScan scan_directory(const std::string& dir) {
+RecoveryScan scan_directory(const std::string& dir, RecoveryFlaw flaw) {
   RecoveryScan scan;
   const DirListing files = list_memtable_files(dir);
-  for (const auto& [id, path] : files.segments) scan_segment(id, path, scan);
+  for (const auto& [id, path] : files.segments) scan_segment(id, path, scan, flaw);
   Newest newest;
-  for (const auto& [id, path] : files.wals) scan_log(id, path, scan, newest);
+  for (const auto& [id, path] : files.wals) {
+    if (flaw == RecoveryFlaw::NoLog) {  // the flaw: the log is deleted unread
+      scan.next_wal = std::max(scan.next_wal, id + 1);
+      scan.wal_paths.push_back(path);
+      continue;
+    }
+    scan_log(id, path, scan, newest, flaw);
+  }
   for (auto& kv : newest) scan.replay.push_back(std::move(kv.second));
   std::sort(scan.replay.begin(), scan.replay.end(),
             [](const OwnedRecord& a, const OwnedRecord& b) { return a.seq < b.seq; });
   return scan;
 }
 
-std::unique_ptr<Memtable> Memtable::recover(const MemtableConfig& config) {
+std::unique_ptr<Memtable> Memtable::recover(const MemtableConfig& config, RecoveryFlaw flaw) {
   check_memtable_config(config);  // before the scan reads anything into memory
-  RecoveryScan scan = scan_directory(config.dir);
+  RecoveryScan scan = scan_directory(config.dir, flaw);
   for (const OwnedRecord& r : scan.replay) {
     const uint64_t len = framed_size(r.key.size(), r.value.size());
     require(len <= static_cast<uint64_t>(std::max<int64_t>(config.record_size, 0)) &&

@@ -24,6 +24,7 @@ Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
   if (cfg.direct) flags |= O_DIRECT;
   if (cfg.dsync) flags |= O_DSYNC;
   p.fd = std::make_unique<Fd>(p.path, flags, 0644);
+  if (rec) rec->create(p.path, cfg.dsync);
   {
     std::lock_guard<std::mutex> lock(files_mu);
     created.push_back(p.path);
@@ -39,8 +40,10 @@ Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
     const off_t size = static_cast<off_t>(kSegmentHeader + slots * C);
     if (::fallocate(p.fd->get(), 0, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
       throw_errno("fallocate " + std::to_string(size) + " bytes", p.path);
+    if (rec) rec->fallocate(p.path, static_cast<uint64_t>(size));
   }
-  if (durable) dir_fd->fsync();  // the new name must survive a crash too
+  if (durable) recorded_dir_fsync(rec.get(), *dir_fd);  // the new name must survive a crash too
+  else names_unsynced.store(true);  // flush() fsyncs the directory (sync_dirty)
   return p;
 }
 
@@ -55,6 +58,7 @@ void Memtable::Impl::discard_prepared() noexcept {
     Prepared p = next_segment.get();
     p.fd.reset();
     ::unlink(p.path.c_str());  // best effort (noexcept): an empty file left behind holds nothing
+    if (rec) rec->unlink(p.path);
   } catch (...) {
   }
 }
@@ -92,10 +96,11 @@ void Memtable::Impl::close_idle_segments() {
 void Memtable::Impl::sync_dirty() {
   for (Segment& s : segs) {
     if (s.dirty && s.fd) {
-      s.fd->fdatasync();
+      recorded_fdatasync(rec.get(), *s.fd);
       s.dirty = false;
     }
   }
+  if (names_unsynced.exchange(false)) recorded_dir_fsync(rec.get(), *dir_fd);  // the segments' names
   close_idle_segments();
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/files.hpp"
+#include "memtable/iorecord.hpp"
 
 namespace howfast {
 
@@ -36,6 +37,7 @@ class WriteAheadLog {
   uint64_t bytes_written() const noexcept { return bytes_; }
   uint64_t syncs() const noexcept { return syncs_; }
   uint64_t files_created() const noexcept { return created_; }
+  void set_recorder(IoRecorder* rec) noexcept { rec_ = rec; }  // record every write, sync and unlink
 
  private:
   struct File {
@@ -57,6 +59,7 @@ class WriteAheadLog {
   uint64_t bytes_ = 0;
   uint64_t syncs_ = 0;
   uint64_t created_ = 0;
+  IoRecorder* rec_ = nullptr;
 };
 
 }  // namespace howfast

@@ -35,6 +35,8 @@ uint64_t physical_memory() {
 Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
     : cfg((check_memtable_config(c), c)), queue(queue_capacity_of(c)) {  // checked before the queue is made
   const int64_t nbuf = check_config();
+  require(!cfg.record_io || scan == nullptr, "record_io is for a new memtable only, not for recover()");
+  if (cfg.record_io) rec = std::make_unique<IoRecorder>();
   check_directory(scan, nbuf);
   open_files(scan);
   for (int64_t i = 0; i < nbuf; ++i) bufs.push_back(std::make_unique<Buffer>(C, static_cast<int>(i)));
@@ -123,6 +125,7 @@ void Memtable::Impl::open_files(RecoveryScan* scan) {
   }
   if (cfg.wal) wal = std::make_unique<WriteAheadLog>(cfg.dir, scan ? scan->next_wal : 0, kWalRotateBytes,
                                                        dir_fd.get());
+  if (wal) wal->set_recorder(rec.get());
 }
 
 Memtable::Impl::~Impl() {
@@ -253,6 +256,7 @@ void Memtable::Impl::put_group(Request* reqs, std::size_t n) {
   if (wal) {
     wal->sync();  // group commit: one fdatasync for every record of the group
     wal_syncs.store(wal->syncs(), std::memory_order_relaxed);
+    if (rec) rec->ack(next_seq - 1);
   }
   {
     std::lock_guard<std::mutex> lock(index_mu);
@@ -279,6 +283,7 @@ void Memtable::Impl::control(Request& r) {
   if (r.kind == Request::Flush) {
     sync_dirty();
     if (wal) wal->retire(durable_gen());
+    if (rec) rec->ack(next_seq - 1);
   }
   if (r.waiter) r.waiter->done();
 }
