@@ -5,6 +5,7 @@
 #   make measure              measure every chapter and store the results (no render)
 #   make measure CHAPTERS=fsync   ... only these chapters (or subjects)
 #   make render               render from the stored results (seconds; measures what is missing)
+#   make card                 print the numbers card of the stored results in the terminal
 #   make notebooks            the workshop kit: every page as a Jupyter notebook, in notebooks/
 #                             (clean/ for a class to run, executed/ with this machine's outputs)
 #   make test                 set up (without Quarto), lint, and run the test suite
@@ -45,7 +46,7 @@ TEST_APT_PACKAGES := chromium
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
 
-.PHONY: book measure render notebooks test lint setup system-packages test-packages apt-install quarto execute preview clean \
+.PHONY: book measure render card notebooks test lint setup system-packages test-packages apt-install quarto execute preview clean \
         distclean
 
 book: setup quarto measure render
@@ -70,6 +71,9 @@ render: setup quarto
 	  echo "or 'conda install -c conda-forge quarto', then run 'make book' again."; \
 	  exit 1; \
 	fi
+
+card: setup
+	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast card
 
 notebooks: setup
 	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast notebooks --out notebooks
