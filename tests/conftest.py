@@ -3,6 +3,9 @@ nothing a test does lands in the checkout's data/."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +46,36 @@ def environment(base: Path) -> Iterator[Path]:
         yield base
     finally:
         mp.undo()
+
+
+def command_env(base: Path, **extra: str) -> dict[str, str]:
+    """The environment of a ``howfast`` command run by a test: results and scratch in
+    `base`, the smoke profile, the test machine's name, no capability switched off, a
+    wide terminal; `extra` on top."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
+    return (
+        env
+        | {
+            "HOWFAST_RESULTS": str(base / "results"),
+            "HOWFAST_SCRATCH": str(base / "scratch"),
+            "HOWFAST_PROFILE": "smoke",
+            "HOWFAST_MACHINE": "test-machine",
+            "COLUMNS": "200",
+        }
+        | extra
+    )
+
+
+def howfast_command(base: Path, *args: str, timeout: int = 600, **extra: str) -> subprocess.CompletedProcess:
+    """``python -m howfast ARGS`` from the book's root, as a user runs it (see command_env)."""
+    return subprocess.run(
+        [sys.executable, "-m", "howfast", *args],
+        cwd=ROOT,
+        env=command_env(base, **extra),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture

@@ -6,39 +6,21 @@ as a user runs it, errors included."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from conftest import ROOT, environment
+from conftest import ROOT, command_env, environment, howfast_command
 from howfast import card, stats, store
 
 SUBJECTS = list(card.SUBJECTS)
 
 
-def _env(base: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
-    return (
-        env
-        | {
-            "HOWFAST_RESULTS": str(base / "results"),
-            "HOWFAST_SCRATCH": str(base / "scratch"),
-            "HOWFAST_PROFILE": "smoke",
-            "HOWFAST_MACHINE": "test-machine",
-            "COLUMNS": "200",
-        }
-        | extra
-    )
-
-
 def _howfast(base: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "howfast", *args], cwd=ROOT, env=_env(base, **extra),
-                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    return howfast_command(base, *args, timeout=600, **extra)
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +36,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def use(measured: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     with environment(measured):
-        for key, value in _env(measured).items():
+        for key, value in command_env(measured).items():
             monkeypatch.setenv(key, value)
         yield measured
 

@@ -13,32 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
-
-def _env(base: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
-    return (
-        env
-        | {
-            "HOWFAST_RESULTS": str(base / "results"),
-            "HOWFAST_SCRATCH": str(base / "scratch"),
-            "HOWFAST_PROFILE": "smoke",
-            "HOWFAST_MACHINE": "test-machine",
-        }
-        | extra
-    )
+from conftest import ROOT, command_env, howfast_command
 
 
 def _howfast(base: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "howfast", *args],
-        cwd=ROOT,
-        env=_env(base, **extra),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return howfast_command(base, *args, timeout=300, **extra)
 
 
 @pytest.mark.parametrize(
@@ -99,7 +78,7 @@ def test_one_ctrl_c_stops_a_run_of_several_chapters(tmp_path: Path) -> None:
     launcher = subprocess.Popen(
         [sys.executable, "-m", "howfast", "execute", "chapters/fsync.qmd", "chapters/memtables.qmd"],
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=command_env(tmp_path),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -121,7 +100,7 @@ def test_a_killed_launcher_takes_its_kernel_and_files_with_it(tmp_path: Path) ->
     launcher = subprocess.Popen(
         [sys.executable, "-m", "howfast", "execute", "chapters/memtables.qmd"],
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=command_env(tmp_path),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -501,6 +501,8 @@ def check_mode(
 def powercut_measurer(states: int, states_per_run: int, records: int):
     """Checks `states` crash states of the case's mode; fails loudly on any problem."""
 
+    from .experiments import _fresh_dir, _remove_dir
+
     def measure(case: Case, scratch: Scratch) -> Outcome:
         mode = mode_named(case["mode"])
         if mode.flush == "io_uring":
@@ -508,12 +510,11 @@ def powercut_measurer(states: int, states_per_run: int, records: int):
             if not ring.supported:
                 raise Unsupported(f"io_uring: {ring.reason}")
         direct = capabilities.direct_io(str(scratch.path)).supported
-        workdir = scratch.file("powercut").with_suffix("")
-        workdir.mkdir()
+        workdir = _fresh_dir(scratch, "powercut")
         try:
             t = check_mode(workdir, mode, states=states, states_per_run=states_per_run, records=records, direct=direct)
         finally:
-            shutil.rmtree(workdir, ignore_errors=True)
+            _remove_dir(scratch, workdir)
         if t.lost or t.damaged:
             raise RuntimeError(f"power-cut recovery lost or damaged records ({mode.name}): {t.examples}")
         return Outcome(
