@@ -275,6 +275,37 @@ def test_benchmark_counts_what_it_did(db: Path, flush: str, buffers: int, wal: b
     assert list(db.iterdir()) == []  # its files are gone
 
 
+WRITER_TIMES = ("idle_ns", "handoff_ns", "copy_ns", "index_ns", "ack_ns", "log_ns", "seal_ns", "submit_ns",
+                "buffer_wait_ns", "reap_ns", "drain_ns")  # fmt: skip
+
+
+@pytest.mark.parametrize(("flush", "buffers"), MODES)
+@pytest.mark.parametrize("counters", [False, True])
+def test_benchmark_counters_add_up(db: Path, flush: str, buffers: int, counters: bool) -> None:
+    """The writer's counters: every record taken from the queue once, one seal per flush,
+    io_uring submissions that carry one or more flushes; with counters=True the parts of
+    the writer's time are disjoint spans inside the run, without it no clock is read."""
+    needs(flush)
+    capacity, record = 256 * KiB, 16 * KiB
+    r = _native.memtable_benchmark(
+        str(db), capacity, 100, record_size=record, flush=flush, buffers=buffers, producers=3,
+        direct=direct_ok(db), counters=counters,
+    )  # fmt: skip
+    c = r["counters"]
+    assert c["batch_records"] == r["records"] == 112 and 1 <= c["batches"] <= 112
+    assert c["flushes"] == r["flushes"] == 7
+    if flush == "io_uring":
+        assert 1 <= c["submits"] <= 7  # several flushes may share one io_uring_enter
+        assert 7 <= c["depth_sum"] <= 7 * buffers  # each completion saw 1 to `buffers` flushes in flight
+    else:
+        assert c["submits"] == 0 and c["depth_sum"] == 0 and c["completion_waits"] == 0
+    parts = sum(c[k] for k in WRITER_TIMES)
+    if counters:
+        assert 0 < parts <= r["elapsed_ns"] and c["copy_ns"] > 0 and c["producer_hash_ns"] > 0
+    else:
+        assert parts == 0 and c["producer_hash_ns"] == 0
+
+
 @pytest.mark.parametrize("capacity_mib", [16, 64])
 def test_large_flushes_with_the_log(db: Path, capacity_mib: int) -> None:
     """Flushes are written in pieces of 16 MiB from registered chunks of the buffer (one

@@ -166,12 +166,41 @@ class _IoEvent(typing.TypedDict):
     dsync: bool
     data: bytes | None
 
+class _MemtableCounters(typing.TypedDict):
+    batches: int
+    batch_records: int
+    writer_waits: int
+    producer_waits: int
+    submits: int
+    completion_waits: int
+    flushes: int
+    depth_sum: int
+    idle_ns: int
+    handoff_ns: int
+    copy_ns: int
+    index_ns: int
+    ack_ns: int
+    log_ns: int
+    seal_ns: int
+    submit_ns: int
+    buffer_wait_ns: int
+    reap_ns: int
+    drain_ns: int
+    writer_cpu_ns: int
+    writer_voluntary_switches: int
+    writer_involuntary_switches: int
+    producer_cpu_ns: int
+    producer_voluntary_switches: int
+    producer_involuntary_switches: int
+    producer_hash_ns: int
+
 class _MemtableBenchmark(_MemtableStats):
     latency_ns: _U64Array
     flush_ns: _U64Array
     elapsed_ns: int
     first_fill_ns: int
     record_bytes: int
+    counters: _MemtableCounters
 
 class _RocksResult(typing.TypedDict):
     latency_ns: _U64Array
@@ -464,8 +493,9 @@ def memtable_benchmark(
     direct: bool = True,
     segment_bytes: _Int = 67108864,
     queue_depth: _Int = 64,
+    counters: bool = False,
 ) -> _MemtableBenchmark:
-    """The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush latencies, the elapsed time and totals. Files are removed before it returns."""
+    """The seed's workload in C++: `producers` threads hand `records` records of `record_size` framed bytes (16-byte keys) to the single writer. Returns per-record latencies (ns), per-flush latencies, the elapsed time, totals and `counters` (where the writer's time went: counts always, times with counters=True, which reads the clock per batch and per flush). Files are removed before it returns."""
 
 def _memtable_recover_flawed(
     dir: str, capacity: _Int, flaw: str, *, record_size: _Int = 16384, direct: bool = True

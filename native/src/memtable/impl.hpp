@@ -185,10 +185,21 @@ struct Memtable::Impl {
   std::atomic<uint64_t> records{0}, flushes{0}, segment_bytes{0}, segments{0}, wal_bytes{0}, wal_syncs{0},
       wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0}, first_flush_at_ns{0};
   MemtableStats recovery;
+  // The breakdown (MemtableCounters): written by the writer only; the clocks run only
+  // when `counting` (set before the first request; the writer may already wait for it).
+  MemtableCounters ctr;
+  std::atomic<bool> counting{false};
+  uint64_t tick() const { return counting.load(std::memory_order_relaxed) ? now_ns() : 0; }
+  uint64_t flush_path_ns = 0;  // seal() from entry to exit, summed (put_group subtracts it)
+  uint64_t rusage_cpu0 = 0, rusage_vol0 = 0, rusage_invol0 = 0;  // the writer's at its start
+  void thread_usage(bool start);
 
   // flush='io_uring' only. Declared after the buffers, so the ring is torn down before
   // they are freed, also when the constructor throws.
   std::unique_ptr<Ring> ring;
+  // Flushes queued on the ring but not yet submitted, and flushes submitted and not yet
+  // complete: several flushes go to the kernel in one io_uring_enter (see submit_flush).
+  uint64_t unsubmitted = 0, in_flight = 0;
   bool fixed = false;   // the buffers' chunks are registered
   uint64_t chunks = 1;  // registered chunks (and flush pieces) per buffer
 
@@ -225,6 +236,7 @@ struct Memtable::Impl {
   void submit_piece(Buffer* b, uint64_t piece);
   void submit_sync(Buffer* b);
   void submit_now();
+  void submit_queued();
   void reap(bool wait);
   void handle_completion(const Completion& c);
   void piece_done(Buffer* b, uint64_t piece, int res);

@@ -107,6 +107,34 @@ struct MemtableStats {
   uint64_t torn_records = 0;       // places where recover() found a partial record and stopped
 };
 
+// Where the writer's time went, for the benchmark's breakdown. Counts are always kept;
+// the *_ns fields only with set_counters(true) (clock reads per batch and per flush,
+// never per record). Written by the writer thread only: read them after drain().
+struct MemtableCounters {
+  uint64_t batches = 0;           // times the writer took requests from the queue
+  uint64_t batch_records = 0;     // puts taken in those batches
+  uint64_t writer_waits = 0;      // times the writer slept because the queue was empty
+  uint64_t producer_waits = 0;    // times a producer slept because the queue was full
+  uint64_t submits = 0;           // io_uring submissions (io_uring_enter calls that submit)
+  uint64_t completion_waits = 0;  // times the writer blocked for an io_uring completion
+  uint64_t flushes = 0;           // buffers sealed
+  uint64_t depth_sum = 0;         // io_uring: flushes submitted and not complete, summed at each completion
+  // with set_counters(true):
+  uint64_t idle_ns = 0;         // waiting for records (queue empty)
+  uint64_t handoff_ns = 0;      // taking requests from the queue (lock, copy, waking producers)
+  uint64_t copy_ns = 0;         // framing records into the buffer (header, checksum mix, copy)
+  uint64_t index_ns = 0;        // updating the key index
+  uint64_t ack_ns = 0;          // acknowledging (waiters, latency sink)
+  uint64_t log_ns = 0;          // write-ahead log: append and fdatasync
+  uint64_t seal_ns = 0;         // preparing a flush (padding, segment, header)
+  uint64_t submit_ns = 0;       // handing a flush to the kernel (io_uring) or writing it (blocking)
+  uint64_t buffer_wait_ns = 0;  // after a flush, until a free buffer was found (includes stalls)
+  uint64_t reap_ns = 0;         // handling completions between batches
+  uint64_t drain_ns = 0;        // flush/drain requests: writing the last buffer, waiting for every flush
+  // the writer thread's getrusage(RUSAGE_THREAD), from its start to the last drain/flush
+  uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;
+};
+
 struct RecoveryScan;  // what recover() found on disk
 struct IoRecord;      // memtable/iorecord.hpp
 
@@ -149,6 +177,9 @@ class Memtable {
   // For the benchmark: requests without a waiter record their latency (ack - submit)
   // in sink[id]; flush latencies (submit to completion) go to flush_ns.
   void set_latency_sink(uint64_t* sink, std::size_t size, std::vector<uint64_t>* flush_ns);
+  // Clock the writer's work per batch and per flush (MemtableCounters); call before submit().
+  void set_counters(bool on);
+  MemtableCounters counters() const;  // after drain()
   void reserve(std::size_t keys, std::size_t key_bytes);  // size the index up front
   bool submit(const Request& request);  // false when the memtable failed or is closing
   void drain(Poller& poller);           // waits until every full buffer is written
@@ -167,6 +198,13 @@ struct MemtableBenchConfig {
   int64_t records{};
   int64_t producers{};
   int64_t key_size = 16;
+  bool counters = false;  // MemtableCounters with clock reads (see set_counters)
+};
+
+// The producer threads' side of a benchmark, summed over them.
+struct ProducerCounters {
+  uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;  // getrusage(RUSAGE_THREAD)
+  uint64_t hash_ns = 0;  // checksumming records (xxh64 of key and value), timed for one record in 16, scaled
 };
 
 struct MemtableBenchResult {
@@ -177,6 +215,8 @@ struct MemtableBenchResult {
   uint64_t records = 0;
   uint64_t record_bytes = 0;         // framed bytes per record
   MemtableStats stats;
+  MemtableCounters counters;
+  ProducerCounters producer;
 };
 
 // The seed's workload: `producers` threads feed `records` records of exactly

@@ -2,6 +2,7 @@
 // records (16-byte keys) to the memtable's single writer through its bounded queue.
 // The clock runs from the moment the producers are released until the last buffer's
 // flush has completed; every record's latency (handed over -> acknowledged) is kept.
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <thread>
 
@@ -54,6 +56,18 @@ class Gate {
   std::condition_variable cv_;
   bool open_ = false;
 };
+
+// This thread's CPU time and context switches so far (getrusage RUSAGE_THREAD).
+ProducerCounters thread_usage() {
+  ProducerCounters c;
+  rusage u{};
+  if (::getrusage(RUSAGE_THREAD, &u) != 0) throw_errno("getrusage(RUSAGE_THREAD)");
+  c.cpu_ns = static_cast<uint64_t>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000ull +
+             static_cast<uint64_t>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
+  c.voluntary_switches = static_cast<uint64_t>(u.ru_nvcsw);
+  c.involuntary_switches = static_cast<uint64_t>(u.ru_nivcsw);
+  return c;
+}
 
 }  // namespace
 
@@ -101,11 +115,14 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
   RemoveFiles remove(&memtable);
   memtable.reserve(n, n * key_size);
   memtable.set_latency_sink(r.latency_ns.data(), n, &r.flush_ns);
+  memtable.set_counters(c.counters);
 
   Gate gate;
   std::mutex done_mu;
   std::condition_variable done_cv;
   uint64_t finished = 0;
+  ProducerCounters producer;  // summed under done_mu
+  std::exception_ptr producer_error;  // the first a producer ran into (under done_mu)
   std::vector<std::thread> threads;
   auto stop_all = [&] {
     memtable.abort();
@@ -118,6 +135,14 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
     for (uint64_t p = 0; p < producers; ++p) {
       threads.emplace_back([&, p] {
         gate.wait();
+        ProducerCounters u0, u1;
+        std::exception_ptr error;
+        try {
+          u0 = thread_usage();
+        } catch (...) {
+          error = std::current_exception();
+        }
+        uint64_t hash_ns = 0;
         Request q;
         q.kind = Request::Put;
         q.key_len = static_cast<uint32_t>(key_size);
@@ -126,13 +151,27 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
         q.value_len = static_cast<uint32_t>(value_len);
         for (uint64_t i = p; i < n; i += producers) {
           std::memcpy(q.key_inline, &i, 8);
-          q.body = body_hash(q.key_inline, q.key_len, q.value, q.value_len);  // the producer's share
+          // the producer's share; with counters, one record in 16 is timed (cheap, and scaled up)
+          const bool timed = c.counters && (i / producers) % 16 == 0;
+          const uint64_t h0 = timed ? now_ns() : 0;
+          q.body = body_hash(q.key_inline, q.key_len, q.value, q.value_len);
+          if (timed) hash_ns += 16 * (now_ns() - h0);
           q.hashed = true;
           q.id = i;
           q.submit_ns = now_ns();
           if (!memtable.submit(q)) break;  // the writer failed or was stopped
         }
+        try {
+          if (!error) u1 = thread_usage();
+        } catch (...) {
+          error = std::current_exception();
+        }
         std::lock_guard<std::mutex> lock(done_mu);
+        if (error && !producer_error) producer_error = error;
+        producer.cpu_ns += u1.cpu_ns - u0.cpu_ns;
+        producer.voluntary_switches += u1.voluntary_switches - u0.voluntary_switches;
+        producer.involuntary_switches += u1.involuntary_switches - u0.involuntary_switches;
+        producer.hash_ns += hash_ns;
         ++finished;
         done_cv.notify_all();
       });
@@ -151,11 +190,14 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
     memtable.drain(poller);  // every buffer written
     r.elapsed_ns = now_ns() - start;
     for (auto& t : threads) t.join();
+    if (producer_error) std::rethrow_exception(producer_error);
   } catch (...) {
     stop_all();
     throw;
   }
   r.stats = memtable.stats();
+  r.counters = memtable.counters();
+  r.producer = producer;
   if (r.stats.first_flush_at_ns > start) r.first_fill_ns = r.stats.first_flush_at_ns - start;
   if (r.stats.records != n) throw_error(EIO, "the writer acknowledged " + std::to_string(r.stats.records) +
                                                  " records of " + std::to_string(n), mc.dir);

@@ -13,13 +13,16 @@ bool RequestQueue::push(const Request& r) {
   std::unique_lock<std::mutex> lock(mu_);
   while (count_ == ring_.size() && !closed_) {
     ++waiting_producers_;
+    ++producer_waits_;
     not_full_.wait(lock);
     --waiting_producers_;
   }
   if (closed_) return false;
   ring_[(head_ + count_) % ring_.size()] = r;
   ++count_;
-  if (consumer_waiting_) not_empty_.notify_one();
+  const bool wake = consumer_waiting_;
+  lock.unlock();  // the woken writer must not find the lock still held
+  if (wake) not_empty_.notify_one();
   return true;
 }
 
@@ -29,6 +32,7 @@ std::size_t RequestQueue::pop(Request* out, std::size_t max) {
     const uint64_t t0 = now_ns();
     while (count_ == 0 && !closed_) {
       consumer_waiting_ = true;
+      ++consumer_waits_;
       not_empty_.wait(lock);
       consumer_waiting_ = false;
     }
@@ -39,8 +43,15 @@ std::size_t RequestQueue::pop(Request* out, std::size_t max) {
   for (std::size_t i = 0; i < n; ++i) out[i] = ring_[(head_ + i) % ring_.size()];
   head_ = (head_ + n) % ring_.size();
   count_ -= n;
-  if (waiting_producers_ > 0) not_full_.notify_all();
+  const bool wake = waiting_producers_ > 0;
+  lock.unlock();  // woken producers must not find the lock still held (and block on it again)
+  if (wake) not_full_.notify_all();
   return n;
+}
+
+uint64_t RequestQueue::producer_waits() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return producer_waits_;
 }
 
 std::vector<Request> RequestQueue::close() {

@@ -24,6 +24,9 @@ class RequestQueue {
   std::vector<Request> close();
   // How long the writer waited for requests (read after it stopped, or racy).
   uint64_t idle_ns() const { return idle_ns_; }
+  // Times the consumer slept on an empty queue, and producers on a full one.
+  uint64_t consumer_waits() const { return consumer_waits_; }  // the consumer's thread, or after it stopped
+  uint64_t producer_waits();
 
  private:
   std::mutex mu_;
@@ -34,6 +37,7 @@ class RequestQueue {
   int waiting_producers_ = 0;
   bool consumer_waiting_ = false;
   uint64_t idle_ns_ = 0;
+  uint64_t consumer_waits_ = 0, producer_waits_ = 0;
 };
 
 }  // namespace howfast

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -175,15 +176,40 @@ void Memtable::Impl::fail_requests(Request* reqs, std::size_t n, std::exception_
     if (reqs[i].waiter) reqs[i].waiter->fail(e);
 }
 
+// The writer's CPU time and context switches (getrusage RUSAGE_THREAD): noted at its
+// start, published into ctr at every flush/drain request (rare: not on the hot path).
+void Memtable::Impl::thread_usage(bool start) {
+  rusage u{};
+  if (::getrusage(RUSAGE_THREAD, &u) != 0) throw_errno("getrusage(RUSAGE_THREAD)");
+  const uint64_t cpu = static_cast<uint64_t>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000ull +
+                       static_cast<uint64_t>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
+  const uint64_t vol = static_cast<uint64_t>(u.ru_nvcsw), invol = static_cast<uint64_t>(u.ru_nivcsw);
+  if (start) {
+    rusage_cpu0 = cpu, rusage_vol0 = vol, rusage_invol0 = invol;
+  } else {
+    ctr.cpu_ns = cpu - rusage_cpu0;
+    ctr.voluntary_switches = vol - rusage_vol0;
+    ctr.involuntary_switches = invol - rusage_invol0;
+  }
+}
+
 void Memtable::Impl::run() {
   const std::size_t max_batch = queue_capacity_of(cfg);
   std::vector<Request> batch(max_batch);
   std::size_t n = 0, done = 0;
   try {
+    thread_usage(true);
     for (;;) {
+      const uint64_t t0 = tick(), idle0 = queue.idle_ns();
       n = queue.pop(batch.data(), max_batch);
       done = 0;
       if (n == 0) break;
+      if (counting && t0 != 0) {  // t0 is 0 when the counters were switched on during this pop
+        const uint64_t idle = queue.idle_ns() - idle0;  // the writer's own field: no race
+        ctr.idle_ns += idle;
+        ctr.handoff_ns += now_ns() - t0 - idle;
+      }
+      ++ctr.batches;
       process(batch.data(), n, &done);
     }
   } catch (...) {
@@ -206,29 +232,37 @@ void Memtable::Impl::process(Request* batch, std::size_t n, std::size_t* done) {
   while (i < n) {
     std::size_t j = i;
     while (j < n && batch[j].kind == Request::Put) ++j;
-    if (j > i) put_group(batch + i, j - i);
+    if (j > i) {
+      ctr.batch_records += j - i;
+      put_group(batch + i, j - i);
+    }
     *done = j;  // acknowledged: from here on an error must not touch their waiters
     if (j < n) {
       control(batch[j]);
       ++j;
       *done = j;
     }
+    const uint64_t t0 = tick();
     reap(false);  // completed flushes free their buffers and let the log shrink
+    ctr.reap_ns += tick() - t0;
     i = j;
   }
 }
 
 void Memtable::Impl::wal_region(uint64_t start) {
   if (wal && active->used > start) {
+    const uint64_t t0 = tick();
     store_fence();
     wal->write(active->data() + start, active->used - start, active->gen);
     wal_bytes.store(wal->bytes_written(), std::memory_order_relaxed);
     wal_files.store(wal->files_created(), std::memory_order_relaxed);
+    ctr.log_ns += tick() - t0;
   }
 }
 
 void Memtable::Impl::put_group(Request* reqs, std::size_t n) {
   pending.clear();
+  const uint64_t t0 = tick(), path0 = flush_path_ns, log0 = ctr.log_ns;
   uint64_t region = active->used;
   for (std::size_t i = 0; i < n; ++i) {
     Request& r = reqs[i];
@@ -253,15 +287,25 @@ void Memtable::Impl::put_group(Request* reqs, std::size_t n) {
     }
   }
   wal_region(region);
+  if (unsubmitted > 0) {  // the batch's flushes that still wait for company go now
+    const uint64_t s0 = tick();
+    submit_queued();
+    const uint64_t spent = tick() - s0;
+    flush_path_ns += spent;
+    ctr.submit_ns += spent;
+  }
+  const uint64_t t1 = tick();
   if (wal) {
     wal->sync();  // group commit: one fdatasync for every record of the group
     wal_syncs.store(wal->syncs(), std::memory_order_relaxed);
     if (rec) rec->ack(next_seq - 1);
   }
+  const uint64_t t2 = tick();
   {
     std::lock_guard<std::mutex> lock(index_mu);
     for (const Pending& p : pending) index.put(p.key, p.request->key_len, p.loc);
   }
+  const uint64_t t3 = tick();
   records.fetch_add(n, std::memory_order_relaxed);
   const uint64_t now = now_ns();
   for (std::size_t i = 0; i < pending.size();) {
@@ -275,20 +319,32 @@ void Memtable::Impl::put_group(Request* reqs, std::size_t n) {
     }
     i = k;
   }
+  if (counting) {
+    // the flushes sealed and the log writes made inside the loop are counted on their own
+    ctr.copy_ns += (t1 - t0) - (flush_path_ns - path0) - (ctr.log_ns - log0);
+    ctr.log_ns += t2 - t1;
+    ctr.index_ns += t3 - t2;
+    ctr.ack_ns += now_ns() - t3;
+  }
 }
 
 void Memtable::Impl::control(Request& r) {
+  const uint64_t t0 = tick();
   if (active->used > 0) seal();
   wait_all();
+  ctr.drain_ns += tick() - t0;
   if (r.kind == Request::Flush) {
     sync_dirty();
     if (wal) wal->retire(durable_gen());
     if (rec) rec->ack(next_seq - 1);
   }
+  thread_usage(false);
   if (r.waiter) r.waiter->done();
 }
 
 void Memtable::Impl::seal() {
+  const uint64_t t0 = tick();
+  ++ctr.flushes;
   Buffer* b = active;
   const uint64_t len = align_up(b->used, write_align);
   if (len > b->used) std::memset(b->data() + b->used, 0, len - b->used);
@@ -320,9 +376,18 @@ void Memtable::Impl::seal() {
     b->state = Buffer::Flushing;
   }
   sealed_through = b->gen + 1;
+  const uint64_t t1 = tick();
   if (cfg.flush == FlushMode::Blocking) flush_blocking(b, seg);
   else submit_flush(b);
+  const uint64_t t2 = tick();
   active = acquire(b->gen + 1);
+  if (counting) {
+    const uint64_t t3 = now_ns();
+    ctr.seal_ns += t1 - t0;
+    ctr.submit_ns += t2 - t1;
+    ctr.buffer_wait_ns += t3 - t2;
+    flush_path_ns += t3 - t0;
+  }
 }
 
 Memtable::Impl::Buffer* Memtable::Impl::acquire(uint64_t gen) {
@@ -350,6 +415,8 @@ uint64_t Memtable::Impl::durable_gen() const {
 }
 
 void Memtable::Impl::complete(Buffer* b) {
+  ctr.depth_sum += in_flight;     // io_uring flushes on their way, this one included
+  if (in_flight > 0) --in_flight;  // (a blocking flush never counts)
   if (flush_ns != nullptr) flush_ns->push_back(now_ns() - b->submit_ns);
   flushes.fetch_add(1, std::memory_order_relaxed);
   segment_bytes.fetch_add(b->len, std::memory_order_relaxed);
