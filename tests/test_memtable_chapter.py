@@ -33,7 +33,14 @@ def test_every_case_and_repetition_is_stored(tiny: dict) -> None:
     sweep = data.table(memtable.SWEEP)
     cases = memtable.sweep_cases(TINY)
     assert sweep.filter(pl.col("metric").is_in(["records_per_s", "unsupported"])).height == len(cases) * 2
-    assert data.experiments == [memtable.SWEEP, memtable.VARIANTS, memtable.VS_FIO, memtable.CRASH, memtable.POWERCUT]
+    assert data.experiments == [
+        memtable.SWEEP,
+        memtable.VARIANTS,
+        memtable.VS_FIO,
+        memtable.BREAKDOWN,
+        memtable.CRASH,
+        memtable.POWERCUT,
+    ]
     assert {f"{n}.parquet" for n in data.experiments} <= {p.name for p in data.path.iterdir()}
     assert list((base / "scratch").iterdir()) == []
 
@@ -96,6 +103,35 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     assert chart["vconcat"]
 
 
+def test_breakdown_tables_and_numbers(tiny: dict) -> None:
+    """The breakdown: every case with the counters on and off, the writer's parts as
+    shares of the run, a row per capacity and O_DSYNC setting, the prose's numbers."""
+    metrics = tiny["set"].table(memtable.BREAKDOWN)
+    plan = TINY.memtable
+    cases = memtable.breakdown_cases(TINY)
+    assert len(cases) == len(plan.breakdown_capacities) * 4
+    assert metrics.filter(pl.col("metric") == "records_per_s").height == len(cases) * plan.breakdown_rounds
+    clocked = metrics.filter(~pl.col("counters") & pl.col("metric").str.starts_with("t_"))
+    assert clocked.height == 0  # no times without the clocks
+    table = report.breakdown_table(metrics)
+    assert (
+        table["capacity"].to_list() == ["64 KiB", "256 KiB"] * 2
+        and table["O_DSYNC"].to_list() == ["no"] * 2 + ["yes"] * 2
+    )
+    assert table["records / flush"].to_list() == [4.0, 16.0, 4.0, 16.0]
+    assert (table["record work µs"] > 0).all() and (table["flushes / submit"] >= 1).all()
+    frame = report.breakdown_frame(metrics)
+    assert frame.height == 4 * len(report.WRITER_PARTS) and (frame["share"] >= 0).all()
+    assert report.breakdown_chart(frame).to_dict()["mark"]["type"] == "bar"
+    n = report.breakdown_numbers(metrics)
+    assert n["small"] == 64 * KiB and n["large"] == 256 * KiB
+    assert n["small_records_per_flush"] == 4 and n["large_flushes"] == plan.breakdown_bytes // (256 * KiB)
+    assert 0 < n["small_record_work_share"] < 1 and n["cost_ratio"] > 0
+    assert "the runs without clocks" in report.counter_cost_sentence(metrics)
+    alone = metrics.filter(pl.col("counters"))
+    assert "went unmeasured" in report.counter_cost_sentence(alone)
+
+
 def test_cases() -> None:
     plan = PROFILES["full"].memtable
     assert memtable.records_for(plan, 1024 * MiB) == plan.min_flushes * 65536
@@ -120,7 +156,10 @@ def test_fio_cases_have_enough_flushes() -> None:
     assert flushes[128 * MiB] == plan.fio_min_flushes  # 8 in the sweep
     assert flushes[1024 * MiB] == plan.min_flushes  # fio_max_bytes allows no more
     assert flushes[16 * MiB] == plan.sweep_bytes // (16 * MiB)
-    assert flushes[64 * KiB] == plan.max_flushes
+    assert flushes[64 * KiB] == plan.fio_min_bytes // (64 * KiB)  # 1 GiB: more than the sweep's max_flushes
+    assert {(c["capacity"], c["dsync"]) for c in crosscheck.fio_cases(PROFILES["full"])} >= {
+        (cap, dsync) for cap in (64 * KiB, 1 * MiB, 16 * MiB) for dsync in (False, True)
+    }
     quick = PROFILES["quick"].memtable
     for c in crosscheck.fio_cases(PROFILES["quick"]):  # long enough for fio's millisecond clock
         assert c["records"] * quick.record_size == quick.fio_max_bytes

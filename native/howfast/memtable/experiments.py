@@ -7,6 +7,10 @@
   and what durability costs (O_DSYNC segments, a write-ahead log with group commit).
 * ``memtable_vs_fio``: the physical limit, fio writing the same bytes with O_DIRECT in
   blocks of the flush size, alternating with ours.
+* ``memtable_breakdown``: where the writer's time goes (hand-off, copy, index,
+  acknowledgement, submitting, waiting for a free buffer...), how often the threads
+  sleep and are switched out, from counters the writer keeps; runs with the counters'
+  clocks on and off alternate, so their cost is measured too.
 * ``memtable_crash``: writers killed with SIGKILL at random moments, then recovered:
   every acknowledged record must come back intact.
 * ``memtable_powercut``: the states a power cut could leave (writes not yet durable
@@ -37,11 +41,12 @@ from .plan import Plan as MemtablePlan
 
 #: The shape of what this subject stores; bump it when its cases, ids or metrics change
 #: (older stored sets are then measured again instead of misread).
-SCHEMA = 3
+SCHEMA = 4
 
 SWEEP = "sweep"
 VARIANTS = "variants"
 VS_FIO = "vs_fio"
+BREAKDOWN = "breakdown"
 CRASH = "crash"
 POWERCUT = "powercut"
 
@@ -81,7 +86,9 @@ def fio_records(plan: MemtablePlan, capacity: int) -> int:
     in whole milliseconds) are small parts of the run."""
     n = records_for(plan, capacity)
     per_buffer = capacity // plan.record_size
-    flushes = max(n // per_buffer, min(plan.fio_min_flushes, plan.fio_max_bytes // capacity))
+    flushes = max(
+        n // per_buffer, min(plan.fio_min_flushes, plan.fio_max_bytes // capacity), plan.fio_min_bytes // capacity
+    )
     return flushes * per_buffer
 
 
@@ -220,6 +227,37 @@ def variant_cases(profile: Profile) -> list[dict[str, Any]]:
     return cases
 
 
+def breakdown_records(plan: MemtablePlan, capacity: int) -> int:
+    """Records per breakdown case: about `breakdown_bytes`, at least `min_flushes` flushes."""
+    per_buffer = capacity // plan.record_size
+    if per_buffer < 1:
+        raise ValueError(f"capacity {capacity} is smaller than a record ({plan.record_size} bytes)")
+    return max(plan.breakdown_bytes // capacity, plan.min_flushes) * per_buffer
+
+
+def breakdown_cases(profile: Profile) -> list[dict[str, Any]]:
+    """The deep io_uring mode at the breakdown's capacities, with and without O_DSYNC,
+    each with the counters' clocks on and off (to measure what they cost)."""
+    plan = profile.memtable
+    return [
+        {
+            **_case(
+                group="breakdown",
+                capacity=capacity,
+                dsync=dsync,
+                flush="io_uring",
+                buffers=deep_buffers(plan, capacity),
+                records=breakdown_records(plan, capacity),
+                record_size=plan.record_size,
+            ),
+            "counters": counters,
+        }
+        for capacity in plan.breakdown_capacities
+        for dsync in (False, True)
+        for counters in (True, False)
+    ]
+
+
 # ---- measuring ---------------------------------------------------------------------------
 
 
@@ -256,7 +294,8 @@ def _remove_dir(scratch: Scratch, path: Path) -> None:
 
 
 def benchmark(case: Case, directory: Path, plan: MemtablePlan) -> dict[str, Any]:
-    """One run of the native benchmark for a case."""
+    """One run of the native benchmark for a case (with the writer's clocked counters
+    when the case has ``counters`` true)."""
     return _native.memtable_benchmark(
         str(directory),
         case["capacity"],
@@ -270,6 +309,7 @@ def benchmark(case: Case, directory: Path, plan: MemtablePlan) -> dict[str, Any]
         producers=plan.producers,
         queue_depth=plan.queue_depth,
         segment_bytes=plan.segment_bytes,
+        counters=bool(case.get("counters", False)),
     )
 
 
@@ -318,6 +358,71 @@ def measurer(plan: MemtablePlan, *, samples: bool = True):
     return measure
 
 
+#: The writer's time, part by part (``counters`` of the native benchmark, clocked per
+#: batch of records and per flush): the counter, and the metric it is stored as.
+WRITER_TIME = (
+    ("idle_ns", "t_idle"),  # waiting for records: the queue was empty
+    ("handoff_ns", "t_handoff"),  # taking the records waiting in the queue
+    ("copy_ns", "t_copy"),  # framing records into the buffer: header, checksum mix, copy
+    ("index_ns", "t_index"),
+    ("ack_ns", "t_ack"),
+    ("log_ns", "t_log"),
+    ("seal_ns", "t_seal"),  # preparing a flush: padding, its segment, a segment header
+    ("submit_ns", "t_submit"),  # handing flushes to the kernel (io_uring_enter)
+    ("buffer_wait_ns", "t_buffer_wait"),  # waiting for a flush to complete and free a buffer
+    ("reap_ns", "t_reap"),  # handling completions between batches
+    ("drain_ns", "t_drain"),  # at the end: the last buffer, waiting for every flush
+)
+
+
+def breakdown_outcome(r: dict[str, Any], counters: bool) -> Outcome:
+    """Throughput, and from the writer's counters: counts per flush (always), and with
+    `counters` the writer's time per record, part by part (``t_*``, ns per record; what
+    the parts leave of the elapsed time is ``t_other``)."""
+    c = r["counters"]
+    elapsed, n = r["elapsed_ns"], r["records"]
+    flushes = max(c["flushes"], 1)
+    m: dict[str, tuple[float, str]] = {
+        "records_per_s": (n / elapsed * 1e9, "records/s"),
+        "mb_per_s": (r["segment_bytes"] / elapsed * 1e3, "MB/s"),
+        "ns_per_op": (elapsed / n, "ns"),
+        "records_per_flush": (n / flushes, "records"),
+        "records_per_batch": (c["batch_records"] / max(c["batches"], 1), "records"),
+        "flushes_per_submit": (c["flushes"] / max(c["submits"], 1), "flushes"),
+        "mean_depth": (c["depth_sum"] / flushes, "flushes"),
+        "completion_waits_per_flush": (c["completion_waits"] / flushes, "waits"),
+        "writer_waits_per_flush": (c["writer_waits"] / flushes, "waits"),
+        "producer_waits_per_flush": (c["producer_waits"] / flushes, "waits"),
+        "writer_voluntary_per_flush": (c["writer_voluntary_switches"] / flushes, "switches"),
+        "writer_involuntary_per_flush": (c["writer_involuntary_switches"] / flushes, "switches"),
+        "producer_voluntary_per_flush": (c["producer_voluntary_switches"] / flushes, "switches"),
+        "producer_involuntary_per_flush": (c["producer_involuntary_switches"] / flushes, "switches"),
+        "writer_cpu_share": (c["writer_cpu_ns"] / elapsed, "fraction"),
+        "producer_cpu_share": (c["producer_cpu_ns"] / elapsed, "fraction"),
+    }
+    if counters:
+        parts = {metric: c[key] / n for key, metric in WRITER_TIME}
+        m |= {metric: (v, "ns/record") for metric, v in parts.items()}
+        m["t_other"] = (elapsed / n - sum(parts.values()), "ns/record")
+        m["hash_ns_per_record"] = (c["producer_hash_ns"] / n, "ns/record")
+    return Outcome(m)
+
+
+def breakdown_measurer(plan: MemtablePlan):
+    """Runs one breakdown case."""
+
+    def measure(case: Case, scratch: Scratch) -> Outcome:
+        check_capabilities(case, scratch.path)
+        directory = _fresh_dir(scratch, "memtable")
+        try:
+            r = benchmark(case, directory, plan)
+        finally:
+            _remove_dir(scratch, directory)
+        return breakdown_outcome(r, bool(case["counters"]))
+
+    return measure
+
+
 # ---- the chapter ---------------------------------------------------------------------------------
 
 
@@ -340,13 +445,26 @@ def measure(profile: Profile, out: Writer) -> None:
     plan = profile.memtable
     reps = profile.repetitions
     sweep, variants, fio = sweep_cases(profile), variant_cases(profile), crosscheck.fio_cases(profile)
+    breakdown = breakdown_cases(profile)
     crash = [{"mode": m.name} for m in crash_test.crash_modes()]
-    with Scratch(need_bytes=_bytes_needed(sweep + variants + fio, plan.segment_bytes)) as scratch:
+    need = _bytes_needed(sweep + variants + fio + breakdown, plan.segment_bytes)
+    with Scratch(need_bytes=need) as scratch:
         out.record_facts(scratch.path)
         # the sweep keeps latency percentiles only; the variants keep samples for the chart
         out.add(run(SWEEP, sweep, measurer(plan, samples=False), repetitions=reps, scratch=scratch))
         out.add(run(VARIANTS, variants, measurer(plan), repetitions=reps, scratch=scratch))
-        out.add(run(VS_FIO, fio, crosscheck.fio_measurer(plan), repetitions=reps, scratch=scratch, alternate=True))
+        fio_reps = plan.fio_rounds or reps
+        out.add(run(VS_FIO, fio, crosscheck.fio_measurer(plan), repetitions=fio_reps, scratch=scratch, alternate=True))
+        out.add(
+            run(
+                BREAKDOWN,
+                breakdown,
+                breakdown_measurer(plan),
+                repetitions=plan.breakdown_rounds,
+                scratch=scratch,
+                alternate=True,
+            )
+        )
         points = max(1, -(-plan.crash_points // len(crash)))
         out.add(run(CRASH, crash, crash_test.crash_measurer(), repetitions=points, scratch=scratch))
         cut = [{"mode": m.name} for m in powercut.powercut_modes()]

@@ -32,11 +32,16 @@ class Plan:
     depth_buffers: tuple[int, ...] = (2, 4, 8, 16, 32)
     fio_capacities: tuple[int, ...] = (256 * KiB, 4 * MiB)  # the fio cross-check (physical limit) ...
     fio_min_flushes: int = 512  # ... with at least this many flushes per case ...
-    fio_max_bytes: int = 128 * MiB  # ... where that stays within this many bytes
+    fio_max_bytes: int = 128 * MiB  # ... where that stays within this many bytes ...
+    fio_min_bytes: int = 0  # ... and at least this many bytes per run ...
+    fio_rounds: int = 0  # ... in this many alternated rounds (0: the profile's repetitions)
     crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
     powercut_states: int = 1000  # power-cut crash states checked per mode (memtable/powercut.py) ...
     powercut_states_per_run: int = 100  # ... taken from recorded runs of this many states each ...
     powercut_records: int = 150  # ... of this many records
+    breakdown_capacities: tuple[int, ...] = (64 * KiB, 1 * MiB, 16 * MiB)  # where the writer's time goes ...
+    breakdown_bytes: int = 128 * MiB  # ... per case (at least min_flushes flushes) ...
+    breakdown_rounds: int = 3  # ... counters on and off alternating, this many times
 
 
 QUICK = Plan()
@@ -51,8 +56,12 @@ FULL = Plan(
     fio_capacities=(64 * KiB, 1 * MiB, 2 * MiB, 16 * MiB, 128 * MiB, 1024 * MiB),
     fio_min_flushes=16,
     fio_max_bytes=2 * 1024 * MiB,
+    fio_min_bytes=1024 * MiB,  # small flushes vary from one to the next: 1 GiB per run ...
+    fio_rounds=10,  # ... and 10 rounds, so the spread of ours / fio is narrower than its gap to 1
     crash_points=30,
     powercut_states=3000,
+    breakdown_bytes=1024 * MiB,
+    breakdown_rounds=10,
 )
 
 #: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
@@ -73,6 +82,9 @@ SMOKE = Plan(
     powercut_states=6,
     powercut_states_per_run=6,
     powercut_records=30,
+    breakdown_capacities=(64 * KiB, 256 * KiB),
+    breakdown_bytes=2 * MiB,
+    breakdown_rounds=2,
     deep_bytes=1 * MiB,
     max_deep_buffers=8,
 )

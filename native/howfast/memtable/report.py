@@ -651,5 +651,194 @@ def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None
     return None if not records_per_s else queue_depth / records_per_s * 1e6
 
 
+# ---- where the writer's time goes (the breakdown) -------------------------------------------
+
+#: The writer's time in the order the chart stacks it: a name for readers, and the
+#: counters (ns per record, see experiments.WRITER_TIME) that make it up.
+WRITER_PARTS: dict[str, tuple[str, ...]] = {
+    "hand-off from the queue": ("t_handoff",),
+    "framing and copying records": ("t_copy",),
+    "index and acknowledgements": ("t_index", "t_ack"),
+    "preparing and submitting flushes": ("t_seal", "t_submit", "t_reap"),
+    "waiting for a free buffer": ("t_buffer_wait",),
+    "waiting for records": ("t_idle",),
+    "the last flushes, at the end": ("t_drain",),
+    "other": ("t_log", "t_other"),
+}
+#: Per-record work of the writer (scales with records), and its work per flush.
+RECORD_WORK = ("t_handoff", "t_copy", "t_index", "t_ack")
+FLUSH_WORK = ("t_seal", "t_submit", "t_reap")
+
+
+def _case_label(capacity: int, dsync: bool) -> str:
+    return fmt.size(capacity) + (", O_DSYNC" if dsync else "")
+
+
+def _clocked_runs(metrics: pl.DataFrame) -> pl.DataFrame:
+    """One row per clocked run (counters on): every metric a column."""
+    rows = metrics.filter(pl.col("counters") & (pl.col("metric") != "unsupported"))
+    if rows.height == 0:
+        return pl.DataFrame(
+            schema={"capacity": pl.Int64, "dsync": pl.Boolean, "records": pl.Int64, "repetition": pl.Int64}
+        )
+    return rows.pivot(on="metric", index=["capacity", "dsync", "records", "repetition"], values="value")
+
+
+def _sum(columns: tuple[str, ...]) -> pl.Expr:
+    return pl.sum_horizontal(pl.col(c) for c in columns)
+
+
+def breakdown_frame(metrics: pl.DataFrame) -> pl.DataFrame:
+    """The writer's time by part, as its share of the run (median over the clocked runs),
+    one row per case and part, in the chart's order."""
+    runs = _clocked_runs(metrics)
+    if "ns_per_op" not in runs.columns:
+        return pl.DataFrame(schema={"case": pl.String, "part": pl.String, "share": pl.Float64, "order": pl.Int64})
+    parts = [(_sum(cols) / pl.col("ns_per_op")).alias(name) for name, cols in WRITER_PARTS.items()]
+    shares = runs.select("capacity", "dsync", *parts).group_by("capacity", "dsync").median()
+    long = shares.unpivot(index=["capacity", "dsync"], variable_name="part", value_name="share")
+    order = {name: i for i, name in enumerate(WRITER_PARTS)}
+    return long.sort("dsync", "capacity").select(
+        pl.struct("capacity", "dsync")
+        .map_elements(lambda r: _case_label(r["capacity"], r["dsync"]), return_dtype=pl.String)
+        .alias("case"),
+        "part",
+        pl.col("share").clip(lower_bound=0.0),
+        pl.col("part").replace_strict(order, return_dtype=pl.Int64).alias("order"),
+    )
+
+
+def breakdown_chart(frame: pl.DataFrame) -> alt.Chart:
+    """Stacked bars: what the writer did with its time, per capacity and O_DSYNC setting."""
+    if frame.height == 0:
+        return charts.unavailable("the breakdown could not run here")
+    cases = frame["case"].unique(maintain_order=True).to_list()
+    return (
+        alt.Chart(frame, title="Share of the run, by what the writer thread was doing")
+        .mark_bar()
+        .encode(
+            y=alt.Y("case:N", sort=cases, title=None),
+            x=alt.X("share:Q", stack="normalize", title="share of the writer's time", axis=alt.Axis(format="%")),
+            color=alt.Color("part:N", sort=list(WRITER_PARTS), title=None, legend=alt.Legend(columns=2)),
+            order=alt.Order("order:Q"),
+            tooltip=[alt.Tooltip("case:N"), alt.Tooltip("part:N"), alt.Tooltip("share:Q", format=".1%")],
+        )
+        .properties(height=alt.Step(26))
+    )
+
+
+def breakdown_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per case (medians over the clocked runs): MB/s, records per flush, the writer's
+    work per flush (per-record part and per-flush part) against its wait for a free
+    buffer, the producers' checksums, flushes per io_uring submission, CPU and how often
+    the threads slept or were switched out, per flush."""
+    runs = _clocked_runs(metrics)
+    if "ns_per_op" not in runs.columns:
+        return pl.DataFrame(schema={"capacity": pl.String, "O_DSYNC": pl.String})
+    per_flush = pl.col("records_per_flush") / 1e3  # ns per record -> µs per flush
+    table = (
+        runs.select(
+            "capacity",
+            "dsync",
+            pl.col("mb_per_s").alias("MB/s"),
+            pl.col("records_per_flush").alias("records / flush"),
+            (_sum(RECORD_WORK) * per_flush).alias("record work µs"),
+            (_sum(FLUSH_WORK) * per_flush).alias("flush work µs"),
+            (pl.col("t_buffer_wait") * per_flush).alias("buffer wait µs"),
+            (pl.col("hash_ns_per_record") * per_flush).alias("checksums µs"),
+            pl.col("flushes_per_submit").alias("flushes / submit"),
+            pl.col("mean_depth").alias("in flight"),
+            pl.col("writer_cpu_share").alias("writer CPU"),
+            (pl.col("completion_waits_per_flush") + pl.col("writer_waits_per_flush")).alias("writer sleeps"),
+            pl.col("writer_voluntary_per_flush").alias("writer vol. cs"),
+            pl.col("writer_involuntary_per_flush").alias("writer invol. cs"),
+            (pl.col("producer_voluntary_per_flush") + pl.col("producer_involuntary_per_flush")).alias("producer cs"),
+        )
+        .group_by("capacity", "dsync")
+        .median()
+        .sort("dsync", "capacity")
+    )
+    return table.with_columns(
+        pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
+        pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
+    ).rename({"dsync": "O_DSYNC"})
+
+
+def counter_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
+    """Records/s with the counters' clocks on over off, run by run (each pair ran one after
+    the other): the median ratio and its range over every case and round."""
+    rows = metrics.filter(pl.col("metric") == "records_per_s")
+    if rows.height == 0 or rows["counters"].n_unique() < 2:
+        return {"ratio": None, "lo": None, "hi": None}
+    wide = rows.pivot(on="counters", index=["capacity", "dsync", "repetition"], values="value")
+    r = (wide["true"] / wide["false"]).drop_nulls()
+    if r.len() == 0:
+        return {"ratio": None, "lo": None, "hi": None}
+    return {"ratio": float(r.median()), "lo": float(r.min()), "hi": float(r.max())}
+
+
+def breakdown_numbers(metrics: pl.DataFrame) -> dict[str, object]:
+    """The figures the breakdown's prose quotes, for the smallest and the largest capacity
+    without O_DSYNC (None where they could not be measured)."""
+    runs = _clocked_runs(metrics)
+    caps = sorted(runs["capacity"].unique().to_list()) if "ns_per_op" in runs.columns else []
+    out: dict[str, object] = {"small": caps[0] if caps else None, "large": caps[-1] if caps else None}
+    names = (
+        "t_handoff",
+        "t_copy",
+        "t_index",
+        "t_ack",
+        "t_submit",
+        "t_buffer_wait",
+        "t_drain",
+        "hash_ns_per_record",
+        "ns_per_op",
+        "records_per_flush",
+        "flushes_per_submit",
+        "mean_depth",
+        "writer_cpu_share",
+        "producer_cpu_share",
+        "records_per_batch",
+        "writer_voluntary_per_flush",
+        "writer_involuntary_per_flush",
+        "completion_waits_per_flush",
+        "writer_waits_per_flush",
+        "producer_waits_per_flush",
+    )
+    for key, cap, dsync in (
+        ("small", out["small"], False),
+        ("small_dsync", out["small"], True),
+        ("large", out["large"], False),
+    ):
+        rows = runs.filter((pl.col("capacity") == cap) & (pl.col("dsync") == dsync)) if cap else runs.clear()
+        for name in names:
+            values = rows[name].drop_nulls() if name in rows.columns else pl.Series([], dtype=pl.Float64)
+            out[f"{key}_{name}"] = float(values.median()) if values.len() else None
+        ns = out[f"{key}_ns_per_op"]
+        per_flush = out[f"{key}_records_per_flush"]
+        out[f"{key}_flushes"] = float(rows["records"].median()) / per_flush if per_flush else None
+        for part in ("t_buffer_wait", "t_submit", "t_drain"):
+            v = out[f"{key}_{part}"]
+            out[f"{key}_{part}_share"] = None if v is None or not ns else v / ns
+        work = [out[f"{key}_{p}"] for p in RECORD_WORK]
+        out[f"{key}_record_work"] = None if any(w is None for w in work) else sum(work)
+        out[f"{key}_record_work_share"] = (
+            None if out[f"{key}_record_work"] is None or not ns else out[f"{key}_record_work"] / ns
+        )
+    return out | {f"cost_{k}": v for k, v in counter_cost(metrics).items()}
+
+
+def counter_cost_sentence(metrics: pl.DataFrame) -> str:
+    """What the counters' clocks cost, from runs with them on and off side by side."""
+    c = counter_cost(metrics)
+    if c["ratio"] is None:
+        return "Runs without the clocks could not be compared here, so their cost went unmeasured."
+    verdict = fmt.compared(c["ratio"], 1.0, more="faster", less="slower", same="as fast as", noise=1.05)
+    return (
+        f"Paired run by run, the clocked runs were {verdict} the runs without clocks "
+        f"(the ratios ranged from {fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk)."
+    )
+
+
 # every public function above refuses bad arguments with a clear exception
 checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))
