@@ -25,7 +25,9 @@ unsigned ring_entries(std::size_t buffers, uint64_t chunks) {
 
 void Memtable::Impl::init_uring() {
   chunks = pieces_for(kSegmentHeader + C);
-  ring = std::make_unique<Ring>(ring_entries(bufs.size(), chunks), cfg.dir);
+  // Created by the writer thread, the only one that submits and waits: completions are
+  // posted when it enters the kernel, and never interrupt it while it copies records.
+  ring = std::make_unique<Ring>(ring_entries(bufs.size(), chunks), cfg.dir, Ring::SingleThread);
   // Chunk k of buffer i is registered buffer i * chunks + k. Registering pins the pages
   // (RLIMIT_MEMLOCK for non-root); where it fails, the writes use plain memory.
   std::vector<iovec> iov;

@@ -42,7 +42,6 @@ Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
   open_files(scan);
   for (int64_t i = 0; i < nbuf; ++i) bufs.push_back(std::make_unique<Buffer>(C, static_cast<int>(i)));
   pending.reserve(queue_capacity_of(cfg));
-  if (cfg.flush == FlushMode::IoUring) init_uring();
   active = bufs[0].get();
   active->state = Buffer::Active;
   active->gen = 0;
@@ -148,6 +147,13 @@ void Memtable::Impl::start() {
             SysError(err, "pthread_setaffinity_np(cpu " + std::to_string(cfg.pin_cpu) + ")", "")));
         return;
       }
+    }
+    try {
+      // The writer owns the ring: it creates it, submits and waits (Ring::SingleThread).
+      if (cfg.flush == FlushMode::IoUring) init_uring();
+    } catch (...) {
+      started.set_exception(std::current_exception());
+      return;
     }
     started.set_value();
     run();
