@@ -128,6 +128,11 @@ def test_breakdown_tables_and_numbers(tiny: dict) -> None:
     assert n["small_records_per_flush"] == 4 and n["large_flushes"] == plan.breakdown_bytes // (256 * KiB)
     assert 0 < n["small_record_work_share"] < 1 and n["cost_ratio"] > 0
     assert "the runs without clocks" in report.counter_cost_sentence(metrics)
+    waited = n | {"small_record_work_share": 0.1, "small_t_buffer_wait_share": 0.5}
+    assert "waited for the disk (50 % of the run) longer than it worked" in report.pace_sentence(waited)
+    worked = n | {"small_record_work_share": 0.5, "small_t_buffer_wait_share": 0.1}
+    assert "set the pace: it worked on records for 50 %" in report.pace_sentence(worked)
+    assert report.pace_sentence({}) == "The breakdown could not run here."
     alone = metrics.filter(pl.col("counters"))
     assert "went unmeasured" in report.counter_cost_sentence(alone)
 

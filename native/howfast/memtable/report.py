@@ -719,7 +719,9 @@ def breakdown_chart(frame: pl.DataFrame) -> alt.Chart:
         .encode(
             y=alt.Y("case:N", sort=cases, title=None),
             x=alt.X("share:Q", stack="normalize", title="share of the writer's time", axis=alt.Axis(format="%")),
-            color=alt.Color("part:N", sort=list(WRITER_PARTS), title=None, legend=alt.Legend(columns=2)),
+            color=alt.Color(
+                "part:N", sort=list(WRITER_PARTS), title=None, legend=alt.Legend(columns=2, labelLimit=400)
+            ),
             order=alt.Order("order:Q"),
             tooltip=[alt.Tooltip("case:N"), alt.Tooltip("part:N"), alt.Tooltip("share:Q", format=".1%")],
         )
@@ -826,6 +828,26 @@ def breakdown_numbers(metrics: pl.DataFrame) -> dict[str, object]:
             None if out[f"{key}_record_work"] is None or not ns else out[f"{key}_record_work"] / ns
         )
     return out | {f"cost_{k}": v for k, v in counter_cost(metrics).items()}
+
+
+def pace_sentence(numbers: dict[str, object]) -> str:
+    """Whether the writer's own work or its wait for the disk took more of the run at the
+    smallest capacity without O_DSYNC (from breakdown_numbers)."""
+    work, wait = numbers.get("small_record_work_share"), numbers.get("small_t_buffer_wait_share")
+    if work is None or wait is None:
+        return "The breakdown could not run here."
+    per_record = fmt.duration_us(numbers["small_record_work"] / 1e3)
+    if wait > work:
+        return (
+            f"The lesson of a small memtable: the writer's work per record, {per_record}, is not what sets "
+            f"the pace. It waited for the disk ({fmt.share(wait)} of the run) longer than it worked on "
+            f"records ({fmt.share(work)}): what matters is keeping the disk's queue full."
+        )
+    return (
+        f"Here the writer's work per record, {per_record}, set the pace: it worked on records for "
+        f"{fmt.share(work)} of the run and waited for the disk only {fmt.share(wait)}; the disk's queue "
+        "matters as well."
+    )
 
 
 def counter_cost_sentence(metrics: pl.DataFrame) -> str:
