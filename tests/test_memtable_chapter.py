@@ -191,6 +191,13 @@ def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest
     assert all(m.flush == "blocking" for m in crash.crash_modes())
     durability = [c for c in memtable.variant_cases(TINY) if c["group"] == "durability"]
     assert {c["flush"] for c in durability} == {"blocking"}
+    cases = [c for c in memtable.breakdown_cases(TINY) if c["capacity"] == 64 * KiB]
+    off = run("breakdown_off", cases, memtable.breakdown_measurer(TINY.memtable), repetitions=1).metrics
+    table = report.breakdown_table(off)
+    assert table["note"].str.contains("HOWFAST_DISABLE_IO_URING").all() and table["MB/s"].null_count() == 2
+    assert report.breakdown_frame(off).height == 0 and report.pace_sentence(report.breakdown_numbers(off)).startswith(
+        "The breakdown could not run"
+    )
 
 
 def test_direct_io_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

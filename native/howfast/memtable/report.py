@@ -665,6 +665,22 @@ WRITER_PARTS: dict[str, tuple[str, ...]] = {
     "the last flushes, at the end": ("t_drain",),
     "other": ("t_log", "t_other"),
 }
+#: The breakdown table's measured columns, in order.
+BREAKDOWN_COLUMNS = (
+    "MB/s",
+    "records / flush",
+    "record work µs",
+    "flush work µs",
+    "buffer wait µs",
+    "checksums µs",
+    "flushes / submit",
+    "in flight",
+    "writer CPU",
+    "writer sleeps",
+    "writer vol. cs",
+    "writer invol. cs",
+    "producer cs",
+)
 #: Per-record work of the writer (scales with records), and its work per flush.
 RECORD_WORK = ("t_handoff", "t_copy", "t_index", "t_ack")
 FLUSH_WORK = ("t_seal", "t_submit", "t_reap")
@@ -708,10 +724,11 @@ def breakdown_frame(metrics: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def breakdown_chart(frame: pl.DataFrame) -> alt.Chart:
-    """Stacked bars: what the writer did with its time, per capacity and O_DSYNC setting."""
+def breakdown_chart(frame: pl.DataFrame, why: str = "") -> alt.Chart:
+    """Stacked bars: what the writer did with its time, per capacity and O_DSYNC setting
+    (`why` says why there are none, when the cases could not run here)."""
     if frame.height == 0:
-        return charts.unavailable("the breakdown could not run here")
+        return charts.unavailable(f"the breakdown could not run here: {why or 'no result'}")
     cases = frame["case"].unique(maintain_order=True).to_list()
     return (
         alt.Chart(frame, title="Share of the run, by what the writer thread was doing")
@@ -735,8 +752,16 @@ def breakdown_table(metrics: pl.DataFrame) -> pl.DataFrame:
     buffer, the producers' checksums, flushes per io_uring submission, CPU and how often
     the threads slept or were switched out, per flush."""
     runs = _clocked_runs(metrics)
-    if "ns_per_op" not in runs.columns:
-        return pl.DataFrame(schema={"capacity": pl.String, "O_DSYNC": pl.String})
+    if "ns_per_op" not in runs.columns:  # nothing ran: every column, and why on each case's row
+        missing = stats.unsupported(metrics, ["capacity", "dsync"])
+        return pl.DataFrame(
+            {
+                "capacity": [fmt.size(c) for c in missing["capacity"]],
+                "O_DSYNC": ["yes" if d else "no" for d in missing["dsync"]],
+                **{c: pl.Series([None] * missing.height, dtype=pl.Float64) for c in BREAKDOWN_COLUMNS},
+                "note": missing["note"],
+            }
+        )
     per_flush = pl.col("records_per_flush") / 1e3  # ns per record -> µs per flush
     table = (
         runs.select(
