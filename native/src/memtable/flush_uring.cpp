@@ -59,17 +59,21 @@ void Memtable::Impl::wait_all() {
 //
 // Small flushes come fast (at 64 KiB, tens of thousands per second), and one
 // io_uring_enter per flush cost about as much as filling the buffer on this project's VM
-// (about 5 us: the kernel issues the write, and the virtual disk is notified, inside it). So a flush may wait on the ring for others
-// and go to the kernel with them: until the flushes waiting reach half of those the disk
-// already has (at once when it has none or one, as with two buffers), and never past the
-// end of the batch of records the writer is working on, nor past any wait (submit_queued
-// before every blocking call). The disk always has at least two thirds of the flushes
-// sealed.
+// (about 5 us: the kernel issues the write, and the virtual disk is notified, inside it).
+// With O_DSYNC, a flush may wait on the ring for others and go to the kernel with them:
+// until the flushes waiting reach half of those the disk already has (at once when it
+// has none or one, as with two buffers), and never past the end of the batch of records
+// the writer is working on, nor past any wait (submit_queued before every blocking
+// call); the disk always has at least two thirds of the flushes sealed. Without O_DSYNC
+// a flush goes at once: every io_uring_enter also collects the completions that came in
+// meanwhile (the ring posts them only then), so buffers come free sooner. Measured on
+// this project's VM at 64 KiB with 32 buffers, 12 alternated rounds of 1 GiB: waiting
+// for company was 4 % faster with O_DSYNC, and 4 % slower without.
 void Memtable::Impl::submit_flush(Buffer* b) {
   const uint64_t pieces = b->pieces();
   for (uint64_t p = 0; p < pieces; ++p) submit_piece(b, p);
   ++unsubmitted;
-  if (2 * unsubmitted > in_flight) submit_queued();
+  if (!cfg.dsync || 2 * unsubmitted > in_flight) submit_queued();
 }
 
 // Hands every queued flush (and anything else queued) to the kernel.
