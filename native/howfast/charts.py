@@ -171,6 +171,10 @@ def versus(frame: pl.DataFrame, *, label: str, value: str, title: str, unit: str
 
 #: Tick labels as the prose writes numbers: whole thousands with separators, else three
 #: significant digits (a log axis's own format would print 20.5 as "2e+1").
+#: Labels only the powers of ten of a log axis (the other ticks stay, unlabelled)
+DECADE_LABEL = (
+    "abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6 ? format(datum.value, ',.4~r') : ''"
+)
 TICK_LABEL = "abs(datum.value) >= 1000 ? format(datum.value, ',.0f') : format(datum.value, '.3~r')"
 
 

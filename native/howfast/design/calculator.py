@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import altair as alt
 import polars as pl
 
+from .. import charts
 from ..checks import checked
 from .estimates import Inputs
 
@@ -164,8 +165,14 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
     y = alt.Y("resource:N", sort=[r.name for r in found], title=None, axis=alt.Axis(labelLimit=200))
     bars = base.mark_bar().encode(
         y=y,
-        x=alt.X("machines:Q", scale=alt.Scale(type="log"), stack=None, title="machines needed (log scale)"),
-        color=alt.condition("datum.bottleneck", alt.value("#d6604d"), alt.value("#8c9fb5")),
+        x=alt.X(
+            "machines:Q",
+            scale=alt.Scale(type="log"),
+            stack=None,
+            title="machines needed (log scale)",
+            axis=alt.Axis(labelExpr=charts.DECADE_LABEL),
+        ),
+        color=alt.condition("datum.bottleneck", alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
         tooltip=[
             alt.Tooltip("resource:N"),
             alt.Tooltip("capacity:N", title="one machine"),
