@@ -343,17 +343,21 @@ def outcome_of(r: dict[str, Any], max_samples: int) -> Outcome:
     return Outcome(metrics, samples=_subsample(lat, max_samples) if max_samples else None)
 
 
+def _benchmark_in(scratch: Scratch, case: Case, plan: MemtablePlan) -> dict[str, Any]:
+    """One run of a case in a fresh directory of the scratch, removed afterwards."""
+    check_capabilities(case, scratch.path)
+    directory = _fresh_dir(scratch, "memtable")
+    try:
+        return benchmark(case, directory, plan)
+    finally:
+        _remove_dir(scratch, directory)
+
+
 def measurer(plan: MemtablePlan, *, samples: bool = True):
     """Runs one case; keeps up to the plan's count of per-record latencies if `samples`."""
 
     def measure(case: Case, scratch: Scratch) -> Outcome:
-        check_capabilities(case, scratch.path)
-        directory = _fresh_dir(scratch, "memtable")
-        try:
-            r = benchmark(case, directory, plan)
-        finally:
-            _remove_dir(scratch, directory)
-        return outcome_of(r, plan.max_samples if samples else 0)
+        return outcome_of(_benchmark_in(scratch, case, plan), plan.max_samples if samples else 0)
 
     return measure
 
@@ -412,13 +416,7 @@ def breakdown_measurer(plan: MemtablePlan):
     """Runs one breakdown case."""
 
     def measure(case: Case, scratch: Scratch) -> Outcome:
-        check_capabilities(case, scratch.path)
-        directory = _fresh_dir(scratch, "memtable")
-        try:
-            r = benchmark(case, directory, plan)
-        finally:
-            _remove_dir(scratch, directory)
-        return breakdown_outcome(r, bool(case["counters"]))
+        return breakdown_outcome(_benchmark_in(scratch, case, plan), bool(case["counters"]))
 
     return measure
 
