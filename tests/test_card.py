@@ -15,6 +15,7 @@ import pytest
 
 from conftest import ROOT, command_env, environment, howfast_command
 from howfast import card, stats, store
+from howfast.notebook import execute_chapter
 
 SUBJECTS = list(card.SUBJECTS)
 
@@ -121,6 +122,14 @@ def test_every_row_links_to_a_section_that_exists() -> None:
         assert f"{{#{anchor}}}" in (ROOT / page).read_text(), h.section
 
 
+def test_the_page_says_when_no_other_machine_is_stored(use: Path) -> None:
+    page = execute_chapter(ROOT / "chapters" / "numbers-card.qmd", timeout=300)
+    assert page.problems == []
+    said = " ".join(page.inline.values())
+    assert "No other machine's results are stored here." in said and "Also stored here" not in said
+    assert "Every subject had stored results." in said
+
+
 def test_a_second_machine_gets_its_own_column_and_gaps_say_why(use: Path) -> None:
     other = use / "results" / "other-box"
     shutil.copytree(use / "results" / "test-machine", other, symlinks=True)
@@ -135,6 +144,11 @@ def test_a_second_machine_gets_its_own_column_and_gaps_say_why(use: Path) -> Non
         assert card.card(["other-box"]).columns.count("other-box") == 1
         with pytest.raises(ValueError, match="unknown machine 'nowhere'"):
             card.card(["nowhere"])
+        page = execute_chapter(ROOT / "chapters" / "numbers-card.qmd", timeout=300)
+        assert page.problems == []
+        said = " ".join(page.inline.values())
+        assert "Also stored here, and shown as columns: other-box (measured " in said
+        assert "No other machine" not in said
     finally:
         shutil.rmtree(other)
 
