@@ -363,23 +363,17 @@ OpsResult pipe_pingpong(uint64_t round_trips, bool same_cpu) {
   return {elapsed, done, counted};
 }
 
-OpsResult futex_pingpong(uint64_t round_trips, bool same_cpu) {
-  require(round_trips >= 1, "round_trips: must be at least 1");
-  std::atomic<int> turn{0};  // 0: main thread's turn, 1: partner's
+namespace {
+
+// Two threads passing the turn back and forth `round_trips` times: `hand_to(who)` gives
+// it away, `wait_for(who)` waits until it is `who`'s. Pinned (when asked) before the
+// partner starts, which inherits the pinning: nothing in a thread can throw, and nothing
+// throws while the partner runs.
+template <typename HandTo, typename WaitFor>
+OpsResult thread_pingpong(uint64_t round_trips, bool same_cpu, HandTo hand_to, WaitFor wait_for) {
   uint64_t partner_count = 0;
-  const int cpu = current_cpu();
-  auto wait_for = [&](int want) {
-    int v;
-    while ((v = turn.load(std::memory_order_acquire)) != want) futex(&turn, FUTEX_WAIT_PRIVATE, v);
-  };
-  auto hand_to = [&](int who) {
-    turn.store(who, std::memory_order_release);
-    futex(&turn, FUTEX_WAKE_PRIVATE, 1);
-  };
-  // Pinned before the partner starts, which inherits the pinning: nothing in a thread
-  // can throw, and nothing throws while the partner runs.
   AffinityGuard affinity;
-  if (same_cpu) pin_to(cpu);
+  if (same_cpu) pin_to(current_cpu());
   std::thread partner([&] {
     for (uint64_t i = 0; i < round_trips; ++i) {
       wait_for(1);
@@ -398,29 +392,30 @@ OpsResult futex_pingpong(uint64_t round_trips, bool same_cpu) {
   return {elapsed, done, partner_count};
 }
 
+}  // namespace
+
+OpsResult futex_pingpong(uint64_t round_trips, bool same_cpu) {
+  require(round_trips >= 1, "round_trips: must be at least 1");
+  std::atomic<int> turn{0};  // 0: main thread's turn, 1: partner's
+  auto hand_to = [&](int who) {
+    turn.store(who, std::memory_order_release);
+    futex(&turn, FUTEX_WAKE_PRIVATE, 1);
+  };
+  auto wait_for = [&](int want) {
+    int v;
+    while ((v = turn.load(std::memory_order_acquire)) != want) futex(&turn, FUTEX_WAIT_PRIVATE, v);
+  };
+  return thread_pingpong(round_trips, same_cpu, hand_to, wait_for);
+}
+
 OpsResult yield_pingpong(uint64_t round_trips) {
   require(round_trips >= 1, "round_trips: must be at least 1");
   std::atomic<int> turn{0};
-  uint64_t partner_count = 0;
-  const int cpu = current_cpu();
-  AffinityGuard affinity;
-  pin_to(cpu);  // before the partner starts, which inherits it (see futex_pingpong)
-  std::thread partner([&] {
-    for (uint64_t i = 0; i < round_trips; ++i) {
-      while (turn.load(std::memory_order_acquire) != 1) sched_yield();
-      ++partner_count;
-      turn.store(0, std::memory_order_release);
-    }
-  });
-  const uint64_t start = now_ns();
-  uint64_t done = 0;
-  for (; done < round_trips; ++done) {
-    turn.store(1, std::memory_order_release);
-    while (turn.load(std::memory_order_acquire) != 0) sched_yield();
-  }
-  const uint64_t elapsed = now_ns() - start;
-  partner.join();
-  return {elapsed, done, partner_count};
+  auto hand_to = [&](int who) { turn.store(who, std::memory_order_release); };
+  auto wait_for = [&](int want) {
+    while (turn.load(std::memory_order_acquire) != want) sched_yield();
+  };
+  return thread_pingpong(round_trips, /*same_cpu=*/true, hand_to, wait_for);
 }
 
 OpsResult thread_create(uint64_t count) {
