@@ -153,6 +153,23 @@ def test_a_second_machine_gets_its_own_column_and_gaps_say_why(use: Path) -> Non
         shutil.rmtree(other)
 
 
+def test_another_machine_is_read_as_stored_whatever_its_name_and_this_runs_switches(
+    use: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A machine folder may hold capitals and dots (a host name); and switching a capability
+    off here must not send the card looking for the other machine's switched-off folder."""
+    other = use / "results" / "Bob.local"
+    shutil.copytree(use / "results" / "test-machine", other, symlinks=True)
+    try:
+        plain = card.card()
+        assert card.value_columns(plain) == ["test-machine", "Bob.local"]
+        monkeypatch.setenv("HOWFAST_DISABLE_IO_URING", "1")
+        switched = card.card(["Bob.local"], measure=False)
+        assert switched["Bob.local"].to_list() == plain["Bob.local"].to_list()
+    finally:
+        shutil.rmtree(other)
+
+
 def test_an_unsupported_case_reads_na_with_its_reason(use: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With io_uring switched off, the queue-depth rows have no value and name the switch;
     the page's note says so; the display reads n/a."""

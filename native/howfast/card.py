@@ -22,6 +22,7 @@ import polars as pl
 
 from . import fmt, reference, stats, store
 from .checks import checked
+from .profiles import current_profile
 
 #: The subjects the card reads (rocksdb has no headline number).
 SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu")
@@ -372,7 +373,13 @@ def _sets(machine: str | None, profile: str | None, measure: bool) -> dict[str, 
         why = ""
         for candidate in _profiles(name, profile):
             try:
-                out[subject] = store.load(subject, machine=name, profile=candidate)
+                # this machine as the chapters read it (with this run's switches); another
+                # machine's folder as it was stored, whatever this run has switched off
+                out[subject] = (
+                    store.load(subject, machine=name, profile=candidate)
+                    if here
+                    else store.load_stored(subject, name, candidate or current_profile().name)
+                )
                 break
             except store.MissingResults as error:
                 why = why or str(error).split(" (")[0].replace("this machine", f"machine {name!r}")
@@ -386,8 +393,8 @@ def headlines(machine: str | None = None, profile: str | None = None, *, measure
     current one): the stored median, its unit, why it is missing, where the book measured
     it, and the laptop's and phone's figures. This machine's missing subjects are measured
     first (on the current profile) unless `measure` is False."""
-    if machine is not None:
-        store._check_name(machine, "machine")
+    if machine is not None and not (isinstance(machine, str) and store._MACHINE.match(machine)):
+        raise ValueError(f"machine {machine!r} is not a machine's folder name (letters, digits, '_', '.', '-')")
     if profile is not None:
         store._check_name(profile, "profile")
     sets = _sets(machine, profile, measure)
