@@ -852,6 +852,8 @@ def breakdown_numbers(metrics: pl.DataFrame) -> dict[str, object]:
         out[f"{key}_record_work_share"] = (
             None if out[f"{key}_record_work"] is None or not ns else out[f"{key}_record_work"] / ns
         )
+        waits = (out[f"{key}_completion_waits_per_flush"], out[f"{key}_writer_waits_per_flush"])
+        out[f"{key}_sleeps_per_flush"] = None if None in waits else sum(waits)
     return out | {f"cost_{k}": v for k, v in counter_cost(metrics).items()}
 
 
