@@ -205,6 +205,8 @@ def test_bad_arguments_raise_value_error_naming_them() -> None:
         hashing.buffer(0)
     with pytest.raises(ValueError, match="seconds"):
         hashing.iterations_for("fnv1a_64", 16, 0.0)
+    with pytest.raises(ValueError, match="digest: an XXH3-128 digest has 16 bytes"):
+        _native.hash_word("xxh3_128", b"short")  # it read past the bytes before
 
 
 def test_an_unavailable_algorithm_is_unsupported_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -294,7 +294,10 @@ std::map<std::string, std::string> hash_algorithm_support() {
 uint64_t hash_word(const std::string& algorithm, const std::vector<uint8_t>& d) {
   const Algo& a = find(algorithm);
   if (a.family == Family::Evp || a.family == Family::Murmur) return load_le(d.data(), d.size());
-  if (algorithm == "xxh3_128" || algorithm == "xxh3_128_dispatch") return load_be(d.data() + 8, 8);
+  if (algorithm == "xxh3_128" || algorithm == "xxh3_128_dispatch") {
+    require(d.size() == 16, "digest: an XXH3-128 digest has 16 bytes");
+    return load_be(d.data() + 8, 8);
+  }
   return load_be(d.data(), d.size());
 }
 
