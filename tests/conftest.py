@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from howfast.capabilities import SWITCHES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -24,7 +26,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]
     monkeypatch.setenv("HOWFAST_SCRATCH", str(scratch))
     monkeypatch.setenv("HOWFAST_PROFILE", "quick")
     monkeypatch.setenv("HOWFAST_MACHINE", "test-machine")
-    for variable in ("HOWFAST_DISABLE_IO_URING", "HOWFAST_DISABLE_DIRECT_IO", "HOWFAST_MEASURE", "QUARTO_PROFILE"):
+    for variable in (*SWITCHES, "HOWFAST_MEASURE", "QUARTO_PROFILE"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.chdir(ROOT)
     return {"results": results, "scratch": scratch}
@@ -40,7 +42,7 @@ def environment(base: Path) -> Iterator[Path]:
     mp.setenv("HOWFAST_SCRATCH", str(base / "scratch"))
     mp.setenv("HOWFAST_PROFILE", "quick")
     mp.setenv("HOWFAST_MACHINE", "test-machine")
-    for variable in ("HOWFAST_DISABLE_IO_URING", "HOWFAST_DISABLE_DIRECT_IO", "HOWFAST_MEASURE", "QUARTO_PROFILE"):
+    for variable in (*SWITCHES, "HOWFAST_MEASURE", "QUARTO_PROFILE"):
         mp.delenv(variable, raising=False)
     try:
         yield base

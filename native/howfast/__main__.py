@@ -167,6 +167,7 @@ def _notebooks(paths: list[str], out: Path, clean_only: bool, timeout: int | Non
 
 
 def _machines(args: argparse.Namespace) -> int:
+    from . import fmt
     from .machines import stored_machines, this_machine
     from .store import stored
 
@@ -177,7 +178,7 @@ def _machines(args: argparse.Namespace) -> int:
     for name in found:
         sets = stored(name)
         folders = ", ".join(dict.fromkeys(f for f, _ in sets))
-        print(f"{name}{' (this machine)' if name == here else ''}: {len(sets)} sets ({folders})")
+        print(f"{name}{' (this machine)' if name == here else ''}: {fmt.count(len(sets), 'set')} ({folders})")
     return 0
 
 
@@ -221,17 +222,19 @@ COMPARE_CAPTION = (
 
 
 def _export(args: argparse.Namespace) -> int:
+    from . import fmt
     from .bundle import export_results
 
     if len(args.names) > 2:
         raise ValueError("export takes [MACHINE] FILE")
     machine, path = (None, *args.names)[-2:]
     done = export_results(machine, path)
-    print(f"exported {len(done)} sets to {path}: {', '.join(f'{f}/{s}' for f, s in done)}")
+    print(f"exported {fmt.count(len(done), 'set')} to {path}: {', '.join(f'{f}/{s}' for f, s in done)}")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
+    from . import fmt
     from .bundle import import_results
     from .store import Busy
 
@@ -239,7 +242,7 @@ def _import(args: argparse.Namespace) -> int:
         machine, done = import_results(args.file, args.as_machine, replace=args.replace)
     except Busy as error:
         raise ValueError(str(error)) from None
-    print(f"imported {len(done)} sets as machine {machine}: {', '.join(f'{f}/{s}' for f, s in done)}")
+    print(f"imported {fmt.count(len(done), 'set')} as machine {machine}: {', '.join(f'{f}/{s}' for f, s in done)}")
     return 0
 
 
