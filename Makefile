@@ -109,14 +109,17 @@ apt-install:
 	  echo "system packages: all present"; \
 	elif ! command -v apt-get >/dev/null 2>&1; then \
 	  echo "warning: no apt-get here; please install:$$missing"; \
-	elif [ "$$(id -u)" = 0 ]; then \
-	  echo "installing:$$missing"; \
-	  echo "$(DEBCONF_ANSWERS)" | debconf-set-selections; \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
-	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
-	  echo "installing with sudo:$$missing"; \
-	  echo "$(DEBCONF_ANSWERS)" | sudo debconf-set-selections; \
-	  sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	elif [ "$$(id -u)" = 0 ] || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }; then \
+	  as=""; [ "$$(id -u)" = 0 ] || as="sudo"; \
+	  echo "installing$${as:+ with sudo}:$$missing"; \
+	  echo "$(DEBCONF_ANSWERS)" | $$as debconf-set-selections; \
+	  $$as apt-get update -q; \
+	  known=""; unknown=""; \
+	  for p in $$missing; do \
+	    if apt-cache show "$$p" >/dev/null 2>&1; then known="$$known $$p"; else unknown="$$unknown $$p"; fi; \
+	  done; \
+	  [ -z "$$unknown" ] || echo "warning: not in this system's package lists, so not installed (what needs them is shown as unsupported):$$unknown"; \
+	  [ -z "$$known" ] || $$as env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$known; \
 	else \
 	  echo "warning: not root and no password-less sudo; please install:$$missing"; \
 	fi
