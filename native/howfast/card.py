@@ -305,16 +305,11 @@ HEADLINES: tuple[Headline, ...] = (
 
 IDS = tuple(h.id for h in HEADLINES)
 
-_ref_cache: dict[str, pl.DataFrame] = {}
-
-
 def reference_value(ref: Reference | None) -> float | None:
     """The seed figure a Reference names, in the row's unit (None: no such figure)."""
     if ref is None:
         return None
-    if ref.file not in _ref_cache:
-        _ref_cache[ref.file] = reference.load(ref.file)
-    rows = _ref_cache[ref.file]
+    rows = reference.load(ref.file)  # read once per version of the file (reference.load)
     for key, want in ref.where.items():
         rows = rows.filter(pl.col(key) == want)
     if rows.height != 1:

@@ -7,6 +7,8 @@ Every row names its seed file (``source``), the machine it was measured on
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import polars as pl
 
 from .paths import reference_dir
@@ -28,11 +30,19 @@ def load(subject: str) -> pl.DataFrame:
     path = reference_dir() / f"{subject}.csv"
     if subject == "machines" or not path.is_file():
         raise ValueError(f"no reference subject {subject!r}; known: {', '.join(subjects())}")
+    names = reference_dir() / "machines.csv"
+    return _joined(str(path), path.stat().st_mtime_ns, str(names), names.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _joined(path: str, _changed: int, names_path: str, _names_changed: int) -> pl.DataFrame:
+    """A figures file joined with the machines' names, read once per version of the two
+    files (a page looks up dozens of figures; the modification times make an edit count)."""
     frame = pl.read_csv(path, infer_schema_length=None)
     missing = [c for c in REQUIRED if c not in frame.columns]
     if missing:
         raise ValueError(f"{path} lacks required columns {missing}")
-    names = machines().select("machine", pl.col("name").alias("machine_name"))
+    names = pl.read_csv(names_path).select("machine", pl.col("name").alias("machine_name"))
     return frame.with_columns(pl.col("value").cast(pl.Float64)).join(names, on="machine", how="left")
 
 

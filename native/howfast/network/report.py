@@ -7,14 +7,13 @@ that depends on the data is built here and tested on each of its branches.
 
 from __future__ import annotations
 
-import math
-
 import polars as pl
 
 from .. import fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
 from ..crosscheck import side_by_side, span
+from ..design import estimates
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
@@ -136,9 +135,7 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
 
 def machines_for(rate: float | None, target: float = TARGET_RATE) -> int | None:
     """How many machines serving `rate` each reach `target` requests per second."""
-    if rate is None or rate <= 0:
-        return None
-    return math.ceil(target / rate)
+    return estimates.machines_for(target, rate)
 
 
 # ---- this machine beside the reference machines ---------------------------------------
