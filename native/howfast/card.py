@@ -305,6 +305,7 @@ HEADLINES: tuple[Headline, ...] = (
 
 IDS = tuple(h.id for h in HEADLINES)
 
+
 def reference_value(ref: Reference | None) -> float | None:
     """The seed figure a Reference names, in the row's unit (None: no such figure)."""
     if ref is None:
