@@ -57,6 +57,40 @@ def test_bad_arguments_get_clear_exceptions(subject: str, scratch_dir: Path) -> 
     assert wrong == []
 
 
+#: The modules beside the subjects: the card, machines compared, bundles, the workshop kit,
+#: the design estimates and the power-cut crash states.
+SHARED = (
+    "card", "machines", "bundle", "workshop", "design.estimates", "design.calculator", "design.history",
+    "design.measured", "memtable.powercut",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("module_name", SHARED)
+def test_shared_modules_get_clear_exceptions(module_name: str, scratch_dir: Path) -> None:
+    module = importlib.import_module(f"howfast.{module_name}")
+    wrong = []
+    for name, fn in inspect.getmembers(module, inspect.isfunction):
+        if name.startswith("_") or fn.__module__ != module.__name__:
+            continue
+        params = [
+            p
+            for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        for bad in BAD if params else []:
+            try:
+                fn(*[bad] * len(params))
+            except (ValueError, TypeError, Unsupported, FileNotFoundError):  # a missing file or set says so
+                pass
+            except KeyError as error:
+                if not str(error).startswith(("'expected one", '"expected one', "'no ")):
+                    wrong.append(f"{name}({bad!r:.40}): KeyError {error}")
+            except Exception as error:  # noqa: BLE001 - what the test is looking for
+                wrong.append(f"{name}({bad!r:.40}): {type(error).__name__} {error}"[:200])
+    assert wrong == []
+    assert list(scratch_dir.iterdir()) == []
+
+
 def test_machine_names_keep_their_letters(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOWFAST_MACHINE", "élan")
     assert machine_id() == "élan"

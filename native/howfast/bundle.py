@@ -281,3 +281,7 @@ def import_results(
 
 
 checked(globals(), only=("str",))
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

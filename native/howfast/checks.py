@@ -2,10 +2,11 @@
 KeyError from deep inside.
 
 ``checked(namespace)`` wraps every public function of a module (a subject's
-``experiments``, ``crosscheck`` and ``report``) so that
+``experiments``, ``crosscheck`` and ``report``, the card, machines, bundles...) so that
 
 * an argument annotated as a polars ``DataFrame``, a ``Case`` or a mapping, an ``int`` or
-  a ``float`` of the wrong type raises TypeError naming the function and the argument;
+  a ``float``, a class of the package (``ResultSet``, ``store.ResultSet``) or a list of
+  one, of the wrong type raises TypeError naming the function and the argument;
 * a case (a mapping) that lacks a parameter the function reads raises ValueError naming
   the missing key, instead of the KeyError from wherever it was first read.
 
@@ -36,6 +37,9 @@ _KINDS: list[tuple[str, Callable[[Any], bool], str]] = [
 ]
 
 
+_SEQUENCE = re.compile(r"^(?:list|tuple|Sequence)\[([\w.]+)(?:, \.\.\.)?\]$")
+
+
 def _kind(
     annotation: object, only: tuple[str, ...] | None = None, namespace: dict[str, Any] | None = None
 ) -> tuple[Callable[[Any], bool], str, bool] | None:
@@ -43,16 +47,25 @@ def _kind(
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
     if not text or text == "inspect._empty":
         return None
+    many = _SEQUENCE.match(text)  # a sequence of a class it knows (not of numbers, text...): each element checked
+    if many and only is None:
+        one = _kind(many.group(1), (), namespace)
+        if one is not None:
+            test, what, _ = one
+            return (lambda v: isinstance(v, (list, tuple)) and all(test(x) for x in v)), f"a list of {what}", False
     parts = [p.strip() for p in re.sub(r"\[.*\]", "", text).split("|")]  # the top-level union only
     optional = "None" in parts
     parts = [p for p in parts if p != "None"]
     if len(parts) != 1:
         return None  # a union of kinds: the function decides
-    name = parts[0].rsplit(".", 1)[-1].split("[", 1)[0]
+    dotted = parts[0].split("[", 1)[0]
+    name = dotted.rsplit(".", 1)[-1]
     for key, test, what in _KINDS:
         if name == key and (only is None or key in only):
             return test, what, optional
-    own = (namespace or {}).get(name)
+    own: Any = namespace or {}  # a class it knows, by its name or through a module (store.ResultSet)
+    for step in dotted.split("."):
+        own = own.get(step) if isinstance(own, dict) else getattr(own, step, None)
     if isinstance(own, type) and own.__module__ not in ("typing", "builtins", "collections.abc"):  # a class it knows
         return (lambda v, cls=own: isinstance(v, cls)), f"a {name}", optional
     return None

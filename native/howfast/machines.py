@@ -362,3 +362,7 @@ def chart(sets: store.ResultSet | Sequence[store.ResultSet], picks: Sequence[Hea
 
 
 checked(globals(), only=("DataFrame", "str", "int", "float"))
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import nbformat
 
+from .checks import checked
 from .notebook import INLINE, ExecutedChapter, chart_spec, read_chapter
 from .offline import SETTING
 
@@ -142,3 +143,7 @@ def write(nb: nbformat.NotebookNode, directory: Path, page: Path) -> Path:
     nbformat.write(nb, tmp)
     tmp.replace(path)
     return path
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())
