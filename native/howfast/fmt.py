@@ -11,14 +11,23 @@ import math
 NA = "n/a"
 
 
+#: Large numbers read in words past a million: 41,400,000,000 -> '41.4 billion'.
+SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+
+
 def num(x: float | None, digits: int = 3) -> str:
-    """12345.6 -> '12,300'; 0.01234 -> '0.0123'; None -> 'n/a'."""
+    """12345.6 -> '12,300'; 0.01234 -> '0.0123'; 41.4e9 -> '41.4 billion'; None -> 'n/a'."""
     if x is None:
         return NA
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"x must be a number, got {type(x).__name__}")
     if not math.isfinite(x):
         raise ValueError(f"cannot format {x!r} as a number")
     if x == 0:
         return "0"
+    for scale, word in SCALES:
+        if abs(x) >= scale * 0.9995 and abs(x) < 1e15:
+            return f"{num(x / scale, digits)} {word}"
     magnitude = math.floor(math.log10(abs(x)))
     decimals = max(digits - 1 - magnitude, 0)
     rounded = round(x, -magnitude + digits - 1)
@@ -30,7 +39,18 @@ def count(n: float | None, noun: str, plural: str | None = None) -> str:
     """A number of things, the noun agreeing: '1 machine', '21 machines', '1.5 machines';
     None -> 'n/a machines'."""
     many = plural or noun + "s"
-    return f"{num(n)} {noun if n is not None and num(n) == '1' else many}"
+    shown = exact(n) if isinstance(n, int) and not isinstance(n, bool) and abs(n) < 1e6 else num(n)
+    return f"{shown} {noun if shown == '1' else many}"
+
+
+def exact(n: int | None) -> str:
+    """A count as it is, every digit: 2925 -> '2,925' (a measured figure goes through
+    ``num``, which keeps three significant digits)."""
+    if n is None:
+        return NA
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"n must be a whole number, got {type(n).__name__}")
+    return f"{n:,}"
 
 
 def duration_us(us: float | None) -> str:

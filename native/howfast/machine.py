@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from . import capabilities
+from .claims import Cache
 
 
 def _read(path: str | Path, default: str = "") -> str:
@@ -52,6 +53,93 @@ def cache_sizes() -> dict[str, str]:
         if level:
             sizes[f"L{level}{suffix}"] = _read(index / "size")
     return sizes
+
+
+def _size_bytes(text: str) -> int | None:
+    match = re.fullmatch(r"(\d+)([KMG]?)", text.strip())
+    if not match:
+        return None
+    return int(match.group(1)) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}[match.group(2)]
+
+
+def _cpu_count(cpu_list: str) -> int:
+    """'0-3,8' -> 5."""
+    total = 0
+    for part in cpu_list.split(","):
+        lo, _, hi = part.strip().partition("-")
+        if lo.isdigit():
+            total += int(hi) - int(lo) + 1 if hi.isdigit() else 1
+    return total
+
+
+def cache_topology(cpu: str | Path = "/sys/devices/system/cpu/cpu0") -> list[Cache]:
+    """The caches cpu0 sees, as the kernel reports them: level and kind, size of one
+    instance, and how many logical CPUs share it (an L3 is usually shared)."""
+    found = []
+    for index in sorted(Path(cpu, "cache").glob("index*")):
+        level, kind = _read(index / "level"), _read(index / "type")
+        size = _size_bytes(_read(index / "size"))
+        if not level or size is None:
+            continue
+        suffix = {"Data": "d", "Instruction": "i"}.get(kind, "")
+        shared = _cpu_count(_read(index / "shared_cpu_list")) or 1
+        found.append(Cache(f"L{level}{suffix}", size, shared))
+    return found
+
+
+def topology_words(caches: list[Cache]) -> str:
+    """'L1d 32 KiB, L2 1 MiB (one per core); L3 32 MiB (shared by 2 CPUs)'."""
+    if not caches:
+        return "not reported"
+    parts = [
+        f"{c.name} {size_words(c.size)} ({'one per core' if c.shared_by <= 1 else f'shared by {c.shared_by} CPUs'})"
+        for c in caches
+        if not c.name.endswith("i")
+    ]
+    return "; ".join(parts)
+
+
+def size_words(n: int) -> str:
+    from .fmt import size
+
+    return size(n)
+
+
+def write_cache(name: str, sys_block: str | Path = "/sys/block") -> dict[str, Any]:
+    """What the kernel says of a block device's volatile write cache: ``mode`` is
+    'write back' (the device acknowledges writes from a cache it must be told to flush:
+    fsync sends a flush) or 'write through' (no flush is sent: an acknowledged write is
+    as durable as the device will make it), None when not reported; ``fua`` whether
+    the device takes forced-unit-access writes."""
+    queue = Path(sys_block, name, "queue")
+    mode = _read(queue / "write_cache") or None
+    fua = _read(queue / "fua")
+    return {"mode": mode, "fua": (fua == "1") if fua in ("0", "1") else None}
+
+
+def write_cache_words(f: dict[str, Any]) -> str:
+    """What the write-cache mode means for fsync on this device, for a reader."""
+    mode, fua = f.get("write_cache"), f.get("fua")
+    if not mode:
+        return "not reported (no block device, or the kernel does not say)"
+    fua_words = "" if fua is None else (", with FUA" if fua else ", without FUA")
+    if mode == "write back":
+        said = (
+            "write back"
+            + fua_words
+            + ": the device may hold acknowledged writes in a volatile cache, so fsync also sends it a cache flush"
+        )
+    elif mode == "write through":
+        said = (
+            "write through"
+            + fua_words
+            + ": the kernel sends no cache flush, so fsync ends when the device acknowledges the write"
+        )
+    else:
+        said = mode + fua_words
+    if "virtual" in str(f.get("device_kind", "")):
+        said += "; on a virtual disk the flush goes to the hypervisor, which decides whether it reaches a medium"
+    return said
 
 
 def memory_bytes() -> int:
@@ -178,6 +266,7 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
     uring = capabilities.io_uring()
     direct = capabilities.direct_io(where)
     caches = cache_sizes()
+    cached = {} if device["name"].startswith("none") else write_cache(device["name"])
     return {
         "machine": machine_id(),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -185,6 +274,7 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
         "logical_cpus": os.cpu_count() or 0,
         "hypervisor": hypervisor(),
         "caches": ", ".join(f"{k} {v}" for k, v in caches.items()),
+        "cache_topology": topology_words(cache_topology()),
         "memory_bytes": memory_bytes(),
         "os": os_name(),
         "kernel": platform.release(),
@@ -199,6 +289,8 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
         "device_model": device["model"],
         "rotational": device["rotational"],
         "logical_block_size": device["logical_block_size"],
+        "write_cache": cached.get("mode"),
+        "fua": cached.get("fua"),
         "read_ahead_kb": device["read_ahead_kb"],
         "io_uring": uring.supported,
         "io_uring_reason": uring.reason,
@@ -212,7 +304,7 @@ _LABELS = {
     "cpu_model": "CPU",
     "logical_cpus": "Logical CPUs",
     "hypervisor": "Virtual machine",
-    "caches": "Caches (per core)",
+    "cache_topology": "Caches (size of one, who shares it)",
     "memory_bytes": "Memory",
     "os": "Operating system",
     "kernel": "Kernel",
@@ -221,6 +313,7 @@ _LABELS = {
     "block_device": "Block device",
     "device_model": "Device model",
     "rotational": "Rotational flag",
+    "write_cache": "Write cache",
     "logical_block_size": "Logical block size",
     "read_ahead_kb": "Read-ahead",
     "io_uring": "io_uring",
@@ -244,6 +337,10 @@ def facts_table(f: dict[str, Any]) -> pl.DataFrame:
             return f"{value} KiB"
         if key == "rotational":
             return rotational_words(f)
+        if key == "write_cache":
+            return write_cache_words(f)
+        if key == "cache_topology" and not value:
+            return str(f.get("caches") or "unknown")
         if key == "block_device":
             return disk_words(f)
         if key == "device_model":

@@ -1,30 +1,140 @@
-"""Summaries over repetitions: median with min and max, and how wide the spread is."""
+"""Summaries over repetitions: the median, the interval it lies in, min and max.
+
+The interval of a median is distribution-free (order statistics): with n runs sorted, the
+true median lies between the k-th smallest and the k-th largest with a probability given by
+the binomial distribution, whatever the shape of the noise. ``median_interval`` picks the
+narrowest such pair that reaches ``CONFIDENCE``; with fewer than six runs no pair does, and
+the interval is min to max, with the confidence it really has (75 % for three runs, 94 %
+for five), stored beside it. Every word the book chooses from two figures (``claims``)
+reads these intervals, never the medians alone."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import polars as pl
+
+#: The confidence the interval of a median aims for.
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A measured figure: the median of its runs and the interval the median lies in."""
+
+    median: float
+    lo: float
+    hi: float
+    runs: int = 1
+    confidence: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("median", "lo", "hi"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        if not self.lo <= self.median <= self.hi:
+            raise ValueError(f"lo <= median <= hi must hold, got {self.lo}, {self.median}, {self.hi}")
+
+    @classmethod
+    def exact(cls, value: float) -> Estimate:
+        """A figure known without spread (a seed's printed number, a constant)."""
+        return cls(float(value), float(value), float(value), 1, None)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, object]) -> Estimate:
+        """From a row of ``summarize`` (lo/hi, else min/max)."""
+        lo = row.get("lo", row.get("min"))
+        hi = row.get("hi", row.get("max"))
+        return cls(float(row["median"]), float(lo), float(hi), int(row.get("repetitions") or 1),  # type: ignore[arg-type]
+                   row.get("confidence"))  # type: ignore[arg-type]  # fmt: skip
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width as a share of the median (0.1: ±10 %)."""
+        return (self.hi - self.lo) / 2 / abs(self.median) if self.median else math.inf
+
+    def scaled(self, factor: float) -> Estimate:
+        """The same figure in another unit (a positive factor)."""
+        if not factor > 0:
+            raise ValueError(f"factor must be positive, got {factor!r}")
+        return Estimate(self.median * factor, self.lo * factor, self.hi * factor, self.runs, self.confidence)
+
 
 #: A case whose slowest repetition is this many times its fastest gets a warning.
 WIDE_SPREAD = 1.5
 
 
+def interval_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, float]:
+    """(k, level): the k-th smallest and k-th largest of n sorted runs bracket the median
+    with probability `level`, the largest k whose level reaches `confidence`; k = 1 (min
+    and max) with its own, lower, level when no k does (n < 6 at 95 %)."""
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ValueError(f"n is a number of runs, at least 1, got {n!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence is a probability between 0 and 1, got {confidence!r}")
+
+    # P(X_(k) <= median <= X_(n-k+1)) = 1 - 2 P(Binom(n, 1/2) <= k-1), summed as it grows
+    total, term, below = 2**n, 1, 0  # term = C(n, i); below = sum of C(n, j) for j < k
+    best, best_level = 1, 1 - 2 / total
+    for k in range(1, (n + 1) // 2 + 1):
+        below += term
+        term = term * (n - k + 1) // k
+        level = 1 - 2 * below / total
+        if level < confidence:
+            break
+        best, best_level = k, level
+    return best, best_level
+
+
+def median_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """(lo, hi, level): the order-statistics interval of the median of `values`."""
+    data = sorted(float(v) for v in values)
+    if not data:
+        raise ValueError("values must hold at least one run")
+    k, level = interval_ranks(len(data), confidence)
+    return data[k - 1], data[len(data) - k], level
+
+
 def summarize(metrics: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
-    """Median, min, max and spread (max/min) of each metric across repetitions. A case the
-    machine could not run keeps one row, metric ``unsupported`` with no values, so that
-    ``pick`` can tell it from a case that does not exist."""
+    """Median, the interval of the median (``lo``, ``hi`` and its ``confidence``), min,
+    max and spread (max/min) of each metric across repetitions. A case the machine could
+    not run keeps one row, metric ``unsupported`` with no values, so that ``pick`` can
+    tell it from a case that does not exist."""
     keys = [*by, "metric", "unit"]
-    return (
-        metrics.group_by(keys, maintain_order=True)
-        .agg(
-            median=pl.col("value").median(),
-            min=pl.col("value").min(),
-            max=pl.col("value").max(),
-            repetitions=pl.len(),
-        )
-        .with_columns(spread=pl.col("max") / pl.col("min"))
+    summary = metrics.group_by(keys, maintain_order=True).agg(
+        median=pl.col("value").median(),
+        min=pl.col("value").min(),
+        max=pl.col("value").max(),
+        repetitions=pl.len(),
+        _runs=pl.col("value").drop_nulls().sort(),
     )
+    bounds = [_bounds(runs) for runs in summary["_runs"].to_list()]
+    return summary.drop("_runs").with_columns(
+        lo=pl.Series([b[0] for b in bounds], dtype=pl.Float64),
+        hi=pl.Series([b[1] for b in bounds], dtype=pl.Float64),
+        confidence=pl.Series([b[2] for b in bounds], dtype=pl.Float64),
+        spread=pl.col("max") / pl.col("min"),
+    )
+
+
+def _bounds(runs: Sequence[float] | None) -> tuple[float | None, float | None, float | None]:
+    return median_interval(runs) if runs else (None, None, None)
+
+
+def estimate(summary: pl.DataFrame, metric: str, **where: object) -> Estimate | None:
+    """The median of one metric for the one case matching `where`, with its interval
+    (an ``Estimate``); None when this machine could not run that case; KeyError as
+    ``pick``."""
+    rows = _where(summary, where)
+    found = rows.filter(pl.col("metric") == metric)
+    if found.height == 1:
+        return Estimate.from_row(found.row(0, named=True))
+    if found.height == 0 and rows.filter(pl.col("metric") == "unsupported").height:
+        return None
+    raise KeyError(f"expected one row for {metric} {where}, found {found.height}")
 
 
 def _where(frame: pl.DataFrame, where: dict[str, object]) -> pl.DataFrame:

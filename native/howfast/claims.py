@@ -1,0 +1,255 @@
+"""Words decided by data: every qualitative word a sentence of the book chooses.
+
+A chapter never decides "faster", "about the same", "knee", "collapse" or "past the L2
+cache" by looking at two medians. It asks one of the predicates here, which look at the
+interval of each median (``stats.Estimate``: order statistics over the runs), and it
+takes the words they return. Each predicate has a branch for "the data cannot tell"
+(``unclear``), and the words for it say so: the book prints no verdict its intervals do
+not support.
+
+* ``compare(a, b)``: is `a` higher, lower, about the same as `b`, or unclear?
+  ``phrase`` turns the answer into words a sentence can hold.
+* ``crosscheck(ratio)``: ours against a standard tool, from the interval of the paired
+  per-round ratios: agrees, ours higher, ours lower, or inconclusive.
+* ``curve(points)``: the shape of a throughput curve (still rising, a knee, flat, a
+  collapse) from its points' intervals.
+* ``cache_level(bytes, caches)``: which level of this machine's measured cache topology a
+  working set fits in (``machine.cache_topology``), never a textbook's sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from . import fmt
+from .checks import checked
+from .stats import Estimate
+
+#: Two figures whose whole ratio interval lies within this factor of 1 are "about the same".
+SAME = 1.05
+#: A cross-check agrees when the interval of ours/theirs lies within this band.
+AGREES = (0.9, 1.1)
+#: A curve has flattened when no later point is clearly above by more than this share.
+FLAT_GAIN = 0.10
+#: A later point below this share of the peak (its whole interval) is a collapse.
+COLLAPSE = 0.5
+
+HIGHER, LOWER, SAME_WORD, UNCLEAR, MISSING = "higher", "lower", "same", "unclear", "missing"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How `a` compares with `b`: ``direction`` is one of higher / lower / same /
+    unclear / missing; ``ratio`` is a/b by the medians, ``lo``–``hi`` the range the
+    ratio can take within the two intervals."""
+
+    direction: str
+    ratio: float | None = None
+    lo: float | None = None
+    hi: float | None = None
+
+
+def _check(value: Estimate | None, name: str) -> None:
+    if value is not None and not isinstance(value, Estimate):
+        raise TypeError(f"{name} must be a stats.Estimate or None, got {type(value).__name__}")
+
+
+def compare(a: Estimate | None, b: Estimate | None, *, same: float = SAME) -> Comparison:
+    """`a` against `b`. Higher (or lower) only where the intervals do not overlap; the
+    same where the whole range of the ratio lies within `same` of 1; otherwise unclear.
+    Missing when either was not measured, or either is not positive."""
+    _check(a, "a")
+    _check(b, "b")
+    if not isinstance(same, (int, float)) or isinstance(same, bool) or not same >= 1:
+        raise ValueError(f"same is a factor of at least 1, got {same!r}")
+    if a is None or b is None or a.lo <= 0 or b.lo <= 0:
+        return Comparison(MISSING)
+    ratio, lo, hi = a.median / b.median, a.lo / b.hi, a.hi / b.lo
+    if lo > 1:
+        direction = HIGHER
+    elif hi < 1:
+        direction = LOWER
+    elif lo >= 1 / same and hi <= same:
+        direction = SAME_WORD
+    else:
+        direction = UNCLEAR
+    return Comparison(direction, ratio, lo, hi)
+
+
+def phrase(c: Comparison, *, more: str, less: str, same: str = "about the same as") -> str:
+    """Words for a comparison, to be followed by what it is compared with:
+    '1.3× faster than' (higher), '1.3× slower than' (lower), 'about the same as (0.98×)'
+    (same), 'not clearly faster or slower than (1.2× by the medians, but the runs
+    overlap)' (unclear), 'not measured here, so not compared with' (missing). `more` and
+    `less` name the two directions for a higher and a lower figure: for a rate 'faster' /
+    'slower', for a time 'slower' / 'faster'."""
+    if not isinstance(c, Comparison):
+        raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
+    if c.direction == MISSING or c.ratio is None:
+        return "not measured here, so not compared with"
+    if c.direction == HIGHER:
+        return f"{fmt.ratio(c.ratio)} {more} than"
+    if c.direction == LOWER:
+        return f"{fmt.ratio(1 / c.ratio)} {less} than"
+    if c.direction == SAME_WORD:
+        return f"{same} ({fmt.num(c.ratio, 3)}×)"
+    return f"not clearly {more} or {less} than ({fmt.num(c.ratio, 2)}× by the medians, but the runs overlap)"
+
+
+def ratio_interval(c: Comparison) -> str:
+    """'1.3× (1.1–1.5×)': the ratio with the range it can take; 'n/a' when missing."""
+    if c.ratio is None or c.lo is None or c.hi is None:
+        return fmt.NA
+    return f"{fmt.ratio(c.ratio)} ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)})"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A cross-check's verdict: ``outcome`` is one of agrees / ours higher / ours lower /
+    inconclusive; ``ratio`` the interval of ours/theirs it was read from."""
+
+    outcome: str
+    ratio: Estimate | None
+
+    def words(self, *, more: str = "faster", less: str = "slower", tool: str = "the tool") -> str:
+        """'agrees with fio (0.98×, 0.95–1.02×)', 'is 1.4× faster than fio (1.3–1.5×)',
+        'cannot be told apart from fio on this machine (0.8–1.3×)'."""
+        if self.ratio is None:
+            return f"was not compared with {tool} here"
+        r = self.ratio
+        span = f"{fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)}"
+        if self.outcome == "agrees":
+            return f"agrees with {tool} ({fmt.ratio(r.median)}, {span})"
+        if self.outcome == "ours higher":
+            return f"is {fmt.ratio(r.median)} {more} than {tool} ({span})"
+        if self.outcome == "ours lower":
+            return f"is {fmt.ratio(1 / r.median)} {less} than {tool} ({span} of its rate)"
+        return f"is inconclusive against {tool} on this machine ({fmt.ratio(r.median)}, but {span})"
+
+
+def crosscheck(ratio: Estimate | None, *, band: tuple[float, float] = AGREES) -> Verdict:
+    """The verdict of ours/theirs over alternated rounds (`ratio`: the median of the
+    per-round ratios with its interval): agrees when the interval lies within `band`;
+    ours higher (lower) when it lies wholly above 1 (below 1) and leaves the band;
+    inconclusive otherwise, or with no ratio."""
+    _check(ratio, "ratio")
+    if not (isinstance(band, tuple) and len(band) == 2 and 0 < band[0] <= 1 <= band[1]):
+        raise ValueError(f"band is (low, high) around 1, got {band!r}")
+    if ratio is None:
+        return Verdict("inconclusive", None)
+    if band[0] <= ratio.lo and ratio.hi <= band[1]:
+        return Verdict("agrees", ratio)
+    if ratio.lo > 1:
+        return Verdict("ours higher", ratio)
+    if ratio.hi < 1:
+        return Verdict("ours lower", ratio)
+    return Verdict("inconclusive", ratio)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The shape of a throughput curve over a growing parameter x.
+
+    ``kind``: 'rising' (the last point is clearly above every earlier one: no knee within
+    the measured range), 'knee' (it rose, then flattened from ``x``), 'flat' (no point is
+    clearly above the first), 'collapse' (after the peak at ``peak_x`` a point falls
+    clearly below half of it, first at ``x``); 'unclear' with fewer than two points."""
+
+    kind: str
+    x: float | None = None
+    peak_x: float | None = None
+
+
+def curve(points: Sequence[tuple[float, Estimate]], *, gain: float = FLAT_GAIN, collapse: float = COLLAPSE) -> Shape:
+    """Read a curve of (x, throughput) points, x increasing."""
+    if not isinstance(points, (list, tuple)):
+        raise TypeError(f"points must be a list of (x, Estimate) pairs, got {type(points).__name__}")
+    for i, p in enumerate(points):
+        if not (isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[1], Estimate)):
+            raise TypeError(f"points[{i}] must be an (x, Estimate) pair, got {p!r}")
+    xs = [float(x) for x, _ in points]
+    if any(b <= a for a, b in zip(xs, xs[1:])):
+        raise ValueError(f"points must be sorted by x, strictly increasing, got x = {xs}")
+    if not 0 <= gain < 1 or not 0 < collapse < 1:
+        raise ValueError(f"gain and collapse are shares in [0, 1), got {gain!r}, {collapse!r}")
+    if len(points) < 2:
+        return Shape("unclear")
+    ys = [e for _, e in points]
+    peak = max(range(len(ys)), key=lambda i: ys[i].median)
+    for i in range(peak + 1, len(ys)):
+        if ys[i].hi < collapse * ys[peak].lo:
+            return Shape("collapse", xs[i], xs[peak])
+
+    def clearly_above(later: Estimate, earlier: Estimate, by: float) -> bool:
+        return later.lo > earlier.hi * (1 + by)
+
+    if not any(clearly_above(y, ys[0], 0.0) for y in ys[1:]):
+        return Shape("flat", None, xs[peak])
+    if all(clearly_above(ys[-1], y, 0.0) for y in ys[:-1]):
+        return Shape("rising", None, xs[-1])
+    for i in range(1, len(ys)):
+        if not any(clearly_above(y, ys[i], gain) for y in ys[i + 1 :]):
+            return Shape("knee", xs[i], xs[peak])
+    return Shape("rising", None, xs[-1])
+
+
+def curve_words(shape: Shape, *, x_words: str = "", fmt_x: Callable[[float], str] | None = None) -> str:
+    """A short phrase for a shape: 'still rising at the largest x measured', 'levels off
+    from x = 8', 'flat: no point is clearly above the first', 'collapses at x = 10 after a
+    peak at 2', 'too few points to tell'. `x_words` names x ('queue depth')."""
+    if not isinstance(shape, Shape):
+        raise TypeError(f"shape must be a claims.Shape, got {type(shape).__name__}")
+    name = f"{x_words} " if x_words else "x = "
+    show = (lambda v: fmt.num(v)) if fmt_x is None else fmt_x
+    if shape.kind == "rising":
+        return f"still rising at the largest {x_words or 'x'} measured"
+    if shape.kind == "knee":
+        return f"levels off from {name}{show(shape.x)}"
+    if shape.kind == "flat":
+        return "flat: no point is clearly above the first"
+    if shape.kind == "collapse":
+        return f"collapses at {name}{show(shape.x)} after a peak at {show(shape.peak_x)}"
+    return "too few points to tell"
+
+
+@dataclass(frozen=True)
+class Cache:
+    """One level of a CPU's cache as the kernel reports it."""
+
+    name: str  # 'L1d', 'L2', 'L3'
+    size: int  # bytes
+    shared_by: int  # logical CPUs sharing one instance
+
+
+def cache_level(working_set: int, caches: Sequence[Cache]) -> Cache | None:
+    """The smallest data or unified cache level the working set fits in, None when it
+    fits in none (it is served from RAM). Sizes are this machine's, from
+    ``machine.cache_topology``."""
+    if not isinstance(working_set, int) or isinstance(working_set, bool) or working_set < 0:
+        raise ValueError(f"working_set is a number of bytes, got {working_set!r}")
+    if not isinstance(caches, (list, tuple)) or not all(isinstance(c, Cache) for c in caches):
+        raise TypeError("caches must be a list of claims.Cache (machine.cache_topology())")
+    data = sorted((c for c in caches if not c.name.endswith("i")), key=lambda c: c.size)
+    return next((c for c in data if working_set <= c.size), None)
+
+
+def cache_words(working_set: int, caches: Sequence[Cache]) -> str:
+    """'fits in the L2 cache (1 MiB, one per core)', 'larger than every cache (the L3
+    is 32 MiB, shared by 2 CPUs): served from RAM'; 'cache sizes not reported' when the
+    kernel shows none."""
+    level = cache_level(working_set, caches)
+    data = sorted((c for c in caches if not c.name.endswith("i")), key=lambda c: c.size)
+    if not data:
+        return "cache sizes not reported by this kernel"
+    if level is None:
+        last = data[-1]
+        return f"larger than every cache (the {last.name} is {fmt.size(last.size)}, {_sharing(last)}): served from RAM"
+    return f"fits in the {level.name} cache ({fmt.size(level.size)}, {_sharing(level)})"
+
+
+def _sharing(c: Cache) -> str:
+    return "one per core" if c.shared_by <= 1 else f"shared by {c.shared_by} CPUs"
+
+
+checked(globals())
