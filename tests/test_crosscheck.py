@@ -32,7 +32,8 @@ def test_ratios_are_taken_within_each_repetition() -> None:
     metrics = _metrics([("a", 0, 100.0, 100.0), ("a", 1, 50.0, 50.0), ("a", 2, 90.0, 100.0)])
     got = paired_ratios(metrics, ["job"], "mb_per_s").row(0, named=True)
     assert got["howfast / fio"] == pytest.approx(1.0)
-    assert got["ratio range"] == "0.9–1"
+    assert got["ratio range"] == "0.9–1"  # three rounds: the interval of the median is min to max
+    assert got["verdict"] == "agrees"
     table = side_by_side(metrics, ["job"], "mb_per_s", unit="MB/s").row(0, named=True)
     assert table["howfast MB/s"] == pytest.approx(90.0)
     assert table["fio MB/s"] == pytest.approx(100.0)
@@ -44,7 +45,12 @@ def test_cases_keep_their_own_ratios() -> None:
     table = side_by_side(metrics, ["job"], "mb_per_s", unit="MB/s")
     assert table["job"].to_list() == ["a", "b"]
     assert table["howfast / fio"].to_list() == pytest.approx([2.5, 0.5])
-    assert "between 0.5× and 2.5×" in agreement_sentence(table)
+    assert table["verdict"].to_list() == ["ours higher", "ours lower"]
+    sentence = agreement_sentence(table)
+    assert (
+        sentence
+        == "Of the 2 cases that ran both, 1 row came out clearly faster than fio; 1 row came out clearly slower than fio."
+    )
 
 
 def test_without_fio_there_is_no_ratio() -> None:
@@ -55,13 +61,28 @@ def test_without_fio_there_is_no_ratio() -> None:
     assert agreement_sentence(table) == "The comparison with fio could not run here (no result)."
 
 
-def test_the_agreement_sentence_reads_right_for_one_row_and_many() -> None:
-    one = pl.DataFrame({"howfast / fio": [1.31], "mean latency, howfast / fio": [0.8]})
-    assert agreement_sentence(one).startswith("Run for run, our rate came out at 1.3× fio's (the row that ran both")
-    many = pl.DataFrame({"howfast / fio": [0.95, 1.1, None], "note": [None, None, "fio is not installed"]})
-    assert "between 0.95× and 1.1× fio's (the 2 rows that ran both" in agreement_sentence(many)
-    none = pl.DataFrame({"howfast / fio": [None], "note": ["fio is not installed (apt-get install fio)"]})
+def test_the_verdict_sentence_reads_right_for_every_outcome() -> None:
+    one = pl.DataFrame({"howfast / fio": [1.31], "verdict": ["ours higher"]})
+    assert agreement_sentence(one) == "The one case that ran both came out clearly faster than fio."
+    unsure = pl.DataFrame({"howfast / fio": [1.31], "verdict": ["inconclusive"]})
+    assert agreement_sentence(unsure).startswith("The one case that ran both was inconclusive on this machine")
+    many = pl.DataFrame({
+        "howfast / fio": [0.95, 1.0, 1.4, None],
+        "verdict": ["agrees", "agrees", "inconclusive", None],
+        "note": [None, None, None, "fio is not installed"],
+    })  # fmt: skip
+    sentence = agreement_sentence(many)
+    assert sentence.startswith("Of the 3 cases that ran both, 2 rows agreed with fio")
+    assert "1 row were inconclusive" not in sentence and "inconclusive" in sentence
+    none = pl.DataFrame(
+        {"howfast / fio": [None], "verdict": [None], "note": ["fio is not installed (apt-get install fio)"]}
+    )
     assert (
         agreement_sentence(none)
         == "The comparison with fio could not run here (fio is not installed (apt-get install fio))."
     )
+
+
+def test_an_interval_that_straddles_is_inconclusive() -> None:
+    metrics = _metrics([("a", r, ours, 100.0) for r, ours in enumerate([70.0, 130.0, 100.0, 80.0, 125.0])])
+    assert paired_ratios(metrics, ["job"], "mb_per_s")["verdict"].to_list() == ["inconclusive"]

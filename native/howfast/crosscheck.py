@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import fmt, stats
+from . import claims, fmt, stats
 from .bench import Case, Outcome, Run, Unsupported, run
 from .scratch import Scratch
 
@@ -46,31 +46,72 @@ def paired_ratios(
     metrics: pl.DataFrame, by: list[str], metric: str, tool: str = "fio", *, rounds: bool = False
 ) -> pl.DataFrame:
     """Ours / `tool` within each repetition, where the two ran one after the other: per case
-    the median of those ratios and their range. On a disk whose speed drifts from minute
-    to minute, the ratio of two runs side by side is steadier than either run."""
+    the median of those ratios, the interval of that median (``ratio range``: order
+    statistics, ``stats.median_interval``) and the verdict it supports
+    (``claims.crosscheck``: agrees, ours higher, ours lower, inconclusive). On a disk
+    whose speed drifts from minute to minute, the ratio of two runs side by side is
+    steadier than either run."""
+    column = f"howfast / {tool}"
     rows = metrics.filter(pl.col("metric") == metric)
-    empty = pl.DataFrame(
-        schema={
-            **{k: metrics.schema[k] for k in by},
-            f"howfast / {tool}": pl.Float64,
-            "ratio range": pl.String,
-            **({"rounds": pl.UInt32} if rounds else {}),
-        }
-    )
+    schema = {
+        **{k: metrics.schema[k] for k in by},
+        column: pl.Float64,
+        "ratio range": pl.String,
+        "verdict": pl.String,
+        **({"rounds": pl.UInt32} if rounds else {}),
+    }
     if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
-        return empty
+        return pl.DataFrame(schema=schema)
     wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value")
     ratios = wide.select(*by, (pl.col("howfast") / pl.col(tool)).alias("r")).drop_nulls("r")
-    return (
-        ratios.group_by(by, maintain_order=True)
-        .agg(
-            pl.col("r").median().alias(f"howfast / {tool}"),
-            pl.col("r").min().alias("lo"),
-            pl.col("r").max().alias("hi"),
-            pl.len().alias("rounds"),
-        )
-        .select(*by, f"howfast / {tool}", span("lo", "hi", 2).alias("ratio range"), *(["rounds"] if rounds else []))
-    )
+    out = []
+    for key, part in ratios.group_by(by, maintain_order=True):
+        estimate = ratio_estimate(part["r"].to_list())
+        out.append({
+            **dict(zip(by, key)), column: estimate.median, "ratio range": fmt.span(estimate.lo, estimate.hi, 2),
+            "verdict": claims.crosscheck(estimate).outcome, "rounds": part.height,
+        })  # fmt: skip
+    frame = pl.DataFrame(out, schema={**schema, "rounds": pl.UInt32})
+    return frame if rounds else frame.drop("rounds")
+
+
+def ratio_estimate(ratios: list[float]) -> stats.Estimate:
+    """The median of per-round ratios with the interval of that median."""
+    if not ratios:
+        raise ValueError("ratios must hold at least one round")
+    lo, hi, level = stats.median_interval(ratios)
+    median = float(pl.Series(ratios).median())  # type: ignore[arg-type]
+    return stats.Estimate(median, lo, hi, len(ratios), level)
+
+
+def verdicts_sentence(table: pl.DataFrame, tool: str = "fio", *, more: str = "faster", less: str = "slower") -> str:
+    """What the rows of a ``side_by_side`` table say, verdict by verdict (each from the
+    interval of its per-round ratios): how many agree with `tool`, how many are clearly
+    `more` or `less`, and how many the rounds could not decide."""
+    if "verdict" not in table.columns or table["verdict"].drop_nulls().len() == 0:
+        why = "; ".join(table["note"].drop_nulls().unique(maintain_order=True)) if "note" in table.columns else ""
+        return f"The comparison with {tool} could not run here ({why or 'no result'})."
+    counts = table["verdict"].drop_nulls().value_counts()
+    n = {row["verdict"]: int(row["count"]) for row in counts.iter_rows(named=True)}
+    total = sum(n.values())
+    words = {
+        "agrees": f"agreed with {tool} (the interval of the per-round ratio within {fmt.num(claims.AGREES[0])}–"
+        f"{fmt.ratio(claims.AGREES[1])})",
+        "ours higher": f"came out clearly {more} than {tool}",
+        "ours lower": f"came out clearly {less} than {tool}",
+        "inconclusive": "inconclusive on this machine (the interval leaves the band but includes 1)",
+    }
+    parts = [
+        f"{fmt.count(n[k], 'row')} {'inconclusive' if k == 'inconclusive' else w}"
+        + (" on this machine" if k == "inconclusive" else "")
+        for k, w in words.items()
+        if n.get(k)
+    ]
+    lead = f"Of the {fmt.count(total, 'case')} that ran both, " if total > 1 else "The one case that ran both "
+    if total == 1:
+        only = next(iter(n))
+        return lead + ("was " if only == "inconclusive" else "") + words[only] + "."
+    return lead + "; ".join(parts) + "."
 
 
 def span(lo: str, hi: str, digits: int = 3) -> pl.Expr:
@@ -153,28 +194,6 @@ def fio_version() -> str | None:
     return out.stdout.strip() or None
 
 
-def _between(values: pl.Series) -> str:
-    low, high = float(values.min()), float(values.max())
-    if fmt.ratio(low) == fmt.ratio(high):
-        return f"at {fmt.ratio(low)}"
-    return f"between {fmt.ratio(low)} and {fmt.ratio(high)}"
-
-
 def agreement_sentence(table: pl.DataFrame, tool: str = "fio") -> str:
-    """How far ours and the tool's figures were apart (a ``side_by_side`` table): rate and
-    mean time per I/O as ratios ours / tool; why not, when the tool could not run."""
-    column = f"howfast / {tool}"
-    rates = table[column].drop_nulls() if column in table.columns else pl.Series([], dtype=pl.Float64)
-    if rates.len() == 0:
-        why = "; ".join(table["note"].drop_nulls().unique(maintain_order=True)) if "note" in table.columns else ""
-        return f"The comparison with {tool} could not run here ({why or 'no result'})."
-    rows = "the row" if rates.len() == 1 else f"the {fmt.num(rates.len())} rows"
-    text = f"Run for run, our rate came out {_between(rates)} {tool}'s ({rows} that ran both, median of the ratios)"
-    latency = f"mean latency, howfast / {tool}"
-    if latency in table.columns and table[latency].drop_nulls().len():
-        text += (
-            f", and our mean time per I/O {_between(table[latency].drop_nulls())} {tool}'s. {tool}'s rate divides "
-            "by a runtime that also holds its own set-up, which weighs on short runs; the time per I/O compares the "
-            "two instruments on the I/O itself"
-        )
-    return text + "."
+    """The verdicts of a ``side_by_side`` table in one sentence (``verdicts_sentence``)."""
+    return verdicts_sentence(table, tool)
