@@ -138,6 +138,9 @@ def test_cache_topology_and_write_cache_from_fake_sysfs(tmp_path) -> None:
         ("L1d", 48 * 1024, 2), ("L1i", 32 * 1024, 2), ("L2", 2 * 2**20, 2), ("L3", 480 * 2**20, 96)
     ]  # fmt: skip
     assert "L3 480 MiB (shared by 96 CPUs)" in machine.topology_words(topo)
+    stored = {"cache_levels": [{"name": c.name, "size": c.size, "shared_by": c.shared_by} for c in topo]}
+    assert machine.caches(stored) == topo  # read back from a stored set's facts
+    assert machine.caches({}) == []
     queue = tmp_path / "block" / "nvme0n1" / "queue"
     queue.mkdir(parents=True)
     (queue / "write_cache").write_text("write through\n")

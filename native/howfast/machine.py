@@ -87,6 +87,15 @@ def cache_topology(cpu: str | Path = "/sys/devices/system/cpu/cpu0") -> list[Cac
     return found
 
 
+def caches(f: dict[str, Any]) -> list[Cache]:
+    """The cache topology recorded with a stored set's facts (the machine that measured,
+    not the one rendering); an empty list for a set recorded before topologies were."""
+    if not isinstance(f, dict):
+        raise TypeError(f"f must be a machine's facts (a dict), got {type(f).__name__}")
+    levels = f.get("cache_levels") or []
+    return [Cache(str(c["name"]), int(c["size"]), int(c["shared_by"])) for c in levels]
+
+
 def topology_words(caches: list[Cache]) -> str:
     """'L1d 32 KiB, L2 1 MiB (one per core); L3 32 MiB (shared by 2 CPUs)'."""
     if not caches:
@@ -275,6 +284,7 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
         "hypervisor": hypervisor(),
         "caches": ", ".join(f"{k} {v}" for k, v in caches.items()),
         "cache_topology": topology_words(cache_topology()),
+        "cache_levels": [{"name": c.name, "size": c.size, "shared_by": c.shared_by} for c in cache_topology()],
         "memory_bytes": memory_bytes(),
         "os": os_name(),
         "kernel": platform.release(),
