@@ -1,0 +1,684 @@
+"""Headline quantities: every number the book quotes outside the section that measures it,
+named once.
+
+Each ``Quantity`` says what it is (label, unit), where the book measures it (subject,
+experiment, section), which run of that experiment it is and why that run (``run``), and
+how to read it from a stored set as a ``stats.Estimate`` (the median with its interval).
+The numbers card, machines compared (``machines.chart``) and the system-design estimates
+(``design.measured``) all read these; none keeps its own copy.
+
+A quantity may name the seeds' figure for the laptop and the phone (``Seed``): a row of
+``data/reference`` with its kind (measured, rounded, hypothetical, ...), the article it comes
+from, and what differs besides the machine (software, problem size, tool). A comparison is
+made only like with like: a seed figure that is not measured, or whose setup differs
+materially from ours, reads "not comparable", with the reason, never a ratio.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from . import reference, stats, store
+from .checks import checked
+from .profiles import current_profile
+from .stats import Estimate
+
+Reader = Callable[[store.ResultSet], Estimate | None]
+
+#: The subjects the registry's quantities come from.
+SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu")
+
+#: The seeds' reference machines, as the card's columns name them.
+REFERENCE_MACHINES = ("laptop", "phone")
+
+#: Seed file -> how the book names the article.
+ARTICLES = {
+    "000_65029c85cedaca55.txt": "seed 000",
+    "001_31e43ce54630c49d.txt": "seed 001",
+    "002_facba156bcf0a89b.txt": "seed 002",
+    "003_064050ceb117d508.txt": "seed 003",
+    "004_fb53e115d7c56adf.txt": "seed 004",
+}
+
+
+# --- the seeds' figures -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A seed's figure for a quantity: the one row of ``data/reference/<file>.csv`` that
+    `where` picks, times `scale` into the quantity's unit. `differs` names what differs
+    besides the machine (software, problem size, tool); `material` is set when that
+    difference decides the figure, so the two are not comparable (the card shows the seed's
+    figure with the reason, no ratio). `check` looks at our stored set and returns a
+    material difference it finds there (e.g. a smaller table than the seed's), or None."""
+
+    file: str
+    where: Mapping[str, object]
+    scale: float = 1.0
+    differs: str = ""
+    material: str = ""
+    check: Callable[[store.ResultSet], str | None] | None = None
+
+
+@dataclass(frozen=True)
+class SeedFigure:
+    """A seed figure as the book shows it: the exact value (in the quantity's unit), its
+    kind, the article, the figure as printed, and whether ours may be compared with it."""
+
+    value: float
+    kind: str
+    article: str
+    quoted: str
+    differs: str
+    comparable: bool
+    why_not: str = ""
+
+    @property
+    def estimate(self) -> Estimate:
+        return Estimate.exact(self.value)
+
+
+def seed_figure(seed: Seed | None, results: store.ResultSet | None = None) -> SeedFigure | None:
+    """The figure a Seed names (None: no seed figure). Not comparable when it is not a
+    measurement, when the setups differ materially, or when `check` finds a difference in
+    `results`."""
+    if seed is None:
+        return None
+    rows = reference.load(seed.file)  # read once per version of the file
+    for key, want in seed.where.items():
+        rows = rows.filter(pl.col(key) == want)
+    if rows.height != 1:
+        raise KeyError(f"expected one reference row in {seed.file} for {dict(seed.where)}, found {rows.height}")
+    row = rows.row(0, named=True)
+    kind = str(row.get("kind") or "measured")
+    why = ""
+    if kind != "measured":
+        why = f"the seed's figure is {kind}, not a measurement"
+    elif seed.material:
+        why = seed.material
+    elif seed.check is not None and results is not None:
+        why = seed.check(results) or ""
+    return SeedFigure(
+        value=float(row["value"]) * seed.scale,
+        kind=kind,
+        article=ARTICLES.get(str(row["source"]), str(row["source"])),
+        quoted=str(row["quoted"]),
+        differs=seed.differs,
+        comparable=not why,
+        why_not=why,
+    )
+
+
+# --- quantities ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One named quantity of the book (see the module)."""
+
+    id: str
+    label: str
+    unit: str | None
+    subject: str
+    experiment: str
+    section: str
+    #: which run of the experiment it is, and why that run (the card's note)
+    run: str
+    #: the stored median with its interval: (set) -> Estimate; None where this machine
+    #: could not run the case; KeyError when the profile has no such case
+    read: Callable[[store.ResultSet], Estimate | None]
+    laptop: Seed | None = None
+    phone: Seed | None = None
+    #: what was measured, in a few words
+    note: str = ""
+    #: shown on the numbers card (False: read by the estimates or a chapter only)
+    card: bool = True
+    #: for a quantity made by ``pick``: the metric and case it reads
+    metric: str | None = None
+    where: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _one(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
+    def read(results: store.ResultSet) -> Estimate | None:
+        return stats.estimate(stats.summarize(results.table(experiment), list(by)), metric, **where)
+
+    return read
+
+
+def _best(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
+    """The case with the largest median of `metric` among those matching `where`."""
+
+    def read(results: store.ResultSet) -> Estimate | None:
+        summary = stats.summarize(results.table(experiment), list(by)).filter(pl.col("metric") == metric)
+        for key, want in where.items():
+            summary = summary.filter(pl.col(key) == want)
+        if summary.height == 0:
+            return None
+        return Estimate.from_row(summary.sort("median", descending=True).row(0, named=True))
+
+    return read
+
+
+def _hashing(results: store.ResultSet) -> Estimate | None:
+    from .hashing import experiments as hashing
+
+    size = current_profile(results.profile.split("+")[0]).hashing.table_size
+    summary = stats.summarize(results.table(hashing.NATIVE), ["algorithm", "size"])
+    return stats.estimate(summary, "mib_per_s", algorithm="xxh64", size=size)
+
+
+def _sqlite(results: store.ResultSet) -> Estimate | None:
+    from .sqlite import experiments as sqlite
+
+    table = results.table(sqlite.INSERTS)
+    summary = stats.summarize(table.filter(pl.col("row_size") == 1000), ["client", "synchronous", "batch_size"])
+    return stats.estimate(summary, "rows_per_s", client=sqlite.C_API, synchronous="normal", batch_size=1)
+
+
+def _sqlite_rows(results: store.ResultSet) -> str | None:
+    """A material difference from the seeds' sqlite-bench runs: fewer rows than their million."""
+    from .sqlite import experiments as sqlite
+
+    table = results.table(sqlite.INSERTS)
+    if "rows" not in table.columns:
+        return None
+    ours = table.filter((pl.col("batch_size") == 1) & (pl.col("client") == sqlite.C_API))["rows"].max()
+    if ours is None or int(ours) >= 1_000_000:
+        return None
+    from . import fmt
+
+    return (
+        f"our table holds {fmt.count(int(ours), 'row')} against the seed's 1,000,000 "
+        "(the full profile measures the seed's size)"
+    )
+
+
+def _memtable(results: store.ResultSet) -> Estimate | None:
+    from .memtable import experiments as memtable
+
+    sweep = results.table(memtable.SWEEP)
+    largest = int(sweep["capacity"].max())
+    summary = stats.summarize(sweep, ["capacity", "dsync", "mode"])
+    return stats.estimate(summary, "records_per_s", capacity=largest, dsync=True, mode=memtable.BLOCKING)
+
+
+def _memory_latency(results: store.ResultSet) -> Estimate | None:
+    latency = results.table("latency")
+    largest = int(latency["working_set"].max())
+    return stats.estimate(stats.summarize(latency, ["working_set"]), "ns_per_load", working_set=largest)
+
+
+def _tcp_size(results: store.ResultSet) -> str | None:
+    """A material difference from seed 000's TCP line: writes of another size than its
+    about 3.8 KB per operation."""
+    from . import fmt
+
+    sizes = results.table("tcp_bulk")["write_size"].drop_nulls().unique().to_list()
+    row = reference.load("network").filter((pl.col("test") == "tcp_read_write") & (pl.col("metric") == "bandwidth"))
+    seed_bytes = float(row["op_bytes"][0])
+    if not sizes:
+        return None
+    ours = float(sizes[0])
+    if 0.5 <= ours / seed_bytes <= 2:
+        return None
+    return (
+        f"our stream writes {fmt.size(ours)} at a time; the seed's line works out to about "
+        f"{fmt.num(seed_bytes / 1000, 2)} KB per operation"
+    )
+
+
+def _fio(machine: str, job: str, **differs: str) -> Seed:
+    return Seed("disk_fio_parallel", {"machine": machine, "job": job, "metric": "mb_per_s"}, **differs)
+
+
+_QD_BY = ["op", "queue_depth", "block_size"]
+_PARALLEL = "our own 8 parallel jobs of 1 MiB blocks against fio's 8 jobs"
+_PHONE_BLOCKS = "the phone's fio run used 256 KiB blocks, ours 1 MiB"
+
+QUANTITIES: tuple[Quantity, ...] = (
+    Quantity(
+        "seq_read",
+        "sequential read",
+        "MB/s",
+        "storage",
+        "parallel",
+        "chapters/storing-data.qmd#sec-parallel-jobs",
+        "the parallel-jobs run (8 jobs, 1 MiB blocks, page cache dropped first), the setup of seed 001's fio table; "
+        "the engine matrix's single-file reads are slower",
+        _one("parallel", ["op", "fsync"], "mb_per_s", op="read", fsync=False),
+        _fio("laptop", "sync sequential read", differs=_PARALLEL),
+        _fio("phone", "sync sequential read", material=_PHONE_BLOCKS),
+        "1 MiB blocks, 8 parallel jobs, page cache dropped first",
+    ),  # fmt: skip
+    Quantity(
+        "seq_write",
+        "sequential durable write",
+        "MB/s",
+        "storage",
+        "parallel",
+        "chapters/storing-data.qmd#sec-parallel-jobs",
+        "the parallel-jobs run with an fsync after each 1 MiB write, the setup of seed 001's fio table",
+        _one("parallel", ["op", "fsync"], "mb_per_s", op="write", fsync=True),
+        _fio("laptop", "sync sequential write + fsync", differs=_PARALLEL),
+        _fio("phone", "sync sequential write + fsync", material=_PHONE_BLOCKS),
+        "1 MiB blocks, 8 parallel jobs, fsync after each write",
+    ),  # fmt: skip
+    Quantity(
+        "random_read_qd1",
+        "random 4 KiB read, queue depth 1",
+        "ops/s",
+        "storage",
+        "queue_depth",
+        "chapters/storing-data.qmd#sec-queue-depth",
+        "the queue-depth sweep at depth 1: one read in flight",
+        _one("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=1, block_size=4096),
+        note="io_uring, O_DIRECT, one read in flight",
+    ),  # fmt: skip
+    Quantity(
+        "random_read_qd32",
+        "random 4 KiB read, queue depth 32",
+        "ops/s",
+        "storage",
+        "queue_depth",
+        "chapters/storing-data.qmd#sec-queue-depth",
+        "the queue-depth sweep at depth 32",
+        _one("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=32, block_size=4096),
+        note="io_uring, O_DIRECT, 32 reads in flight",
+    ),  # fmt: skip
+    Quantity(
+        "random_write_qd32",
+        "random 4 KiB write, queue depth 32",
+        "ops/s",
+        "storage",
+        "queue_depth",
+        "chapters/storing-data.qmd#sec-queue-depth",
+        "the queue-depth sweep at depth 32",
+        _one("queue_depth", _QD_BY, "ops_per_s", op="write", queue_depth=32, block_size=4096),
+        note="io_uring, O_DIRECT, 32 writes in flight",
+    ),  # fmt: skip
+    Quantity(
+        "fsync",
+        "4 KiB write + fsync",
+        "µs",
+        "fsync",
+        "latency",
+        "chapters/fsync.qmd#sec-fsync-methods",
+        "the fsync chapter's latency run: each 4 KiB append to a new file is followed by fsync and timed alone, "
+        "so its median is the wait of one durable write. The storing-data, SQLite and memtable chapters also "
+        "write 4 KiB + fsync, but report a rate over a whole file in other runs; on a shared disk those rates "
+        "differ from 1 / this latency by the run-to-run noise",
+        _one("latency", ["method", "layout"], "p50", method="fsync", layout="append"),
+        Seed("fsync", {"machine": "laptop", "metric": "latency", "device": "WD SN750 NVMe"}),
+        note="appending to a new file, median latency",
+    ),  # fmt: skip
+    Quantity(
+        "syscall",
+        "system call",
+        "ns",
+        "cpu",
+        "costs",
+        "chapters/cpu-and-memory.qmd#sec-cpu-costs",
+        "the cost table's getppid row: the cheapest call that enters the kernel",
+        _one("costs", ["operation"], "ns_per_op", operation="getppid"),
+        Seed(
+            "system",
+            {"machine": "laptop", "operation": "syscall"},
+            differs="the seed does not name its call or tool; ours is getppid through syscall()",
+        ),
+        note="getppid through syscall()",
+    ),  # fmt: skip
+    Quantity(
+        "context_switch",
+        "context switch",
+        "ns",
+        "cpu",
+        "costs",
+        "chapters/cpu-and-memory.qmd#sec-cpu-costs",
+        "the cost table's pipe ping-pong of two processes pinned to one CPU: a switch with no wake-up across CPUs",
+        _one("costs", ["operation"], "ns_per_switch", operation="pipe_same_cpu"),
+        Seed("system", {"machine": "laptop", "operation": "process_context_switch"}, scale=1e3),
+        note="two processes on one CPU, pipe ping-pong",
+    ),  # fmt: skip
+    Quantity(
+        "memory_latency",
+        "memory latency",
+        "ns",
+        "cpu",
+        "latency",
+        "chapters/cpu-and-memory.qmd#sec-memory-latency",
+        "the latency sweep's largest working set: the furthest from every cache",
+        _memory_latency,
+        note="dependent loads, largest working set",
+    ),  # fmt: skip
+    Quantity(
+        "memory_bandwidth",
+        "memory bandwidth",
+        "GB/s",
+        "cpu",
+        "bandwidth",
+        "chapters/cpu-and-memory.qmd#sec-memory-bandwidth",
+        "the bandwidth sweep's best thread count for sequential reads: what the machine can stream at most",
+        _best("bandwidth", ["kind", "threads"], "gb_per_s", kind="read"),
+        Seed("system", {"machine": "laptop", "level": "RAM", "metric": "throughput"}),
+        note="sequential reads, best thread count",
+    ),  # fmt: skip
+    Quantity(
+        "hashing",
+        "hashing (XXH64)",
+        "MiB/s",
+        "hashing",
+        "native",
+        "chapters/hashing.qmd#sec-hashing-reference",
+        "the native run's XXH64 at the profile's table size (64 KiB inputs), one thread",
+        _hashing,
+        Seed(
+            "hashing",
+            {"machine": "laptop", "algorithm": "xxhash"},
+            material="the seed's xxhash is another build (its language and input size are not given); "
+            "ours is libxxhash's XXH64 in C",
+        ),
+        Seed(
+            "hashing",
+            {"machine": "phone", "algorithm": "xxhash"},
+            material="the seed's xxhash is another build (its language and input size are not given); "
+            "ours is libxxhash's XXH64 in C",
+        ),
+        note="64 KiB inputs, one thread, libxxhash",
+    ),  # fmt: skip
+    Quantity(
+        "tcp",
+        "TCP over loopback",
+        "Gbit/s",
+        "network",
+        "tcp_bulk",
+        "chapters/networks.qmd#sec-tcp",
+        "the bulk run with one stream: the most one connection moves",
+        _one("tcp_bulk", ["streams"], "gbit_per_s", streams=1),
+        Seed("network", {"machine": "laptop", "test": "tcp_read_write", "metric": "bandwidth"}, check=_tcp_size),
+        note="one stream, large writes",
+    ),  # fmt: skip
+    Quantity(
+        "http",
+        "HTTP hello world",
+        "req/s",
+        "network",
+        "http_closed",
+        "chapters/networks.qmd#sec-http",
+        "the closed loop's best connection count: the most the server answered (the system-design chapter "
+        "also uses the open loop's knee, the rate at which the tail stays short)",
+        _best("http_closed", ["connections"], "req_per_s"),
+        Seed(
+            "http",
+            {"machine": "laptop", "test": "hello_world", "metric": "req_per_s"},
+            material="the seed ran a Go net/http server with 256 goroutines; ours is a C++ epoll server",
+        ),
+        Seed(
+            "http",
+            {"machine": "phone", "test": "hello_world", "metric": "req_per_s"},
+            material="the seed ran a Go net/http server with 32 goroutines; ours is a C++ epoll server",
+        ),
+        note="our C++ epoll server, best closed loop",
+    ),  # fmt: skip
+    Quantity(
+        "redis",
+        "Redis GET",
+        "req/s",
+        "network",
+        "redis_suite",
+        "chapters/networks.qmd#sec-redis",
+        "the redis-benchmark suite's GET test, 50 clients, 3-byte values: seed 000's command",
+        _one("redis_suite", ["test"], "req_per_s", test="get"),
+        Seed(
+            "redis_benchmark",
+            {"machine": "laptop", "test": "GET", "metric": "req_per_s"},
+            differs="the same tool and settings; the Redis versions may differ",
+        ),
+        Seed("redis_benchmark", {"machine": "phone", "test": "summary"}),
+        note="redis-benchmark, 50 clients",
+    ),  # fmt: skip
+    Quantity(
+        "sqlite_insert",
+        "SQLite insert",
+        "rows/s",
+        "sqlite",
+        "inserts",
+        "chapters/storing-data.qmd#sec-sqlite-rates",
+        "the C API run with one 1,000-byte row per transaction, WAL, synchronous=NORMAL: the seeds' durable setting",
+        _sqlite,
+        Seed(
+            "sqlite",
+            {
+                "machine": "laptop",
+                "metric": "rows_per_s",
+                "batch_size": 1,
+                "synchronous": "normal",
+                "figure_type": "measured",
+            },
+            differs="the seed used sqlite-bench (Go); we call SQLite's C API",
+            check=_sqlite_rows,
+        ),
+        Seed(
+            "sqlite",
+            {
+                "machine": "phone",
+                "metric": "rows_per_s",
+                "batch_size": 1,
+                "synchronous": "normal",
+                "figure_type": "measured",
+            },
+            differs="the seed used sqlite-bench (Go); we call SQLite's C API",
+            check=_sqlite_rows,
+        ),
+        note="1,000-byte rows, one per transaction, WAL, NORMAL",
+    ),  # fmt: skip
+    Quantity(
+        "memtable",
+        "memtable, durable",
+        "records/s",
+        "memtable",
+        "sweep",
+        "chapters/memtables.qmd#sec-memtable-sweep",
+        "the sweep's largest memtable with O_DSYNC, blocking writer: the fewest, largest flushes",
+        _memtable,
+        note="16 KiB records, O_DSYNC, largest memtable",
+    ),  # fmt: skip
+)
+
+IDS = tuple(q.id for q in QUANTITIES)
+_BY_ID = {q.id: q for q in QUANTITIES}
+
+
+def get(id_: str) -> Quantity:
+    """The registry's quantity `id_` (KeyError naming the known ones)."""
+    if id_ not in _BY_ID:
+        raise KeyError(f"no headline quantity {id_!r}; known: {', '.join(IDS)}")
+    return _BY_ID[id_]
+
+
+def pick(label: str, subject: str, experiment: str, metric: str, where: Mapping[str, Any] | None = None) -> Quantity:
+    """A chapter's own quantity for a chart of machines: the median of `metric` in the one
+    case of `experiment` that `where` picks (its unit read from the stored table)."""
+    where = dict(where or {})
+
+    def read(results: store.ResultSet) -> Estimate | None:
+        table = results.table(experiment)
+        for key in where:
+            if key not in table.columns:
+                raise KeyError(f"{label}: {experiment} has no case parameter {key!r}")
+        rows = table.filter(pl.col("metric") == metric)
+        for key, value in where.items():
+            rows = rows.filter(pl.col(key) == value)
+        if rows.height == 0:
+            return None
+        case = [c for c in rows.columns if c not in store_columns()]
+        summary = stats.summarize(rows, case)
+        if summary.height != 1:
+            raise KeyError(f"{label}: {where} picks {summary.height} cases of {experiment}, not one")
+        return Estimate.from_row(summary.row(0, named=True))
+
+    return Quantity(label, label, None, subject, experiment, "", "", read, card=False, metric=metric, where=where)
+
+
+def store_columns() -> tuple[str, ...]:
+    """Columns of a stored table that are not a case's parameters."""
+    return ("repetition", "metric", "value", "unit", "note", "profile", "measured_at")
+
+
+def unit_of(q: Quantity, results: store.ResultSet) -> str | None:
+    """The quantity's unit: its own, or the stored table's for a ``pick``."""
+    if q.unit is not None or q.metric is None:
+        return q.unit
+    units = results.table(q.experiment).filter(pl.col("metric") == q.metric)["unit"].drop_nulls().unique().to_list()
+    return str(units[0]) if units else None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A quantity read from one machine's set: the estimate, or why there is none."""
+
+    quantity: Quantity
+    estimate: Estimate | None
+    reason: str | None
+    profile: str | None = None
+    measured_at: str | None = None
+
+
+def read(q: Quantity, found: store.ResultSet | str) -> Reading:
+    """`q` from a stored set (or the reason there is none, as a string)."""
+    if isinstance(found, str):
+        return Reading(q, None, found)
+    try:
+        value = q.read(found)
+        reason = None
+    except KeyError:
+        value, reason = None, f"the {found.profile} profile does not measure this case"
+    if value is None and reason is None:
+        notes = stats.reasons(found.table(q.experiment))
+        reason = "; ".join(notes) if notes else "no case of it ran here"
+    return Reading(q, value, reason, found.profile, found.manifest.get("finished"))
+
+
+# --- which stored set each subject is read from ----------------------------------------------
+
+PROFILE_PREFERENCE = ("full", "quick", "smoke")
+
+
+def this_machine() -> str:
+    from .machine import machine_id
+
+    return machine_id()
+
+
+def _profiles(machine: str, profile: str | None) -> list[str | None]:
+    if profile is not None:
+        return [profile]
+    from .paths import results_dir
+
+    stored = {p.name.split("+")[0] for p in (results_dir() / machine).glob("*") if p.is_dir()}
+    return [None, *(p for p in PROFILE_PREFERENCE if p in stored)]
+
+
+def sets(
+    machine: str | None = None, profile: str | None = None, *, measure: bool = True, subjects: Sequence[str] = SUBJECTS
+) -> dict[str, store.ResultSet | str]:
+    """Each subject's set for `machine` (this one by default), or why there is none: the one
+    lookup of the registry's readers. This machine on the current profile with `measure`:
+    ``store.results`` (measured when missing); otherwise only what is stored, on the profile
+    asked for or else the fullest one stored. Each set is opened once."""
+    name = machine or this_machine()
+    here = name == this_machine()
+    out: dict[str, store.ResultSet | str] = {}
+    for subject in subjects:
+        if here and profile is None and measure:
+            out[subject] = store.results(subject)
+            continue
+        why = ""
+        for candidate in _profiles(name, profile):
+            try:
+                out[subject] = (
+                    store.load(subject, machine=name, profile=candidate)
+                    if here
+                    else store.load_stored(subject, name, candidate or current_profile().name)
+                )
+                break
+            except store.MissingResults as error:
+                why = why or str(error).split(" (")[0].replace("this machine", f"machine {name!r}")
+        else:
+            out[subject] = why
+    return out
+
+
+SCHEMA = {
+    "id": pl.String, "label": pl.String, "value": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
+    "runs": pl.Int64, "confidence": pl.Float64, "unit": pl.String, "reason": pl.String, "note": pl.String,
+    "run": pl.String, "section": pl.String, "subject": pl.String, "experiment": pl.String,
+    "measured_at": pl.String, "machine": pl.String, "profile": pl.String,
+    **{f"{m}{part}": kind for m in REFERENCE_MACHINES for part, kind in (
+        ("", pl.Float64), (" kind", pl.String), (" article", pl.String), (" quoted", pl.String),
+        (" differs", pl.String), (" comparable", pl.Boolean), (" why not", pl.String))},
+}  # fmt: skip
+
+
+def table(
+    machine: str | None = None,
+    profile: str | None = None,
+    *,
+    measure: bool = True,
+    quantities: Sequence[Quantity] | None = None,
+) -> pl.DataFrame:
+    """One row per quantity (the card's by default) for `machine` and `profile`: the median
+    (``value``) with its interval (``lo``, ``hi``) and ``runs``, its unit, why it is missing,
+    which run it is (``run``), where the book measures it, and the laptop's and phone's
+    figures with their kind, article, what differs and whether they are comparable."""
+    if machine is not None and not (isinstance(machine, str) and store._MACHINE.match(machine)):
+        raise ValueError(f"machine {machine!r} is not a machine's folder name (letters, digits, '_', '.', '-')")
+    if profile is not None:
+        store._check_name(profile, "profile")
+    wanted = [q for q in QUANTITIES if q.card] if quantities is None else list(quantities)
+    found = sets(machine, profile, measure=measure, subjects=list(dict.fromkeys(q.subject for q in wanted)))
+    name = machine or this_machine()
+    rows = []
+    for q in wanted:
+        got = read(q, found[q.subject])
+        e = got.estimate
+        data = found[q.subject] if not isinstance(found[q.subject], str) else None
+        row: dict[str, Any] = {
+            "id": q.id, "label": q.label, "value": None if e is None else e.median,
+            "lo": None if e is None else e.lo, "hi": None if e is None else e.hi,
+            "runs": None if e is None else e.runs, "confidence": None if e is None else e.confidence,
+            "unit": q.unit if data is None else unit_of(q, data), "reason": got.reason, "note": q.note,
+            "run": q.run, "section": q.section, "subject": q.subject, "experiment": q.experiment,
+            "measured_at": got.measured_at, "machine": name, "profile": got.profile,
+        }  # fmt: skip
+        for m in REFERENCE_MACHINES:
+            fig = seed_figure(getattr(q, m), data)
+            row |= {
+                m: None if fig is None else fig.value,
+                f"{m} kind": None if fig is None else fig.kind,
+                f"{m} article": None if fig is None else fig.article,
+                f"{m} quoted": None if fig is None else fig.quoted,
+                f"{m} differs": None if fig is None else fig.differs,
+                f"{m} comparable": None if fig is None else fig.comparable,
+                f"{m} why not": None if fig is None else fig.why_not,
+            }
+        rows.append(row)
+    return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def estimate_of(rows: pl.DataFrame, id_: str) -> Estimate | None:
+    """A row of ``table`` back as an Estimate (None: not measured)."""
+    row = rows.filter(pl.col("id") == id_)
+    if row.height != 1:
+        raise KeyError(f"the table has no row {id_!r}")
+    r = row.row(0, named=True)
+    if r["value"] is None:
+        return None
+    return Estimate(r["value"], r["lo"], r["hi"], r["runs"] or 1, r["confidence"])
+
+
+checked(globals())
