@@ -119,3 +119,181 @@ def test_fio_rejects_unknown_method(scratch_dir: Path) -> None:
 
     with Scratch() as s, pytest.raises(ValueError, match="no fio equivalent"):
         crosscheck.fio_durable_writes(s, "none", 4096, 10)
+
+
+# --- the chapter's sentences: one test per branch, on made-up estimates ---
+
+from howfast import stats  # noqa: E402
+
+
+def E(median: float, lo: float, hi: float) -> stats.Estimate:
+    return stats.Estimate(median, lo, hi, 3, 0.75)
+
+
+@pytest.mark.parametrize(
+    ("fsync_p50", "none_p50", "expected"),
+    [
+        (E(900, 800, 1000), E(3, 2, 4), "300× slower than one without"),
+        (E(3, 2.97, 3.03), E(3, 2.98, 3.02), "about as fast as one without"),
+        (E(4, 2, 6), E(3, 2.5, 5), "not clearly slower or faster than one without (1.3× by the medians"),
+        (None, E(3, 2, 4), "could not be measured here"),
+    ],
+)
+def test_sync_cost_sentence(fsync_p50, none_p50, expected: str) -> None:
+    assert expected in fsync_report.sync_cost_sentence(fsync_p50, none_p50)
+
+
+@pytest.mark.parametrize(
+    ("append", "rewrite", "expected"),
+    [
+        (
+            (E(1000, 990, 1010), E(1000, 980, 1020)),
+            (E(500, 450, 550), E(200, 150, 250)),
+            ["about as fast as fsync", "Here it has something to skip"],
+        ),
+        (
+            (E(1000, 900, 1100), E(1300, 1200, 1400)),
+            (E(500, 450, 550), E(700, 650, 750)),
+            ["1.3× slower than fsync", "not work fdatasync adds", "drift between the"],
+        ),
+        (
+            (E(1000, 900, 1100), E(700, 650, 750)),
+            (E(500, 300, 700), E(450, 200, 800)),
+            ["1.4× faster than fsync", "more than the work explains", "does not show beyond"],
+        ),
+        ((None, E(700, 650, 750)), (None, None), ["could not both be measured", "Rewriting, the two could not"]),
+    ],
+)
+def test_fdatasync_sentence(append, rewrite, expected: list[str]) -> None:
+    text = fsync_report.fdatasync_sentence(append[0], append[1], rewrite[0], rewrite[1])
+    for words in expected:
+        assert words in text
+    assert "`" not in text and "*" not in text
+
+
+def _group(medians: dict[int, tuple[float, float, float]]) -> pl.DataFrame:
+    rows = []
+    for n, values in medians.items():
+        for rep, v in enumerate(values):
+            rows += [
+                {"records_per_sync": n, "repetition": rep, "metric": "records_per_s", "unit": "records/s", "value": v},
+                {"records_per_sync": n, "repetition": rep, "metric": "p50", "unit": "us", "value": 1000.0 * n},
+            ]
+    return pl.DataFrame(rows)
+
+
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [
+        ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (20000, 21000, 22000)}, "still rising at the largest batch"),
+        ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (3100, 3200, 3300)}, "levels off from 8 records per fsync"),
+        ({1: (400, 450, 500), 8: (420, 460, 520), 64: (410, 440, 505)}, "No batch size was clearly faster"),
+        ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (100, 110, 120)}, "Past 8 records per fsync the rate fell"),
+        ({1: (400, 450, 500)}, "could not be measured across batch sizes"),
+    ],
+)
+def test_batch_sentence(points: dict, expected: str) -> None:
+    text = fsync_report.batch_sentence(_group(points))
+    assert expected in text
+    if len(points) > 1:
+        assert "With 1 record per fsync" in text
+
+
+def test_four_kib_runs_and_sentence() -> None:
+    lat = pl.DataFrame(
+        [
+            {"method": "fsync", "layout": layout, "writes": 400, "repetition": r, "metric": "writes_per_s", "value": v}
+            for layout, values in (("append", (400.0, 450.0, 500.0)), ("overwrite", (800.0, 850.0, 900.0)))
+            for r, v in enumerate(values)
+        ]
+    )
+    empty = pl.DataFrame()
+    table = fsync_report.four_kib_runs(lat, empty, empty, empty)
+    assert table["run"].to_list() == [fsync_report.FOUR_KIB_RUNS["latency"], fsync_report.FOUR_KIB_RUNS["overwrite"]]
+    assert table["writes/s"].to_list() == [450.0, 850.0] and table["repetitions"].to_list() == [3, 3]
+    text = fsync_report.four_kib_sentence(table)
+    assert "2 experiments" in text and "from 450" in text and "to 850" in text and "growing file" in text
+    assert fsync_report.four_kib_sentence(table.head(1)) == ""
+    same = table.with_columns(pl.lit(500.0).alias("writes/s"))
+    assert "at the same rate" in fsync_report.four_kib_sentence(same)
+
+
+def test_reference_sentence_names_the_write_cache() -> None:
+    virtual = {"write_cache": "write back", "fua": False, "device_kind": "a virtual disk (virtio-blk)"}
+    text = fsync_report.reference_sentence(E(900, 800, 1000), 660.0, virtual)
+    assert "not comparable" in text and "write back, without FUA" in text and "hypervisor" in text
+    assert "×" not in text  # no ratio between unlike things
+    local = {"write_cache": "write through", "fua": True, "device_kind": "an NVMe drive"}
+    text = fsync_report.reference_sentence(None, 660.0, local)
+    assert "could not be measured" in text and "write through, with FUA" in text and text.endswith(".")
+    assert "hypervisor" not in text
+
+
+def _fio(
+    rates: dict[str, tuple[list[float], list[float]]], means: dict[str, tuple[list[float], list[float]]]
+) -> pl.DataFrame:
+    rows = []
+    for metric, table in (("writes_per_s", rates), ("mean", means)):
+        for method, (ours, theirs) in table.items():
+            for tool, values in (("howfast", ours), ("fio", theirs)):
+                for r, v in enumerate(values):
+                    rows.append({"method": method, "tool": tool, "repetition": r, "metric": metric, "value": v})
+    return pl.DataFrame(rows)
+
+
+def test_fio_sentence_verdicts_and_explanations() -> None:
+    same_rate = ([1000.0, 1000, 1000], [1000.0, 1010, 990])
+    faster = ([1400.0, 1400, 1400], [1000.0, 1000, 1000])
+    metrics = _fio(
+        {"fsync": same_rate, "fdatasync": faster, "dsync": faster, "direct_dsync": ([1000.0, 500, 2000], [1000.0] * 3)},
+        {
+            "fsync": ([1000.0] * 3, [1000.0] * 3),
+            "fdatasync": ([700.0] * 3, [1000.0] * 3),
+            "dsync": ([1000.0] * 3, [1000.0] * 3),
+        },
+    )
+    text = fsync_report.fio_sentence(metrics)
+    assert "agrees with fio on write + fsync" in text
+    assert "is faster than fio on write + fdatasync (1.4×" in text and "mean time per write 0.7× fio's" in text
+    assert "the gap lies in the writes themselves" in text  # rate and time per write agree on the factor
+    assert "yet with a mean time per write that agrees" in text and "its own set-up" in text  # dsync: time agrees
+    assert "cannot be told apart from fio on this machine on O_DIRECT | O_DSYNC write" in text
+    assert text.startswith("Over 3 rounds")
+    slower = _fio({"fsync": ([700.0] * 3, [1000.0] * 3)}, {})
+    assert "is slower than fio on write + fsync (1.4×" in fsync_report.fio_sentence(slower)
+    missing = pl.DataFrame(
+        {
+            "method": ["fsync"],
+            "tool": ["fio"],
+            "repetition": [0],
+            "metric": ["unsupported"],
+            "value": [None],
+            "note": ["fio is not installed"],
+        }
+    )
+    assert "could not run here (fio is not installed)" in fsync_report.fio_sentence(missing)
+
+
+@pytest.mark.parametrize(
+    ("big", "one", "expected"),
+    [
+        (E(40000, 39000, 41000), E(450, 400, 500), "Batching is the lever"),
+        (E(460, 400, 520), E(450, 400, 500), "Batching did not pay here"),
+        (None, E(450, 400, 500), "could not be measured"),
+    ],
+)
+def test_batch_rule(big, one, expected: str) -> None:
+    assert expected in fsync_report.batch_rule(big, one)
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "append", "expected"),
+    [
+        (E(500, 450, 550), E(900, 800, 1000), "cheaper to sync than one that grows"),
+        (E(1200, 1100, 1300), E(900, 800, 1000), "opposite of what the work"),
+        (E(800, 500, 1100), E(900, 800, 1000), "does not show beyond the noise"),
+        (None, E(900, 800, 1000), "could not be measured"),
+    ],
+)
+def test_layout_rule(rewrite, append, expected: str) -> None:
+    assert expected in fsync_report.layout_rule(rewrite, append)
