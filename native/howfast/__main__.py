@@ -262,13 +262,19 @@ def _card(machines: list[str]) -> int:
     for column in ["number", *names, "laptop", "phone", "measured in"]:
         table.add_column(column, justify="left" if column in ("number", "measured in") else "right")
     for row in frame.iter_rows(named=True):
-        cells = [card.display(row[n], row["unit"]) for n in names]
+        cells = [
+            card.display(row[n], row["unit"])
+            + (f"\n[dim]{card.spread(row[f'{n} lo'], row[f'{n} hi'], row[f'{n} runs'], row['unit'])}[/dim]"
+               if row[n] is not None else "")
+            for n in names
+        ]  # fmt: skip
         why = "; ".join(f"{n}: {row[f'{n} reason']}" for n in names if row[n] is None and row[f"{n} reason"])
         table.add_row(
             row["label"],
             *cells,
-            card.display(row["laptop"], row["unit"]),
-            card.display(row["phone"], row["unit"]),
+            card.seed_cell(row, "laptop")
+            + (f"\n[dim]{card.against(row, names[0])}[/dim]" if row["laptop"] is not None else ""),
+            card.seed_cell(row, "phone"),
             card.link(row["section"]) + (f"\n[dim]n/a: {why}[/dim]" if why else ""),
         )
     console = Console()

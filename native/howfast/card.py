@@ -1,332 +1,41 @@
-"""The numbers card: one row per headline number of the book, read from the stored results.
+"""The numbers card: one row per headline quantity of the book, read from the stored results.
 
-Every value is the median the chapter shows, computed from the stored set with the same
-functions (``stats.summarize`` and ``stats.pick``, or the subject's report), never measured
-again here. A case this machine could not run has no value and a reason; a subject with
-no stored set for another machine has no values and says so. The laptop and phone
-columns are the seeds' figures (``data/reference``) where they measured the same thing,
-converted to the row's unit, and empty where they did not.
+The quantities, how each is read (the median with its interval) and the seeds' figures
+beside them live in one place, ``howfast.headlines``; this module only lays them out. A
+case this machine could not run has no value and a reason; a subject with no stored set
+for another machine has no values and says so. The laptop and phone columns show the
+seeds' figures exactly as printed (converted to the row's unit), with the article and the
+kind of figure; the comparison with the laptop is made only like with like, its words
+from ``claims``, and otherwise reads "not comparable" with the reason.
 
 ``headlines()`` is one machine's card as data; ``card()`` puts the stored machines side
-by side (this machine first); ``display()`` makes either readable (used by the chapter
-and by ``howfast card``).
+by side (this machine first); ``rows_for_page()`` and ``display()`` make it readable (used
+by the chapter and by ``howfast card``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import math
 
 import altair as alt
 import polars as pl
 
-from . import fmt, reference, stats, store
+from . import claims, fmt, store
+from . import headlines as headlines_registry
 from .checks import checked
-from .profiles import current_profile
+from .headlines import Quantity
+from .stats import Estimate
 
 #: The subjects the card reads (rocksdb has no headline number).
-SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu")
+SUBJECTS = headlines_registry.SUBJECTS
 
 #: The reference machines of the seeds, as the card's columns name them.
-REFERENCE_MACHINES = ("laptop", "phone")
+REFERENCE_MACHINES = headlines_registry.REFERENCE_MACHINES
 
-
-@dataclass(frozen=True)
-class Reference:
-    """A seed figure: a row of ``data/reference/<file>.csv`` picked by column values,
-    multiplied by ``scale`` into the card row's unit."""
-
-    file: str
-    where: dict[str, object]
-    scale: float = 1.0
-
-
-@dataclass(frozen=True)
-class Headline:
-    id: str
-    label: str
-    unit: str
-    subject: str
-    experiment: str
-    section: str
-    #: the stored median: (set) -> value; KeyError when the profile has no such case
-    value: Callable[[store.ResultSet], float | None]
-    laptop: Reference | None = None
-    phone: Reference | None = None
-    #: what the row measures, in a few words (the card's note)
-    note: str = ""
-
-
-def _pick(experiment: str, by: list[str], metric: str, **where: object) -> Callable[[store.ResultSet], float | None]:
-    def value(results: store.ResultSet) -> float | None:
-        return stats.pick(stats.summarize(results.table(experiment), by), metric, **where)
-
-    return value
-
-
-def _best(experiment: str, by: list[str], metric: str, **where: object) -> Callable[[store.ResultSet], float | None]:
-    """The largest median of `metric` over the cases matching `where` (None: none ran)."""
-
-    def value(results: store.ResultSet) -> float | None:
-        summary = stats.summarize(results.table(experiment), by).filter(pl.col("metric") == metric)
-        for key, want in where.items():
-            summary = summary.filter(pl.col(key) == want)
-        return None if summary.height == 0 else float(summary["median"].max())
-
-    return value
-
-
-def _hash_value(results: store.ResultSet) -> float | None:
-    from .hashing import experiments as hashing
-    from .profiles import current_profile
-
-    size = current_profile(results.profile.split("+")[0]).hashing.table_size
-    return stats.pick(stats.summarize(results.table(hashing.NATIVE), ["algorithm", "size"]), "mib_per_s",
-                      algorithm="xxh64", size=size)  # fmt: skip
-
-
-def _sqlite_value(results: store.ResultSet) -> float | None:
-    from .sqlite import experiments as sqlite
-    from .sqlite import report
-
-    return report.rate(results.table(sqlite.INSERTS), sqlite.C_API, "normal", 1)
-
-
-def _memtable_value(results: store.ResultSet) -> float | None:
-    from .memtable import experiments as memtable
-
-    sweep = results.table(memtable.SWEEP)
-    largest = int(sweep["capacity"].max())
-    return stats.pick(stats.summarize(sweep, ["capacity", "dsync", "mode"]), "records_per_s",
-                      capacity=largest, dsync=True, mode=memtable.BLOCKING)  # fmt: skip
-
-
-def _memory_latency(results: store.ResultSet) -> float | None:
-    latency = results.table("latency")
-    largest = int(latency["working_set"].max())
-    return stats.pick(stats.summarize(latency, ["working_set"]), "ns_per_load", working_set=largest)
-
-
-def _fio(machine: str, job: str) -> Reference:
-    return Reference("disk_fio_parallel", {"machine": machine, "job": job, "metric": "mb_per_s"})
-
-
-_QD_BY = ["op", "queue_depth", "block_size"]
-
-HEADLINES: tuple[Headline, ...] = (
-    Headline(
-        "seq_read",
-        "sequential read",
-        "MB/s",
-        "storage",
-        "parallel",
-        "chapters/storing-data.qmd#sec-parallel-jobs",
-        _pick("parallel", ["op", "fsync"], "mb_per_s", op="read", fsync=False),
-        _fio("laptop", "sync sequential read"),
-        _fio("phone", "sync sequential read"),
-        "1 MiB blocks, parallel jobs, page cache dropped first",
-    ),
-    Headline(
-        "seq_write",
-        "sequential durable write",
-        "MB/s",
-        "storage",
-        "parallel",
-        "chapters/storing-data.qmd#sec-parallel-jobs",
-        _pick("parallel", ["op", "fsync"], "mb_per_s", op="write", fsync=True),
-        _fio("laptop", "sync sequential write + fsync"),
-        _fio("phone", "sync sequential write + fsync"),
-        "1 MiB blocks, parallel jobs, fsync after each write",
-    ),
-    Headline(
-        "random_read_qd1",
-        "random 4 KiB read, queue depth 1",
-        "ops/s",
-        "storage",
-        "queue_depth",
-        "chapters/storing-data.qmd#sec-queue-depth",
-        _pick("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=1, block_size=4096),
-        note="io_uring, O_DIRECT, one read in flight",
-    ),
-    Headline(
-        "random_read_qd32",
-        "random 4 KiB read, queue depth 32",
-        "ops/s",
-        "storage",
-        "queue_depth",
-        "chapters/storing-data.qmd#sec-queue-depth",
-        _pick("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=32, block_size=4096),
-        note="io_uring, O_DIRECT, 32 reads in flight",
-    ),
-    Headline(
-        "fsync",
-        "4 KiB write + fsync",
-        "µs",
-        "fsync",
-        "latency",
-        "chapters/fsync.qmd#sec-fsync-methods",
-        lambda r: stats.pick(
-            stats.summarize(r.table("latency").filter(pl.col("layout") == "append"), ["method"]), "p50", method="fsync"
-        ),  # fmt: skip
-        Reference("fsync", {"machine": "laptop", "metric": "latency", "device": "WD SN750 NVMe"}),
-        note="appending to a new file, median latency",
-    ),
-    Headline(
-        "syscall",
-        "system call",
-        "ns",
-        "cpu",
-        "costs",
-        "chapters/cpu-and-memory.qmd#sec-cpu-costs",
-        _pick("costs", ["operation"], "ns_per_op", operation="getppid"),
-        Reference("system", {"machine": "laptop", "operation": "syscall"}),
-        note="getppid through syscall()",
-    ),
-    Headline(
-        "context_switch",
-        "context switch",
-        "ns",
-        "cpu",
-        "costs",
-        "chapters/cpu-and-memory.qmd#sec-cpu-costs",
-        _pick("costs", ["operation"], "ns_per_switch", operation="pipe_same_cpu"),
-        Reference("system", {"machine": "laptop", "operation": "process_context_switch"}, scale=1e3),
-        note="two processes on one CPU, pipe ping-pong",
-    ),
-    Headline(
-        "memory_latency",
-        "memory latency",
-        "ns",
-        "cpu",
-        "latency",
-        "chapters/cpu-and-memory.qmd#sec-memory-latency",
-        _memory_latency,
-        note="dependent loads, largest working set",
-    ),
-    Headline(
-        "memory_bandwidth",
-        "memory bandwidth",
-        "GB/s",
-        "cpu",
-        "bandwidth",
-        "chapters/cpu-and-memory.qmd#sec-memory-bandwidth",
-        _best("bandwidth", ["kind", "threads"], "gb_per_s", kind="read"),
-        Reference("system", {"machine": "laptop", "level": "RAM", "metric": "throughput"}),
-        note="sequential reads, best thread count",
-    ),
-    Headline(
-        "hashing",
-        "hashing (XXH64)",
-        "MiB/s",
-        "hashing",
-        "native",
-        "chapters/hashing.qmd#sec-hashing-reference",
-        _hash_value,
-        Reference("hashing", {"machine": "laptop", "algorithm": "xxhash"}),
-        Reference("hashing", {"machine": "phone", "algorithm": "xxhash"}),
-        note="64 KiB inputs, one thread",
-    ),
-    Headline(
-        "tcp",
-        "TCP over loopback",
-        "Gbit/s",
-        "network",
-        "tcp_bulk",
-        "chapters/networks.qmd#sec-tcp",
-        _pick("tcp_bulk", ["streams"], "gbit_per_s", streams=1),
-        Reference("network", {"machine": "laptop", "test": "tcp_read_write", "metric": "bandwidth"}),
-        note="one stream",
-    ),
-    Headline(
-        "http",
-        "HTTP hello world",
-        "req/s",
-        "network",
-        "http_closed",
-        "chapters/networks.qmd#sec-http",
-        _best("http_closed", ["connections"], "req_per_s"),
-        Reference("http", {"machine": "laptop", "test": "hello_world", "metric": "req_per_s"}),
-        Reference("http", {"machine": "phone", "test": "hello_world", "metric": "req_per_s"}),
-        note="best closed loop over connection counts",
-    ),
-    Headline(
-        "redis",
-        "Redis GET",
-        "req/s",
-        "network",
-        "redis_suite",
-        "chapters/networks.qmd#sec-redis",
-        _pick("redis_suite", ["test"], "req_per_s", test="get"),
-        Reference("redis_benchmark", {"machine": "laptop", "test": "summary", "source": "001_31e43ce54630c49d.txt"}),
-        Reference("redis_benchmark", {"machine": "phone", "test": "summary"}),
-        note="redis-benchmark, 50 clients (seeds: rounded)",
-    ),
-    Headline(
-        "sqlite_insert",
-        "SQLite insert",
-        "rows/s",
-        "sqlite",
-        "inserts",
-        "chapters/storing-data.qmd#sec-sqlite-rates",
-        _sqlite_value,
-        Reference(
-            "sqlite",
-            {
-                "machine": "laptop",
-                "metric": "rows_per_s",
-                "batch_size": 1,
-                "synchronous": "normal",
-                "figure_type": "measured",
-            },
-        ),  # fmt: skip
-        Reference(
-            "sqlite",
-            {
-                "machine": "phone",
-                "metric": "rows_per_s",
-                "batch_size": 1,
-                "synchronous": "normal",
-                "figure_type": "measured",
-            },
-        ),  # fmt: skip
-        note="1,000-byte rows, one per transaction, WAL, NORMAL",
-    ),
-    Headline(
-        "memtable",
-        "memtable, durable",
-        "records/s",
-        "memtable",
-        "sweep",
-        "chapters/memtables.qmd#sec-memtable-sweep",
-        _memtable_value,
-        note="16 KiB records, O_DSYNC, largest memtable",
-    ),
-)
+#: The card's rows: the registry's quantities marked for the card (``howfast.headlines``).
+HEADLINES: tuple[Quantity, ...] = tuple(q for q in headlines_registry.QUANTITIES if q.card)
 
 IDS = tuple(h.id for h in HEADLINES)
-
-
-def reference_value(ref: Reference | None) -> float | None:
-    """The seed figure a Reference names, in the row's unit (None: no such figure)."""
-    if ref is None:
-        return None
-    rows = reference.load(ref.file)  # read once per version of the file (reference.load)
-    for key, want in ref.where.items():
-        rows = rows.filter(pl.col(key) == want)
-    if rows.height != 1:
-        raise KeyError(f"expected one reference row in {ref.file} for {ref.where}, found {rows.height}")
-    return float(rows["value"][0]) * ref.scale
-
-
-def _unsupported_reason(results: store.ResultSet, experiment: str) -> str:
-    notes = stats.reasons(results.table(experiment))
-    return "; ".join(notes) if notes else "no case of it ran here"
-
-
-def _this_machine() -> str:
-    from .machine import machine_id
-
-    return machine_id()
 
 
 def unstored(subjects: tuple[str, ...] = SUBJECTS) -> list[str]:
@@ -341,90 +50,17 @@ def unstored(subjects: tuple[str, ...] = SUBJECTS) -> list[str]:
     return missing
 
 
-PROFILE_PREFERENCE = ("full", "quick", "smoke")
-
-
-def _profiles(machine: str, profile: str | None) -> list[str | None]:
-    """The profiles to try for a machine: the one asked for (or the current one), then
-    the others it has stored, fullest first."""
-    if profile is not None:
-        return [profile]
-    from .paths import results_dir
-
-    stored = {p.name.split("+")[0] for p in (results_dir() / machine).glob("*") if p.is_dir()}
-    return [None, *(p for p in PROFILE_PREFERENCE if p in stored)]
-
-
-def _sets(machine: str | None, profile: str | None, measure: bool) -> dict[str, store.ResultSet | str]:
-    """Each subject's set, or why there is none. This machine on the current profile with
-    `measure`: read with ``store.results`` (measured when missing); otherwise only what is
-    stored, on the profile asked for or else the fullest one stored."""
-    name = machine or _this_machine()
-    here = name == _this_machine()
-    out: dict[str, store.ResultSet | str] = {}
-    for subject in SUBJECTS:
-        if here and profile is None and measure:
-            out[subject] = store.results(subject)
-            continue
-        why = ""
-        for candidate in _profiles(name, profile):
-            try:
-                # this machine as the chapters read it (with this run's switches); another
-                # machine's folder as it was stored, whatever this run has switched off
-                out[subject] = (
-                    store.load(subject, machine=name, profile=candidate)
-                    if here
-                    else store.load_stored(subject, name, candidate or current_profile().name)
-                )
-                break
-            except store.MissingResults as error:
-                why = why or str(error).split(" (")[0].replace("this machine", f"machine {name!r}")
-        else:
-            out[subject] = why
-    return out
+def _this_machine() -> str:
+    return headlines_registry.this_machine()
 
 
 def headlines(machine: str | None = None, profile: str | None = None, *, measure: bool = True) -> pl.DataFrame:
-    """One row per headline number for `machine` (this one by default) and `profile` (the
-    current one): the stored median, its unit, why it is missing, where the book measured
-    it, and the laptop's and phone's figures. This machine's missing subjects are measured
-    first (on the current profile) unless `measure` is False."""
-    if machine is not None and not (isinstance(machine, str) and store._MACHINE.match(machine)):
-        raise ValueError(f"machine {machine!r} is not a machine's folder name (letters, digits, '_', '.', '-')")
-    if profile is not None:
-        store._check_name(profile, "profile")
-    sets = _sets(machine, profile, measure)
-    name = machine or _this_machine()
-    rows = []
-    for h in HEADLINES:
-        found = sets[h.subject]
-        value: float | None = None
-        reason: str | None = None
-        measured_at = used_profile = None
-        if isinstance(found, str):
-            reason = found
-        else:
-            measured_at, used_profile = found.manifest.get("finished"), found.profile
-            try:
-                value = h.value(found)
-            except KeyError:
-                reason = f"the {found.profile} profile does not measure this case"
-            if value is None and reason is None:
-                reason = _unsupported_reason(found, h.experiment)
-        rows.append({
-            "id": h.id, "label": h.label, "value": value, "unit": h.unit, "reason": reason, "note": h.note,
-            "section": h.section, "subject": h.subject, "experiment": h.experiment, "measured_at": measured_at,
-            "machine": name, "profile": used_profile,
-            "laptop": reference_value(h.laptop), "phone": reference_value(h.phone),
-        })  # fmt: skip
-    return pl.DataFrame(rows, schema=SCHEMA)
-
-
-SCHEMA = {
-    "id": pl.String, "label": pl.String, "value": pl.Float64, "unit": pl.String, "reason": pl.String,
-    "note": pl.String, "section": pl.String, "subject": pl.String, "experiment": pl.String,
-    "measured_at": pl.String, "machine": pl.String, "profile": pl.String, "laptop": pl.Float64, "phone": pl.Float64,
-}  # fmt: skip
+    """One row per card quantity for `machine` (this one by default) and `profile` (the
+    current one): ``headlines.table`` over the card's quantities (the median with its
+    interval, its unit, why it is missing, which run it is, where the book measured it, and
+    the laptop's and phone's figures with their kind and comparability). This machine's
+    missing subjects are measured first (on the current profile) unless `measure` is False."""
+    return headlines_registry.table(machine, profile, measure=measure, quantities=list(HEADLINES))
 
 
 def machines_in_order(*, include_here: bool = True) -> list[str]:
@@ -436,11 +72,18 @@ def machines_in_order(*, include_here: bool = True) -> list[str]:
     return [*first, *(m for m in stored if m != here)]
 
 
+#: The columns a machine gets in the card: its value, interval and runs, why it is missing, when.
+_PER_MACHINE = ("lo", "hi", "runs", "reason")
+#: The seed columns of the card (per reference machine).
+_SEED_PARTS = ("", " kind", " article", " quoted", " differs", " comparable", " why not")
+
+
 def card(machines: list[str] | None = None, *, measure: bool = True) -> pl.DataFrame:
-    """The card: id, label, unit, section, one value column per machine (this machine
-    first; all stored machines when none are named), then laptop and phone. Each machine
-    also gets ``<machine> reason`` (why a value is missing) and ``<machine> measured``
-    (when, and on which profile)."""
+    """The card: id, label, unit, note, run, section, one value column per machine (this
+    machine first; all stored machines when none are named), then the laptop's and phone's
+    figures. Each machine also gets ``<machine> lo``/``hi``/``runs`` (the median's interval),
+    ``<machine> reason`` (why a value is missing) and ``<machine> measured`` (when, and on
+    which profile)."""
     names = machines_in_order(include_here=measure) if machines is None else list(dict.fromkeys(machines))
     if not names:
         raise ValueError("machines must name at least one machine")
@@ -450,20 +93,20 @@ def card(machines: list[str] | None = None, *, measure: bool = True) -> pl.DataF
         raise ValueError(
             f"unknown machine {unknown[0]!r}: the stored machines are {', '.join(sorted(known)) or 'none'}"
         )
-    base = None
+    base = refs = None
     for name in names:
         rows = headlines(None if name == _this_machine() else name, measure=measure)
         cols = rows.select(
             "id",
             pl.col("value").alias(name),
-            pl.col("reason").alias(f"{name} reason"),
+            *[pl.col(part).alias(f"{name} {part}") for part in _PER_MACHINE],
             pl.concat_str(
                 pl.col("measured_at").str.slice(0, 10), pl.lit(", "), pl.col("profile"), pl.lit(" profile")
             ).alias(f"{name} measured"),
         )
         if base is None:
-            base = rows.select("id", "label", "unit", "note", "section").join(cols, on="id", how="left")
-            refs = rows.select("id", "laptop", "phone")
+            base = rows.select("id", "label", "unit", "note", "run", "section").join(cols, on="id", how="left")
+            refs = rows.select("id", *[f"{m}{part}" for m in REFERENCE_MACHINES for part in _SEED_PARTS])
         else:
             base = base.join(cols, on="id", how="left")
     return base.join(refs, on="id", how="left")
@@ -491,6 +134,33 @@ def display(value: float | None, unit: str) -> str:
     return f"{fmt.num(value)} {unit}"
 
 
+def _exact_number(x: float) -> str:
+    """Every digit a seed printed: 184501.84 -> '184,501.84', 2.5 -> '2.5'."""
+    text = f"{x:,.3f}".rstrip("0").rstrip(".")
+    return text
+
+
+def seed_display(value: float | None, unit: str) -> str:
+    """A seed's figure with every digit it printed (not rounded to three figures): a
+    duration in its best unit, else number + unit."""
+    if value is None:
+        return fmt.NA
+    if unit in TIMES:
+        us = value / 1e3 if unit == "ns" else value
+        for limit, factor, name in ((1, 1e3, "ns"), (1e3, 1.0, "µs"), (1e6, 1e-3, "ms"), (math.inf, 1e-6, "s")):
+            if us < limit:
+                return f"{_exact_number(us * factor)} {name}"
+    return f"{_exact_number(value)} {unit}"
+
+
+def spread(lo: float | None, hi: float | None, runs: int | None, unit: str) -> str:
+    """The interval of a median and its run count: '98.1–120 µs, 5 runs'; '' unmeasured."""
+    if lo is None or hi is None:
+        return ""
+    ends = f"{display(lo, unit)}–{display(hi, unit)}" if unit in TIMES else f"{fmt.span(lo, hi)} {unit}"
+    return f"{ends}, {fmt.count(int(runs or 1), 'run')}"
+
+
 def link(section: str, base: str = "chapters/") -> str:
     """A section path relative to a page in `base` ('storing-data.qmd#sec-...')."""
     return section.removeprefix(base)
@@ -500,19 +170,51 @@ def link(section: str, base: str = "chapters/") -> str:
 TIMES = ("ns", "µs")
 
 
+def _estimate(row: dict, machine: str) -> Estimate | None:
+    if row[machine] is None:
+        return None
+    lo, hi = row.get(f"{machine} lo"), row.get(f"{machine} hi")
+    lo = row[machine] if lo is None else lo
+    hi = row[machine] if hi is None else hi
+    return Estimate(row[machine], lo, hi, int(row.get(f"{machine} runs") or 1))
+
+
+def against(row: dict, machine: str, seed: str = "laptop") -> str:
+    """How `machine`'s figure of a card row compares with the seed's (`seed`: laptop or
+    phone), in words from ``claims``: '3.1× faster than the laptop', 'not clearly faster or
+    slower than the laptop (…)', 'not comparable: <why>', or 'no laptop figure'."""
+    if seed not in REFERENCE_MACHINES:
+        raise ValueError(f"seed must be one of {REFERENCE_MACHINES}, got {seed!r}")
+    if row.get(seed) is None:
+        return f"no {seed} figure"
+    if not row.get(f"{seed} comparable"):
+        return f"not comparable: {row[f'{seed} why not']}"
+    more, less = ("slower", "faster") if row["unit"] in TIMES else ("faster", "slower")
+    words = claims.phrase(claims.compare(_estimate(row, machine), Estimate.exact(row[seed])), more=more, less=less)
+    if words.endswith(")") and " (" in words:  # 'not clearly … than (…)': the object before the aside
+        lead, aside = words.split(" (", 1)
+        return f"{lead} the {seed} ({aside}"
+    return f"{words} the {seed}"
+
+
 def versus_laptop(frame: pl.DataFrame, machine: str) -> pl.DataFrame:
-    """How many times the laptop's figure a machine's is, turned so that above 1 always
-    means faster (times are inverted); rows without both figures are left out."""
-    return (
-        frame.filter(pl.col(machine).is_not_null() & pl.col("laptop").is_not_null())
-        .with_columns(
-            times=pl.when(pl.col("unit").is_in(TIMES))
-            .then(pl.col("laptop") / pl.col(machine))
-            .otherwise(pl.col(machine) / pl.col("laptop"))
-        )
-        .with_columns(faster=pl.col("times") >= 1)
-        .select("label", "times", "faster")
-    )
+    """The like-with-like rows only (the laptop's figure measured, the setups comparable):
+    how many times the laptop's figure a machine's is, turned so that above 1 always means
+    faster (times are inverted), with the interval of that factor and the words of
+    ``claims.compare``; rows without both figures, or not comparable, are left out."""
+    out = []
+    for row in frame.iter_rows(named=True):
+        if row[machine] is None or row["laptop"] is None or not row.get("laptop comparable", True):
+            continue
+        e = _estimate(row, machine)
+        time = row["unit"] in TIMES
+        lo, hi = (row["laptop"] / e.hi, row["laptop"] / e.lo) if time else (e.lo / row["laptop"], e.hi / row["laptop"])
+        times = row["laptop"] / e.median if time else e.median / row["laptop"]
+        out.append({"label": row["label"], "times": times, "lo": lo, "hi": hi, "faster": times >= 1,
+                    "words": against(row, machine)})  # fmt: skip
+    schema = {"label": pl.String, "times": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "faster": pl.Boolean,
+              "words": pl.String}  # fmt: skip
+    return pl.DataFrame(out, schema=schema)
 
 
 def _ticks(domain: list[float]) -> list[float]:
@@ -521,42 +223,66 @@ def _ticks(domain: list[float]) -> list[float]:
 
 
 def ratio_chart(ratios: pl.DataFrame, machine: str) -> alt.LayerChart:
-    """Points on a log scale around 1: right of the line, faster than the laptop."""
+    """Points on a log scale around 1, with the interval of each factor: right of the
+    line, faster than the laptop. Only like-with-like rows (``versus_laptop``)."""
     from . import charts
 
-    top = max(2.0, float(ratios["times"].max()), 1 / float(ratios["times"].min()))
+    top = max(2.0, float(ratios["hi"].max()), 1 / float(ratios["lo"].min()))
     domain = [1 / top / 1.2, top * 1.2]
-    base = alt.Chart(ratios, title=f"{machine} against the laptop: right of the line is faster").encode(
-        y=alt.Y("label:N", sort=ratios["label"].to_list(), title=None, axis=alt.Axis(labelLimit=320)),
+    base = alt.Chart(ratios, title=f"{machine} against the laptop").encode(
+        y=alt.Y("label:N", sort=ratios["label"].to_list(), title=None, axis=alt.Axis(labelLimit=200)),
     )
+    scale = alt.Scale(type="log", domain=domain)
+    axis = alt.Axis(labelExpr=charts.TICK_LABEL, values=_ticks(domain))
+    x = alt.X("times:Q", scale=scale, title="times the laptop's speed (log; right: faster)", axis=axis)
+    bars = base.mark_rule(color="#555").encode(x=alt.X("lo:Q", scale=scale, axis=axis), x2="hi:Q")
     points = base.mark_point(filled=True, size=90).encode(
-        x=alt.X("times:Q", scale=alt.Scale(type="log", domain=domain), title="times the laptop's speed (log scale)",
-                axis=alt.Axis(labelExpr=charts.TICK_LABEL, values=_ticks(domain))),
+        x=x,
         color=alt.condition("datum.faster", alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
-        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("times:Q", format=".3~g")],
-    )  # fmt: skip
+        tooltip=[alt.Tooltip("label:N"), alt.Tooltip("times:Q", format=".3~g"), alt.Tooltip("words:N")],
+    )
     rule = alt.Chart(pl.DataFrame({"one": [1.0]})).mark_rule(color="#333").encode(x="one:Q")
-    return alt.layer(rule, points).properties(height=alt.Step(24))
+    return alt.layer(rule, bars, points).properties(height=alt.Step(28))
+
+
+def seed_cell(row: dict, seed: str) -> str:
+    """A seed's figure as the card shows it: every digit printed, the article, and the kind
+    when it is not a measurement ('40,000 req/s (seed 001, rounded)'); n/a when none."""
+    if row.get(seed) is None:
+        return fmt.NA
+    kind = row[f"{seed} kind"]
+    said = f"{seed_display(row[seed], row['unit'])} ({row[f'{seed} article']}"
+    return said + (")" if kind == "measured" else f", {kind})")
 
 
 def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
-    """The card as the book shows it: the number (a link to the section that measured
-    it), each machine's value in its unit (or n/a), the laptop and the phone, and what
-    was measured."""
+    """The card as the book shows it: the number (a link to the section that measured it),
+    each machine's median in its unit with its interval and runs (or n/a), the laptop's and
+    phone's figures as the seeds print them (article; kind when not a measurement), how this
+    machine compares with the laptop (like with like only), and what was measured."""
     names = value_columns(frame)
-    out = frame.select(
-        pl.concat_str(
-            pl.lit("["), pl.col("label"), pl.lit("]("), pl.col("section").str.replace("^chapters/", ""), pl.lit(")")
-        ).alias("number"),  # fmt: skip
-        *[
-            pl.struct(pl.col(n).alias("v"), "unit")
-            .map_elements(lambda r: display(r["v"], r["unit"]), return_dtype=pl.String)
-            .alias(n)
-            for n in ["laptop", "phone", *names][::-1]
-        ][::-1],
-        pl.col("note").alias("what was measured"),
-    )
-    return out.select("number", *names, "laptop", "phone", "what was measured")
+    rows = []
+    for row in frame.iter_rows(named=True):
+        out = {"number": f"[{row['label']}]({link(row['section'])})"}
+        for n in names:
+            value = display(row[n], row["unit"])
+            ends = spread(row[f"{n} lo"], row[f"{n} hi"], row[f"{n} runs"], row["unit"])
+            out[n] = f"{value} ({ends})" if ends else value
+        out["laptop"] = seed_cell(row, "laptop")
+        out["phone"] = seed_cell(row, "phone")
+        out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else ""
+        differs = "; ".join(
+            f"{m}: {row[f'{m} differs']}" for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row[m] is not None
+        )
+        out["what was measured"] = row["note"] + (f" ({differs})" if differs else "")
+        rows.append(out)
+    return pl.DataFrame(rows, schema=dict.fromkeys(["number", *names, "laptop", "phone", "against the laptop",
+                                                    "what was measured"], pl.String))  # fmt: skip
+
+
+def runs_note(frame: pl.DataFrame) -> str:
+    """Which run each number is, and why that one (markdown list)."""
+    return "\n".join(f"- **{row['label']}**: {row['run']}." for row in frame.iter_rows(named=True))
 
 
 def reasons_note(frame: pl.DataFrame) -> str:

@@ -16,14 +16,15 @@ Whether more is better is not stored with a metric; it is read from its unit: a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import polars as pl
 
+from . import headlines as headlines_registry
 from . import store
 from .checks import checked
+from .headlines import Quantity
 from .profiles import PROFILES, current_profile
 from .stats import summarize
 from .tables import Table
@@ -280,60 +281,54 @@ def beside(
     return table.beside(built, on=[on] if isinstance(on, str) else list(on), columns=list(columns))
 
 
-@dataclass(frozen=True)
-class Headline:
-    """One number a chapter compares across machines: the median of `metric` in the
-    case of `experiment` that `where` picks."""
-
-    label: str
-    subject: str
-    experiment: str
-    metric: str
-    where: Mapping[str, Any] = field(default_factory=dict)
+#: A chapter's own quantity for its chart of machines: ``Headline(label, subject, experiment,
+#: metric, where)`` is ``headlines.pick`` (the registry's one kind of quantity). A chart may
+#: also name a registry quantity by its id ("fsync", "seq_read", ...).
+Headline = headlines_registry.pick
 
 
-def _value(data: store.ResultSet, pick: Headline) -> tuple[float | None, str | None]:
-    table = data.table(pick.experiment)
-    rows = table.filter(pl.col("metric") == pick.metric)
-    for key, value in pick.where.items():
-        if key not in table.columns:
-            raise KeyError(f"{pick.label}: {pick.experiment} has no case parameter {key!r}")
-        rows = rows.filter(pl.col(key) == value)
-    if rows.height == 0:
-        return None, None
-    summary = summarize(rows, case_columns(rows))
-    if summary.height != 1:
-        raise KeyError(f"{pick.label}: {dict(pick.where)} picks {summary.height} cases of {pick.experiment}, not one")
-    return float(summary["median"][0]), str(summary["unit"][0])
+def _quantity(pick: Quantity | str) -> Quantity:
+    return headlines_registry.get(pick) if isinstance(pick, str) else pick
 
 
-def headlines(sets: Sequence[store.ResultSet], picks: Sequence[Headline]) -> pl.DataFrame:
-    """For this machine and every other stored one: each headline's median, and how many
-    times as fast as this machine it is (``relative``; a time turned round so that more is
-    faster). Empty when only this machine is stored."""
+def headlines(sets: Sequence[store.ResultSet], picks: Sequence[Quantity | str]) -> pl.DataFrame:
+    """For this machine and every other stored one: each headline's median (with its
+    interval, ``lo``–``hi``), and how many times as fast as this machine it is
+    (``relative``; a time turned round so that more is faster). Each other machine's set of
+    a subject is opened once, whatever the number of headlines. Empty when only this
+    machine is stored."""
     from . import fmt
 
+    quantities = [_quantity(p) for p in picks]
     by_subject = {s.subject: s for s in sets}
+    beside: dict[str, dict[str, store.ResultSet]] = {}
     rows: list[dict[str, Any]] = []
-    for pick in picks:
-        if pick.subject not in by_subject:
-            raise ValueError(f"headline {pick.label!r}: no results set of {pick.subject} was given")
-        data = by_subject[pick.subject]
-        mine, unit = _value(data, pick)
-        better = direction(unit)
-        if unit is not None and better is None:
-            raise ValueError(f"headline {pick.label!r}: its unit {unit!r} does not say whether more is better")
-        machines = {"this machine": data, **others(data)}
+    for q in quantities:
+        if q.subject not in by_subject:
+            raise ValueError(f"headline {q.label!r}: no results set of {q.subject} was given")
+        data = by_subject[q.subject]
+        if q.subject not in beside:
+            beside[q.subject] = {"this machine": data, **others(data)}
+        machines = beside[q.subject]
         if len(machines) == 1:
             continue
+        mine = headlines_registry.read(q, data).estimate
+        unit = headlines_registry.unit_of(q, data)
+        better = direction(unit)
+        if unit is not None and better is None:
+            raise ValueError(f"headline {q.label!r}: its unit {unit!r} does not say whether more is better")
         for name, other in machines.items():
-            value = mine if other is data else _value(other, pick)[0]
-            relative = fmt.quotient(value, mine) if better == "higher" else fmt.quotient(mine, value)
+            e = mine if other is data else headlines_registry.read(q, other).estimate
+            value = None if e is None else e.median
+            ours = None if mine is None else mine.median
+            relative = fmt.quotient(value, ours) if better == "higher" else fmt.quotient(ours, value)
             rows.append(
                 {
-                    "headline": pick.label,
+                    "headline": q.label,
                     "machine": name,
                     "value": value,
+                    "lo": None if e is None else e.lo,
+                    "hi": None if e is None else e.hi,
                     "unit": unit,
                     "shown": shown(value, unit),
                     "relative": relative,
@@ -344,6 +339,8 @@ def headlines(sets: Sequence[store.ResultSet], picks: Sequence[Headline]) -> pl.
         "headline": pl.String,
         "machine": pl.String,
         "value": pl.Float64,
+        "lo": pl.Float64,
+        "hi": pl.Float64,
         "unit": pl.String,
         "shown": pl.String,
         "relative": pl.Float64,
@@ -352,7 +349,7 @@ def headlines(sets: Sequence[store.ResultSet], picks: Sequence[Headline]) -> pl.
     return pl.DataFrame(rows, schema=schema)
 
 
-def chart(sets: store.ResultSet | Sequence[store.ResultSet], picks: Sequence[Headline]) -> Any:
+def chart(sets: store.ResultSet | Sequence[store.ResultSet], picks: Sequence[Quantity | str]) -> Any:
     """The chapter's headline numbers, this machine beside every other stored machine
     (``charts.machines``); None, so a cell shows nothing, when only this machine is stored."""
     from . import charts
