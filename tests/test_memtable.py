@@ -364,3 +364,237 @@ def test_benchmark_too_large_for_scratch(db: Path) -> None:
     with pytest.raises(ValueError, match="too large for the scratch space"):
         _native.memtable_benchmark(str(db), 1 << 30, 100_000_000, record_size=16 * KiB)
     assert list(db.iterdir()) == []
+
+
+# ---- the chapter's sentences: every branch of each word the data decides ------------------
+
+import polars as pl  # noqa: E402
+
+from howfast import claims  # noqa: E402
+from howfast.memtable import report  # noqa: E402
+
+MiB = 1024 * KiB
+
+
+def runs(values: dict[tuple, list[float]], keys: tuple[str, ...], metric: str = "records_per_s") -> pl.DataFrame:
+    """Fake stored results: for each case (a tuple of `keys` values) one row per run."""
+    rows = [
+        {**dict(zip(keys, case)), "metric": metric, "unit": "", "value": float(v), "repetition": i}
+        for case, vs in values.items()
+        for i, v in enumerate(vs)
+    ]
+    return pl.DataFrame(rows)
+
+
+SWEEP_KEYS = ("capacity", "dsync", "mode", "buffers")
+
+
+def sweep(small_plain, small_dsync, large_plain, large_dsync, metric="records_per_s") -> pl.DataFrame:
+    """Blocking and io_uring ×2 at 64 KiB and 16 MiB; the io_uring runs are the given ones
+    ×1.5, so it is the fastest mode at each size and setting."""
+    cases = {}
+    for cap, plain, dsync in ((64 * KiB, small_plain, small_dsync), (16 * MiB, large_plain, large_dsync)):
+        for d, vs in ((False, plain), (True, dsync)):
+            cases[(cap, d, "blocking", 1)] = vs
+            cases[(cap, d, "uring_double", 2)] = [1.5 * v for v in vs]
+    return runs(cases, SWEEP_KEYS, metric)
+
+
+@pytest.mark.parametrize(
+    ("c", "words"),
+    [
+        (claims.Comparison("lower", 0.75, 0.7, 0.8), "1.3× slower than without it"),
+        (claims.Comparison("higher", 1.15, 1.1, 1.2), "1.1× faster than without it, although O_DSYNC only adds"),
+        (claims.Comparison("same", 0.99, 0.97, 1.02), "about as fast as without it (0.99×)"),
+        (claims.Comparison("unclear", 0.88, 0.6, 1.3), "not clearly slower or faster than without it (0.88×"),
+        (claims.Comparison("missing"), "not compared with the run without it"),
+    ],
+)
+def test_dsync_effect_reads_right_for_every_outcome(c: claims.Comparison, words: str) -> None:
+    assert report.dsync_effect(c).startswith(words)
+    assert "drift" in report.dsync_effect(c, short=True) or c.direction != "higher"
+
+
+@pytest.mark.parametrize(
+    ("small", "large", "lead"),
+    [
+        (([100, 101, 102], [50, 51, 52]), ([100, 101, 102], [90, 91, 92]), "O_DSYNC cost most where flushes are small"),
+        (([100, 101, 102], [50, 51, 52]), ([100, 101, 102], [40, 50, 60]), "O_DSYNC cost the fastest mode at every"),
+        (
+            ([100, 101, 102], [50, 51, 52]),
+            ([100, 101, 102], [99, 101, 103]),
+            "O_DSYNC cost where flushes are small, not",
+        ),
+        (
+            ([100, 101, 102], [99, 101, 103]),
+            ([100, 101, 102], [50, 51, 52]),
+            "O_DSYNC cost the fastest mode at the large",
+        ),
+        (([9950, 9960, 9970], [11400, 11410, 11420]), ([100, 101, 102], [92, 93, 94]), "O_DSYNC cost the fastest"),
+        (([100, 101, 102], [120, 121, 122]), ([100, 101, 102], [99, 101, 103]), "On this disk O_DSYNC did not clearly"),
+    ],
+)
+def test_dsync_summary_lead_follows_the_intervals(small: tuple, large: tuple, lead: str) -> None:
+    text = report.dsync_summary(sweep(*small, *large))
+    assert text.startswith(lead), text
+    assert "at 64 KiB the blocking writer ran" in text and "at 16 MiB the fastest mode ran" in text
+
+
+def test_dsync_summary_faster_with_dsync_is_not_called_a_cost() -> None:
+    """The reader's case: O_DSYNC faster at 64 KiB (9,950 -> 11,400 records/s)."""
+    text = report.dsync_summary(sweep([9950, 9960, 9970], [11400, 11410, 11420], [100, 101, 102], [92, 93, 94]))
+    assert "at 64 KiB the blocking writer ran 1.1× faster than without it (the disk's drift" in text
+    assert "at 16 MiB the fastest mode ran 1.1× slower than without it" in text
+    assert report.dsync_summary(sweep([1], [1], [1], [1]).clear()) == "O_DSYNC could not be measured here."
+
+
+def test_dsync_comparison_of_one_mode_and_of_the_fastest() -> None:
+    metrics = sweep([100, 101, 102], [50, 51, 52], [100, 101, 102], [99, 100, 101])
+    assert report.dsync_comparison(metrics, 64 * KiB, "blocking").direction == "lower"
+    assert report.dsync_comparison(metrics, 16 * MiB).direction == "same"
+    assert report.dsync_comparison(metrics, 4 * MiB).direction == "missing"
+
+
+def plateau(points: list[list[float]]) -> pl.DataFrame:
+    caps = [64 * KiB * 4**i for i in range(len(points))]
+    return runs({(c, False, "blocking", 1): p for c, p in zip(caps, points)}, SWEEP_KEYS, "mb_per_s")
+
+
+@pytest.mark.parametrize(
+    ("points", "words"),
+    [
+        ([[10, 11, 12], [100, 101, 102], [500, 510, 520]], "still rising at the largest capacity measured, 1 MiB"),
+        ([[10, 11, 12], [100, 101, 102], [100, 104, 106]], "levels off from 256 KiB"),
+        ([[100, 101, 102], [95, 100, 104], [98, 102, 106]], "no capacity was clearly faster than the smallest"),
+        ([[10, 11, 12], [100, 101, 102], [20, 21, 22]], "peaked at 256 KiB and fell below half of that at 1 MiB"),
+        ([[10, 11, 12]], "too few capacities"),
+    ],
+)
+def test_plateau_sentence_every_shape(points: list[list[float]], words: str) -> None:
+    assert words in report.plateau_sentence(plateau(points))
+
+
+def variants(cases: dict[str, list[float]], group: str = "pinning") -> pl.DataFrame:
+    return runs({(v, group): vs for v, vs in cases.items()}, ("variant", "group"))
+
+
+@pytest.mark.parametrize(
+    ("pinned", "unpinned", "words"),
+    [
+        ([130, 131, 132], [100, 101, 102], "1.3× faster than"),
+        ([70, 71, 72], [100, 101, 102], "1.4× slower than"),
+        ([100, 101, 102], [100, 101, 102], "about as fast as (1×)"),
+        ([60, 130, 200], [100, 101, 102], "not clearly faster or slower than"),
+    ],
+)
+def test_pin_comparison(pinned: list[float], unpinned: list[float], words: str) -> None:
+    metrics = variants({"blocking_pinned": pinned, "blocking_unpinned": unpinned})
+    assert report.pin_comparison(metrics, "blocking").startswith(words)
+    assert report.pin_comparison(metrics, "uring").startswith("not measured here")
+
+
+def test_pin_sentence_does_not_call_a_clear_difference_noise() -> None:
+    v = report.variant_numbers(variants({"blocking_pinned": [100, 101, 210], "blocking_unpinned": [100, 101, 102]}))
+    assert "only where their runs do not overlap" in v["pin_sentence"] and "noise" not in v["pin_sentence"]
+
+
+@pytest.mark.parametrize(
+    ("again", "words"),
+    [
+        ([100, 101, 102], "the same within their ranges"),
+        ([60, 130, 200], "apart by the medians, but their runs overlap"),
+        ([50, 51, 52], "2× apart with nothing changed but the moment they ran"),
+    ],
+)
+def test_repeat_sentence_names_each_run(again: list[float], words: str) -> None:
+    cap = 1 * MiB
+    sweep_runs = runs({(cap, False, "blocking", 1): [100, 101, 102]}, SWEEP_KEYS)
+    var = variants({"blocking_unpinned": again})
+    text = report.repeat_sentence(sweep_runs, var, cap)
+    assert text.startswith("One configuration, several experiments: 1 MiB blocking ran as 101 in the sweep, ")
+    assert words in text and "io_uring" not in text
+    assert report.repeat_sentence(sweep_runs, var.clear(), cap) == ""
+
+
+def test_depth_and_blocking_gain_comparisons() -> None:
+    depth = variants({"depth_1": [10, 11, 12], "depth_8": [30, 31, 32], "depth_2": [20, 21, 22]}, "depth")
+    assert report.depth_comparison(depth) == "2.8× faster than"
+    assert report.depth_comparison(depth.clear()).startswith("not measured here")
+    metrics = sweep([100, 101, 102], [50, 51, 52], [1000, 1010, 1020], [900, 910, 920])
+    assert report.blocking_gain(metrics) == "10× faster than"
+    assert report.blocking_gain(metrics.filter(pl.col("mode") != "blocking")).startswith("not measured")
+
+
+def test_handoff_comparison() -> None:
+    keys = ("capacity", "dsync", "counters")
+    both = pl.concat(
+        [
+            runs({(64 * KiB, False, True): [300, 310, 320]}, keys, "t_handoff"),
+            runs({(64 * KiB, False, True): [100, 101, 102]}, keys, "t_copy"),
+        ]
+    )
+    assert report.handoff_comparison(both) == "3.1× more than"
+    assert report.handoff_comparison(both.filter(pl.col("dsync"))).startswith("not measured here")
+
+
+def fio_runs(ratios: dict[tuple, list[float]]) -> pl.DataFrame:
+    rows = []
+    for (cap, dsync, mode, buffers), rs in ratios.items():
+        for i, r in enumerate(rs):
+            base = {"capacity": cap, "dsync": dsync, "mode": mode, "buffers": buffers, "metric": "mb_per_s"}
+            rows += [base | {"tool": "fio", "value": 100.0, "repetition": i}]
+            rows += [base | {"tool": "howfast", "value": 100.0 * r, "repetition": i}]
+    return pl.DataFrame(rows)
+
+
+def test_fio_sentence_each_verdict() -> None:
+    text = report.fio_sentence(
+        fio_runs(
+            {
+                (256 * KiB, False, "blocking", 1): [0.5, 0.6, 0.7],
+                (256 * KiB, False, "uring_deep", 8): [0.95, 1.0, 1.05],
+                (4 * MiB, True, "uring_deep", 8): [0.8, 1.0, 1.2],
+                (4 * MiB, False, "uring_deep", 8): [1.2, 1.3, 1.4],
+            }
+        )
+    )
+    assert "agreed with fio, the whole range of its ratios within 0.9–1.1×: io_uring ×8 at 256 KiB (1×" in text
+    assert "was slower than fio in every round: blocking at 256 KiB (0.6×, 0.5–0.7×)" in text
+    assert "was faster than fio in every round: io_uring ×8 at 4 MiB (1.3×" in text
+    assert "was inconclusive, its ratios straddling 1 or leaving the band: io_uring ×8 at 4 MiB with O_DSYNC" in text
+    alone = fio_runs({(256 * KiB, False, "blocking", 1): [1.0]}).filter(pl.col("tool") == "howfast")
+    assert report.fio_sentence(alone).startswith("fio could not run here")
+
+
+@pytest.mark.parametrize(
+    ("on", "words"),
+    [
+        ([100, 101, 102], "about as fast as (1.01×)"),
+        ([80, 81, 82], "1.2× slower than"),
+        ([60, 100, 140], "not clearly faster or slower than"),
+    ],
+)
+def test_counter_cost_sentence(on: list[float], words: str) -> None:
+    keys = ("capacity", "dsync", "repetition", "counters")
+    rows = [
+        {"capacity": 64 * KiB, "dsync": False, "repetition": i, "counters": c, "metric": "records_per_s", "value": v}
+        for i, v_on in enumerate(on)
+        for c, v in ((True, float(v_on)), (False, 100.0))
+    ]
+    assert keys and f"the clocked runs were {words}" in report.counter_cost_sentence(pl.DataFrame(rows))
+
+
+def test_seed_words_and_the_disk_words() -> None:
+    assert report.seed_converge_words().startswith(
+        "converge: with O_DSYNC its memtable kept 61 % of its rate at 64 KiB"
+    )
+    ours = runs({(64 * KiB, False, "blocking", 1): [9000, 9100, 9200]}, SWEEP_KEYS)
+    assert report.seed_small_words(ours) == (
+        "One flush took its disk about 5.11 ms, so at 64 KiB this machine's blocking writer was "
+        "12× faster than the seed's."
+    )
+    assert report.seed_small_words(ours.clear()).startswith("This machine's sweep could not run")
+    back = report.dsync_device_words({"write_cache": "write back", "fua": True, "device_kind": "virtual disk"})
+    assert "as an fdatasync would" in back and "write back, with FUA" in back and "hypervisor" in back
+    through = report.dsync_device_words({"write_cache": "write through", "fua": False})
+    assert "the kernel sends no cache flush" in through

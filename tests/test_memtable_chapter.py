@@ -92,15 +92,28 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     fio = report.fio_table(vs_fio)
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     ours = fio.filter(pl.col("flush") == "blocking")["ours / fio"]
-    assert (
-        f"the blocking flush reached {fmt.ratio(ours.min())} to {fmt.ratio(ours.max())} of fio's MB/s"
-        in report.fio_sentence(fio)
-    )
+    sentence = report.fio_sentence(vs_fio)
+    assert sentence.startswith("Against fio at the same block size and depth") and "blocking at 256 KiB (" in sentence
+    assert f"blocking at 256 KiB ({fmt.ratio(ours[0])}" in sentence
     assert ((fio["first fill"] > 0) & (fio["first fill"] < 1)).all()
     assert "of a run of 8 flushes" in report.first_fill_sentence(vs_fio)
     assert "MB/s from one repetition to the next" in report.fio_steadiness(vs_fio)
     chart = report.sweep_chart(sweep).to_dict()
-    assert chart["vconcat"]
+    assert len(chart["vconcat"]) == 4  # stacked, each panel as wide as the column
+    assert "hconcat" not in str(chart) and "'width'" not in str(chart)
+    labels = report.sweep_curves(sweep)["series"].unique().to_list()
+    assert max(len(label) for label in labels) <= 20  # a legend label is never cut
+    prose = [
+        report.first_fill_sentence(vs_fio),
+        report.fio_sentence(vs_fio),
+        report.dsync_summary(sweep),
+        report.plateau_sentence(sweep),
+        report.repeat_sentence(sweep, variants, TINY.memtable.variant_capacity),
+        report.seed_small_words(sweep),
+    ]
+    for text in prose:  # inline output: markdown-safe, nouns agreeing
+        assert not any(c in text for c in "`*^"), text
+        assert " 1 flushes" not in text and " a 8" not in text
 
 
 def test_breakdown_tables_and_numbers(tiny: dict) -> None:
@@ -221,7 +234,7 @@ def test_missing_fio_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPa
     table = report.fio_table(metrics)
     assert table["fio MB/s"].null_count() == table.height
     assert table["note"].str.contains("fio is not installed").all()
-    assert "fio could not run here" in report.fio_sentence(table)
+    assert "fio could not run here" in report.fio_sentence(metrics)
 
 
 def test_fio_write_checks_its_arguments(scratch_dir: Path) -> None:

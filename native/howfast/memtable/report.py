@@ -6,9 +6,10 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from .. import charts, fmt, machine, reference, stats
+from .. import charts, claims, fmt, machine, reference, stats
 from ..checks import checked
-from ..crosscheck import side_by_side
+from ..crosscheck import ratio_estimate, side_by_side
+from ..stats import Estimate
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
 SEED = "seed 002: Go, Ryzen 7 9800X3D"
@@ -152,6 +153,10 @@ def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
     )
 
 
+#: The seed's line in the sweep chart's legend (short: a legend label is never cut).
+SEED_SERIES = "seed 002 (Go)"
+
+
 def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     """Long data for the seed's chart: MB/s and ns per record against capacity (KiB),
     ours per flush mode (median and range) beside the seed's Go run."""
@@ -163,12 +168,12 @@ def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
         "median",
         "min",
         "max",
-        pl.concat_str(pl.lit("this machine, "), pl.col("mode").replace_strict(MODE_NAMES)).alias("series"),
+        pl.col("mode").replace_strict(MODE_NAMES).alias("series"),
     )
     seed = (
         seed_figures()
         .unpivot(index=["capacity", "dsync"], on=["mb_per_s", "ns_per_op"], variable_name="metric", value_name="median")
-        .with_columns(pl.col("median").alias("min"), pl.col("median").alias("max"), pl.lit(SEED).alias("series"))
+        .with_columns(pl.col("median").alias("min"), pl.col("median").alias("max"), pl.lit(SEED_SERIES).alias("series"))
     )
     both = pl.concat([ours, seed.select(ours.columns)])
     return both.with_columns(
@@ -178,8 +183,8 @@ def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
 
 
 _SIZE_LABEL = (
-    "datum.value >= 1048576 ? datum.value / 1048576 + 'G' : "
-    "datum.value >= 1024 ? datum.value / 1024 + 'M' : datum.value + 'K'"
+    "datum.value >= 1048576 ? datum.value / 1048576 + ' GiB' : "
+    "datum.value >= 1024 ? datum.value / 1024 + ' MiB' : datum.value + ' KiB'"
 )
 
 
@@ -191,24 +196,23 @@ def _sweep_panel(
     x = alt.X(
         "kib:Q",
         scale=alt.Scale(type="log", base=2),
-        title="memtable capacity (bytes, log scale)",
-        axis=alt.Axis(values=ticks, labelExpr=_SIZE_LABEL, labelOverlap=False),
+        title="memtable capacity (log scale)",
+        axis=alt.Axis(values=ticks, labelExpr=_SIZE_LABEL, labelOverlap=True),
     )
     color = alt.Color(
         "series:N",
         title=None,
         scale=alt.Scale(domain=series, range=colors),
-        legend=alt.Legend(
-            orient="bottom", columns=2, labelLimit=400, symbolType="stroke", symbolStrokeWidth=3, symbolOpacity=1
-        ),
+        legend=alt.Legend(orient="bottom", columns=2, symbolType="stroke", symbolStrokeWidth=3, symbolOpacity=1),
     )
     dash = alt.StrokeDash(
         "series:N", scale=alt.Scale(domain=series, range=[[1, 0]] * (len(series) - 1) + [[5, 3]]), legend=None
     )
+    y_axis = alt.Axis(labelExpr=charts.DECADE_LABEL)
     base = alt.Chart(part, title=title).encode(x=x, color=color)
     band = base.mark_area(opacity=0.15).encode(y=alt.Y("min:Q", scale=alt.Scale(type="log")), y2="max:Q")
     line = base.mark_line(point=True).encode(
-        y=alt.Y("median:Q", scale=alt.Scale(type="log"), title=y_title),
+        y=alt.Y("median:Q", scale=alt.Scale(type="log"), title=y_title, axis=y_axis),
         strokeDash=dash,
         tooltip=[
             alt.Tooltip("series:N"),
@@ -218,33 +222,25 @@ def _sweep_panel(
             alt.Tooltip("max:Q", format=",.4~g"),
         ],
     )
-    return alt.layer(band, line).properties(width=290, height=210)
+    return alt.layer(band, line).properties(height=200)
 
 
 def sweep_chart(metrics: pl.DataFrame) -> alt.VConcatChart:
-    """The seed's chart as 2 × 2 log-log panels: MB/s and ns per record against capacity,
-    without and with O_DSYNC; ours per flush mode beside the seed's Go memtable."""
+    """The seed's chart as four log-log panels stacked (each as wide as the column): MB/s
+    and ns per record against capacity, without and with O_DSYNC; ours per flush mode
+    beside the seed's Go memtable."""
     data = sweep_curves(metrics)
-    ours = [
-        f"this machine, {MODE_NAMES[m]}"
-        for m in MODES
-        if f"this machine, {MODE_NAMES[m]}" in set(data["series"].to_list())
-    ]
-    series = [*ours, SEED]
+    present = set(data["series"].to_list())
+    ours = [MODE_NAMES[m] for m in MODES if MODE_NAMES[m] in present]
+    series = [*ours, SEED_SERIES]
     colors = [*charts.PALETTE[: len(ours)], charts.REFERENCE]
-    rows = []
+    panels = []
     for dsync in (False, True):
         part = data.filter(pl.col("dsync") == dsync)
         title = "with O_DSYNC" if dsync else "without O_DSYNC"
-        rows.append(
-            alt.hconcat(
-                _sweep_panel(part, "mb_per_s", f"Throughput, {title}", "MB/s (log scale)", series, colors),
-                _sweep_panel(
-                    part, "ns_per_op", f"Time per record, {title}", "ns per record (log scale)", series, colors
-                ),
-            )
-        )
-    return alt.vconcat(*rows).resolve_scale(color="shared", strokeDash="shared")
+        panels.append(_sweep_panel(part, "mb_per_s", f"Throughput, {title}", "MB/s", series, colors))
+        panels.append(_sweep_panel(part, "ns_per_op", f"Time per record, {title}", "ns per record", series, colors))
+    return alt.vconcat(*panels).resolve_scale(color="shared", strokeDash="shared")
 
 
 def depth_chart(metrics: pl.DataFrame) -> alt.LayerChart:
@@ -348,8 +344,9 @@ def first_fill_sentence(metrics: pl.DataFrame) -> str:
         f"Before its first write, the memtable has to fill a buffer, and fio has nothing to fill: with "
         f"{fmt.size(worst['capacity'])} buffers ({mode_name(worst['mode'], worst['buffers'])}"
         f"{', O_DSYNC' if worst['dsync'] else ''}) that took {fmt.duration_us(worst['first_fill_ms'] * 1e3)}, "
-        f"{fmt.share(worst['first_fill_share'], 2)} of a run of {flushes} flushes. The column *first fill* gives "
-        "that share for every row; the fewer flushes a run has, the more of it goes to the start."
+        f"{fmt.share(worst['first_fill_share'], 2)} of a run of {fmt.count(int(flushes), 'flush', 'flushes')}. "
+        "The column first fill gives that share for every row; the fewer flushes a run has, the more of it "
+        "goes to the start."
     )
 
 
@@ -532,6 +529,211 @@ def sweep_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     return out
 
 
+# ---- words decided by the intervals (claims), never by two medians alone --------------------
+
+
+def _estimate(metrics: pl.DataFrame, metric: str, **where: object) -> Estimate | None:
+    """The median of one metric over the runs matching `where`, with the interval it lies
+    in (stats.median_interval); None when no run matches."""
+    rows = metrics.filter(pl.col("metric") == metric)
+    for key, value in where.items():
+        rows = rows.filter(pl.col(key) == value)
+    values = [float(v) for v in rows["value"].drop_nulls().to_list() if v == v]
+    if not values:
+        return None
+    lo, hi, level = stats.median_interval(values)
+    return Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
+
+
+def _best_estimate(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[Estimate | None, str]:
+    """records/s of the fastest flush mode (by the median) at one capacity and O_DSYNC setting."""
+    rows = metrics.filter(
+        (pl.col("capacity") == capacity) & (pl.col("dsync") == dsync) & (pl.col("metric") == "records_per_s")
+    )
+    if rows.height == 0:
+        return None, fmt.NA
+    top = (
+        rows.group_by("mode", "buffers").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
+    )
+    est = _estimate(rows, "records_per_s", mode=top["mode"], buffers=top["buffers"])
+    return est, mode_name(top["mode"], top["buffers"])
+
+
+def dsync_effect(c: claims.Comparison, *, short: bool = False) -> str:
+    """What O_DSYNC did to a rate, to follow 'with O_DSYNC it ran ', for every outcome of
+    claims.compare(with, without): slower, faster (which O_DSYNC cannot cause: it only adds
+    a wait to each flush), about as fast, unclear, or not measured."""
+    if not isinstance(c, claims.Comparison):
+        raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
+    if c.direction == claims.LOWER:
+        return f"{fmt.ratio(1 / c.ratio)} slower than without it"
+    if c.direction == claims.HIGHER:
+        why = (
+            " (the disk's drift between runs, larger than what O_DSYNC costs there)"
+            if short
+            else ", although O_DSYNC only adds a wait to each flush: at this size that wait was smaller than "
+            "how far this disk's speed moved between runs"
+        )
+        return f"{fmt.ratio(c.ratio)} faster than without it{why}"
+    if c.direction == claims.SAME_WORD:
+        return f"about as fast as without it ({fmt.num(c.ratio, 3)}×)"
+    if c.direction == claims.UNCLEAR:
+        return (
+            f"not clearly slower or faster than without it ({fmt.num(c.ratio, 2)}× by the medians, "
+            "but the runs overlap)"
+        )
+    return "not compared with the run without it: one of the two could not run here"
+
+
+def dsync_comparison(metrics: pl.DataFrame, capacity: int, mode: str | None = None) -> claims.Comparison:
+    """records/s with O_DSYNC against without, at one capacity: of `mode` (blocking,
+    io_uring ×2, deep), or of the fastest mode of each setting when `mode` is None."""
+    if mode is None:
+        with_, _ = _best_estimate(metrics, capacity, True)
+        without, _ = _best_estimate(metrics, capacity, False)
+    else:
+        with_ = _estimate(metrics, "records_per_s", capacity=capacity, dsync=True, mode=mode)
+        without = _estimate(metrics, "records_per_s", capacity=capacity, dsync=False, mode=mode)
+    return claims.compare(with_, without)
+
+
+def dsync_summary(metrics: pl.DataFrame) -> str:
+    """The closing section's sentence on O_DSYNC: what it cost the blocking writer and the
+    fastest mode at the smallest capacity, and the fastest mode at the largest, each word
+    from claims.compare; the lead says where it cost, as the comparisons found."""
+    rows = metrics.filter(pl.col("metric") == "records_per_s")
+    if rows.height == 0:
+        return "O_DSYNC could not be measured here."
+    caps = sorted(rows["capacity"].unique().to_list())
+    small, large = caps[0], caps[-1]
+    blocking = dsync_comparison(metrics, small, BLOCKING)
+    small_best, large_best = dsync_comparison(metrics, small), dsync_comparison(metrics, large)
+    slower = [c.direction == claims.LOWER for c in (small_best, large_best)]
+    if all(slower):
+        more_at_small = small_best.hi is not None and large_best.lo is not None and small_best.hi < large_best.lo
+        lead = (
+            "O_DSYNC cost most where flushes are small"
+            if more_at_small
+            else "O_DSYNC cost the fastest mode at every size measured"
+        )
+    elif slower[0]:
+        lead = "O_DSYNC cost where flushes are small, not clearly at the largest size"
+    elif slower[1]:
+        lead = "O_DSYNC cost the fastest mode at the largest size, not clearly at the smallest"
+    else:
+        lead = "On this disk O_DSYNC did not clearly slow the fastest mode"
+    return (
+        f"{lead}: at {fmt.size(small)} the blocking writer ran {dsync_effect(blocking, short=True)} and the "
+        f"fastest mode {dsync_effect(small_best, short=True)}; at {fmt.size(large)} the fastest mode ran "
+        f"{dsync_effect(large_best, short=True)}."
+    )
+
+
+def blocking_gain(metrics: pl.DataFrame) -> str:
+    """The blocking writer at the largest capacity without O_DSYNC against the smallest,
+    as words to be followed by 'the small one' (claims.compare)."""
+    rows = metrics.filter((pl.col("metric") == "records_per_s") & ~pl.col("dsync") & (pl.col("mode") == BLOCKING))
+    if rows.height == 0:
+        return "not measured here, so not compared with"
+    caps = sorted(rows["capacity"].unique().to_list())
+    large = _estimate(rows, "records_per_s", capacity=caps[-1])
+    small = _estimate(rows, "records_per_s", capacity=caps[0])
+    return claims.phrase(claims.compare(large, small), more="faster", less="slower", same="about as fast as")
+
+
+def dsync_device_words(facts: dict) -> str:
+    """What O_DSYNC asks of this disk: every segment write lands in new space (appended, or
+    in preallocated blocks not yet written), so the file's metadata changes with it and
+    the kernel ends the write as an fdatasync would; what that means for the disk's write
+    cache comes from its measured mode (machine.write_cache_words)."""
+    return (
+        "Every segment write here lands in new space (appended, or in preallocated blocks not yet written), "
+        "so it changes the file's metadata, and with O_DSYNC the kernel ends each write as an fdatasync "
+        f"would: the metadata is committed, and this disk's write cache is {machine.write_cache_words(facts)}."
+    )
+
+
+def pin_comparison(metrics: pl.DataFrame, flush: str) -> str:
+    """'1.2× faster than' / 'about as fast as (0.99×)' / ...: the pinned writer of `flush`
+    ('blocking' or 'uring') against its unpinned twin, from claims.compare."""
+    pinned = _estimate(metrics, "records_per_s", variant=f"{flush}_pinned")
+    unpinned = _estimate(metrics, "records_per_s", variant=f"{flush}_unpinned")
+    return claims.phrase(claims.compare(pinned, unpinned), more="faster", less="slower", same="about as fast as")
+
+
+def depth_comparison(metrics: pl.DataFrame) -> str:
+    """The fastest buffer count with O_DSYNC (by the median) against one buffer (the
+    blocking flush), in words from claims.compare."""
+    rows = metrics.filter((pl.col("group") == "depth") & (pl.col("metric") == "records_per_s"))
+    if rows.height == 0:
+        return "not measured here, so not compared with"
+    top = rows.group_by("variant").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
+    best = _estimate(rows, "records_per_s", variant=top["variant"])
+    one = _estimate(rows, "records_per_s", variant="depth_1")
+    return claims.phrase(claims.compare(best, one), more="faster", less="slower", same="about as fast as")
+
+
+def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) -> str:
+    """The same configuration measured by more than one experiment (the sweep's case at
+    the variants' capacity, the unpinned writers, the durability table's 'no log'): which
+    figures, and whether they differ (claims.compare of the lowest and highest)."""
+    groups = (
+        (
+            "blocking",
+            [
+                ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=BLOCKING)),
+                ("the unpinned blocking writer", _estimate(variants, "records_per_s", variant="blocking_unpinned")),
+            ],
+        ),
+        (
+            MODE_NAMES[DOUBLE],
+            [
+                ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=DOUBLE)),
+                ("the unpinned io_uring ×2 writer", _estimate(variants, "records_per_s", variant="uring_unpinned")),
+                ("the durability table's no log", _estimate(variants, "records_per_s", variant=NO_LOG)),
+            ],
+        ),
+    )
+    parts = []
+    for mode, runs in groups:
+        found = [(who, e) for who, e in runs if e is not None]
+        if len(found) < 2:
+            continue
+        low = min(found, key=lambda r: r[1].median)
+        high = max(found, key=lambda r: r[1].median)
+        c = claims.compare(high[1], low[1])
+        figures = ", ".join(f"{fmt.num(e.median)} in {who}" for who, e in found)
+        if c.direction == claims.SAME_WORD:
+            verdict = "the same within their ranges"
+        elif c.direction == claims.UNCLEAR:
+            verdict = f"{fmt.ratio(c.ratio)} apart by the medians, but their runs overlap"
+        else:
+            verdict = (
+                f"{fmt.ratio(c.ratio)} apart with nothing changed but the moment they ran: "
+                "this disk's speed moves from minute to minute"
+            )
+        parts.append(f"{fmt.size(capacity)} {mode} ran as {figures} records/s ({verdict})")
+    if not parts:
+        return ""
+    return (
+        "One configuration, several experiments: " + "; ".join(parts) + ". That is why this page compares "
+        "figures only within one table, between runs made close together, and quotes the sweep's figure "
+        "for a capacity."
+    )
+
+
+def handoff_comparison(metrics: pl.DataFrame) -> str:
+    """Taking a record from the queue against framing and copying it, per record, at the
+    smallest breakdown capacity without O_DSYNC (claims.compare over the clocked runs)."""
+    rows = metrics.filter(pl.col("counters") & ~pl.col("dsync"))
+    if rows.height == 0:
+        return "not measured here, so not compared with"
+    small = int(rows["capacity"].min())
+    handoff = _estimate(rows, "t_handoff", capacity=small)
+    copy = _estimate(rows, "t_copy", capacity=small)
+    return claims.phrase(claims.compare(handoff, copy), more="more", less="less", same="about as much as")
+
+
 def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     """The figures the variants' prose quotes."""
 
@@ -563,25 +765,43 @@ def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     worst = pin["spread"].max() if pin.height else None
     out["pin_sentence"] = (
         f"Between repetitions of the same variant, the slowest and fastest run differed by up to "
-        f"{fmt.ratio(worst)}, so differences smaller than that are noise."
+        f"{fmt.ratio(worst)}; the words above call one variant faster than another only where their runs "
+        "do not overlap."
         if worst
         else "The pinning variants could not run here."
     )
     return out
 
 
-def fio_sentence(table: pl.DataFrame) -> str:
-    """Ranges of ours / fio, for the blocking and the io_uring rows, and the ≥ 2 MiB rows."""
-    if table["ours / fio"].drop_nulls().len() == 0:
-        notes = table["note"].drop_nulls() if "note" in table.columns else pl.Series([], dtype=pl.String)
-        return f"fio could not run here ({notes[0] if notes.len() else 'no result'}), so there is no cross-check."
-    parts = []
-    blocking = pl.col("flush") == MODE_NAMES[BLOCKING]
-    for label, rows in (("blocking", table.filter(blocking)), ("io_uring", table.filter(~blocking))):
-        r = rows["ours / fio"].drop_nulls()
-        if r.len():
-            parts.append(f"the {label} flush reached {fmt.ratio(r.min())} to {fmt.ratio(r.max())} of fio's MB/s")
-    return "Against fio at the same block size and depth, " + "; ".join(parts) + "."
+def fio_sentence(metrics: pl.DataFrame) -> str:
+    """Ours against fio per case, each verdict from claims.crosscheck on the interval of the
+    per-round ratios (runs made one after the other): agrees, slower, faster, inconclusive."""
+    rows = metrics.filter(pl.col("metric") == "mb_per_s")
+    by = ["capacity", "dsync", "mode", "buffers"]
+    if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
+        why = charts.reasons(metrics.filter(pl.col("tool") == "fio"))
+        return f"fio could not run here ({why or 'no result'}), so there is no cross-check."
+    wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value").drop_nulls(["howfast", "fio"])
+    ratios = wide.with_columns((pl.col("howfast") / pl.col("fio")).alias("r"))
+    groups: dict[str, list[str]] = {"agrees": [], "ours lower": [], "ours higher": [], "inconclusive": []}
+    for key, part in ratios.sort(*by).group_by(by, maintain_order=True):
+        capacity, dsync, mode, buffers = key
+        verdict = claims.crosscheck(ratio_estimate(part["r"].to_list()))
+        r = verdict.ratio
+        case = f"{mode_name(mode, buffers)} at {fmt.size(capacity)}{' with O_DSYNC' if dsync else ''}"
+        groups[verdict.outcome].append(f"{case} ({fmt.ratio(r.median)}, {fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)})")
+    lead = {
+        "agrees": "agreed with fio, the whole range of its ratios within 0.9–1.1×",
+        "ours lower": "was slower than fio in every round",
+        "ours higher": "was faster than fio in every round",
+        "inconclusive": "was inconclusive, its ratios straddling 1 or leaving the band",
+    }
+    parts = [f"{lead[k]}: {'; '.join(v)}" for k, v in groups.items() if v]
+    return (
+        "Against fio at the same block size and depth (ours / fio, median and range of the rounds), ours "
+        + (". Ours ".join(parts))
+        + "."
+    )
 
 
 def fio_steadiness(metrics: pl.DataFrame) -> str:
@@ -608,32 +828,49 @@ def fio_short(table: pl.DataFrame) -> str:
     return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else "n/a"
 
 
-def plateau_sentence(metrics: pl.DataFrame, within: float = 0.9) -> str:
-    """From which capacity the fastest mode stays within 10 % of the sweep's best MB/s."""
+def plateau_sentence(metrics: pl.DataFrame) -> str:
+    """Where the fastest mode's MB/s without O_DSYNC stops growing with the capacity, read
+    by claims.curve from each capacity's interval: still rising, levels off, flat, or
+    collapses."""
     rows = metrics.filter((pl.col("metric") == "mb_per_s") & ~pl.col("dsync"))
     if rows.height == 0:
         return "The sweep could not run here."
-    best = (
-        rows.group_by("capacity", "mode", "buffers")
-        .agg(pl.col("value").median())
-        .group_by("capacity")
-        .agg(pl.col("value").max())
-        .sort("capacity")
-    )
-    peak = float(best["value"].max())
-    close = best.filter(pl.col("value") >= within * peak)["capacity"].to_list()
-    caps = best["capacity"].to_list()
-    first = next((c for i, c in enumerate(caps) if all(x in close for x in caps[i:])), None)
-    if first is None or first == caps[-1]:
-        return (
-            "Throughput was still growing at the largest capacity measured; the full profile goes further, "
-            "to where the disk's bandwidth is the limit."
+    points = []
+    for cap in sorted(rows["capacity"].unique().to_list()):
+        at = rows.filter(pl.col("capacity") == cap)
+        top = (
+            at.group_by("mode", "buffers")
+            .agg(pl.col("value").median())
+            .sort("value", descending=True)
+            .row(0, named=True)
         )
-    return (
-        f"Without O_DSYNC, every capacity from {fmt.size(first)} up came within "
-        f"{round((1 - within) * 100)} % of that: past that point a larger memtable buys little, because the "
-        "disk's bandwidth is the limit."
-    )
+        est = _estimate(at, "mb_per_s", mode=top["mode"], buffers=top["buffers"])
+        if est is not None:
+            points.append((cap, est))
+    shape = claims.curve(points)
+    if shape.kind == "rising":
+        return (
+            f"Without O_DSYNC, throughput was still rising at the largest capacity measured, "
+            f"{fmt.size(points[-1][0])}; the full profile goes further."
+        )
+    if shape.kind == "knee":
+        gain = round(claims.FLAT_GAIN * 100)
+        return (
+            f"Without O_DSYNC, throughput levels off from {fmt.size(shape.x)}: no larger capacity was clearly "
+            f"more than {gain} % faster (its slowest run above the fastest run there), so past that point a "
+            "larger memtable buys little."
+        )
+    if shape.kind == "flat":
+        return (
+            f"Without O_DSYNC, no capacity was clearly faster than the smallest, {fmt.size(points[0][0])}: "
+            "the runs of every size overlap with its runs."
+        )
+    if shape.kind == "collapse":
+        return (
+            f"Without O_DSYNC, throughput peaked at {fmt.size(shape.peak_x)} and fell below half of that "
+            f"at {fmt.size(shape.x)}."
+        )
+    return "The sweep has too few capacities to tell how throughput grows with them."
 
 
 def seed_flush_rates(limit: int = 2 * 1024 * 1024) -> dict[str, float]:
@@ -644,6 +881,45 @@ def seed_flush_rates(limit: int = 2 * 1024 * 1024) -> dict[str, float]:
         "plain": float(seed.filter(~pl.col("dsync"))["flushes_per_s"].median()),
         "dsync": float(seed.filter(pl.col("dsync"))["flushes_per_s"].median()),
     }
+
+
+def seed_converge_words() -> str:
+    """How close the seed's O_DSYNC rate came to its rate without O_DSYNC at its smallest
+    and its largest capacity (its own printed figures, one run each)."""
+    seed = seed_figures()
+    caps = sorted(seed["capacity"].unique().to_list())
+
+    def kept(cap: int) -> float:
+        at = seed.filter(pl.col("capacity") == cap)
+        return float(at.filter(pl.col("dsync"))["records_per_s"][0] / at.filter(~pl.col("dsync"))["records_per_s"][0])
+
+    small, large = kept(caps[0]), kept(caps[-1])
+    verb = "converge" if large > small else "do not converge"
+    return (
+        f"{verb}: with O_DSYNC its memtable kept {fmt.share(small, 2)} of its rate at {fmt.size(caps[0])} "
+        f"and {fmt.share(large, 2)} at {fmt.size(caps[-1])}"
+    )
+
+
+def seed_small_words(metrics: pl.DataFrame) -> str:
+    """This machine's blocking writer at the smallest capacity without O_DSYNC against the
+    seed's figure there (claims.compare; the seed's figure is one printed number), and the
+    seed's time per flush, from its flushes per second."""
+    rows = metrics.filter(pl.col("metric") == "records_per_s")
+    if rows.height == 0:
+        return "This machine's sweep could not run, so it is not compared with the seed's."
+    small = int(rows["capacity"].min())
+    ours = _estimate(metrics, "records_per_s", capacity=small, dsync=False, mode=BLOCKING)
+    seed = seed_figures().filter((pl.col("capacity") == small) & ~pl.col("dsync"))
+    if seed.height == 0:
+        return f"The seed did not measure {fmt.size(small)}, so the smallest memtables are not compared."
+    theirs = Estimate.exact(float(seed["records_per_s"][0]))
+    per_flush = fmt.duration_us(1e6 / float(seed["flushes_per_s"][0]))
+    words = claims.phrase(claims.compare(ours, theirs), more="faster", less="slower", same="about as fast as")
+    return (
+        f"One flush took its disk about {per_flush}, so at {fmt.size(small)} this machine's blocking writer "
+        f"was {words} the seed's."
+    )
 
 
 def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None:
@@ -737,7 +1013,7 @@ def breakdown_chart(frame: pl.DataFrame, why: str = "") -> alt.Chart:
             y=alt.Y("case:N", sort=cases, title=None),
             x=alt.X("share:Q", stack="normalize", title="share of the writer's time", axis=alt.Axis(format="%")),
             color=alt.Color(
-                "part:N", sort=list(WRITER_PARTS), title=None, legend=alt.Legend(columns=2, labelLimit=400)
+                "part:N", sort=list(WRITER_PARTS), title=None, legend=alt.Legend(orient="bottom", columns=2)
             ),
             order=alt.Order("order:Q"),
             tooltip=[alt.Tooltip("case:N"), alt.Tooltip("part:N"), alt.Tooltip("share:Q", format=".1%")],
@@ -882,7 +1158,12 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     c = counter_cost(metrics)
     if c["ratio"] is None:
         return "Runs without the clocks could not be compared here, so their cost went unmeasured."
-    verdict = fmt.compared(c["ratio"], 1.0, more="faster", less="slower", same="as fast as", noise=1.05)
+    rows = metrics.filter(pl.col("metric") == "records_per_s")
+    wide = rows.pivot(on="counters", index=["capacity", "dsync", "repetition"], values="value")
+    values = (wide["true"] / wide["false"]).drop_nulls().to_list()
+    lo, hi, level = stats.median_interval(values)
+    paired = claims.compare(Estimate(c["ratio"], lo, hi, len(values), level), Estimate.exact(1.0))
+    verdict = claims.phrase(paired, more="faster", less="slower", same="about as fast as")
     return (
         f"Paired run by run, the clocked runs were {verdict} the runs without clocks "
         f"(the ratios ranged from {fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk)."
