@@ -254,13 +254,13 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
     )
     text = fsync_report.fio_sentence(metrics)
     assert "agrees with fio on write + fsync" in text
-    assert "is faster than fio on write + fdatasync (1.4×" in text and "mean time per write 0.7× fio's" in text
-    assert "the gap lies in the writes themselves" in text  # rate and time per write agree on the factor
+    assert "is faster than fio on write + fdatasync (1.4×;" in text and "mean time per write 0.7× fio's" in text
+    assert "the gap lies in the I/O itself" in text  # rate and time per write agree on the factor
     assert "yet with a mean time per write that agrees" in text and "its own set-up" in text  # dsync: time agrees
     assert "cannot be told apart from fio on this machine on O_DIRECT | O_DSYNC write" in text
     assert text.startswith("Over 3 rounds")
     slower = _fio({"fsync": ([700.0] * 3, [1000.0] * 3)}, {})
-    assert "is slower than fio on write + fsync (1.4×" in fsync_report.fio_sentence(slower)
+    assert "is slower than fio on write + fsync (1.4×;" in fsync_report.fio_sentence(slower)
     missing = pl.DataFrame(
         {
             "method": ["fsync"],

@@ -293,65 +293,83 @@ def _shown(text: str) -> str:
     return text
 
 
-def test_compare_tells_faster_slower_same_and_missing() -> None:
+def test_compare_tells_faster_slower_same_unclear_and_missing() -> None:
     assert storage_report.compare(R(10, 9, 11), R(5, 4, 6)) == "faster"
     assert storage_report.compare(R(5, 4, 6), R(10, 9, 11)) == "slower"
-    assert storage_report.compare(R(10, 8, 12), R(11, 10.5, 11.5)) == "same"
+    assert storage_report.compare(R(10, 9.9, 10.1), R(10, 9.95, 10.05)) == "same"
+    assert storage_report.compare(R(10, 8, 12), R(11, 10.5, 11.5)) == "unclear"
     assert storage_report.compare(None, R(1, 1, 1)) == "missing"
 
 
 @pytest.mark.parametrize(
     ("uring", "sync", "expected"),
     [
-        (R(1300, 1250, 1350), R(1000, 950, 1050), "1.3× the 1,000 MB/s of `pread`"),
-        (R(900, 850, 950), R(1200, 1150, 1250), "`pread` read sequentially at 1,200 MB/s, 1.3× io_uring's 900 MB/s"),
-        (R(1000, 900, 1100), R(1050, 1000, 1100), "the engine hardly matters"),
+        (R(1300, 1250, 1350), R(1000, 950, 1050), "1.3× the 1,000 MB/s of pread"),
+        (R(900, 850, 950), R(1200, 1150, 1250), "pread read sequentially at 1,200 MB/s, 1.3× io_uring's 900 MB/s"),
+        (R(1000, 900, 1100), R(1050, 1000, 1100), "not clearly faster or slower than pread (0.95×"),
+        (R(1000, 995, 1005), R(1000, 998, 1002), "about as fast as pread (1×)"),
         (None, R(1000, 950, 1050), "could not be measured here: the O_DIRECT sequential read through io_uring"),
         (None, None, "through io_uring and pread did not run"),
     ],
 )
 def test_engine_sentence(uring, sync, expected: str) -> None:
-    assert expected in _shown(storage_report.engine_sentence(uring, sync))
+    text = _shown(storage_report.engine_sentence(uring, sync))
+    assert expected in text and "`" not in text
 
 
 @pytest.mark.parametrize(
     ("cold", "direct", "expected"),
     [
         (R(1500, 1400, 1600), R(1000, 950, 1050), "beat O_DIRECT (1,000 MB/s)"),
-        (R(1000, 900, 1100), R(1050, 1000, 1100), "kept up with O_DIRECT"),
+        (R(1000, 900, 1100), R(1050, 1000, 1100), "was not clearly faster or slower than O_DIRECT (0.95×"),
         (R(800, 750, 850), R(1000, 950, 1050), "slower than O_DIRECT (1,000 MB/s)"),
         (R(800, 750, 850), None, "whether that beats O_DIRECT at queue depth 1 could not be measured here"),
+        (None, R(1000, 950, 1050), "compares could not be measured here"),
     ],
 )
 def test_page_cache_sentence(cold, direct, expected: str) -> None:
     text = _shown(storage_report.page_cache_sentence(R(8000, 7900, 8100), cold, direct))
-    assert expected in text
-    assert ("× the O_DIRECT rate" in text) == (direct is not None)
+    assert expected in text and "*" not in text
+    assert ("the O_DIRECT read from the device" in text) == (direct is not None)
+    assert "could not be measured here" in storage_report.page_cache_sentence(None, cold, direct)
 
 
 def test_memory_sentences() -> None:
-    assert "Memory is 40× faster here" in storage_report.memory_sentence(40000, 1000)
-    assert "could not be measured here" in _shown(storage_report.memory_sentence(40000, None))
-    assert "kept pace" in storage_report.memory_sentence(1000, 2000)
-    assert storage_report.memory_rule(40000, 1000).startswith("Memory is about 40× faster")
-    assert "could not be measured here" in _shown(storage_report.memory_rule(40000, None))
-    assert "kept pace" in storage_report.memory_rule(1000, 2000)
+    fast, disk = R(40000, 39000, 41000), R(1000, 900, 1100)
+    assert "Memory was 40× faster here" in storage_report.memory_sentence(fast, disk)
+    assert "could not be measured here" in _shown(storage_report.memory_sentence(fast, None))
+    assert "slower than the memory copy" not in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
+    assert "2× faster than the memory copy" in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
+    overlap = storage_report.memory_sentence(R(1100, 800, 1400), R(1000, 900, 1100))
+    assert "not clearly faster or slower than the memory copy" in overlap
+    assert storage_report.memory_rule(fast, disk).startswith("Memory was about 40× faster")
+    assert "could not be measured here" in _shown(storage_report.memory_rule(fast, None))
+    assert "kept pace" in storage_report.memory_rule(R(1000, 900, 1100), R(2000, 1900, 2100))
+
+
+def test_measured_sentence_names_the_disk_and_its_write_cache() -> None:
+    facts = {"scratch_dir": "/tmp/x", "filesystem": "ext4", "block_device": "vda", "device_kind": "a virtual disk",
+             "rotational": 1, "write_cache": "write back", "fua": False}  # fmt: skip
+    text = storage_report.measured_sentence(facts)
+    assert "(filesystem: ext4)" in text and "write back, without FUA" in text and "a ext4" not in text
 
 
 def test_fsync_rule_falls_back_to_the_page_cache() -> None:
     assert "741 MB/s with O_DIRECT" in storage_report.fsync_rule(741, 700)
     assert "700 MB/s through the page cache" in storage_report.fsync_rule(None, 700)
     assert "could not be measured here" in storage_report.fsync_rule(None, None)
+    assert "`" not in storage_report.fsync_rule(741, 700)
 
 
-def _sweep(runs: bool) -> pl.DataFrame:
+def _sweep(runs: bool, mb: dict[int, float] | None = None) -> pl.DataFrame:
     rows = []
+    mb = mb or {4096: 100.0, 65536: 800.0, 1048576: 1000.0}
     for op in ("read", "write"):
-        for bs, mb in ((4096, 100.0), (65536, 800.0), (1048576, 1000.0)):
-            for rep, factor in enumerate((0.95, 1.05)):
+        for bs, rate in mb.items():
+            for rep, factor in enumerate((0.95, 1.0, 1.05)):
                 if runs:
-                    rows.append({"op": op, "block_size": bs, "metric": "mb_per_s", "value": mb * factor})
-                    rows.append({"op": op, "block_size": bs, "metric": "ops_per_s", "value": mb * 1e6 / bs})
+                    rows.append({"op": op, "block_size": bs, "metric": "mb_per_s", "value": rate * factor})
+                    rows.append({"op": op, "block_size": bs, "metric": "ops_per_s", "value": rate * 1e6 / bs})
                 elif rep == 0:
                     rows.append(
                         {"op": op, "block_size": bs, "metric": "unsupported", "value": None, "note": "O_DIRECT: off"}
@@ -360,49 +378,92 @@ def _sweep(runs: bool) -> pl.DataFrame:
 
 
 def test_block_size_sentence_and_chart() -> None:
-    text = storage_report.block_size_sentence(_sweep(True))
-    assert text.startswith("Reads reached 90 % of their best rate (1,000 MB/s) at 1 MiB blocks; writes")
+    text = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 950.0, 1048576: 1000.0}))
+    assert (
+        text.startswith("Reads stop gaining clearly from 64 KiB blocks") and "best median: 1,000 MB/s at 1 MiB" in text
+    )
+    rising = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 400.0, 1048576: 1000.0}))
+    assert "were still gaining at 1 MiB, the largest block measured" in rising
+    flat = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 101.0, 1048576: 99.0}))
+    assert "gained nothing clear from bigger blocks" in flat
+    collapse = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 1000.0, 1048576: 200.0}))
+    assert "below half of it at 1 MiB" in collapse
     missing = _sweep(False)
     assert storage_report.saturation_block_size(missing, "read") == (None, None)
     assert "could not run here (O_DIRECT: off)" in _shown(storage_report.block_size_sentence(missing))
     assert storage_report.block_size_chart(missing).to_dict()["mark"]["type"] == "text"
+    chart = storage_report.block_size_chart(_sweep(True)).to_dict()
+    assert "vconcat" in chart and "hconcat" not in chart and "width" not in str(chart.get("vconcat"))
 
 
-def _depths(reads_per_s: dict[int, float] | None) -> pl.DataFrame:
+def _depths(reads_per_s: dict[int, float] | None, p99: dict[int, float] | None = None) -> pl.DataFrame:
     rows = []
     for depth in (1, 4, 32):
         for op in ("read", "write"):
             if reads_per_s is None:
                 rows.append({"op": op, "queue_depth": depth, "metric": "unsupported", "value": None, "note": "why"})
                 continue
-            for factor in (0.97, 1.03):
+            for factor in (0.97, 1.0, 1.03):
                 rows.append(
                     {"op": op, "queue_depth": depth, "metric": "ops_per_s", "value": reads_per_s[depth] * factor}
                 )
-                rows.append({"op": op, "queue_depth": depth, "metric": "p99", "value": 100.0 * depth})
+                rows.append({"op": op, "queue_depth": depth, "metric": "p99",
+                             "value": (p99 or {1: 100.0, 4: 400.0, 32: 3200.0})[depth] * factor})  # fmt: skip
     return _metrics(rows)
 
 
 def test_queue_depth_sentence() -> None:
-    more = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 70000}))
-    assert "One 4 KiB random read at a time gave 20,000" in more and "32 in flight, 3.5× as many" in more
+    rising = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 70000}))
+    assert "One 4 KiB random read at a time gave 20,000" in rising and "still rising at 32" in rising
+    assert "3.5× the single read's" in rising and "knee" in rising  # 'No knee within this range'
+    knee = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 52000}))
+    assert "stops rising clearly from 4 requests in flight" in knee and "extra requests mostly waited" in knee
+    calm = storage_report.queue_depth_sentence(
+        _depths({1: 20000, 4: 50000, 32: 52000}, {1: 100.0, 4: 100.0, 32: 100.0})
+    )
+    assert "stops rising clearly" in calm and "mostly waited" not in calm
     flat = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 20100, 32: 19900}))
-    assert "did not help beyond the spread" in flat and "as many" not in flat
+    assert "did not help beyond the spread" in flat and "single read's" not in flat
+    collapse = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 10000}))
+    assert "peaked at 50,000 per second with 4 in flight" in collapse and "below half of that at 32" in collapse
     missing = storage_report.queue_depth_sentence(_depths(None))
     assert "could not run here (why)" in _shown(missing)
     assert storage_report.queue_depth_chart(_depths(None)).to_dict()["mark"]["type"] == "text"
 
 
+def _fio_runs(ours: list[float], theirs: list[float], time_ratio: float) -> pl.DataFrame:
+    rows = []
+    case = {"engine": "sync", "pattern": "sequential", "op": "read", "fsync": False, "direct": True,
+            "block_size": 262144, "queue_depth": 1}  # fmt: skip
+    for rep, (a, b) in enumerate(zip(ours, theirs)):
+        rows += [
+            {**case, "tool": "howfast", "repetition": rep, "metric": "mb_per_s", "value": a},
+            {**case, "tool": "fio", "repetition": rep, "metric": "mb_per_s", "value": b},
+            {**case, "tool": "howfast", "repetition": rep, "metric": "mean", "value": 100.0 * time_ratio},
+            {**case, "tool": "fio", "repetition": rep, "metric": "mean", "value": 100.0},
+        ]
+    return _metrics(rows)
+
+
 def test_fio_sentence() -> None:
-    two = pl.DataFrame({"howfast / fio": [1.0, 4.5], "mean latency, howfast / fio": [0.26, 1.1]})
-    text = storage_report.fio_sentence(two)
-    assert "between 1× and 4.5× fio's (the 2 rows" in text and "between 0.26× and 1.1× fio's" in text
-    one = storage_report.fio_sentence(pl.DataFrame({"howfast / fio": [1.3, None]}))
-    assert "at 1.3× fio's (the row that ran both" in one and "between" not in one
-    none = pl.DataFrame(
-        {"howfast / fio": [None], "note": ["io_uring: off"]}, schema={"howfast / fio": pl.Float64, "note": pl.String}
-    )
-    assert storage_report.fio_sentence(none) == "The comparison with fio could not run here (io_uring: off)."
+    faster = storage_report.fio_sentence(_fio_runs([1400.0, 1450, 1500], [1000.0, 1000, 1000], 0.7))
+    assert "is faster than fio on sync sequential read, 256 KiB, O_DIRECT (1.4×" in faster
+    assert "gap lies in the I/O itself" in faster
+    agrees = storage_report.fio_sentence(_fio_runs([1000.0, 1010, 990], [1000.0, 1000, 1000], 1.0))
+    assert "agrees with fio on sync sequential read" in agrees
+    unclear = storage_report.fio_sentence(_fio_runs([500.0, 1000, 2000], [1000.0, 1000, 1000], 1.0))
+    assert "cannot be told apart from fio on this machine" in unclear
+    assert "could not run here" in storage_report.fio_sentence(pl.DataFrame())
+
+
+def test_direct_matrix_has_no_laptop_columns() -> None:
+    rows = [
+        {"engine": "sync", "pattern": "sequential", "op": "read", "fsync": False, "direct": d, "block_size": 262144,
+         "metric": m, "value": 100.0}
+        for d in (False, True) for m in ("ops_per_s", "mb_per_s")
+    ]  # fmt: skip
+    assert "laptop MB/s" in storage_report.matrix_table(_metrics(rows), direct=False).columns
+    assert "laptop MB/s" not in storage_report.matrix_table(_metrics(rows), direct=True).columns
 
 
 def test_page_cache_rows_keep_a_case_that_could_not_run() -> None:

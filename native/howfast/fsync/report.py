@@ -385,38 +385,42 @@ def _ratio_estimates(metrics: pl.DataFrame, metric: str, invert: bool = False) -
 
 
 def fio_sentence(metrics: pl.DataFrame) -> str:
-    """The cross-check's verdict per method (``claims.crosscheck`` over the per-round rate
-    ratios ours / fio), and what the per-write times say about where a gap lies: an
-    explanation only where both figures agree with it."""
-    rates = _ratio_estimates(metrics, "writes_per_s")
+    """The fio cross-check's verdict per method: ``crosscheck_sentence`` over durable writes per second."""
+    return crosscheck_sentence(metrics, "writes_per_s", METHOD_NAMES, per="write")
+
+
+def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per: str = "I/O") -> str:
+    """A cross-check's verdict per case (column ``method``; ``names`` gives its words):
+    ``claims.crosscheck`` over the per-round ratios ours / fio of `metric`, and what the
+    mean time per `per` says about where a gap lies; an explanation only where both
+    figures agree with it."""
+    rates = _ratio_estimates(metrics, metric)
     if not rates:
         notes = metrics["note"].drop_nulls().unique().to_list() if "note" in metrics.columns else []
         return f"The comparison with fio could not run here ({'; '.join(notes) or 'no result'})."
-    speed = _ratio_estimates(metrics, "mean", invert=True)  # fio's time / ours: above 1, ours is quicker per write
+    speed = _ratio_estimates(metrics, "mean", invert=True)  # fio's time / ours: above 1, ours is quicker per I/O
     groups: dict[str, list[str]] = {}
     explained = set()
     for method, r in rates.items():
         verdict = claims.crosscheck(r)
-        name = METHOD_NAMES.get(method, method)
+        name = names.get(method, method)
         span = f"{fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)}"
         if verdict.outcome in ("ours higher", "ours lower"):
             factor = r.median if verdict.outcome == "ours higher" else 1 / r.median
-            text = f"{name} ({fmt.ratio(factor)}, {span} of fio's rate)"
-            per_write = speed.get(method)
-            if per_write is not None:
-                timed = claims.crosscheck(per_write)
+            text = f"{name} ({fmt.ratio(factor)}; {span} of fio's rate)"
+            per_io = speed.get(method)
+            if per_io is not None:
+                timed = claims.crosscheck(per_io)
                 if timed.outcome == verdict.outcome:
-                    text += f", with a mean time per write {fmt.ratio(1 / per_write.median)} fio's"
+                    text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
                     explained.add("inside")
                 elif timed.outcome == "agrees":
-                    text += (
-                        f", yet with a mean time per write that agrees with fio's ({fmt.ratio(1 / per_write.median)})"
-                    )
+                    text += f", yet with a mean time per {per} that agrees with fio's ({fmt.ratio(1 / per_io.median)})"
                     explained.add("outside")
                 else:
-                    text += f", with a mean time per write {fmt.ratio(1 / per_write.median)} fio's"
+                    text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
         else:
-            text = f"{name} ({fmt.ratio(r.median)}, {span})"
+            text = f"{name} ({fmt.ratio(r.median)}; {span})"
         groups.setdefault(verdict.outcome, []).append(text)
     heads = {
         "agrees": "agrees with fio on",
@@ -428,24 +432,27 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
     rounds = min(r.runs for r in rates.values())
     text = (
         f"Over {fmt.count(rounds, 'round')} of alternating runs, compared by the ratio of rates within each round, "
-        f"our loop {'; it '.join(said)}."
+        f"our loop {'. It '.join(said)}."
     )
     if "inside" in explained:
         text += (
-            " Where the rate and the time per write differ by the same factor, the gap lies in the writes "
-            "themselves, not in anything fio does before or after them; this page does not measure its cause."
+            f" Where the rate and the time per {per} differ by the same factor, the gap lies in the I/O "
+            "itself, not in anything fio does before or after it; this page does not measure its cause."
         )
     if "outside" in explained:
         text += (
-            " Where the rates differ but the times per write agree, the gap lies outside the writes: fio's "
+            f" Where the rates differ but the times per {per} agree, the gap lies outside the I/O: fio's "
             "rate divides by a runtime that also holds its own set-up."
         )
     return text
 
 
 def _listed(items: list[str]) -> str:
+    """'a, b and c'; 'a; b; and c' when the items hold commas of their own."""
     if len(items) <= 1:
         return "".join(items)
+    if any("," in item for item in items):
+        return "; ".join(items[:-1]) + "; and " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 

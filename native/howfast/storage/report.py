@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import altair as alt
 import polars as pl
 
-from .. import charts, fmt, reference, stats
+from .. import charts, claims, fmt, machine, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
-from ..crosscheck import agreement_sentence, side_by_side
+from ..crosscheck import side_by_side
 from .experiments import PARALLEL_JOBS
 
 CASE = ["engine", "pattern", "op", "fsync", "direct", "block_size"]
@@ -73,7 +73,8 @@ def matrix_table(metrics: pl.DataFrame, direct: bool) -> pl.DataFrame:
     ours = ours.join(order, on=by, how="left").sort("_order").drop("_order")
     table = ours.join(seed_matrix(), on=by, how="left", maintain_order="left")
     table = table.with_columns(_row_label())
-    cols = ["row", "ops/s", "MB/s", "MB/s min", "MB/s max", "laptop ops/s", "laptop MB/s"]
+    # the seed's list is set beside the buffered rows only: it ran plain calls, not O_DIRECT
+    cols = ["row", "ops/s", "MB/s", "MB/s min", "MB/s max", *([] if direct else ["laptop ops/s", "laptop MB/s"])]
     return table.select(cols + (["note"] if "note" in table.columns else []))
 
 
@@ -262,62 +263,86 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
 
 @dataclass(frozen=True)
 class Rate:
-    """One case's median with its slowest and fastest repetition."""
+    """One case's median with the interval of that median (``stats.summarize``'s lo–hi:
+    with few repetitions, the slowest and fastest run)."""
 
     median: float
     low: float
     high: float
 
+    def estimate(self) -> stats.Estimate:
+        return stats.Estimate(self.median, self.low, self.high)
+
 
 def rate(summary: pl.DataFrame, metric: str, **where: object) -> Rate | None:
     """`metric` of the one case matching `where` in a ``stats.summarize`` frame; None when
     this machine could not run it (KeyError when there is no such case, as ``stats.pick``)."""
-    median = stats.pick(summary, metric, **where)
-    if median is None:
-        return None
-    row = summary.filter(pl.col("metric") == metric)
-    for key, value in where.items():
-        row = row.filter(pl.col(key) == value)
-    return Rate(median, float(row["min"][0]), float(row["max"][0]))
+    e = stats.estimate(summary, metric, **where)
+    return None if e is None else Rate(e.median, e.lo, e.hi)
+
+
+def _e(r: Rate | None) -> stats.Estimate | None:
+    return None if r is None else r.estimate()
+
+
+#: claims' directions in the words of a rate.
+_DIRECTION = {claims.HIGHER: "faster", claims.LOWER: "slower", claims.SAME_WORD: "same", claims.UNCLEAR: "unclear"}
 
 
 def compare(a: Rate | None, b: Rate | None) -> str:
-    """'faster' when every run of `a` beat every run of `b`, 'slower' for the reverse,
-    'same' when their ranges overlap (no difference beyond the noise), 'missing' when
-    either could not be measured here."""
-    if a is None or b is None:
-        return "missing"
-    if a.low > b.high:
-        return "faster"
-    if a.high < b.low:
-        return "slower"
-    return "same"
+    """``claims.compare`` of two rates in a rate's words: 'faster' or 'slower' only where
+    the intervals do not overlap, 'same' where the ratio's whole range lies within
+    ``claims.SAME`` of 1, 'unclear' otherwise, 'missing' when either did not run here."""
+    c = claims.compare(_e(a), _e(b))
+    return _DIRECTION.get(c.direction, "missing")
 
 
-def memory_sentence(memcpy_mb: float | None, disk_mb: float | None) -> str:
-    """How much faster memory was than the disk, in bandwidth (MB/s both)."""
+def _versus(a: Rate | None, b: Rate | None, other: str, *, more: str = "faster", less: str = "slower",
+            same: str = "about as fast as") -> str:  # fmt: skip
+    """claims' words for `a` against `b`, with what `b` is placed before the parenthesis."""
+    words = claims.phrase(claims.compare(_e(a), _e(b)), more=more, less=less, same=same)
+    if words.endswith(")") and " (" in words:
+        head, rest = words.split(" (", 1)
+        return f"{head} {other} ({rest}"
+    return f"{words} {other}"
+
+
+def measured_sentence(facts: dict) -> str:
+    """Where the chapter's files went: filesystem, the disk in the words of ``machine``,
+    its rotational flag and write-cache mode."""
+    return (
+        f"Files were written to and read from {facts.get('scratch_dir')} (filesystem: {facts.get('filesystem')}) "
+        f"on {machine.disk_words(facts)}. Its rotational flag: {machine.rotational_words(facts)}. Its write "
+        f"cache: {machine.write_cache_words(facts)}."
+    )
+
+
+def memory_sentence(memcpy: Rate | None, disk: Rate | None) -> str:
+    """How memory compared with the disk in bandwidth (MB/s both), from ``claims.compare``."""
     latency = "a memory access takes nanoseconds, a disk read tens or hundreds of microseconds."
-    if memcpy_mb is None or disk_mb is None:
+    outcome = compare(memcpy, disk)
+    if outcome == "missing":
         return (
             f"How much faster memory is in bandwidth could not be measured here; in latency the gap is wide: {latency}"
         )
-    if memcpy_mb > disk_mb:
+    if outcome == "faster":
         return (
-            f"Memory is {fmt.ratio_of(memcpy_mb, disk_mb)} faster here, and the gap in latency is far wider "
+            f"Memory was {fmt.ratio_of(memcpy.median, disk.median)} faster here, and the gap in latency is far wider "
             f"than the gap in bandwidth: {latency}"
         )
     return (
-        f"Here the disk read kept pace with the memory copy ({fmt.ratio_of(disk_mb, memcpy_mb)} its rate), "
+        f"Here the disk read was {_versus(disk, memcpy, 'the memory copy')}, "
         f"but only in bandwidth; in latency the gap stays wide: {latency}"
     )
 
 
-def memory_rule(memcpy_mb: float | None, disk_mb: float | None) -> str:
+def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
     """The closing rule about memory against this disk."""
-    if memcpy_mb is None or disk_mb is None:
+    outcome = compare(memcpy, disk)
+    if outcome == "missing":
         return "How far memory leads this disk in bandwidth could not be measured here; in latency it leads by far."
-    if memcpy_mb > disk_mb:
-        return f"Memory is about {fmt.ratio_of(memcpy_mb, disk_mb)} faster than this disk in bandwidth."
+    if outcome == "faster":
+        return f"Memory was about {fmt.ratio_of(memcpy.median, disk.median)} faster than this disk in bandwidth."
     return "In bandwidth this disk kept pace with memory here; in latency it does not."
 
 
@@ -331,18 +356,18 @@ def engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
             f"read through {which} did not run."
         )
     both = f"io_uring read sequentially at {fmt.num(uring.median)} MB/s"
-    if outcome == "same":
+    if outcome in ("same", "unclear"):
         return (
-            f"And at queue depth 1 the engine hardly matters: with O_DIRECT, {both} and `pread` at "
-            f"{fmt.num(sync.median)} MB/s, within the spread of their repetitions."
+            f"And at queue depth 1 the engine made no difference the repetitions can show: with O_DIRECT, {both}, "
+            f"{_versus(uring, sync, 'pread')} at {fmt.num(sync.median)} MB/s."
         )
     if outcome == "faster":
         return (
             f"At queue depth 1 the engine made some difference: with O_DIRECT, {both}, "
-            f"{fmt.ratio_of(uring.median, sync.median)} the {fmt.num(sync.median)} MB/s of `pread`."
+            f"{fmt.ratio_of(uring.median, sync.median)} the {fmt.num(sync.median)} MB/s of pread."
         )
     return (
-        f"At queue depth 1 io_uring bought nothing: with O_DIRECT, `pread` read sequentially at "
+        f"At queue depth 1 io_uring bought nothing: with O_DIRECT, pread read sequentially at "
         f"{fmt.num(sync.median)} MB/s, {fmt.ratio_of(sync.median, uring.median)} io_uring's "
         f"{fmt.num(uring.median)} MB/s."
     )
@@ -360,7 +385,7 @@ def page_cache_rates(metrics: pl.DataFrame) -> dict[str, Rate | None]:
 
 def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | None) -> str:
     """What the page cache was worth: a cached read, and an uncached buffered read, each
-    against O_DIRECT."""
+    against O_DIRECT; every word from ``claims.compare`` on the intervals."""
     if warm is None:
         first = "A read from the page cache could not be measured here."
     elif direct is None:
@@ -371,13 +396,13 @@ def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | Non
     else:
         first = (
             f"When the page cache already holds the file, reading it ran at {fmt.num(warm.median)} MB/s, "
-            f"{fmt.ratio_of(warm.median, direct.median)} the O_DIRECT rate."
+            f"{_versus(warm, direct, 'the O_DIRECT read from the device')}."
         )
     outcome = compare(cold, direct)
-    uncached = "a buffered read of a file that is *not* cached"
+    uncached = "a buffered read of a file that is not cached"
     if outcome == "missing":
         if cold is None:
-            second = "How a buffered read of a file that is *not* cached compares could not be measured here."
+            second = "How a buffered read of a file that is not cached compares could not be measured here."
         else:
             second = (
                 f"{uncached.capitalize()} ran at {fmt.num(cold.median)} MB/s; whether that beats O_DIRECT at "
@@ -388,10 +413,11 @@ def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | Non
             f"The middle row is the surprise: {uncached} ({fmt.num(cold.median)} MB/s) beat O_DIRECT "
             f"({fmt.num(direct.median)} MB/s) at queue depth 1, although it copies every byte once more."
         )
-    elif outcome == "same":
+    elif outcome in ("same", "unclear"):
         second = (
-            f"The middle row is the surprise: {uncached} ({fmt.num(cold.median)} MB/s) kept up with O_DIRECT "
-            f"({fmt.num(direct.median)} MB/s) at queue depth 1, although it copies every byte once more."
+            f"The middle row is the surprise: {uncached} ({fmt.num(cold.median)} MB/s) was "
+            f"{_versus(cold, direct, 'O_DIRECT')} at queue depth 1, although it copies every byte once more: "
+            "it did not fall behind."
         )
     else:
         second = (
@@ -402,74 +428,141 @@ def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | Non
     return f"{first} {second}"
 
 
-def block_size_sentence(metrics: pl.DataFrame, share: float = 0.9) -> str:
-    """Where reads and writes reached `share` of their best rate."""
-    found = {op: saturation_block_size(metrics, op, share) for op in ("read", "write")}
-    if all(knee is None for knee, _ in found.values()):
+def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> list[tuple[float, stats.Estimate]]:
+    """(x, Estimate) of `metric` along `by`, for the rows matching `where`, x increasing."""
+    rows = metrics
+    for k, v in where.items():
+        rows = rows.filter(pl.col(k) == v)
+    if rows.height == 0:
+        return []
+    summary = stats.summarize(rows, [by])
+    points = []
+    for x in sorted(summary[by].unique().to_list()):
+        try:
+            e = stats.estimate(summary, metric, **{by: x})
+        except KeyError:
+            continue
+        if e is not None:
+            points.append((x, e))
+    return points
+
+
+def block_size_sentence(metrics: pl.DataFrame) -> str:
+    """Where reads and writes stop gaining MB/s with bigger blocks: ``claims.curve`` over
+    the block sizes' intervals."""
+    found = {op: _points(metrics, "block_size", "mb_per_s", op=op) for op in ("read", "write")}
+    if not any(found.values()):
         why = charts.reasons(metrics)
         return f"The sweep could not run here ({why or 'no result'}), so where the device saturates is not known."
     parts = []
-    for op, (knee, best) in found.items():
+    for op, points in found.items():
         name = "reads" if op == "read" else "writes"
-        if knee is None:
+        if not points:
             parts.append(f"{name} could not be measured here")
+            continue
+        shape = claims.curve(points)
+        best = max(points, key=lambda p: p[1].median)
+        peak = f"{fmt.num(best[1].median)} MB/s at {fmt.size(best[0])}"
+        if shape.kind == "knee":
+            parts.append(
+                f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block beat that rate by "
+                f"more than the repetitions' spread (best median: {peak})"
+            )
+        elif shape.kind == "rising":
+            parts.append(f"{name} were still gaining at {fmt.size(points[-1][0])}, the largest block measured ({peak})")
+        elif shape.kind == "collapse":
+            parts.append(f"{name} fell clearly past their best ({peak}), below half of it at {fmt.size(shape.x)}")
+        elif shape.kind == "flat":
+            parts.append(f"{name} gained nothing clear from bigger blocks (best: {peak})")
         else:
-            rate_text = f"({fmt.num(best)} MB/s)"
-            parts.append(f"{name} reached {fmt.share(share)} of their best rate {rate_text} at {fmt.size(knee)} blocks")
+            parts.append(f"{name}: too few block sizes to tell")
     text = "; ".join(parts)
     return (
-        f"{text[0].upper()}{text[1:]}. Below that size, a program that wants bandwidth must keep several "
-        "requests in flight."
+        f"{text[0].upper()}{text[1:]}. Where a curve still rises, a program that wants bandwidth must use bigger "
+        "blocks or keep several requests in flight."
     )
 
 
 def queue_depth_sentence(metrics: pl.DataFrame) -> str:
-    """What more requests in flight bought for 4 KiB random reads."""
-    s = stats.summarize(metrics, ["op", "queue_depth"])
-    reads = s.filter((pl.col("metric") == "ops_per_s") & (pl.col("op") == "read")).sort("queue_depth")
-    if reads.height == 0:
+    """What more requests in flight bought for 4 KiB random reads: the shape from
+    ``claims.curve`` over the depths' intervals, and what the p99 did."""
+    points = _points(metrics, "queue_depth", "ops_per_s", op="read")
+    if not points:
         why = charts.reasons(metrics)
         return (
             f"The queue-depth sweep could not run here ({why or 'no result'}), so how much more requests in flight "
             "help is not known."
         )
-    one = reads.row(0, named=True)
-    best = reads.sort("median").row(-1, named=True)
-    if one["queue_depth"] == 1:
-        start = f"One 4 KiB random read at a time gave {fmt.num(one['median'])} reads per second."
+    (d1, one), (dn, last) = points[0], points[-1]
+    if d1 == 1:
+        start = f"One 4 KiB random read at a time gave {fmt.num(one.median)} reads per second."
     else:
         start = (
-            f"With {fmt.num(one['queue_depth'])} 4 KiB random reads in flight the device gave "
-            f"{fmt.num(one['median'])} reads per second."
+            f"With {fmt.exact(int(d1))} 4 KiB random reads in flight the device gave {fmt.num(one.median)} per second."
         )
-    if (
-        best["queue_depth"] == one["queue_depth"]
-        or compare(Rate(best["median"], best["min"], best["max"]), Rate(one["median"], one["min"], one["max"]))
-        == "same"
-    ):
+    shape = claims.curve(points)
+    best_x, best = max(points, key=lambda p: p[1].median)
+    p99 = _points(metrics, "queue_depth", "p99", op="read")
+    tail = ""
+    if len(p99) >= 2:
+        tail = (
+            f" The p99 latency went from {fmt.duration_us(p99[0][1].median)} at depth {fmt.exact(int(p99[0][0]))} "
+            f"to {fmt.duration_us(p99[-1][1].median)} at {fmt.exact(int(p99[-1][0]))}."
+        )
+    if shape.kind == "flat" or len(points) < 2:
         return (
-            f"{start} More in flight did not help beyond the spread of the repetitions: the best was "
-            f"{fmt.num(best['median'])} per second at {fmt.num(best['queue_depth'])} in flight."
+            f"{start} More in flight did not help beyond the spread of the repetitions: the best median was "
+            f"{fmt.num(best.median)} per second at {fmt.count(int(best_x), 'request')} in flight.{tail}"
+        )
+    gain = f"{fmt.ratio_of(best.median, one.median)} the single read's rate"
+    if shape.kind == "rising":
+        return (
+            f"{start} With more in flight the device works on several at once, and the rate was still rising at "
+            f"{fmt.exact(int(dn))}, the largest depth measured: {fmt.num(last.median)} per second, "
+            f"{fmt.ratio_of(last.median, one.median)} the single read's. No knee within this range.{tail}"
+        )
+    if shape.kind == "knee":
+        at_knee = next((e for x, e in p99 if x == shape.x), None)
+        deeper = claims.compare(p99[-1][1], at_knee) if p99 else claims.compare(None, None)
+        waiting = (
+            " Past that depth, extra requests mostly waited: the p99 latency was "
+            f"{_versus_e(deeper, 'at the knee', more='higher', less='lower', same='about the same as')} at "
+            f"{fmt.exact(int(p99[-1][0]))}."
+            if deeper.direction == claims.HIGHER
+            else ""
+        )
+        return (
+            f"{start} With more in flight the device works on several at once: the rate stops rising clearly from "
+            f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue beat it by more than the "
+            f"repetitions' spread (the best median, {fmt.num(best.median)} per second at {fmt.exact(int(best_x))}, "
+            f"is {gain}).{waiting}{tail}"
         )
     return (
-        f"{start} With more in flight the device works on several at once: the best was "
-        f"{fmt.num(best['median'])} per second at {fmt.num(best['queue_depth'])} in flight, "
-        f"{fmt.ratio_of(best['median'], one['median'])} as many. Past the knee, extra depth only adds waiting, "
-        "which the p99 curve shows."
+        f"{start} The rate peaked at {fmt.num(best.median)} per second with {fmt.exact(int(shape.peak_x))} in flight "
+        f"({gain}) and fell below half of that at {fmt.exact(int(shape.x))}.{tail}"
     )
+
+
+def _versus_e(c: claims.Comparison, other: str, *, more: str, less: str, same: str) -> str:
+    words = claims.phrase(c, more=more, less=less, same=same)
+    if words.endswith(")") and " (" in words:
+        head, rest = words.split(" (", 1)
+        return f"{head} {other} ({rest}"
+    return f"{words} {other}"
 
 
 def fsync_rule(direct_mb: float | None, buffered_mb: float | None) -> str:
     """The closing rule on what durability costs: 256 KiB writes with an fsync each."""
     if direct_mb is not None:
-        return f"256 KiB writes with an `fsync` each reached {fmt.num(direct_mb)} MB/s with O_DIRECT."
+        return f"256 KiB writes with an fsync each reached {fmt.num(direct_mb)} MB/s with O_DIRECT."
     if buffered_mb is not None:
-        return f"256 KiB writes with an `fsync` each reached {fmt.num(buffered_mb)} MB/s through the page cache."
-    return "What 256 KiB writes with an `fsync` each reach could not be measured here."
+        return f"256 KiB writes with an fsync each reached {fmt.num(buffered_mb)} MB/s through the page cache."
+    return "What 256 KiB writes with an fsync each reach could not be measured here."
 
 
-def _side_by_side(left: alt.TopLevelMixin, right: alt.TopLevelMixin) -> alt.HConcatChart:
-    return left.properties(width=300) | right.properties(width=300)
+def _side_by_side(top: alt.TopLevelMixin, bottom: alt.TopLevelMixin) -> alt.VConcatChart:
+    """Two charts stacked, each as wide as the column (no fixed width, no hconcat)."""
+    return alt.vconcat(top, bottom)
 
 
 def block_size_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
@@ -517,9 +610,27 @@ def queue_depth_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
     )
 
 
-def fio_sentence(table: pl.DataFrame) -> str:
-    """How far ours and fio's figures were apart (``fio_table``)."""
-    return agreement_sentence(table)
+def fio_sentence(metrics: pl.DataFrame) -> str:
+    """The cross-check's verdict per row (``claims.crosscheck`` over the per-round ratios
+    ours / fio of MB/s), with an explanation only where the time per I/O agrees with it."""
+    by = ["engine", "pattern", "op", "fsync", "direct", "block_size", "queue_depth"]
+    if metrics.height == 0 or "tool" not in metrics.columns:
+        return "The comparison with fio could not run here (no result)."
+    labelled = metrics.with_columns(
+        pl.concat_str(
+            _row_label(with_size=False),
+            pl.lit(", "),
+            (pl.col("block_size") // 1024).cast(pl.String),
+            pl.lit(" KiB"),
+            pl.when(pl.col("queue_depth") > 1)
+            .then(pl.concat_str(pl.lit(", QD "), pl.col("queue_depth").cast(pl.String)))
+            .otherwise(pl.lit("")),
+            pl.when(pl.col("direct")).then(pl.lit(", O_DIRECT")).otherwise(pl.lit(", buffered")),
+        ).alias("method")
+    ).drop(by)
+    from ..fsync.report import crosscheck_sentence
+
+    return crosscheck_sentence(labelled, "mb_per_s", {}, per="I/O")
 
 
 # every public function above refuses bad arguments with a clear exception
