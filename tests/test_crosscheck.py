@@ -47,9 +47,8 @@ def test_cases_keep_their_own_ratios() -> None:
     assert table["howfast / fio"].to_list() == pytest.approx([2.5, 0.5])
     assert table["verdict"].to_list() == ["ours higher", "ours lower"]
     sentence = agreement_sentence(table)
-    assert (
-        sentence
-        == "Of the 2 cases that ran both, 1 row came out clearly faster than fio; 1 row came out clearly slower than fio."
+    assert sentence == (
+        "Of the 2 cases that ran both, 1 row came out clearly faster than fio; 1 row came out clearly slower than fio."
     )
 
 

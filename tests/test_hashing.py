@@ -288,13 +288,76 @@ def test_sha_path_sentence_every_branch() -> None:
 
 
 def test_surprise_sentence_every_branch() -> None:
-    both = report.surprise_sentence(native_rows({"sha3-256": 112.0, "crc32c_isal": 30000.0}), 65536)
-    assert "SHA3-256 ran at 112 MiB/s" in both and "2× faster than the laptop" in both
-    assert "slower than the phone" in both and "CRC32C (ISA-L) ran at 30,000 MiB/s" in both
-    only_sha3 = report.surprise_sentence(native_rows({"sha3-256": 56.0, "crc32c_isal": None}), 65536)
-    assert "about as fast as (0.998×, within 10 %) the laptop" in only_sha3 and "CRC32C" not in only_sha3
-    none = report.surprise_sentence(native_rows({"sha3-256": None, "crc32c_isal": None}), 65536)
-    assert none.startswith("Neither")
+    # no ratio to the seeds: their library and input size are unknown
+    apart = report.surprise_sentence(native_rows({"crc32c_isal": 30000.0, "crc32c_sse42": 6000.0}), 65536)
+    assert "not comparable" in apart and "laptop" not in apart
+    assert "two CRC32C implementations on the same instruction, 5× apart" in apart
+    both = report.surprise_sentence(
+        native_rows({"crc32c_isal": 30000.0, "crc32c_sse42": 6000.0, "xxh3_64": 1000.0, "xxh3_64_dispatch": 4000.0}),
+        65536,
+    )
+    assert "and two entry points of the same XXH3 library, 4× apart." in both
+    none = report.surprise_sentence(native_rows({"crc32c_isal": None, "crc32c_sse42": 6000.0}), 65536)
+    assert none.endswith("Nor did this machine show the implementation alone moving a figure clearly: see below.")
+
+
+def test_fnv_note_both_branches() -> None:
+    slow = report.fnv_note(native_rows({"fnv1a_64": 800.0, "xxh64": 10000.0}), 65536)
+    assert 'the seeds\' "fnv" ran faster than their own xxhash' in slow and "12× slower than XXH64" in slow
+    plain = report.fnv_note(native_rows({"fnv1a_64": 10000.0, "xxh64": 800.0}), 65536)
+    assert plain.startswith("The seeds do not say which variant of FNV")
+
+
+def test_slowest_note_both_branches() -> None:
+    slowest = report.slowest_note(native_rows({"sha3-256": 100.0, "sha256": 1000.0, "md5": 700.0}), "sha3-256", 65536)
+    assert slowest == "SHA3-256 (OpenSSL), at 100 MiB/s here, was clearly the slowest hash measured on this machine"
+    not_slowest = report.slowest_note(native_rows({"sha3-256": 100.0, "md5": 50.0}), "sha3-256", 65536)
+    assert not_slowest.endswith("was not clearly the slowest hash measured on this machine (1 hash clearly slower)")
+    assert report.slowest_note(native_rows({"sha3-256": None}), "sha3-256", 65536).endswith("could not run here.")
+
+
+def test_speed_and_largest_sentences() -> None:
+    from howfast.claims import Cache
+
+    rows = native_rows({"xxh3_64_dispatch": 20000.0, "sha256": 1000.0})
+    assert report.speed_sentence(rows, "xxh3_64_dispatch", "sha256", 65536).endswith(
+        "20× faster than SHA-256 (OpenSSL)."
+    )
+    assert "could not both run" in report.speed_sentence(
+        native_rows({"sha256": 1.0}), "xxh3_64_dispatch", "sha256", 65536
+    )
+    caches = [Cache("L2", 2**20, 1), Cache("L3", 32 * 2**20, 2)]
+    big = native_rows({"xxh3_64_dispatch": 30000.0}, size=16 * 2**20)
+    assert "an input that fits in the L3 cache (32 MiB, shared by 2 CPUs)," in report.largest_sentence(
+        big, "xxh3_64_dispatch", 16 * 2**20, caches
+    )
+    huge = native_rows({"xxh3_64_dispatch": 30000.0}, size=2**30)
+    assert "served from RAM" in report.largest_sentence(huge, "xxh3_64_dispatch", 2**30, caches)
+
+
+def test_python_adds_every_branch() -> None:
+    from howfast.stats import Estimate
+
+    py, nat = Estimate(300, 290, 310, 3), Estimate(100, 95, 105, 3)
+    assert report.python_adds(py, nat) == "200 ns"
+    assert report.python_adds(nat, py) == "none: the package's build was faster"
+    assert report.python_adds(Estimate(100, 99.5, 100.5), Estimate(100, 99.5, 100.5)) == "nothing measurable"
+    assert report.python_adds(Estimate(300, 50, 400), nat) == "unclear: the runs overlap"
+    assert report.python_adds(None, nat) == "n/a"
+
+
+def test_openssl_small_block_sentence_every_verdict() -> None:
+    def table(verdict: str) -> pl.DataFrame:
+        return pl.DataFrame({"hash": ["SHA-256 (OpenSSL)"] * 2, "block": ["16 KiB", "64 bytes"],
+                             "verdict": ["agrees", verdict]})  # fmt: skip
+
+    assert report.openssl_small_block_sentence(table("ours higher")).startswith(
+        "On 64-byte blocks (SHA-256 (OpenSSL)) ours was faster"
+    )
+    assert "this run cannot say why" in report.openssl_small_block_sentence(table("ours lower"))
+    assert "ours agreed with `openssl speed`" in report.openssl_small_block_sentence(table("agrees"))
+    assert "could not tell the two apart" in report.openssl_small_block_sentence(table("inconclusive"))
+    assert report.openssl_small_block_sentence(pl.DataFrame({"hash": [], "block": []})) == ""
 
 
 def test_ranking_and_crc_sentences_every_branch() -> None:
@@ -326,6 +389,9 @@ def test_seed_comparison_and_dispatch_sentence() -> None:
     assert frame.filter(pl.col("machine") == "this machine").height == 7  # jhash missing here
     assert frame.filter(pl.col("machine") != "this machine").height == 16
     assert "2× faster than the same library's baseline" in report.dispatch_sentence(native_rows(rates), 65536)
+    assert "leaves that speed on the table" in report.dispatch_sentence(native_rows(rates), 65536)
+    slower = report.dispatch_sentence(native_rows({"xxh3_64": 2000.0, "xxh3_64_dispatch": 1000.0}), 65536)
+    assert "slower than the same library's baseline" in slower and "did not pay" in slower
     missing = report.dispatch_sentence(native_rows({"xxh3_64": 1.0, "xxh3_64_dispatch": None}), 65536)
     assert "could not both run" in missing
 
@@ -336,7 +402,7 @@ def test_python_overhead_and_table() -> None:
     low, high = report.python_overhead(python, native, 16)
     assert low == pytest.approx(high) and low == pytest.approx(16 / 100 / 2**20 * 1e9 - 16 / 1000 / 2**20 * 1e9)
     table = report.python_table(python, native, [16])
-    assert table["Python keeps"][0] == pytest.approx(0.1)
+    assert table["Python adds"][0].endswith(" ns") and "Python keeps" not in table.columns
 
 
 def test_python_sentence_every_branch() -> None:
@@ -346,8 +412,9 @@ def test_python_sentence_every_branch() -> None:
     )
     text = report.python_sentence(slower, native, 16)
     assert "Python added a median 137 ns per call, 9× the native hash itself." in text
+    assert "(1 of the 1 hashlib call to the same OpenSSL code)" in text
     faster = native_rows({"sha256": 2000.0, "xxh64": 1000.0}, size=16).with_columns(module=pl.lit("hashlib"))
-    assert "lost in the noise" in report.python_sentence(faster, native, 16)
+    assert "the runs did not tell the two apart" in report.python_sentence(faster, native, 16)
     wheels_only = slower.filter(pl.col("algorithm") == "xxh64")
     assert report.python_sentence(wheels_only, native, 16).endswith("in the native loop.")
     assert report.python_sentence(slower, native, 4096).startswith("No hash could be timed")

@@ -79,6 +79,13 @@ def size(n: float) -> str:
     raise AssertionError("unreachable")
 
 
+def size_adjective(n: int) -> str:
+    """A size before a noun: 16 -> '16-byte' ('a 16-byte key'), 65536 -> '64 KiB'."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n is a number of bytes, got {n!r}")
+    return f"{n:,}-byte" if n < 1024 else size(n)
+
+
 def bytes_per_s(x: float | None) -> str:
     """A data rate in decimal units, as drives are rated: 150000 -> '150 kB/s';
     48.6e9 -> '48.6 GB/s'; 50 -> '50 B/s'."""
