@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -15,8 +16,9 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
-def dump_dom(page: Path, timeout: float = 120) -> str:
-    """The page's DOM after its scripts ran (Chromium's virtual time lets async drawing end)."""
+def dump_dom(page: Path, timeout: float = 120, window: tuple[int, int] = (1400, 900)) -> str:
+    """The page's DOM after its scripts ran (Chromium's virtual time lets async drawing end),
+    in a window `window` pixels wide and high."""
     exe = chromium()
     if exe is None:
         raise RuntimeError("no Chromium here (apt-get install chromium)")
@@ -26,6 +28,7 @@ def dump_dom(page: Path, timeout: float = 120) -> str:
         "--no-sandbox",
         "--disable-gpu",
         *OFFLINE,
+        f"--window-size={window[0]},{window[1]}",
         "--virtual-time-budget=20000",
         "--dump-dom",
         page.resolve().as_uri(),
@@ -63,3 +66,82 @@ def drawn_charts(dom: str) -> dict[str, int]:
         failed = "did not load" in inside or "could not be drawn" in inside or "Error loading script" in inside
         found[m.group(1)] = -1 if failed else len(re.findall(r'class="[^"]*\bmark-', inside))
     return found
+
+
+#: A book page's body column as Quarto's book lays it out: about 750 px in a 1400-px
+#: window and 530 px in a 1000-px one (the sidebar and the table of contents take the rest).
+COLUMNS = {1400: 750, 1000: 530}
+
+_LAYOUT = """
+<style>
+body { margin: 0; font-family: system-ui, sans-serif; }
+main { margin-left: 280px; width: 530px; }
+@media (min-width: 1200px) { main { width: 750px; } }
+</style>
+"""
+
+#: Once every chart is drawn (or failed), writes what a reader would see of each as JSON
+#: into ``<pre id="howfast-layout">``: the container's width, the room it leaves the chart
+#: (less vega-embed's padding), the SVG's own width and its width on the page, and the
+#: texts that end in an ellipsis (cut by Vega's label limits).
+_REPORT = """
+<pre id="howfast-layout"></pre>
+<script>
+(function () {
+  var started = Date.now();
+  function report() {
+    var charts = document.querySelectorAll(".howfast-chart");
+    var done = Array.prototype.every.call(charts, function (el) { return el.hasAttribute("data-howfast-drawn"); });
+    if (!done && Date.now() - started < 15000) { setTimeout(report, 100); return; }
+    var found = Array.prototype.map.call(charts, function (el) {
+      var cs = window.getComputedStyle(el);
+      var svg = el.querySelector("svg");
+      var nodes = svg ? svg.querySelectorAll("text") : [];
+      var texts = Array.prototype.map.call(nodes, function (t) { return t.textContent; });
+      return {
+        id: el.id,
+        drawn: el.getAttribute("data-howfast-drawn"),
+        column: el.parentElement.getBoundingClientRect().width,
+        container: el.getBoundingClientRect().width,
+        room: el.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0),
+        svg: svg ? parseFloat(svg.getAttribute("width")) : null,
+        shown: svg ? svg.getBoundingClientRect().width : null,
+        cut: texts.filter(function (t) { return /\u2026\\s*$/.test(t); }),
+        texts: texts.length
+      };
+    });
+    document.getElementById("howfast-layout").textContent = JSON.stringify(found);
+  }
+  window.addEventListener("load", function () { setTimeout(report, 100); });
+})();
+</script>
+"""
+
+
+def layout_page(htmls: list[str], root: Path, where: Path) -> Path:
+    """The charts' HTML in a column as wide as a book page's body (``COLUMNS``), with the
+    book's assets beside it, and a script that reports how each chart was laid out."""
+    page = chart_page(htmls, root, where)
+    body = "".join(htmls)
+    page.write_text(
+        "<!doctype html><html><head><meta charset='utf-8'>"
+        + _LAYOUT
+        + "</head><body>\n<main>\n"
+        + body
+        + "\n</main>\n"
+        + _REPORT
+        + "</body></html>",
+        encoding="utf-8",
+    )
+    return page
+
+
+def layout(page: Path, window: int) -> list[dict]:
+    """How every chart of `page` was laid out in a window `window` pixels wide."""
+    dom = dump_dom(page, window=(window, 900))
+    found = re.search(r'<pre id="howfast-layout">(.*?)</pre>', dom, re.S)
+    if not found or not found.group(1).strip():
+        raise RuntimeError("the page did not report its layout")
+    import html
+
+    return json.loads(html.unescape(found.group(1)))

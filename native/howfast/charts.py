@@ -22,15 +22,31 @@ REFERENCE = "#8c9fb5"
 PALETTE = ["#2166ac", "#d6604d", "#4d9221", "#8073ac", "#e08214", "#35978f", "#878787", "#c51b7d"]
 
 
+#: The plot's width when a chart says none: the page's renderer sizes every chart to its
+#: column anyway (``offline``); this is what a PNG drawn outside the book gets, and with
+#: its axes it fits the narrowest column a page has (about 530 px).
+CONTINUOUS_WIDTH = 440
+
+
 @alt.theme.register("howfast", enable=True)
 def _theme() -> alt.theme.ThemeConfig:
+    # No limit on any label or title (0): Vega cuts a long one with "…" otherwise; the
+    # renderer wraps titles and lays legends out in as many columns as fit instead.
+    unlimited = {"labelLimit": 0, "titleLimit": 0}
     return {
         "config": {
             "font": "system-ui, -apple-system, 'Segoe UI', sans-serif",
-            "view": {"stroke": None, "continuousWidth": 520, "continuousHeight": 300},
-            "axis": {"labelFontSize": 12, "titleFontSize": 12, "titleFontWeight": "normal", "gridColor": "#e6e6e6"},
-            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "columns": 3},
-            "title": {"fontSize": 14, "anchor": "start", "fontWeight": "normal"},
+            "view": {"stroke": None, "continuousWidth": CONTINUOUS_WIDTH, "continuousHeight": 300},
+            "axis": {
+                "labelFontSize": 12,
+                "titleFontSize": 12,
+                "titleFontWeight": "normal",
+                "gridColor": "#e6e6e6",
+                **unlimited,
+            },
+            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "columns": 2, **unlimited},
+            "header": {"labelFontSize": 12, "titleFontSize": 12, **unlimited},
+            "title": {"fontSize": 14, "anchor": "start", "fontWeight": "normal", "limit": 0, "subtitleFontSize": 12},
             "range": {"category": PALETTE},
             "line": {"strokeWidth": 2},
             "point": {"size": 40, "filled": True},
@@ -67,12 +83,13 @@ def _bar_x(field: str, values: pl.Series, title: str, log: bool) -> dict:
     }
 
 
-def save_png(chart: alt.TopLevelMixin, path: str | Path, scale: float = 2.0) -> Path:
-    """Render `chart` to a PNG file (vl-convert; no browser needed)."""
+def save_png(chart: alt.TopLevelMixin, path: str | Path, scale: float = 2.0, width: int = offline.STATIC_WIDTH) -> Path:
+    """Render `chart` to a PNG file (vl-convert; no browser needed), `width` pixels wide
+    at most, as a page's column of that width draws it."""
     import vl_convert as vlc
 
     out = Path(path)
-    out.write_bytes(vlc.vegalite_to_png(chart.to_json(), scale=scale))
+    out.write_bytes(vlc.vegalite_to_png(offline.fitted(chart.to_dict(), width), scale=scale))
     return out
 
 
@@ -105,7 +122,7 @@ def unavailable(why: str, title: str = "") -> alt.Chart:
         alt.Chart(pl.DataFrame({"text": [text]}), title=title)
         .mark_text(align="left", fontSize=13)
         .encode(text="text:N", x=alt.value(0))
-        .properties(width=520, height=40)
+        .properties(height=40)
     )
 
 
@@ -155,7 +172,7 @@ def versus(frame: pl.DataFrame, *, label: str, value: str, title: str, unit: str
         alt.Chart(frame, title=title)
         .mark_bar()
         .encode(
-            y=alt.Y(f"{label}:N", sort=sort, title=None, axis=alt.Axis(labelLimit=320)),
+            y=alt.Y(f"{label}:N", sort=sort, title=None, axis=alt.Axis(labelLimit=0)),
             **_bar_x(value, frame[value], unit, log),
             color=alt.condition(alt.datum.this_machine, alt.value(HIGHLIGHT), alt.value(REFERENCE)),
             tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q", format=",.4~g")],
@@ -177,6 +194,23 @@ DECADE_LABEL = (
 )
 TICK_LABEL = "abs(datum.value) >= 1000 ? format(datum.value, ',.0f') : format(datum.value, '.3~r')"
 
+#: Tick labels for sizes in bytes, in binary units as the book writes sizes ("4 KiB",
+#: "16 MiB", "1 GiB"; never "16,777,216"), for a log-2 axis or any other.
+SIZE_LABEL = (
+    "abs(datum.value) >= 1099511627776 ? format(datum.value / 1099511627776, '.3~r') + ' TiB' : "
+    "abs(datum.value) >= 1073741824 ? format(datum.value / 1073741824, '.3~r') + ' GiB' : "
+    "abs(datum.value) >= 1048576 ? format(datum.value / 1048576, '.3~r') + ' MiB' : "
+    "abs(datum.value) >= 1024 ? format(datum.value / 1024, '.3~r') + ' KiB' : "
+    "format(datum.value, '.3~r') + ' B'"
+)
+
+
+def size_axis(values: list[float] | None = None, **options: object) -> alt.Axis:
+    """An axis of sizes in bytes labelled in KiB/MiB/GiB (`values`: the ticks, e.g. the
+    sizes measured; else Vega's own). Put the unit in the axis title as "size", not "bytes"."""
+    ticks = {"values": sorted(values)} if values is not None else {}
+    return alt.Axis(labelExpr=SIZE_LABEL, labelOverlap="greedy", labelSeparation=6, **ticks, **options)
+
 
 def lines(
     frame: pl.DataFrame,
@@ -191,14 +225,19 @@ def lines(
     log_y: bool = True,
     band: bool = True,
     legend: bool = True,
+    x_labels: str = TICK_LABEL,
 ) -> alt.LayerChart:
-    """Median lines with points, and a min–max band across repetitions when present."""
+    """Median lines with points, and a min–max band across repetitions when present.
+    `x_labels` is the x axis's label expression: ``SIZE_LABEL`` where x is a size in bytes."""
     scale_x = alt.Scale(type="log", base=2) if log_x else alt.Undefined
     scale_y = alt.Scale(type="log") if log_y else alt.Undefined
     ticks = sorted(frame[x].unique().to_list())
     base = alt.Chart(frame, title=title).encode(
         x=alt.X(
-            f"{x}:Q", scale=scale_x, title=x_title, axis=alt.Axis(values=ticks, labelExpr=TICK_LABEL, labelFlush=True)
+            f"{x}:Q",
+            scale=scale_x,
+            title=x_title,
+            axis=alt.Axis(values=ticks, labelExpr=x_labels, labelFlush=True, labelOverlap="greedy"),
         ),
         color=alt.Color(f"{color}:N", title=None, sort=None, legend=alt.Legend() if legend else None),
     )
@@ -231,9 +270,9 @@ def grouped_bars(
     """Horizontal bars of the median per category, one bar per group, with a rule from
     the fastest to the slowest repetition (`median`, `min`, `max` columns)."""
     base = alt.Chart(frame, title=title).encode(
-        y=alt.Y(f"{category}:N", title=None, sort=order, axis=alt.Axis(labelLimit=320)),
+        y=alt.Y(f"{category}:N", title=None, sort=order, axis=alt.Axis(labelLimit=0)),
         yOffset=alt.YOffset(f"{group}:N"),
-        color=alt.Color(f"{group}:N", title=None, legend=alt.Legend(labelLimit=400)),
+        color=alt.Color(f"{group}:N", title=None, legend=alt.Legend(labelLimit=0)),
     )
     bars = base.mark_bar().encode(
         **_bar_x("median", pl.concat([frame["min"], frame["max"]]), unit, log),
@@ -274,7 +313,7 @@ def machines(frame: pl.DataFrame, title: str = "This machine beside the other st
         drawn,
         title=alt.Title(title, subtitle="Times as fast as this machine (log scale): right of 1× faster, left slower."),
     ).encode(
-        y=alt.Y("row:N", sort=order, title=None, axis=alt.Axis(labelLimit=420)),
+        y=alt.Y("row:N", sort=order, title=None, axis=alt.Axis(labelLimit=0)),
         yOffset=alt.YOffset("machine:N", sort=names),
         color=alt.Color("machine:N", title=None, sort=names, scale=alt.Scale(domain=names, range=colours)),
         tooltip=[

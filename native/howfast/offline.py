@@ -16,6 +16,7 @@ book works from any folder, a web server or a laptop without network alike.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import json
@@ -32,20 +33,215 @@ FIGURES = ASSETS / "figures"
 _counter = itertools.count(1)
 _page = {"loaded": False, "prefix": uuid.uuid4().hex[:8]}
 
-#: Draws every chart of the page once the bundle is there; shows why if it is not.
+#: Draws every chart of the page once the bundle is there (shows why if it is not), sized to
+#: its container: a single or layered view takes the container's width (Vega-Lite's
+#: ``width: "container"``, autosize ``fit-x``); a concatenation or facet has each view's
+#: width scaled until the whole fits (two measured drawings, then the one that fits);
+#: titles wrap, legends take as many columns as fit, and every chart is drawn again when
+#: the window's width changes. A drawn chart's container gets ``data-howfast-drawn``.
 _DRAW = """<script>
-window.howfastDraw = window.howfastDraw || function (id) {
-  var el = document.getElementById(id);
-  var spec = JSON.parse(document.getElementById(id + "-spec").textContent);
-  if (!window.vegaEmbed) {
-    el.textContent = "This chart needs " + %(bundle)s + ", which did not load.";
-    return;
+(function () {
+  if (window.howfastDraw) return;
+  var OPTIONS = {renderer: "svg", actions: {export: true, source: false, compiled: false, editor: false}};
+  var charts = {};  // id -> its spec, to draw again when the window's width changes
+
+  function clone(x) { return JSON.parse(JSON.stringify(x)); }
+  function kids(s) { return s.hconcat || s.vconcat || s.concat || null; }
+  function composite(s) {
+    var e = s.encoding || {};
+    return !!(kids(s) || s.spec || e.column || e.row || e.facet);
   }
-  vegaEmbed(el, spec, {renderer: "svg", actions: {export: true, source: false, compiled: false, editor: false}})
-    .catch(function (err) { el.textContent = "The chart could not be drawn: " + err; });
-};
+  // The views that own a width (a layer's members share their parent's).
+  function views(s, out) {
+    var k = kids(s);
+    if (k) k.forEach(function (c) { views(c, out); });
+    else if (s.spec) views(s.spec, out);
+    else out.push(s);
+    return out;
+  }
+  // How many values a field takes in the spec's data (a facet's columns), 1 if unknown.
+  function distinct(root, s, def) {
+    var field = def && def.field, data = s.data || root.data || {};
+    var rows = data.values || (data.name && (root.datasets || {})[data.name]) || [];
+    if (!field || !rows.length) return 1;
+    var seen = {};
+    rows.forEach(function (r) { seen[JSON.stringify(r[field])] = 1; });
+    return Object.keys(seen).length;
+  }
+  // Views side by side: a first guess that measuring corrects.
+  function across(s, root) {
+    root = root || s;
+    var more = function (c) { return across(c, root); };
+    if (s.hconcat) return s.hconcat.reduce(function (n, c) { return n + more(c); }, 0);
+    if (s.vconcat) return Math.max.apply(null, s.vconcat.map(more));
+    if (s.concat) {
+      var n = s.concat.length;
+      return Math.min(s.columns || n, n) * Math.max.apply(null, s.concat.map(more));
+    }
+    var f = s.facet || (s.encoding || {}), wrapped = s.facet ? !(f.column || f.row) : !!f.facet;
+    var columns = f.column ? distinct(root, s, f.column) : 1;
+    if (wrapped) columns = Math.min(s.columns || Infinity, distinct(root, s, s.facet || f.facet));
+    return columns * (s.spec ? more(s.spec) : 1);
+  }
+  function words(text, chars) {  // a title cut into lines at spaces, none longer than `chars`
+    var lines = [], line = "";
+    String(text).split(" ").forEach(function (w) {
+      if (line && (line + " " + w).length > chars) { lines.push(line); line = w; }
+      else line = line ? line + " " + w : w;
+    });
+    if (line) lines.push(line);
+    return lines.length > 1 ? lines : text;
+  }
+  // Titles and subtitles longer than the width wrap (a title is never cut with "…").
+  function wrapTitles(s, width) {
+    var chars = Math.max(12, Math.floor(width / 7.5));
+    var t = s.title;
+    if (typeof t === "string") s.title = words(t, chars);
+    else if (t && typeof t === "object" && !Array.isArray(t)) {
+      if (typeof t.text === "string") t.text = words(t.text, chars);
+      if (typeof t.subtitle === "string") t.subtitle = words(t.subtitle, Math.floor(chars * 1.15));
+    }
+    (kids(s) || []).forEach(function (c) { wrapTitles(c, width); });
+    if (s.spec) wrapTitles(s.spec, width);
+  }
+  // A label longer than `chars` characters wraps at spaces onto more lines (Vega draws an
+  // array of strings as lines), for legends and facet headers, whose labels a chart's
+  // width cannot make room for.
+  function wrapExpr(chars) {
+    return "split(replace(datum.label, regexp('(.{1," + chars + "}) +(?=.)', 'g'), '$1\u00b6'), '\u00b6')";
+  }
+  var LEGENDS = ["color", "fill", "stroke", "shape", "size", "opacity", "strokeDash", "strokeWidth"];
+  function encodings(s, out) {  // every encoding of a spec, its layers' and its views' included
+    if (s.encoding) out.push(s.encoding);
+    (s.layer || []).concat(kids(s) || []).forEach(function (c) { encodings(c, out); });
+    if (s.spec) encodings(s.spec, out);
+    return out;
+  }
+  function wrapLabels(s, width) {
+    var expr = wrapExpr(Math.max(12, Math.floor((width - 90) / 7)));
+    encodings(s, []).forEach(function (e) {
+      LEGENDS.forEach(function (channel) {
+        var def = e[channel];
+        if (!def || typeof def !== "object" || def.legend === null || !(def.field || def.aggregate)) return;
+        if (!(def.legend && def.legend.labelExpr)) def.legend = Object.assign({labelExpr: expr}, def.legend || {});
+      });
+    });
+    s.config = s.config || {};
+    var header = s.config.header = Object.assign({}, s.config.header || {});
+    if (!header.labelExpr) header.labelExpr = wrapExpr(Math.max(8, Math.floor((width / across(s) - 30) / 7)));
+  }
+  function drawnWidth(el) {
+    var svg = el.querySelector("svg");
+    return svg ? parseFloat(svg.getAttribute("width")) || svg.getBoundingClientRect().width : 0;
+  }
+  function room(el) {  // the width a chart may take: the container less vega-embed's padding (its menu)
+    var cs = window.getComputedStyle(el);
+    var pad = (parseFloat(cs.paddingLeft) || 0) + (parseFloat(cs.paddingRight) || 0);
+    if (!el.classList.contains("has-actions")) pad += 38;
+    return Math.max(120, el.clientWidth - pad);
+  }
+  function embed(el, spec) {
+    if (el._howfastView) { el._howfastView.finalize(); el._howfastView = null; }
+    el.innerHTML = "";
+    return vegaEmbed(el, spec, OPTIONS).then(function (result) { el._howfastView = result; return result; });
+  }
+  // Legend entries in as many columns as fit the width.
+  function legendColumns(el, width) {
+    var legends = el.querySelectorAll("g.role-legend");
+    var best = 0;
+    for (var i = 0; i < legends.length; i++) {
+      var labels = legends[i].querySelectorAll(".role-legend-label text");
+      if (labels.length < 2) continue;
+      var widest = 0;
+      for (var j = 0; j < labels.length; j++) widest = Math.max(widest, labels[j].getBBox().width);
+      var cols = Math.max(1, Math.min(labels.length, Math.floor((width - 60) / (widest + 34))));
+      best = best ? Math.min(best, cols) : cols;
+    }
+    return best;
+  }
+  function sized(spec, factor, base) {
+    var s = clone(spec);
+    views(s, []).forEach(function (v, i) { v.width = Math.max(20, Math.round(base[i] * factor)); });
+    return s;
+  }
+  // A concatenation or facet: every view's width scaled so the whole fits `width`.
+  // The drawn width is close to linear in the scale (axes, legends and gaps stay), so two
+  // measured drawings give the scale that fits.
+  function fitComposite(el, spec, width) {
+    var continuous = ((spec.config || {}).view || {}).continuousWidth || 300;
+    var base = views(spec, []).map(function (v) { return typeof v.width === "number" ? v.width : continuous; });
+    var widest = Math.max.apply(null, base);
+    var f1 = Math.max(0.05, (width / across(spec) - 70) / widest);
+    return embed(el, sized(spec, f1, base)).then(function () {
+      var s1 = drawnWidth(el);
+      if (s1 <= width && s1 >= width - 60) return;
+      var f2 = f1 * 0.6;
+      return embed(el, sized(spec, f2, base)).then(function () {
+        var s2 = drawnWidth(el);
+        var per = (s1 - s2) / (f1 - f2);
+        if (!(per > 0)) return null;  // the views' widths are not what makes it wide
+        var f = Math.max(0.05, (width - 2 - (s1 - per * f1)) / per);
+        return embed(el, sized(spec, f, base)).then(function () {
+          if (drawnWidth(el) > width) return embed(el, sized(spec, f * width / drawnWidth(el) * 0.97, base));
+        });
+      });
+    });
+  }
+  function draw(id) {
+    var el = document.getElementById(id);
+    var spec = clone(charts[id]);
+    el.removeAttribute("data-howfast-drawn");
+    var width = room(el);
+    el._howfastWidth = el.clientWidth;
+    wrapTitles(spec, width);
+    wrapLabels(spec, width);
+    var fit;
+    if (composite(spec)) fit = function (s) { return fitComposite(el, s, width); };
+    else {
+      spec.width = "container";
+      spec.autosize = {type: "fit-x", contains: "padding"};
+      fit = function (s) { return embed(el, s); };
+    }
+    return fit(spec).then(function () {
+      var cols = legendColumns(el, width);
+      var now = ((spec.config || {}).legend || {}).columns;
+      if (cols && cols !== now) {
+        spec.config = spec.config || {};
+        spec.config.legend = Object.assign({}, spec.config.legend || {}, {columns: cols});
+        return fit(spec);
+      }
+    }).then(function () {
+      el.setAttribute("data-howfast-drawn", "1");
+    }).catch(function (err) {
+      el.textContent = "The chart could not be drawn: " + err;
+      el.setAttribute("data-howfast-drawn", "failed");
+    });
+  }
+  window.howfastDraw = function (id) {
+    var el = document.getElementById(id);
+    charts[id] = JSON.parse(document.getElementById(id + "-spec").textContent);
+    if (!window.vegaEmbed) {
+      el.textContent = "This chart needs " + %(bundle)s + ", which did not load.";
+      el.setAttribute("data-howfast-drawn", "failed");
+      return;
+    }
+    draw(id);
+  };
+  var pending = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(pending);
+    pending = setTimeout(function () {
+      Object.keys(charts).forEach(function (id) {
+        var el = document.getElementById(id);
+        if (el && window.vegaEmbed && el.clientWidth !== el._howfastWidth) draw(id);
+      });
+    }, 200);
+  });
+})();
 </script>
 <style>
+.howfast-chart { width: 100%%; max-width: 100%%; box-sizing: border-box; }
+.howfast-chart svg { max-width: 100%%; height: auto; }
 .howfast-static { display: none; }
 .howfast-static-link { font-size: 0.8em; }
 @media print {
@@ -79,13 +275,200 @@ def write_bundle(root: Path) -> Path:
     return path
 
 
-def write_static(spec: dict, root: Path, name: str) -> Path:
-    """The chart as a static SVG image below `root`."""
+#: The width of a static image (the printed page, the notebooks): a book column's.
+STATIC_WIDTH = 700
+
+
+def _kids(spec: dict) -> list[dict] | None:
+    return spec.get("hconcat") or spec.get("vconcat") or spec.get("concat")
+
+
+def _composite(spec: dict) -> bool:
+    encoding = spec.get("encoding") or {}
+    return bool(_kids(spec) or "spec" in spec or {"column", "row", "facet"} & set(encoding))
+
+
+def _views(spec: dict) -> list[dict]:
+    """The views of `spec` that own a width (a layer's members share their parent's)."""
+    if _kids(spec):
+        return [v for kid in _kids(spec) for v in _views(kid)]
+    if isinstance(spec.get("spec"), dict):
+        return _views(spec["spec"])
+    return [spec]
+
+
+def _distinct(root: dict, spec: dict, field: object) -> int:
+    """How many values a field takes in the spec's data (a facet's columns), 1 if unknown."""
+    name = field.get("field") if isinstance(field, dict) else None
+    data = spec.get("data") or root.get("data") or {}
+    rows = data.get("values") or (root.get("datasets") or {}).get(data.get("name"), [])
+    if not name or not isinstance(rows, list) or not rows:
+        return 1
+    return len({json.dumps(row.get(name), sort_keys=True) for row in rows if isinstance(row, dict)}) or 1
+
+
+def _across(spec: dict, root: dict | None = None) -> int:
+    """How many views sit side by side: a first guess that measuring corrects."""
+    root = root or spec
+    if spec.get("hconcat"):
+        return sum(_across(k, root) for k in spec["hconcat"])
+    if spec.get("vconcat"):
+        return max(_across(k, root) for k in spec["vconcat"])
+    if spec.get("concat"):
+        kids = spec["concat"]
+        return min(spec.get("columns") or len(kids), len(kids)) * max(_across(k, root) for k in kids)
+    facet = spec.get("facet") or spec.get("encoding") or {}
+    wrapped = not (facet.get("column") or facet.get("row")) if spec.get("facet") else bool(facet.get("facet"))
+    if wrapped:
+        columns = _distinct(root, spec, spec.get("facet") or facet.get("facet"))
+        columns = min(spec.get("columns") or columns, columns)
+    else:
+        columns = _distinct(root, spec, facet.get("column")) if facet.get("column") else 1
+    return columns * (_across(spec["spec"], root) if isinstance(spec.get("spec"), dict) else 1)
+
+
+def _lines(text: str, chars: int) -> str | list[str]:
+    """`text` cut into lines at spaces, none longer than `chars` (one line: the text)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines if len(lines) > 1 else text
+
+
+def _wrap_expr(chars: int) -> str:
+    """A Vega label expression: labels longer than `chars` wrap at spaces onto more lines."""
+    return f"split(replace(datum.label, regexp('(.{{1,{chars}}}) +(?=.)', 'g'), '$1\u00b6'), '\u00b6')"
+
+
+_LEGENDS = ("color", "fill", "stroke", "shape", "size", "opacity", "strokeDash", "strokeWidth")
+
+
+def _encodings(spec: dict) -> list[dict]:
+    """Every encoding of `spec`, its layers' and its views' included."""
+    found = [spec["encoding"]] if isinstance(spec.get("encoding"), dict) else []
+    for kid in (spec.get("layer") or []) + (_kids(spec) or []):
+        found += _encodings(kid)
+    if isinstance(spec.get("spec"), dict):
+        found += _encodings(spec["spec"])
+    return found
+
+
+def _wrap_labels(spec: dict, width: int) -> None:
+    """Legend and facet header labels wrap, as the page's renderer does: a chart's width
+    cannot make room for a label wider than the column."""
+    expr = _wrap_expr(max(12, (width - 90) // 7))
+    for encoding in _encodings(spec):
+        for channel in _LEGENDS:
+            field = encoding.get(channel)
+            if not isinstance(field, dict) or not field.keys() & {"field", "aggregate"}:
+                continue
+            if "legend" in field and field["legend"] is None:
+                continue
+            field["legend"] = {"labelExpr": expr, **(field.get("legend") or {})}
+    config = spec.setdefault("config", {})
+    header = config["header"] = dict(config.get("header") or {})
+    header.setdefault("labelExpr", _wrap_expr(max(8, (width // _across(spec) - 30) // 7)))
+
+
+def _wrap_titles(spec: dict, width: int) -> None:
+    """Titles longer than the width wrap, as the page's renderer does: none is cut."""
+    chars = max(12, width * 2 // 15)
+    title = spec.get("title")
+    if isinstance(title, str):
+        spec["title"] = _lines(title, chars)
+    elif isinstance(title, dict):
+        if isinstance(title.get("text"), str):
+            title["text"] = _lines(title["text"], chars)
+        if isinstance(title.get("subtitle"), str):
+            title["subtitle"] = _lines(title["subtitle"], chars * 23 // 20)
+    for kid in _kids(spec) or []:
+        _wrap_titles(kid, width)
+    if isinstance(spec.get("spec"), dict):
+        _wrap_titles(spec["spec"], width)
+
+
+_SVG_WIDTH = re.compile(r'<svg[^>]*?\bwidth="([\d.]+)"')
+_LEGEND_LABELS = re.compile(r'class="mark-text role-legend-label"[^>]*>(.*?)</g>', re.S)
+_TEXT = re.compile(r"<text[^>]*>(.*?)</text>", re.S)
+
+
+def _svg(spec: dict) -> str:
     import vl_convert as vlc
 
+    return vlc.vegalite_to_svg(spec)
+
+
+def _drawn_width(svg: str) -> float:
+    found = _SVG_WIDTH.search(svg)
+    return float(found.group(1)) if found else 0.0
+
+
+def _legend_columns(svg: str, width: int) -> int:
+    """As many legend columns as fit `width` (labels at about 7 px a character), 0 for no legend."""
+    best = 0
+    for group in _LEGEND_LABELS.findall(svg):
+        labels = _TEXT.findall(group)
+        if len(labels) < 2:
+            continue
+        widest = max(len(label) for label in labels) * 7
+        columns = max(1, min(len(labels), (width - 60) // (widest + 34)))
+        best = min(best, columns) if best else columns
+    return best
+
+
+def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
+    """`spec` drawn `width` pixels wide at most, as the page's renderer draws it in a
+    column that wide: a single or layered view exactly as wide; a concatenation or facet
+    with its views' widths scaled to fit; titles wrapped; legends in as many columns as fit."""
+    spec = copy.deepcopy(spec)
+    _wrap_titles(spec, width)
+    _wrap_labels(spec, width)
+    if not _composite(spec):
+        spec["width"] = width
+        spec["autosize"] = {"type": "fit-x", "contains": "padding"}
+        draw = spec
+    else:
+        continuous = ((spec.get("config") or {}).get("view") or {}).get("continuousWidth") or 300
+        base = [v["width"] if isinstance(v.get("width"), (int, float)) else continuous for v in _views(spec)]
+
+        def scaled(factor: float) -> tuple[dict, float]:
+            out = copy.deepcopy(spec)
+            for view, w in zip(_views(out), base, strict=True):
+                view["width"] = max(20, round(w * factor))
+            return out, _drawn_width(_svg(out))
+
+        f1 = max(0.05, (width / _across(spec) - 70) / max(base))
+        draw, s1 = scaled(f1)
+        if not (width - 60 <= s1 <= width):
+            f2 = f1 * 0.6
+            draw, s2 = scaled(f2)
+            per = (s1 - s2) / (f1 - f2)
+            if per > 0:
+                f = max(0.05, (width - 2 - (s1 - per * f1)) / per)
+                draw, s = scaled(f)
+                if s > width:
+                    draw, s = scaled(f * width / s * 0.97)
+
+    columns = _legend_columns(_svg(draw), width)
+    if columns and columns != ((draw.get("config") or {}).get("legend") or {}).get("columns"):
+        config = draw.setdefault("config", {})
+        config["legend"] = {**(config.get("legend") or {}), "columns": columns}
+    return draw
+
+
+def static_svg(spec: dict, width: int = STATIC_WIDTH) -> str:
+    """The chart as an SVG image `width` pixels wide at most."""
+    return _svg(fitted(spec, width))
+
+
+def write_static(spec: dict, root: Path, name: str) -> Path:
+    """The chart as a static SVG image below `root`, a column wide."""
     path = root / FIGURES / f"{name}.svg"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(vlc.vegalite_to_svg(spec), encoding="utf-8")
+    path.write_text(static_svg(spec), encoding="utf-8")
     return path
 
 
@@ -137,9 +520,7 @@ SETTING = "HOWFAST_CHARTS"
 
 def svg_renderer(spec: dict, **metadata: object) -> dict:
     """The altair renderer for notebooks: the chart as an SVG image."""
-    import vl_convert as vlc
-
-    return {"image/svg+xml": vlc.vegalite_to_svg(spec), "text/plain": "<chart>"}
+    return {"image/svg+xml": static_svg(spec), "text/plain": "<chart>"}
 
 
 def register() -> None:

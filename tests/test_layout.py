@@ -1,0 +1,171 @@
+"""Pages that fit: every chart is drawn no wider than the column it sits in, at the widths
+a reader's window gives a book page's body (about 530 px in a 1000-px window, 750 px in a
+1400-px one), and no title, axis label or legend is cut with "…". Checked in headless
+Chromium with the network cut off, for every kind of chart the renderer meets (single,
+layered, stacked, side by side, faceted, with long legend labels and titles, with a fixed
+width wider than the column), and for the static images printed pages and notebooks get."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import altair as alt
+import numpy as np
+import polars as pl
+import pytest
+
+import browser
+from conftest import ROOT
+from howfast import charts, offline
+
+LONG = "O_DIRECT | O_DSYNC write through the page cache, then fdatasync"
+
+
+def _frame() -> pl.DataFrame:
+    sizes = [2**k for k in range(12, 31, 2)]
+    modes = ["buffered", "O_DIRECT", LONG, "O_DSYNC, one writer thread per core and a long name"]
+    rows = [(m, s, 1e3 * (i + 1) * np.log2(s)) for i, m in enumerate(modes) for s in sizes]
+    frame = pl.DataFrame(rows, schema=["mode", "bytes", "rate"], orient="row")
+    return frame.with_columns(median=pl.col("rate"), min=pl.col("rate") * 0.9, max=pl.col("rate") * 1.1)
+
+
+def _kinds() -> dict[str, alt.TopLevelMixin]:
+    """One chart of every shape the chapters draw."""
+    frame = _frame()
+    base = alt.Chart(frame).mark_line(point=True)
+    line = base.encode(
+        x=alt.X("bytes:Q", scale=alt.Scale(type="log", base=2), axis=charts.size_axis(frame["bytes"].unique())),
+        y=alt.Y("rate:Q", title="records per second"),
+        color=alt.Color("mode:N", title=None),
+    )
+    bars = charts.grouped_bars(
+        frame.filter(pl.col("bytes") < 2**20).with_columns(size=pl.col("bytes").cast(pl.Utf8)),
+        category="size",
+        group="mode",
+        title="A long title over grouped bars, longer than the narrowest column of the book can hold",
+        unit="records per second",
+    )
+    return {
+        "single": line.properties(title="One view"),
+        "fixed-too-wide": line.properties(width=1200, title="A view 1,200 px wide by its own spec"),
+        "layered": charts.lines(
+            frame, x="bytes", y="median", color="mode", x_title="size", y_title="records/s", x_labels=charts.SIZE_LABEL
+        ),
+        "vconcat": alt.vconcat(line.properties(width=600), line.properties(title="below")),
+        "hconcat": alt.hconcat(line.properties(width=300), line.properties(width=300)),
+        "facet": line.encode(color=alt.Color("mode:N", legend=None)).facet(facet="mode:N", columns=2),
+        "facet-columns": line.encode(color=alt.Color("mode:N", legend=None), column=alt.Column("mode:N")),
+        "grouped-bars": bars,
+        "unavailable": charts.unavailable("the scratch directory's file system refuses O_DIRECT", title="O_DIRECT"),
+    }
+
+
+@pytest.fixture(scope="module")
+def chart_htmls(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path]:
+    book = tmp_path_factory.mktemp("book")
+    (book / "_quarto.yml").write_text("project: {type: book}\n")
+    offline._page["loaded"] = False  # a new page
+    htmls = {
+        name: offline.chart_html(chart.to_dict(), root=book, here=book / "chapters")
+        for name, chart in _kinds().items()
+    }
+    return htmls, book
+
+
+def _check(found: list[dict], names: list[str], window: int) -> None:
+    column = browser.COLUMNS[window]
+    assert len(found) == len(names)
+    for name, chart in zip(names, found, strict=True):
+        where = f"{name} in a {window}-px window"
+        assert chart["drawn"] == "1", f"{where}: not drawn ({chart['drawn']})"
+        assert chart["column"] == column, f"{where}: the page's column is {chart['column']} px"
+        assert chart["svg"] <= chart["room"] + 1, f"{where}: {chart['svg']} px drawn in {chart['room']} px"
+        assert chart["shown"] <= chart["container"] + 1, where
+        assert chart["cut"] == [], f"{where}: cut texts {chart['cut']}"
+        assert chart["texts"] > 0, where
+
+
+@pytest.mark.parametrize("window", sorted(browser.COLUMNS))
+def test_every_kind_of_chart_fits_the_column_and_nothing_is_cut(
+    chart_htmls: tuple[dict[str, str], Path], window: int, tmp_path: Path
+) -> None:
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the layout (apt-get install chromium; make test installs it)")
+    htmls, book = chart_htmls
+    page = browser.layout_page(list(htmls.values()), book, tmp_path)
+    found = browser.layout(page, window)
+    _check(found, list(htmls), window)
+    by_name = dict(zip(htmls, found, strict=True))
+    for name in ("single", "layered", "fixed-too-wide", "unavailable"):  # a single view takes the column
+        assert by_name[name]["svg"] >= by_name[name]["room"] - 2, (name, by_name[name])
+
+
+def test_the_check_sees_a_chart_too_wide_and_a_cut_label(tmp_path: Path) -> None:
+    """The layout check is not a formality: a chart drawn at a fixed width the old way,
+    wider than the column, with a legend cut by Vega's default label limit, fails it."""
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the layout")
+    spec = _kinds()["single"].to_dict()
+    spec["width"] = 900
+    spec["config"]["legend"]["labelLimit"] = 160  # Vega's default
+    old = (
+        f'<div class="howfast-chart" id="old"></div><script>vegaEmbed("#old", {offline.json.dumps(spec)}, '
+        '{renderer: "svg"}).then(function () { document.getElementById("old").setAttribute("data-howfast-drawn", "1"); '
+        "});</script>"
+    )
+    offline._page["loaded"] = False
+    first = offline.chart_html(_kinds()["unavailable"].to_dict(), root=tmp_path / "book", here=tmp_path / "book" / "x")
+    page = browser.layout_page([first, old], tmp_path / "book", tmp_path / "site")
+    found = browser.layout(page, 1000)
+    assert found[1]["svg"] > found[1]["room"]
+    assert any(text.endswith("…") for text in found[1]["cut"])
+
+
+def test_static_images_are_a_column_wide_and_cut_nothing() -> None:
+    """The SVG images (printed pages, notebooks) are drawn at most a column wide, and
+    no label in them is cut either."""
+    for name, chart in _kinds().items():
+        svg = offline.static_svg(chart.to_dict())
+        width = float(re.search(r'<svg[^>]*?\bwidth="([\d.]+)"', svg).group(1))
+        assert width <= offline.STATIC_WIDTH, (name, width)
+        if name in ("single", "layered", "fixed-too-wide"):
+            assert width == offline.STATIC_WIDTH, name
+        texts = re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S)
+        assert texts and not [t for t in texts if t.rstrip().endswith("…")], (name, texts)
+
+
+def test_sizes_are_labelled_in_binary_units() -> None:
+    frame = pl.DataFrame({"bytes": [512, 4096, 2**20, 16 * 2**20, 2**30, 3 * 2**40], "y": [1, 2, 3, 4, 5, 6]})
+    chart = alt.Chart(frame).mark_point().encode(x=alt.X("bytes:Q", axis=charts.size_axis(frame["bytes"])), y="y")
+    svg = offline.static_svg(chart.to_dict())
+    labels = re.findall(r"<text[^>]*>(.*?)</text>", svg)
+    for label in ("512 B", "4 KiB", "1 MiB", "16 MiB", "1 GiB", "3 TiB"):
+        assert label in labels, (label, labels)
+    assert not [t for t in labels if re.fullmatch(r"[\d,]{6,}", t)], "a size printed as a raw byte count"
+
+
+def test_titles_wrap_instead_of_running_past_the_column() -> None:
+    spec = {"title": {"text": "word " * 40, "subtitle": "x"}, "mark": "point"}
+    fitted = offline.fitted(spec, 530)
+    assert isinstance(fitted["title"]["text"], list) and len(fitted["title"]["text"]) > 1
+    assert all(len(line) <= 530 * 2 // 15 for line in fitted["title"]["text"])
+    assert offline.fitted({"title": "short", "mark": "point"}, 530)["title"] == "short"
+
+
+def test_the_theme_sets_no_width_wider_than_the_narrowest_column() -> None:
+    config = charts._theme()["config"]
+    assert config["view"]["continuousWidth"] <= browser.COLUMNS[1000] - 90  # room for the axis
+    assert config["axis"]["labelLimit"] == config["legend"]["labelLimit"] == 0
+    assert "width" not in charts.unavailable("why").to_dict()
+
+
+def test_every_chapter_chart_function_in_the_book_sets_no_fixed_width_wider_than_a_column() -> None:
+    """A chart that fixes its width wider than the narrowest column is shrunk by the
+    renderer, but its author meant something else: flag it in the source."""
+    wide = []
+    for path in sorted((ROOT / "native" / "howfast").rglob("*.py")):
+        for match in re.finditer(r"width\s*=\s*(\d+)", path.read_text()):
+            if int(match.group(1)) > browser.COLUMNS[1000] and "STATIC_WIDTH" not in match.group(0):
+                wide.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
+    assert wide == [], wide
