@@ -67,8 +67,7 @@ def chart_htmls(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str
     (book / "_quarto.yml").write_text("project: {type: book}\n")
     offline._page["loaded"] = False  # a new page
     htmls = {
-        name: offline.chart_html(chart.to_dict(), root=book, here=book / "chapters")
-        for name, chart in _kinds().items()
+        name: offline.chart_html(chart.to_dict(), root=book, here=book / "chapters") for name, chart in _kinds().items()
     }
     return htmls, book
 
