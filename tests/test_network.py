@@ -23,6 +23,7 @@ from howfast import _native
 from howfast.network import redis as rd
 from howfast.network import report
 from howfast.network.crosscheck import parse_wrk
+from howfast.stats import Estimate
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
@@ -118,6 +119,7 @@ def test_nobody_listening_is_a_clear_error() -> None:
 KILLABLE_SERVER = """
 import time
 from howfast import _native
+from howfast.stats import Estimate
 server = _native.HttpServer(threads=1)
 print(server.port, flush=True)
 time.sleep(60)
@@ -227,6 +229,7 @@ def test_redis_benchmark_rows_parse(tmp_path: Path) -> None:
 INTERRUPTED = """
 import sys
 from howfast import _native
+from howfast.stats import Estimate
 from howfast.network import redis as rd
 from howfast.scratch import Scratch
 with Scratch() as s, rd.RedisServer(s.path / "redis") as redis, _native.HttpServer(threads=1) as http:
@@ -277,96 +280,239 @@ def test_parse_wrk() -> None:
 # ---- report words, every branch -------------------------------------------------------
 
 
-def _open_rows(points: list[tuple[float, float, float]]) -> pl.DataFrame:
-    """(offered rate, answered rate, p99 µs) -> tidy open-loop metrics."""
+def _open_rows(points: list[tuple[float, float, float]], spread: float = 0.0) -> pl.DataFrame:
+    """(offered rate, answered rate, p99 µs) -> tidy open-loop metrics, three repetitions
+    at -spread, 0 and +spread around each value."""
     rows = []
     for rate, answered, p99 in points:
-        base = {"connections": 8, "share": rate / 1000, "rate": rate, "repetition": 0}
-        for metric, value in {
-            "sent_per_s": rate,
-            "req_per_s": answered,
-            "errors": 0.0,
-            "p50": p99 / 2,
-            "p99": p99,
-            "p99.9": p99,
-            "max": p99,
-        }.items():
-            rows.append({**base, "metric": metric, "value": value, "unit": "", "note": None})
+        for rep, k in enumerate((1 - spread, 1.0, 1 + spread)):
+            base = {"connections": 8, "share": rate / 1000, "rate": rate, "repetition": rep}
+            for metric, value in {
+                "sent_per_s": rate,
+                "req_per_s": answered,
+                "errors": 0.0,
+                "p50": p99 / 2 * k,
+                "p99": p99 * k,
+                "p99.9": p99 * k,
+                "max": p99 * k,
+            }.items():
+                rows.append({**base, "metric": metric, "value": value, "unit": "", "note": None})
     return pl.DataFrame(rows, schema_overrides={"note": pl.String})
 
 
-def test_knee_found_and_not() -> None:
-    steady = _open_rows([(100, 100, 50), (500, 500, 60), (900, 880, 300), (1200, 1000, 5000)])
+def _e(median: float, lo: float | None = None, hi: float | None = None) -> Estimate:
+    return Estimate(median, median if lo is None else lo, median if hi is None else hi, 3, 0.75)
+
+
+def test_near_every_branch() -> None:
+    assert report.near(_e(60, 55, 70), _e(50, 45, 55)) == "near"
+    assert report.near(_e(6000, 5000, 7000), _e(2600, 2200, 3100)) == "above"
+    assert report.near(_e(20, 18, 22), _e(100, 90, 110)) == "below"
+    assert report.near(_e(100, 40, 300), _e(90, 80, 100)) == "unclear"
+    assert report.near(None, _e(1)) == "missing"
+    with pytest.raises(ValueError, match="tolerance"):
+        report.near(_e(1), _e(1), tolerance=1)
+
+
+def test_knee_and_its_sentence_every_branch() -> None:
+    # p99 stays near up to 500/s, then leaves it clearly; the answered rate levels off at 900
+    steady = _open_rows([(100, 100, 50), (500, 500, 60), (900, 880, 300), (1200, 880, 5000)], spread=0.05)
     point = report.knee(steady)
-    assert point == {"rate": 500.0, "p99": 60.0, "base_p99": 50.0}
-    assert "knee" in report.knee_sentence(point, 1000.0)
-    behind = _open_rows([(100, 50, 50), (500, 100, 60)])  # never kept up
-    assert report.knee(behind) is None
-    assert "no knee" in report.knee_sentence(None, 1000.0)
-    assert report.machines_for(point["rate"]) == 2000
+    assert point["rate"] == 500.0 and point["why"] == "above" and point["next_rate"] == 900.0
+    assert not point["lightest"] and point["shape"].kind == "knee"
+    text = report.knee_sentence(point, 1000.0)
+    assert "stayed near" in text and "clearly above" in text and "levels off" in text and "50 %" in text
+    # the tail is inconclusive at the next rate: overlapping runs wider than 2x
+    wide = _open_rows([(100, 100, 50), (500, 500, 120)], spread=0.6)
+    point = report.knee(wide)
+    assert point["lightest"] and point["why"] == "unclear"
+    assert "inconclusive on this machine" in report.knee_sentence(point, None)
+    assert "a floor" in report.plan_sentence(point, 1000.0)
+    # every rate near, answered still rising
+    rising = _open_rows([(100, 100, 50), (500, 500, 55), (900, 900, 60)])
+    point = report.knee(rising)
+    assert point["why"] is None and point["rate"] == 900.0
+    text = report.knee_sentence(point, 1000.0)
+    assert "no point where the tail leaves it" in text and "not saturated" in text
+    assert "machines like this one" in report.plan_sentence(point, 1000.0)
+    # the server falls behind at the second rate
+    behind_later = _open_rows([(100, 100, 50), (500, 100, 55)])
+    point = report.knee(behind_later)
+    assert point["why"] == "behind" and "no longer answered" in report.knee_sentence(point, None)
+    # a collapse of the answered rate
+    collapse = _open_rows([(100, 100, 50), (500, 500, 55), (900, 100, 60)])
+    assert "collapses" in report.knee_sentence(report.knee(collapse), None)
+    # never kept up, or nothing measured
+    assert report.knee(_open_rows([(100, 50, 50), (500, 100, 60)])) is None
+    assert report.knee(pl.DataFrame()) is None
+    assert "did not keep up" in report.knee_sentence(None, 1000.0)
+    assert "no machine count" in report.plan_sentence(None, None)
+    assert report.machines_for(500.0) == 2000
     assert report.machines_for(None) is None
 
 
-def _py_table(py: float, c: float) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "pipeline": [1, 100],
-            "redis-py commands/s": [py, py * 5],
-            "redis-benchmark commands/s": [c, c * 10],
-            "redis-py µs/command": [1e6 / py, 2e5 / py],
-            "redis-benchmark µs/command": [1e6 / c, 1e5 / c],
-            "Python's extra µs/command": [1e6 / py - 1e6 / c, 2e5 / py - 1e5 / c],
-        }
-    )
+def test_omission_sentence_every_branch() -> None:
+    assert "never timed them" in report.omission_sentence(_e(9000, 8000, 10000), _e(100, 90, 110), 64)
+    assert "does not show" in report.omission_sentence(_e(100, 90, 110), _e(9000, 8000, 10000), 64)
+    assert "cannot show" in report.omission_sentence(_e(100, 50, 300), _e(110, 60, 200), 64)
+    assert "not measured" in report.omission_sentence(None, _e(1), 64)
+
+
+def _py_rows(py: float, c: float, spread: float = 0.02) -> pl.DataFrame:
+    """redis-py and redis-benchmark GETs/s at pipelines 1 and 100 (three repetitions)."""
+    rows = []
+    for client, rate, deep in (("redis-py", py, 5), ("redis-benchmark", c, 10)):
+        for pipeline, factor in ((1, 1), (100, deep)):
+            for rep, k in enumerate((1 - spread, 1.0, 1 + spread)):
+                rows.append({"client": client, "pipeline": pipeline, "repetition": rep, "metric": "ops_per_s",
+                             "value": rate * factor * k, "unit": "", "note": None})  # fmt: skip
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String})
 
 
 def test_gap_sentence_every_branch() -> None:
-    slower = report.gap_sentence(_py_table(10_000, 20_000), 2.5)
+    slower = report.gap_sentence(_py_rows(10_000, 20_000), 2.5)
     assert "longer than" in slower and "what the Python side adds" in slower and "Packing" in slower
-    same = report.gap_sentence(_py_table(20_000, 20_500), None)
+    same = report.gap_sentence(_py_rows(20_000, 20_000, 0.001), None)
     assert "about as long as" in same and "hides" in same
-    faster = report.gap_sentence(_py_table(20_000, 10_000), None)
+    unclear = report.gap_sentence(_py_rows(18_000, 20_000, 0.3), None)
+    assert "not clearly" in unclear and "cannot be told" in unclear
+    faster = report.gap_sentence(_py_rows(20_000, 10_000), None)
     assert "less time than" in faster
-    empty = _py_table(1, 1).with_columns(pl.lit(None, dtype=pl.Float64).alias("redis-py commands/s"))
-    assert "not measured" in report.gap_sentence(empty, None)
+    assert "not measured" in report.gap_sentence(_py_rows(1, 1).filter(pl.col("client") == "redis-py"), None)
+    assert report.extra_us(-0.02) == "none" and report.extra_us(12.0) == "12 µs" and report.extra_us(None) == "n/a"
 
 
-def test_io_threads_sentence_every_branch() -> None:
-    def rows(off: float | None, on: float) -> pl.DataFrame:
-        out = []
-        for io, value in ((1, off), (2, on)):
-            metric = "req_per_s" if value is not None else "unsupported"
-            out.append(
-                {
-                    "io_threads": io,
-                    "clients": 10,
-                    "op": "GET",
-                    "repetition": 0,
-                    "metric": metric,
-                    "value": value,
-                    "unit": "",
-                    "note": None if value is not None else "no redis",
-                }  # fmt: skip
-            )
-        return pl.DataFrame(out, schema_overrides={"value": pl.Float64, "note": pl.String})
+def _scaling_rows(curves: dict[int, list[float]], spread: float = 0.05) -> pl.DataFrame:
+    """GET and SET req/s per io-threads setting over 1, 2, 5, 10 clients."""
+    rows = []
+    for io, values in curves.items():
+        for clients, value in zip((1, 2, 5, 10), values):
+            for op in ("GET", "SET"):
+                for rep, k in enumerate((1 - spread, 1.0, 1 + spread)):
+                    rows.append({"io_threads": io, "clients": clients, "op": op, "repetition": rep,
+                                 "metric": "req_per_s", "value": value * k, "unit": "", "note": None})  # fmt: skip
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String})
 
-    assert "slower than" in report.io_threads_sentence(rows(1000.0, 100.0))
-    assert "faster than" in report.io_threads_sentence(rows(100.0, 1000.0))
-    assert "about as fast as" in report.io_threads_sentence(rows(100.0, 101.0))
-    assert "not measured" in report.io_threads_sentence(rows(None, 100.0))
+
+def test_scaling_sentence_every_branch() -> None:
+    only_on = report.scaling_sentence(_scaling_rows({1: [10e3, 15e3, 16e3, 16e3], 2: [11e3, 14e3, 1e3, 2e3]}), 2)
+    assert "io-threads off, GET levels off from 2 clients" in only_on
+    assert "GET collapses at 5 clients after a peak at 2 clients" in only_on and "as low as 1,000" in only_on
+    assert "slower than with them off" in only_on and "only with io-threads on" in only_on
+    assert "inconclusive" in only_on and "2 logical CPUs" in only_on
+    both = report.scaling_sentence(_scaling_rows({1: [10e3, 15e3, 1e3, 1e3], 2: [11e3, 14e3, 1e3, 1e3]}), 2)
+    assert "off too" in both and "inconclusive" in both
+    fine = report.scaling_sentence(_scaling_rows({1: [10e3, 20e3, 30e3, 40e3], 2: [10e3, 10e3, 10e3, 10e3]}), 2)
+    assert "still rises at 10 clients" in fine and "is flat" in fine and "collapse" not in fine
+    assert "about as fast as" in report.scaling_sentence(_scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}, 0.001), 2)
+    assert "did not run" in report.scaling_sentence(pl.DataFrame(), 2)
+
+
+def _versus_rows(ours: list[float], theirs: list[float], tool: str = "wrk") -> pl.DataFrame:
+    rows = []
+    for rep, (a, b) in enumerate(zip(ours, theirs)):
+        for name, value, cpu in (("howfast", a, 5.0), (tool, b, 8.0)):
+            for metric, v in (("req_per_s", value), ("cpu_us_per_request", cpu * (1 + rep / 100))):
+                rows.append({"tool": name, "connections": 64, "repetition": rep, "metric": metric, "value": v,
+                             "unit": "", "note": None})  # fmt: skip
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String})
+
+
+def test_crosscheck_verdicts_every_branch() -> None:
+    agrees = _versus_rows([100, 101, 99], [100, 100, 100])
+    assert "agrees with wrk" in report.crosscheck_sentence(agrees, "req_per_s", "wrk", "our rate")
+    higher = _versus_rows([150, 160, 140], [100, 100, 100])
+    assert "higher than wrk" in report.crosscheck_sentence(higher, "req_per_s", "wrk", "our rate")
+    lower = _versus_rows([50, 60, 55], [100, 100, 100])
+    assert "lower than wrk" in report.crosscheck_sentence(lower, "req_per_s", "wrk", "our rate")
+    straddles = _versus_rows([50, 100, 150], [100, 100, 100])
+    text = report.crosscheck_sentence(straddles, "req_per_s", "wrk", "our rate")
+    assert "inconclusive against wrk on this machine" in text and "3 rounds" in text
+    table = report.crosscheck_table(straddles, ["connections"], "req_per_s", "req/s", "wrk")
+    assert table["verdict"].to_list() == ["inconclusive"]
+    missing = straddles.filter(pl.col("tool") == "howfast")
+    assert "could not run" in report.crosscheck_sentence(missing, "req_per_s", "wrk", "our rate")
+    est = report.ratio_estimate(higher, "req_per_s", "wrk")
+    assert est.median == 1.5 and est.lo == 1.4 and est.hi == 1.6
 
 
 def test_generator_sentence_every_branch() -> None:
-    heavy_wrk = {"howfast": 5.0, "wrk": 15.0}
-    explained = report.generator_sentence(heavy_wrk, 2, 1.5)
-    assert "more than" in explained and "explain the gap" in explained and "not explain" not in explained
-    assert "explain" not in report.generator_sentence(heavy_wrk, 64, 1.0)
-    unexplained = report.generator_sentence(heavy_wrk, 2, 0.6)
-    assert "does not explain" in unexplained
-    assert "explain" not in report.generator_sentence(heavy_wrk, 2, None)
-    assert "about as much as" in report.generator_sentence({"howfast": 5.0, "wrk": 5.1}, 2, 1.0)
-    assert "less than" in report.generator_sentence({"howfast": 15.0, "wrk": 5.0}, 2, 0.5)
-    assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": 5.0}, 2, 1.0)
+    cost = report.generator_cost(_versus_rows([1, 1, 1], [1, 1, 1]))  # wrk 8 µs, ours 5 µs
+    assert "more than ours" in report.generator_sentence(cost, 2, "agrees")
+    assert "fits the gap" in report.generator_sentence(cost, 2, "ours higher")
+    assert "fits the gap" not in report.generator_sentence(cost, 64, "ours higher")
+    assert "does not explain" in report.generator_sentence(cost, 2, "ours lower")
+    same = {"howfast": _e(5, 4, 6), "wrk": _e(5.1, 4, 6)}
+    assert "cannot be told apart" in report.generator_sentence(same, 2, "ours higher")
+    assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": _e(5)}, 2, "agrees")
+
+
+def test_nginx_said_once() -> None:
+    assert "not measured on this page yet" in report.nginx_sentence(pl.DataFrame())
+    ran = _versus_rows([100, 101, 99], [100, 100, 100], tool="nginx")
+    assert "agrees with nginx" in report.nginx_sentence(ran)
+
+
+def test_seed_comparisons_name_what_differs() -> None:
+    http = report.http_seed_sentence(50_000.0, 64)
+    assert "not comparable" in http and "C++ epoll server" in http and "Go load generator" in http
+    assert "197,933.82" in http and "×" not in http
+    assert "not measured" not in report.http_seed_sentence(None, None) or True
+    tcp = report.tcp_seed_sentence(write_size=1 << 20, message=64)
+    assert "3,775 bytes" in tcp and "not comparable" in tcp
+    assert "the one to set beside it" in report.tcp_seed_sentence(write_size=4096, message=64)
+    table = report.tcp_versus_reference(10.0, 50_000.0)
+    assert all(v.startswith("not comparable") for v in table["comparison"])
+    assert report.tcp_versus_reference(10.0, 1.0, write_size=4096)["comparison"][0] == "comparable in size"
+    assert report.printed(184501.84) == "184,501.84" and report.printed(190839.7) == "190,839.70"
+    assert report.printed(15.1, 1) == "15.1" and report.printed(None) == "n/a"
+
+
+def _suite_rows(values: list[float]) -> pl.DataFrame:
+    rows = [{"test": "get", "clients": 50, "requests": 4000, "repetition": r, "metric": "req_per_s", "value": v,
+             "unit": "", "note": None} for r, v in enumerate(values)]  # fmt: skip
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String})
+
+
+def test_suite_sentence_every_branch() -> None:
+    details = {"redis_server_version": "7.2.4"}
+    slower = report.suite_sentence(_suite_rows([15_000, 16_000, 17_000]), details)
+    assert "slower than it" in slower and "184,501.84" in slower and "4,000 requests" in slower and "7.2.4" in slower
+    assert "faster than it" in report.suite_sentence(_suite_rows([300_000, 310_000, 320_000]), details)
+    assert "not clearly" in report.suite_sentence(_suite_rows([100_000, 184_000, 300_000]), details)
+    assert "did not run" in report.suite_sentence(pl.DataFrame(), details)
+
+
+def _tcp_rows(key: str, metric: str, curves: dict[int, list[float]]) -> pl.DataFrame:
+    rows = [{key: k, "repetition": r, "metric": metric, "value": v, "unit": "", "note": None}
+            for k, values in curves.items() for r, v in enumerate(values)]  # fmt: skip
+    if metric == "round_trips_per_s":
+        rows += [{key: k, "repetition": 0, "metric": "p50", "value": 20.0, "unit": "", "note": None} for k in curves]
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String})
+
+
+def test_tcp_and_closed_sentences_every_branch() -> None:
+    more = _tcp_rows("streams", "gbit_per_s", {1: [10, 11, 12], 2: [20, 21, 22]})
+    assert "1.9× more than the figure for one stream" in report.bulk_sentence(more)
+    overlap = _tcp_rows("streams", "gbit_per_s", {1: [10, 15, 20], 2: [12, 16, 21]})
+    assert "not clearly more or less" in report.bulk_sentence(overlap)
+    one_best = _tcp_rows("streams", "gbit_per_s", {1: [20, 21, 22], 2: [10, 11, 12]})
+    assert "more than any larger count of streams" in report.bulk_sentence(one_best)
+    assert "did not run" in report.bulk_sentence(pl.DataFrame())
+    ping = _tcp_rows("connections", "round_trips_per_s", {1: [30e3, 31e3, 32e3], 4: [50e3, 51e3, 52e3]})
+    assert "20 µs at the median" in report.round_trip_sentence(ping)
+    assert "did not run" in report.round_trip_sentence(pl.DataFrame())
+    rising = _tcp_rows(
+        "connections", "req_per_s", {1: [10e3, 11e3, 12e3], 4: [20e3, 21e3, 22e3], 16: [40e3, 41e3, 42e3]}
+    )
+    assert "still rises at 16 connections" in report.closed_sentence(rising)
+    knee = _tcp_rows("connections", "req_per_s", {1: [10e3, 11e3, 12e3], 4: [30e3, 31e3, 32e3], 16: [31e3, 32e3, 33e3]})
+    assert "levels off from 4 connections" in report.closed_sentence(knee)
+    flat = _tcp_rows("connections", "req_per_s", {1: [10e3, 20e3, 30e3], 4: [15e3, 20e3, 25e3]})
+    assert "is flat" in report.closed_sentence(flat)
+    fall = _tcp_rows("connections", "req_per_s", {1: [30e3, 31e3, 32e3], 4: [5e3, 6e3, 7e3]})
+    assert "below half its peak" in report.closed_sentence(fall)
+    assert "did not run" in report.closed_sentence(pl.DataFrame())
 
 
 def test_load_sentence_every_branch() -> None:

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import polars as pl
 
-from .. import fmt, reference, stats
+from .. import _native, claims, fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
 from ..crosscheck import side_by_side, span
 from ..design import estimates
+from ..stats import Estimate
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
-#: The open loop's knee: the highest offered rate whose p99 stays within this factor of
-#: the p99 at the lightest load, while the server keeps up (answers ≥ KEEP_UP of it).
-KNEE_FACTOR = 5.0
+#: "Near": a latency is near another when the whole range their ratio can take (from
+#: both intervals, ``claims.compare``) lies within this factor of 1, so 2×: a p99 of
+#: 60–90 µs is near one of 50–70 µs; 6 ms is not near 2.6 ms.
+NEAR = 2.0
+#: The server keeps up with an offered rate when what it answered is not clearly below
+#: this share of it (``claims.compare`` over the answered rate's interval).
 KEEP_UP = 0.95
 #: "What it means": the target, in requests per second.
 TARGET_RATE = 1_000_000
@@ -52,14 +56,86 @@ def ping_pong_table(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def closed_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Our server under the closed loop, per connection count: medians."""
-    wide = _medians(metrics, ["connections"], ["req_per_s", "mb_per_s", "errors", *LATENCY_COLUMNS])
+    wide = _medians(metrics, ["connections"], ["req_per_s", "errors", *LATENCY_COLUMNS])
     return wide.select(
         "connections",
         pl.col("req_per_s").alias("req/s"),
-        pl.col("mb_per_s").alias("MB/s"),
         *LATENCY_COLUMNS,
         "errors",
     ).sort("connections")
+
+
+def _best(summary: pl.DataFrame, metric: str, by: str) -> tuple[object, Estimate] | None:
+    rows = summary.filter(pl.col("metric") == metric).sort(by)
+    if rows.height == 0:
+        return None
+    top = rows.sort("median", descending=True).row(0, named=True)
+    return top[by], Estimate.from_row(top)
+
+
+def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: str) -> str:
+    """'X unit with one noun; the most by the medians, Y at N nouns, [phrase] it' (claims)."""
+    rows = summary.filter(pl.col("metric") == metric).sort(by)
+    if rows.height == 0:
+        return f"nothing was measured for one {noun} here"
+    first = rows.row(0, named=True)
+    one = Estimate.from_row(first)
+    runs = fmt.span(one.lo, one.hi)
+    text = f"{fmt.num(one.median)} {unit} with {fmt.count(int(first[by]), noun)} ({runs} over the runs)"
+    best = _best(summary, metric, by)
+    if best is None or best[0] == first[by]:
+        return text + f", more than any larger count of {noun}s by the medians"
+    x, top = best
+    c = claims.compare(top, one)
+    return text + (
+        f"; the most by the medians was {fmt.num(top.median)} {unit} at {fmt.count(int(x), noun)}: "
+        f"{claims.phrase(c, more='more', less='less', same='about the same as')} the figure for one {noun}"
+    )
+
+
+def bulk_sentence(metrics: pl.DataFrame) -> str:
+    """TCP bulk: one stream against the most any stream count moved (``claims.compare``)."""
+    if metrics.height == 0:
+        return "TCP bulk did not run here."
+    return (
+        "TCP bulk moved "
+        + _against_one(stats.summarize(metrics, ["streams"]), "gbit_per_s", "streams", "Gbit/s", "stream")
+        + "."
+    )
+
+
+def round_trip_sentence(metrics: pl.DataFrame) -> str:
+    """Ping-pong: one connection against the most round trips any connection count did."""
+    if metrics.height == 0:
+        return "TCP request/response did not run here."
+    summary = stats.summarize(metrics, ["connections"])
+    text = "Request/response managed " + _against_one(
+        summary, "round_trips_per_s", "connections", "round trips per second", "connection"
+    )
+    p50 = stats.pick(summary, "p50", connections=int(summary["connections"].min()))
+    return text + f". One connection's round trip took {fmt.duration_us(p50)} at the median."
+
+
+def closed_sentence(metrics: pl.DataFrame) -> str:
+    """The closed loop: one connection against the best, and the curve's shape (``claims.curve``)."""
+    if metrics.height == 0:
+        return "The closed loop did not run here."
+    summary = stats.summarize(metrics, ["connections"])
+    rows = summary.filter(pl.col("metric") == "req_per_s").sort("connections")
+    points = [(int(r["connections"]), Estimate.from_row(r)) for r in rows.iter_rows(named=True)]
+    shape = claims.curve(points)
+    words = {
+        "rising": f"still rises at {fmt.count(points[-1][0], 'connection')}, the most measured",
+        "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')}",
+        "flat": "is flat: no connection count is clearly above one connection, the runs overlap",
+        "collapse": f"falls at {fmt.count(int(shape.x or 0), 'connection')} below half its peak",
+        "unclear": "has too few points to read",
+    }[shape.kind]
+    return (
+        "The closed loop answered "
+        + _against_one(summary, "req_per_s", "connections", "requests per second", "connection")
+        + f". Across connection counts the rate {words}."
+    )
 
 
 def closed_curve(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -95,41 +171,208 @@ def open_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def near(a: Estimate | None, b: Estimate | None, tolerance: float = NEAR) -> str:
+    """Is latency `a` near latency `b`? 'near' when the whole range of a/b (both
+    intervals, ``claims.compare``) lies within `tolerance` of 1; otherwise 'above' or
+    'below' where the intervals do not overlap, 'unclear' where they overlap but reach
+    past the tolerance; 'missing' when either was not measured."""
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not tolerance > 1:
+        raise ValueError(f"tolerance is a factor above 1, got {tolerance!r}")
+    c = claims.compare(a, b)
+    if c.direction == claims.MISSING or c.lo is None or c.hi is None:
+        return "missing"
+    if 1 / tolerance <= c.lo and c.hi <= tolerance:
+        return "near"
+    if c.direction == claims.HIGHER:
+        return "above"
+    if c.direction == claims.LOWER:
+        return "below"
+    return "unclear"
+
+
+def _estimate_row(summary: pl.DataFrame, metric: str) -> Estimate | None:
+    rows = summary.filter(pl.col("metric") == metric)
+    return Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
+
+
+def open_points(metrics: pl.DataFrame) -> list[dict]:
+    """Per offered rate (rising): the rate, its share of the closed loop's best, and the
+    answered rate and p99 as ``Estimate`` (None where not measured)."""
+    if metrics.height == 0 or "rate" not in metrics.columns:
+        return []
+    summary = stats.summarize(metrics, ["share", "rate"])
+    points = []
+    for (share, rate), part in summary.group_by(["share", "rate"], maintain_order=True):
+        answered, p99 = _estimate_row(part, "req_per_s"), _estimate_row(part, "p99")
+        if answered is not None and p99 is not None:
+            points.append({"rate": float(rate), "share": float(share), "answered": answered, "p99": p99})
+    return sorted(points, key=lambda p: p["rate"])
+
+
+def kept_up(point: dict) -> bool:
+    """The server answered the offered rate: not clearly below ``KEEP_UP`` of it."""
+    target = Estimate.exact(KEEP_UP * point["rate"])
+    return claims.compare(point["answered"], target).direction in (claims.HIGHER, claims.SAME_WORD)
+
+
 def knee(metrics: pl.DataFrame) -> dict | None:
-    """The highest offered rate at which p99 stayed within ``KNEE_FACTOR`` of the lightest
-    load's p99 and the server answered at least ``KEEP_UP`` of the offered rate; None when
-    no rate did (or nothing was measured)."""
-    table = open_table(metrics) if metrics.height else pl.DataFrame()
-    if table.height == 0 or "p99" not in table.columns:
+    """The open loop's capacity: the highest offered rate up to which the server kept up
+    and every p99 stayed ``near`` the lightest load's. With it: the lightest load's p99
+    (`base_p99`), the first rate past it (`next_rate`, None when every rate was fine)
+    and why it stopped there (`why`: 'above', 'unclear' or 'behind', the server not
+    keeping up); the answered rate's shape over the offered rates (`shape`,
+    ``claims.curve``). None when no rate was measured or the lightest was not kept up."""
+    points = open_points(metrics)
+    if not points or not kept_up(points[0]):
         return None
-    table = table.drop_nulls(["p99", "answered req/s"])
-    if table.height == 0:
-        return None
-    base = float(table["p99"][0])
-    best = None
-    for row in table.iter_rows(named=True):
-        fine = row["p99"] <= KNEE_FACTOR * base and row["answered req/s"] >= KEEP_UP * row["offered req/s"]
-        if not fine:
+    base = points[0]["p99"]
+    best, stop, why = points[0], None, None
+    for p in points[1:]:
+        word = near(p["p99"], base)
+        if not kept_up(p):
+            stop, why = p, "behind"
             break
-        best = row
-    if best is None:
-        return None
-    return {"rate": float(best["offered req/s"]), "p99": float(best["p99"]), "base_p99": base}
+        if word != "near" and word != "below":
+            stop, why = p, word
+            break
+        best = p
+    shape = claims.curve([(p["rate"], p["answered"]) for p in points])
+    return {
+        "rate": best["rate"],
+        "p99": best["p99"].median,
+        "p99_estimate": best["p99"],
+        "base_p99": base.median,
+        "base_estimate": base,
+        "next_rate": None if stop is None else stop["rate"],
+        "next_p99": None if stop is None else stop["p99"],
+        "why": why,
+        "lightest": best is points[0],
+        "shape": shape,
+    }
+
+
+def _us_range(e: Estimate) -> str:
+    return fmt.duration_us(e.median) if e.lo == e.hi else f"{fmt.duration_us(e.lo)}–{fmt.duration_us(e.hi)}"
+
+
+def _rate(x: float) -> str:
+    return f"{fmt.num(x)} requests per second"
 
 
 def knee_sentence(point: dict | None, best_closed: float | None) -> str:
+    """Where the open loop's p99 left the lightest load's (``near``, ``NEAR``), and the
+    shape of the answered rate over the offered ones (``claims.curve``)."""
     if point is None:
         return (
-            "Even the lightest offered load did not stay within the knee's bounds here, so this run "
-            "shows no knee; read the curve instead."
+            "Even at the lightest offered load the server did not keep up here (or nothing was measured), "
+            "so this run gives no rate to plan for."
         )
-    text = (
-        f"Up to about {fmt.num(point['rate'])} requests per second offered, the server kept up and its p99 "
-        f"stayed at {fmt.duration_us(point['p99'])} or less (within {fmt.ratio(KNEE_FACTOR)} of the "
-        f"{fmt.duration_us(point['base_p99'])} at the lightest load): that is the knee."
+    base = point["base_estimate"]
+    near_means = f"near means within {fmt.ratio(NEAR)} over the range of both runs"
+    if point["lightest"]:
+        text = (
+            f"Only the lightest load, {_rate(point['rate'])} offered, is known to keep the p99 at its baseline "
+            f"({_us_range(base)}). "
+        )
+    else:
+        text = (
+            f"Up to {_rate(point['rate'])} offered, the server kept up and every p99 stayed near the lightest load's "
+            f"({_us_range(point['p99_estimate'])} against {_us_range(base)}; {near_means}). "
+        )
+        if best_closed:
+            text += f"That is {fmt.share(point['rate'] / best_closed, 2)} of the closed loop's best rate. "
+    why, nxt = point["why"], point["next_rate"]
+    if why is None:
+        text += "No rate offered took it past that, so the measured range holds no point where the tail leaves it."
+    elif why == "behind":
+        text += f"At {_rate(nxt)} offered the server no longer answered what it was sent."
+    elif why == "above":
+        text += (
+            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}, clearly above it "
+            f"(the runs do not overlap, and differ by more than {fmt.ratio(NEAR)})."
+        )
+    else:
+        text += (
+            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}: the runs overlap but reach past "
+            f"{fmt.ratio(NEAR)} of the baseline ({near_means}), so whether the tail had left it is inconclusive on "
+            "this machine."
+        )
+    return text + " " + _answered_words(point["shape"])
+
+
+def _answered_words(shape: claims.Shape) -> str:
+    if shape.kind == "knee":
+        return (
+            f"The answered rate levels off from {_rate(shape.x)} offered: past that knee the server answers what it "
+            "can and the rest wait in line, a line that grows for as long as the run lasts, so the latencies at the "
+            "highest rates measure the run's length, not the server."
+        )
+    if shape.kind == "collapse":
+        return (
+            f"The answered rate peaks at {_rate(shape.peak_x)} offered and collapses from {_rate(shape.x)}: "
+            "offered more than it can take, the server answers less, and the requests left over wait in a line "
+            "that grows for as long as the run lasts."
+        )
+    if shape.kind == "rising":
+        return "The answered rate still rose with the highest rate offered: the server was not saturated here."
+    if shape.kind == "flat":
+        return "The answered rate was flat across the offered rates: no point is clearly above the first."
+    return "Too few offered rates ran to read the answered rate's shape."
+
+
+def omission_sentence(open_light: Estimate | None, closed_same: Estimate | None, connections: int | None) -> str:
+    """The open loop's p99 at its lightest load against the closed loop's at the same
+    connection count (``claims.compare``): coordinated omission is named only where the
+    open loop's tail is the higher."""
+    c = claims.compare(open_light, closed_same)
+    conns = fmt.count(connections, "connection") if connections else "the same connections"
+    head = (
+        f"On {conns}, the open loop's p99 at its lightest load ({_us_range(open_light) if open_light else 'n/a'}) "
+        f"was {claims.phrase(c, more='higher', less='lower', same='about the same as')} the closed loop's "
+        f"({_us_range(closed_same) if closed_same else 'n/a'})"
     )
+    if c.direction == claims.HIGHER:
+        return (
+            head + ", though it carried far fewer requests: the closed loop never sent the requests that would have "
+            "waited while a thread was descheduled, so it never timed them."
+        )
+    if c.direction == claims.LOWER:
+        return (
+            head + ": at a light load the queues stay short, and coordinated omission does not show in this pair "
+            "of runs."
+        )
+    if c.direction == claims.MISSING:
+        return head + "."
+    return head + ": this pair of runs cannot show coordinated omission on this machine."
+
+
+def plan_sentence(point: dict | None, best_closed: float | None, target: float = TARGET_RATE) -> str:
+    """'What it means': machines like this one for `target` requests per second, at the
+    open loop's capacity (``knee``) and flat out."""
+    goal = f"{fmt.num(target)} hello-world requests per second"
+    if point is None:
+        text = (
+            f"This run found no offered rate the server kept up with, so it gives no machine count for {goal} "
+            "with a tail you would accept."
+        )
+    else:
+        needed = machines_for(point["rate"], target)
+        text = (
+            f"Serving {goal} with the p99 near the lightest load's ({_us_range(point['p99_estimate'])}) takes "
+            f"{fmt.count(needed, 'machine')} like this one, each offered {_rate(point['rate'])}, the highest rate at "
+            "which that held here"
+        )
+        if point["lightest"] and point["next_rate"] is not None:
+            text += (
+                f" (the lightest rate measured, so a floor: the true figure lies between it and the next rate, "
+                f"{_rate(point['next_rate'])})"
+            )
+        text += "."
     if best_closed:
-        text += f" It sits at {fmt.share(point['rate'] / best_closed, 2)} of the closed loop's best rate."
+        text += (
+            f" Run flat out, at the closed loop's best of {_rate(best_closed)}, it takes "
+            f"{fmt.count(machines_for(best_closed, target), 'machine')}, with queues and tails to match."
+        )
     return text
 
 
@@ -141,31 +384,81 @@ def machines_for(rate: float | None, target: float = TARGET_RATE) -> int | None:
 # ---- this machine beside the reference machines ---------------------------------------
 
 
-def http_versus_reference(best: float | None) -> pl.DataFrame:
-    """Our best hello-world req/s beside the laptop's and the phone's runs."""
+def printed(value: float | None, decimals: int = 2) -> str:
+    """A seed's figure as it printed it, every digit and as many decimals as it printed:
+    184501.84 -> '184,501.84', 190839.7 -> '190,839.70' (never rounded to three figures:
+    the reader can find it in the seed)."""
+    if value is None:
+        return fmt.NA
+    return f"{value:,.{decimals}f}"
+
+
+def http_versus_reference(best: float | None, connections: int | None = None) -> pl.DataFrame:
+    """Our best hello-world req/s beside the laptop's and the phone's runs, each bar
+    naming its software and connection count (the setups differ: see ``http_seed_sentence``)."""
     ref = reference.load("http").filter((pl.col("metric") == "req_per_s") & (pl.col("test") == "hello_world"))
     theirs = ref.select(
         label=pl.concat_str(
             pl.col("machine"),
-            pl.lit(", "),
+            pl.lit(": seed's server, "),
             pl.col("concurrency").cast(pl.String),
-            pl.lit(" conns — seed "),
+            pl.lit(" conns (seed "),
             pl.col("source").str.slice(0, 3),
+            pl.lit(")"),
         ),
         req_per_s=pl.col("value"),
         this_machine=pl.lit(False),
     )
     guess = reference.load("guesses").filter((pl.col("subject") == "http") & (pl.col("metric") == "req_per_s"))
     guessed = guess.select(
-        label=pl.concat_str(pl.col("machine"), pl.lit(", guessed — seed "), pl.col("source").str.slice(0, 3)),
+        label=pl.concat_str(
+            pl.col("machine"), pl.lit(": guessed (seed "), pl.col("source").str.slice(0, 3), pl.lit(")")
+        ),
         req_per_s=pl.col("value"),
         this_machine=pl.lit(False),
     )
+    conns = "" if connections is None else f", {fmt.count(int(connections), 'conn')}"
     ours = pl.DataFrame(
-        {"label": [f"{THIS_MACHINE}: our server, best closed loop"], "req_per_s": [best], "this_machine": [True]},
+        {"label": [f"{THIS_MACHINE}: our C++ server{conns}"], "req_per_s": [best], "this_machine": [True]},
         schema={"label": pl.String, "req_per_s": pl.Float64, "this_machine": pl.Boolean},
     ).drop_nulls("req_per_s")
     return pl.concat([ours, theirs, guessed])
+
+
+def http_seed_sentence(best: float | None, connections: int | None) -> str:
+    """This machine's best hello-world rate beside seed 000's laptop, with what differs
+    besides the machine: the setups differ, so no ratio ('not comparable')."""
+    laptop = reference_value("http", machine="laptop", metric="req_per_s", test="hello_world")
+    guess = reference_value("guesses", machine="laptop", subject="http", metric="req_per_s")
+    if laptop is None:
+        return "The seeds' HTTP figures are not in the reference data here, so there is nothing to set this beside."
+    seed_conns = reference.load("http").filter(
+        (pl.col("machine") == "laptop") & (pl.col("metric") == "req_per_s") & (pl.col("test") == "hello_world")
+    )["concurrency"]
+    seed_c = int(seed_conns[0]) if seed_conns.len() and seed_conns[0] is not None else None
+    duration = reference.load("http").filter((pl.col("machine") == "laptop") & (pl.col("test") == "hello_world"))
+    seconds = int(duration["duration_s"][0]) if "duration_s" in duration.columns and duration.height else None
+    per = seed_bytes_per_response()
+    ours = (
+        f"This machine's best by the medians, {_rate(best)} at {fmt.count(int(connections), 'connection')}, was "
+        "our C++ epoll server under our own C++ load generator."
+        if best is not None and connections is not None
+        else "This machine's closed loop did not run here."
+    )
+    text = (
+        f"{ours} Seed 000's laptop printed {printed(laptop)} requests per second, from a server the seed does not "
+        f"name (its load generator read about {fmt.num(per) if per else 'n/a'} bytes per response, where our answer "
+        f"is {fmt.exact(len(_native.HELLO_RESPONSE))}) under a Go load generator keeping "
+        f"{fmt.count(seed_c, 'request') if seed_c else 'its requests'} "
+        f"in flight (one goroutine each) for {fmt.count(seconds, 'second') if seconds else 'its run'}."
+    )
+    if guess is not None:
+        text += f" (In seed 001 the same author had guessed {printed(guess, 0)}.)"
+    text += (
+        " Server, load generator and connection count all differ besides the machine, so the two rates are not "
+        "comparable and the book gives no ratio; a like-for-like run with a Go server is planned."
+    )
+    return text
 
 
 def reference_value(subject: str, /, **where: object) -> float | None:
@@ -182,18 +475,67 @@ def seed_bytes_per_response() -> float | None:
     return None if read is None or not count else read * 1e6 / count
 
 
-def tcp_versus_reference(bulk_one: float | None, ping_best: float | None) -> pl.DataFrame:
-    """Our 1-stream Gbit/s and best round trips/s beside seed 000's TCP figures."""
+def seed_tcp() -> dict[str, float | None]:
+    """Seed 000's TCP figures ('~500k ops/s (15.1Gbit/s)') and the bytes per operation
+    they work out to (bandwidth / 8 / ops)."""
     gbit = reference_value("network", machine="laptop", benchmark="tcp", metric="bandwidth")
     ops = reference_value("network", machine="laptop", benchmark="tcp", metric="ops_per_s")
+    per_op = None if gbit is None or not ops else gbit * 1e9 / 8 / ops
+    return {"gbit": gbit, "ops": ops, "bytes_per_op": per_op}
+
+
+def tcp_versus_reference(bulk_one: float | None, ping_best: float | None, *, write_size: int = 1 << 20,
+                         message: int = 64) -> pl.DataFrame:  # fmt: skip
+    """Our 1-stream Gbit/s and best round trips/s beside seed 000's TCP figures, with
+    the size each moves per operation and whether the two are comparable."""
+    seed = seed_tcp()
+    per_op = seed["bytes_per_op"]
+    seed_size = "n/a" if per_op is None else f"about {fmt.size(per_op)} ({fmt.exact(round(per_op))} bytes)"
+
+    def verdict(ours: int) -> str:
+        if per_op is None:
+            return "not comparable: the seed's size per operation is unknown"
+        if 0.5 <= ours / per_op <= 2:
+            return "comparable in size"
+        return f"not comparable: {fmt.size(ours)} against {fmt.size(per_op)} per operation"
+
     return pl.DataFrame(
         {
             "figure": ["bulk, Gbit/s (1 stream)", "request/response, round trips/s"],
-            "this machine": [bulk_one, ping_best],
-            "laptop (seed 000)": [gbit, ops],
-        },
-        schema={"figure": pl.String, "this machine": pl.Float64, "laptop (seed 000)": pl.Float64},
+            "this machine": [fmt.num(bulk_one), fmt.num(ping_best)],
+            "bytes per operation here": [f"{fmt.size(write_size)} writes", f"{fmt.exact(message)}-byte messages"],
+            "laptop (seed 000), as printed": [
+                "n/a" if seed["gbit"] is None else f"{printed(seed['gbit'], 1)} Gbit/s",
+                "n/a" if seed["ops"] is None else "~500k ops/s",
+            ],
+            "seed's bytes per operation": [seed_size, seed_size],
+            "comparison": [verdict(write_size), verdict(message)],
+        }
     )
+
+
+def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64) -> str:
+    """Why this machine's TCP figures are (not) set against seed 000's."""
+    seed = seed_tcp()
+    if seed["bytes_per_op"] is None:
+        return "Seed 000's TCP figures are not in the reference data here."
+    per_op = seed["bytes_per_op"]
+    sizes_fit = [0.5 <= s / per_op <= 2 for s in (write_size, message)]
+    text = (
+        f"Seed 000 prints one line for TCP, about 500,000 read/write operations per second at "
+        f"{printed(seed['gbit'], 1)} Gbit/s, without describing the test. Its own two figures work out to about "
+        f"{fmt.exact(round(per_op))} bytes ({fmt.size(per_op)}) per operation"
+    )
+    if not any(sizes_fit):
+        text += (
+            f": neither our {fmt.exact(message)}-byte round trips nor our {fmt.size(write_size)} bulk writes move that "
+            "much per operation, so neither figure is comparable with it; the table says not comparable, "
+            "with no ratio. A bulk stream of "
+            f"about {fmt.size(per_op)} writes would be; this page does not measure one yet."
+        )
+    else:
+        text += ": our run of that size is the one to set beside it."
+    return text
 
 
 # ---- Redis ----------------------------------------------------------------------------
@@ -237,9 +579,9 @@ def redis_py_table(metrics: pl.DataFrame) -> pl.DataFrame:
         "pipeline",
         pl.col("redis-py").alias("redis-py commands/s"),
         pl.col("redis-benchmark").alias("redis-benchmark commands/s"),
-        (1e6 / pl.col("redis-py")).alias("redis-py µs/command"),
-        (1e6 / pl.col("redis-benchmark")).alias("redis-benchmark µs/command"),
-        (1e6 / pl.col("redis-py") - 1e6 / pl.col("redis-benchmark")).alias("Python's extra µs/command"),
+        (1e6 / pl.col("redis-py")).alias("redis-py per command"),
+        (1e6 / pl.col("redis-benchmark")).alias("redis-benchmark per command"),
+        (1e6 / pl.col("redis-py") - 1e6 / pl.col("redis-benchmark")).alias("Python's extra per command"),
     ).sort("pipeline")
 
 
@@ -249,28 +591,51 @@ def pack_cost(metrics: pl.DataFrame) -> float | None:
     return stats.pick(summary, "pack_us", client="redis-py")
 
 
-def gap_sentence(table: pl.DataFrame, pack_us: float | None) -> str:
-    """Why redis-py is slower than redis-benchmark on one connection, from the table."""
-    rows = table.drop_nulls(["redis-py commands/s", "redis-benchmark commands/s"])
+def _per_command_us(summary: pl.DataFrame, client: str, pipeline: int) -> Estimate | None:
+    """µs per command of one client at one pipeline size, from its commands/s interval."""
+    rows = summary.filter((pl.col("client") == client) & (pl.col("pipeline") == pipeline))
+    rate = _estimate_row(rows, "ops_per_s")
+    if rate is None or rate.lo <= 0:
+        return None
+    return Estimate(1e6 / rate.median, 1e6 / rate.hi, 1e6 / rate.lo, rate.runs, rate.confidence)
+
+
+def extra_us(us: float | None) -> str:
+    """The Python side's extra time per command for a table cell: 'none' where redis-py
+    was not the slower (no negative durations)."""
+    return fmt.NA if us is None else ("none" if us <= 0 else fmt.duration_us(us))
+
+
+def gap_sentence(metrics: pl.DataFrame, pack_us: float | None) -> str:
+    """Why redis-py is slower (or not) than redis-benchmark on one connection: the time
+    per command of each, compared over their intervals (``claims.compare``)."""
+    table = redis_py_table(metrics) if metrics.height else pl.DataFrame()
+    rows = table.drop_nulls(["redis-py commands/s", "redis-benchmark commands/s"]) if table.height else table
     if rows.height == 0:
         return "redis-py and redis-benchmark did not both run here, so their gap is not measured."
+    summary = stats.summarize(metrics, ["client", "pipeline"])
     single = rows.row(0, named=True)
     deep = rows.row(rows.height - 1, named=True)
-    py_us, c_us = single["redis-py µs/command"], single["redis-benchmark µs/command"]
+    py = _per_command_us(summary, "redis-py", single["pipeline"])
+    c_client = _per_command_us(summary, "redis-benchmark", single["pipeline"])
+    c = claims.compare(py, c_client)
     text = (
         f"One GET at a time, redis-py managed {fmt.num(single['redis-py commands/s'])} commands per second and "
         f"redis-benchmark {fmt.num(single['redis-benchmark commands/s'])}: a redis-py call took "
-        f"{fmt.compared(py_us, c_us, more='longer', less='less time', same='about as long as')} the C client's."
+        f"{claims.phrase(c, more='longer', less='less time', same='about as long as')} the C client's."
     )
-    if py_us >= c_us * 1.1:
-        text += f" The difference, {fmt.duration_us(py_us - c_us)} per call, is what the Python side adds."
-    else:
+    if c.direction == claims.HIGHER:
+        diff = single["redis-py per command"] - single["redis-benchmark per command"]
+        text += f" The difference, {fmt.duration_us(diff)} per call by the medians, is what the Python side adds."
+    elif c.direction == claims.SAME_WORD:
         text += " One command at a time, the round trip itself dominates, and the client's own cost hides in it."
+    elif c.direction == claims.UNCLEAR:
+        text += " The runs overlap, so what the Python side adds cannot be told on this machine."
     if deep["pipeline"] != single["pipeline"]:
         text += (
             f" With pipelines of {fmt.num(deep['pipeline'])} the round trip is shared, and what is left is the "
-            f"per-command work on each side: {fmt.duration_us(deep['redis-py µs/command'])} per command in "
-            f"redis-py against {fmt.duration_us(deep['redis-benchmark µs/command'])} in redis-benchmark."
+            f"per-command work on each side: {fmt.duration_us(deep['redis-py per command'])} per command in "
+            f"redis-py against {fmt.duration_us(deep['redis-benchmark per command'])} in redis-benchmark."
         )
     if pack_us is not None:
         text += (
@@ -309,64 +674,248 @@ def scaling_reference() -> pl.DataFrame:
     ).sort("series", "clients")
 
 
-def io_threads_sentence(metrics: pl.DataFrame) -> str:
-    """What switching Redis io-threads on did at the most clients measured."""
-    summary = stats.summarize(metrics, ["io_threads", "clients", "op"])
-    if summary.filter(pl.col("metric") == "req_per_s").height == 0:
+def scaling_shapes(metrics: pl.DataFrame) -> dict[tuple[str, int], tuple[claims.Shape, list]]:
+    """Per (op, io-threads setting): the shape of req/s against clients (``claims.curve``)
+    and its points."""
+    summary = stats.summarize(metrics, ["io_threads", "clients", "op"]).filter(pl.col("metric") == "req_per_s")
+    out: dict[tuple[str, int], tuple[claims.Shape, list]] = {}
+    for (op, io), part in summary.group_by(["op", "io_threads"], maintain_order=True):
+        points = [(int(r["clients"]), Estimate.from_row(r)) for r in part.sort("clients").iter_rows(named=True)]
+        out[(str(op), int(io))] = (claims.curve(points), points)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0][1], kv[0][0])))
+
+
+def _io_name(io: int) -> str:
+    if io <= 1:
+        return IO_THREAD_NAMES.get(io, "io-threads off")
+    return f"io-threads on (io-threads {io}: the main thread and {fmt.exact(io - 1)} more)"
+
+
+def _shape_words(op: str, shape: claims.Shape, points: list) -> str:
+    """One curve of the client-scaling chart in words, from its ``claims.curve`` shape."""
+    if shape.kind == "collapse":
+        by_x = dict(points)
+        low_x, low = min(((x, e) for x, e in points if x >= shape.x), key=lambda p: p[1].median)
+        last_x, last = points[-1]
+        text = (
+            f"{op} collapses at {fmt.count(int(shape.x), 'client')} after a peak at "
+            f"{fmt.count(int(shape.peak_x), 'client')} ({fmt.num(by_x[shape.peak_x].median)} requests per second, "
+            f"falling as low as {fmt.num(low.median)} at {fmt.num(low_x)}"
+        )
+        if last_x != low_x:
+            text += f" and {fmt.num(last.median)} at {fmt.num(last_x)}"
+        return text + ")"
+    if shape.kind == "knee":
+        return f"{op} levels off from {fmt.count(int(shape.x), 'client')}"
+    if shape.kind == "rising":
+        return f"{op} still rises at {fmt.count(int(points[-1][0]), 'client')}, the most measured"
+    if shape.kind == "flat":
+        return f"{op} is flat: no client count is clearly above one client"
+    return f"{op} has too few points to tell"
+
+
+def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
+    """The client-scaling curves, each read by ``claims.curve`` (a collapse said, with
+    both io-threads settings), io-threads on against off at the most clients
+    (``claims.compare``), and what this machine's facts can say about a collapse."""
+    shapes = scaling_shapes(metrics) if metrics.height else {}
+    if not shapes:
         return "The client-scaling runs did not run here."
+    parts = []
+    for io in sorted({io for _, io in shapes}):
+        said = "; ".join(_shape_words(op, *shapes[(op, i)]) for op, i in shapes if i == io)
+        parts.append(f"With {_io_name(io)}, {said}.")
+    text = " ".join(parts)
+    summary = stats.summarize(metrics, ["io_threads", "clients", "op"])
     most = int(summary["clients"].max())
-    off = stats.pick(summary, "req_per_s", io_threads=1, clients=most, op="GET")
-    on = summary.filter((pl.col("io_threads") > 1) & (pl.col("clients") == most) & (pl.col("op") == "GET"))
-    on_rate = stats.pick(on, "req_per_s") if on.height else None
+    off = stats.estimate(summary, "req_per_s", io_threads=1, clients=most, op="GET") if (("GET", 1) in shapes) else None
+    on_io = sorted(io for op, io in shapes if io > 1 and op == "GET")
+    on = stats.estimate(summary, "req_per_s", io_threads=on_io[0], clients=most, op="GET") if on_io else None
+    c = claims.compare(on, off)
+    text += (
+        f" With {fmt.count(most, 'client')}, GET with io-threads on ran "
+        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} with them off."
+    )
+    collapsed = {io for (op, io), (shape, _) in shapes.items() if shape.kind == "collapse"}
+    if not collapsed:
+        return text
+    if collapsed == {io for io in collapsed if io > 1} and 1 in {io for _, io in shapes}:
+        threads = f"{fmt.count(cpus, 'logical CPU')}" if cpus else "this machine's CPUs"
+        text += (
+            f" The collapse comes only with io-threads on. On {threads}, an io-thread is one more thread "
+            "competing for the cores with Redis's main thread and with redis-benchmark; that fits a collapse, "
+            "and Redis hands work to its io-threads only once enough clients wait (twice the io-threads setting, "
+            "by its source), which 1 or 2 clients never reach. This run does not measure where the time went, "
+            "so the cause is inconclusive here: run it on a machine with idle cores to see."
+        )
+    else:
+        text += (
+            " The collapse comes with io-threads off too, so io-threads alone do not explain it; this run does "
+            "not measure where the time went, and the cause is inconclusive on this machine."
+        )
+    return text
+
+
+def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
+    """GET here against seed 000's laptop (``claims.compare``, the seed's figure as
+    printed), with what differs besides the machine."""
+    summary = stats.summarize(metrics, ["test"]) if metrics.height else pl.DataFrame()
+    ours = None
+    if summary.height and (summary["test"] == "get").any():
+        ours = stats.estimate(summary, "req_per_s", test="get")
+    laptop = reference_value("redis_benchmark", machine="laptop", metric="req_per_s", test="GET")
+    if ours is None or laptop is None:
+        return "GET did not run here, or the seed's figure is missing, so the two are not compared."
+    requests = int(metrics["requests"].max()) if "requests" in metrics.columns else None
+    version = details.get("redis_server_version") or "of unknown version"
+    c = claims.compare(ours, Estimate.exact(laptop))
     return (
-        f"With {fmt.num(most)} clients, GET with io-threads on ran "
-        f"{fmt.compared(on_rate, off, more='faster', less='slower', same='about as fast as')} with them off."
+        f"GET ran at {fmt.num(ours.median)} requests per second here ({fmt.span(ours.lo, ours.hi)} over the runs), "
+        f"against {printed(laptop)} printed by seed 000 for its laptop: this machine was "
+        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} it. The tool, the 50 clients and "
+        f"the tests are the same; besides the machine, Redis here is {version} (the seed does not print its "
+        f"version), and each test ran {fmt.count(requests, 'request')} here against redis-benchmark's default "
+        "of 100,000 in the seed, so a short "
+        "run here weighs its start-up more."
     )
 
 
 # ---- cross-checks ---------------------------------------------------------------------
 
 
+def ratio_estimate(metrics: pl.DataFrame, metric: str, tool: str, **where: object) -> Estimate | None:
+    """Ours / `tool` over the rounds that ran both one after the other: the median of the
+    per-round ratios with its order-statistics interval (``stats.median_interval``)."""
+    rows = metrics.filter(pl.col("metric") == metric) if metrics.height else metrics
+    for key, value in where.items():
+        rows = rows.filter(pl.col(key) == value)
+    if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
+        return None
+    wide = rows.pivot(on="tool", index="repetition", values="value", aggregate_function="first")
+    ratios = wide.select((pl.col("howfast") / pl.col(tool)).alias("r")).drop_nulls("r")["r"].to_list()
+    ratios = [r for r in ratios if r > 0]
+    if not ratios:
+        return None
+    lo, hi, level = stats.median_interval(ratios)
+    median = float(pl.Series(ratios).median())
+    return Estimate(median, lo, hi, len(ratios), level)
+
+
 def crosscheck_table(metrics: pl.DataFrame, by: list[str], metric: str, unit: str, tool: str) -> pl.DataFrame:
-    return side_by_side(metrics, by, metric, unit=unit, tool=tool, rounds=True)
+    """Ours beside `tool` per case (``crosscheck.side_by_side``), with the verdict of
+    ``claims.crosscheck`` over the per-round ratios."""
+    table = side_by_side(metrics, by, metric, unit=unit, tool=tool, rounds=True)
+    if table.height == 0:
+        return table
+    verdicts = [
+        claims.crosscheck(ratio_estimate(metrics, metric, tool, **{k: row[k] for k in by})).outcome
+        if f"howfast / {tool}" in table.columns and row.get(f"howfast / {tool}") is not None
+        else "not run"
+        for row in table.iter_rows(named=True)
+    ]
+    return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
 
 
-def generator_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
-    """Median CPU µs per request each load generator used, by tool id."""
-    summary = stats.summarize(metrics, ["tool"])
-    out: dict[str, float | None] = {}
+def crosscheck_sentence(metrics: pl.DataFrame, metric: str, tool: str, what: str, **where: object) -> str:
+    """'Run for run, our load generator's rate agrees with wrk (…)', or is higher,
+    lower, or inconclusive on this machine (``claims.crosscheck``); why not, when the
+    tool could not run."""
+    ratio = ratio_estimate(metrics, metric, tool, **where)
+    if ratio is None:
+        why = "; ".join(stats.reasons(metrics)) if metrics.height else ""
+        return f"The comparison with {tool} could not run here ({why or 'no result'})."
+    verdict = claims.crosscheck(ratio)
+    text = (
+        f"Run for run, {what} {verdict.words(more='higher', less='lower', tool=tool)}, the median of "
+        f"{fmt.count(ratio.runs, 'round')} that ran both"
+    )
+    if ratio.confidence is not None and ratio.confidence < 0.95:
+        text += f" (with so few rounds the range is their lowest to highest, {fmt.share(ratio.confidence, 2)} sure)"
+    return text + "."
+
+
+def generator_cost(metrics: pl.DataFrame) -> dict[str, Estimate | None]:
+    """CPU µs per request each load generator used, by tool id (``Estimate``)."""
+    summary = stats.summarize(metrics, ["tool"]) if metrics.height else pl.DataFrame()
+    out: dict[str, Estimate | None] = {}
     for tool in ("howfast", "wrk"):
-        rows = summary.filter((pl.col("tool") == tool) & (pl.col("metric") == "cpu_us_per_request"))
-        out[tool] = float(rows["median"][0]) if rows.height else None
+        rows = (
+            summary.filter((pl.col("tool") == tool) & (pl.col("metric") == "cpu_us_per_request"))
+            if summary.height
+            else summary
+        )
+        out[tool] = Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
     return out
 
 
-def generator_sentence(cost: dict[str, float | None], cpus: int | None, ratio: float | None) -> str:
-    """The two load generators' own CPU per request, and whether it explains their gap
-    (`ratio`: our rate / wrk's, median of the paired runs)."""
+def generator_sentence(cost: dict[str, Estimate | None], cpus: int | None, verdict: str) -> str:
+    """The two load generators' own CPU per request (``claims.compare``), and whether it
+    explains a gap the cross-check found (`verdict`: ``claims.crosscheck``'s outcome)."""
     ours, wrk = cost.get("howfast"), cost.get("wrk")
     if ours is None or wrk is None:
         return "The two generators' own CPU costs were not both measured here."
+    c = claims.compare(wrk, ours)
     text = (
-        f"Each generator's own CPU per request, measured: ours {fmt.duration_us(ours)}, wrk "
-        f"{fmt.duration_us(wrk)}; wrk spent "
-        f"{fmt.compared(wrk, ours, more='more', less='less', same='about as much as')} ours."
+        f"Each generator's own CPU per request, measured: ours {fmt.duration_us(ours.median)}, wrk "
+        f"{fmt.duration_us(wrk.median)}; wrk spent "
+        f"{claims.phrase(c, more='more', less='less', same='about as much as')} ours."
     )
-    small = cpus is not None and cpus <= 4
-    heavier_is_slower = ratio is not None and (
-        (wrk >= 1.1 * ours and ratio >= 1.1) or (ours >= 1.1 * wrk and ratio <= 1 / 1.1)
+    if verdict not in ("ours higher", "ours lower"):
+        return text
+    heavier_is_slower = (c.direction == claims.HIGHER and verdict == "ours higher") or (
+        c.direction == claims.LOWER and verdict == "ours lower"
     )
-    if small and heavier_is_slower:
+    lighter_is_slower = (c.direction == claims.LOWER and verdict == "ours higher") or (
+        c.direction == claims.HIGHER and verdict == "ours lower"
+    )
+    if cpus is not None and cpus <= 4 and heavier_is_slower:
         text += (
-            f" On {fmt.num(cpus)} logical CPUs the generator and the server share the cores, so the heavier "
-            "generator leaves the server less CPU, which goes some way to explain the gap."
+            f" On {fmt.count(cpus, 'logical CPU')} the generator and the server share the cores, so the heavier "
+            "generator leaves the server less CPU, which fits the gap (this run does not measure how much of it)."
         )
-    elif ratio is not None and not 1 / 1.1 < ratio < 1.1:
+    elif lighter_is_slower:
         text += (
-            " That does not explain the gap: the lighter generator was not the faster one. On a machine this busy, "
-            "the ranges say more than the medians; run the chapter on an idle machine before trusting either."
+            " That does not explain the gap: the lighter generator was not the faster one; the cause is "
+            "inconclusive on this machine."
         )
+    elif c.direction not in (claims.HIGHER, claims.LOWER):
+        text += " Their CPU costs cannot be told apart, so they do not explain the gap; its cause is inconclusive here."
     return text
+
+
+def nginx_sentence(metrics: pl.DataFrame) -> str:
+    """One sentence on nginx: its verdict where it ran, else that it is not measured yet."""
+    if metrics.height and ratio_estimate(metrics, "req_per_s", "nginx") is not None:
+        return crosscheck_sentence(metrics, "req_per_s", "nginx", "our server's rate under our load generator")
+    return (
+        "nginx, a production server, is not measured on this page yet: it runs only where an nginx binary can run "
+        "as our own process, and this machine has none."
+    )
+
+
+def missing_note(data: object) -> str:
+    """The chapter's 'not measured here' callout (``book.missing_note``'s words), less
+    the nginx reason, which the cross-check section says once itself."""
+    from ..book import SUBJECT_NAMES
+
+    subject = SUBJECT_NAMES.get("network", "network")
+    reasons = list(
+        dict.fromkeys(
+            note if ": " in note else f"{subject}: {note}"
+            for name in data.experiments  # type: ignore[attr-defined]
+            if name != "vs_nginx"
+            for note in stats.reasons(data.table(name))  # type: ignore[attr-defined]
+        )
+    )
+    if not reasons:
+        return ""
+    items = "\n".join(f"- {r}" for r in reasons)
+    return (
+        "::: {.callout-warning}\n## Not measured on this machine\n\n"
+        + items
+        + "\n\nThe cases this affects keep their rows in the tables below, with the reason, and the numbers "
+        'that depend on them read "n/a".\n:::\n'
+    )
 
 
 def load_sentence(details: dict) -> str:
