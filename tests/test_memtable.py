@@ -418,12 +418,12 @@ def test_dsync_effect_reads_right_for_every_outcome(c: claims.Comparison, words:
 @pytest.mark.parametrize(
     ("small", "large", "lead"),
     [
-        (([100, 101, 102], [50, 51, 52]), ([100, 101, 102], [90, 91, 92]), "O_DSYNC cost most where flushes are small"),
+        (([100, 101, 102], [50, 51, 52]), ([100, 101, 102], [90, 91, 92]), "O_DSYNC cost the fastest mode most where"),
         (([100, 101, 102], [50, 51, 52]), ([100, 101, 102], [40, 50, 60]), "O_DSYNC cost the fastest mode at every"),
         (
             ([100, 101, 102], [50, 51, 52]),
             ([100, 101, 102], [99, 101, 103]),
-            "O_DSYNC cost where flushes are small, not",
+            "O_DSYNC cost the fastest mode where flushes are small, not",
         ),
         (
             ([100, 101, 102], [99, 101, 103]),
@@ -465,7 +465,10 @@ def plateau(points: list[list[float]]) -> pl.DataFrame:
     [
         ([[10, 11, 12], [100, 101, 102], [500, 510, 520]], "still rising at the largest capacity measured, 1 MiB"),
         ([[10, 11, 12], [100, 101, 102], [100, 104, 106]], "levels off from 256 KiB"),
-        ([[100, 101, 102], [95, 100, 104], [98, 102, 106]], "no capacity was clearly faster than the smallest"),
+        (
+            [[100, 101, 102], [95, 100, 104], [98, 102, 106]],
+            "no capacity's fastest mode was clearly faster than at the smallest",
+        ),
         ([[10, 11, 12], [100, 101, 102], [20, 21, 22]], "peaked at 256 KiB and fell below half of that at 1 MiB"),
         ([[10, 11, 12]], "too few capacities"),
     ],
@@ -481,16 +484,17 @@ def variants(cases: dict[str, list[float]], group: str = "pinning") -> pl.DataFr
 @pytest.mark.parametrize(
     ("pinned", "unpinned", "words"),
     [
-        ([130, 131, 132], [100, 101, 102], "1.3× faster than"),
-        ([70, 71, 72], [100, 101, 102], "1.4× slower than"),
-        ([100, 101, 102], [100, 101, 102], "about as fast as (1×)"),
-        ([60, 130, 200], [100, 101, 102], "not clearly faster or slower than"),
+        ([130, 131, 132], [100, 101, 102], "1.3× faster than the unpinned one"),
+        ([70, 71, 72], [100, 101, 102], "1.4× slower than the unpinned one"),
+        ([100, 101, 102], [100, 101, 102], "about as fast as the unpinned one (1×)"),
+        ([60, 130, 200], [100, 101, 102], "not clearly faster or slower than the unpinned one (1.3× by the medians"),
     ],
 )
 def test_pin_comparison(pinned: list[float], unpinned: list[float], words: str) -> None:
     metrics = variants({"blocking_pinned": pinned, "blocking_unpinned": unpinned})
-    assert report.pin_comparison(metrics, "blocking").startswith(words)
-    assert report.pin_comparison(metrics, "uring").startswith("not measured here")
+    assert report.pin_comparison(metrics, "blocking", "the unpinned one").startswith(words)
+    missing = report.pin_comparison(metrics, "uring", "its twin")
+    assert missing == "not compared with its twin: one of the two could not run here"
 
 
 def test_pin_sentence_does_not_call_a_clear_difference_noise() -> None:
@@ -511,18 +515,21 @@ def test_repeat_sentence_names_each_run(again: list[float], words: str) -> None:
     sweep_runs = runs({(cap, False, "blocking", 1): [100, 101, 102]}, SWEEP_KEYS)
     var = variants({"blocking_unpinned": again})
     text = report.repeat_sentence(sweep_runs, var, cap)
-    assert text.startswith("One configuration, several experiments: 1 MiB blocking ran as 101 in the sweep, ")
+    assert text.startswith(
+        "One configuration, several experiments: the 1 MiB blocking writer made 101 records/s in the sweep and "
+    )
     assert words in text and "io_uring" not in text
     assert report.repeat_sentence(sweep_runs, var.clear(), cap) == ""
 
 
 def test_depth_and_blocking_gain_comparisons() -> None:
     depth = variants({"depth_1": [10, 11, 12], "depth_8": [30, 31, 32], "depth_2": [20, 21, 22]}, "depth")
-    assert report.depth_comparison(depth) == "2.8× faster than"
-    assert report.depth_comparison(depth.clear()).startswith("not measured here")
+    assert report.depth_comparison(depth, "one buffer") == "2.8× faster than one buffer"
+    assert report.depth_comparison(depth.clear(), "one buffer").startswith("not compared with one buffer")
+    assert report.variant_name("depth_8") == "io_uring ×8" and report.variant_name("depth_1") == "blocking (1 buffer)"
     metrics = sweep([100, 101, 102], [50, 51, 52], [1000, 1010, 1020], [900, 910, 920])
-    assert report.blocking_gain(metrics) == "10× faster than"
-    assert report.blocking_gain(metrics.filter(pl.col("mode") != "blocking")).startswith("not measured")
+    assert report.blocking_gain(metrics, "the small one") == "10× faster than the small one"
+    assert report.blocking_gain(metrics.filter(pl.col("mode") != "blocking"), "it").startswith("not compared")
 
 
 def test_handoff_comparison() -> None:
@@ -533,8 +540,8 @@ def test_handoff_comparison() -> None:
             runs({(64 * KiB, False, True): [100, 101, 102]}, keys, "t_copy"),
         ]
     )
-    assert report.handoff_comparison(both) == "3.1× more than"
-    assert report.handoff_comparison(both.filter(pl.col("dsync"))).startswith("not measured here")
+    assert report.handoff_comparison(both, "copying it") == "3.1× more than copying it"
+    assert report.handoff_comparison(both.filter(pl.col("dsync")), "copying it").startswith("not compared")
 
 
 def fio_runs(ratios: dict[tuple, list[float]]) -> pl.DataFrame:
@@ -559,8 +566,11 @@ def test_fio_sentence_each_verdict() -> None:
         )
     )
     assert "agreed with fio, the whole range of its ratios within 0.9–1.1×: io_uring ×8 at 256 KiB (1×" in text
-    assert "was slower than fio in every round: blocking at 256 KiB (0.6×, 0.5–0.7×)" in text
-    assert "was faster than fio in every round: io_uring ×8 at 4 MiB (1.3×" in text
+    assert (
+        "was clearly slower than fio, the whole range of its ratios below 1: blocking at 256 KiB (0.6×, 0.5–0.7×)"
+        in text
+    )
+    assert "was clearly faster than fio, the whole range of its ratios above 1: io_uring ×8 at 4 MiB (1.3×" in text
     assert "was inconclusive, its ratios straddling 1 or leaving the band: io_uring ×8 at 4 MiB with O_DSYNC" in text
     alone = fio_runs({(256 * KiB, False, "blocking", 1): [1.0]}).filter(pl.col("tool") == "howfast")
     assert report.fio_sentence(alone).startswith("fio could not run here")
@@ -569,9 +579,9 @@ def test_fio_sentence_each_verdict() -> None:
 @pytest.mark.parametrize(
     ("on", "words"),
     [
-        ([100, 101, 102], "about as fast as (1.01×)"),
-        ([80, 81, 82], "1.2× slower than"),
-        ([60, 100, 140], "not clearly faster or slower than"),
+        ([100, 101, 102], "about as fast as the runs without clocks (1.01×)"),
+        ([80, 81, 82], "1.2× slower than the runs without clocks"),
+        ([60, 100, 140], "not clearly faster or slower than the runs without clocks"),
     ],
 )
 def test_counter_cost_sentence(on: list[float], words: str) -> None:
@@ -590,11 +600,11 @@ def test_seed_words_and_the_disk_words() -> None:
     )
     ours = runs({(64 * KiB, False, "blocking", 1): [9000, 9100, 9200]}, SWEEP_KEYS)
     assert report.seed_small_words(ours) == (
-        "One flush took its disk about 5.11 ms, so at 64 KiB this machine's blocking writer was "
-        "12× faster than the seed's."
+        "One flush took its disk about 5.11 ms; at 64 KiB, where a flush's round trip sets the pace, this "
+        "machine's blocking writer was 12× faster than the seed's."
     )
     assert report.seed_small_words(ours.clear()).startswith("This machine's sweep could not run")
     back = report.dsync_device_words({"write_cache": "write back", "fua": True, "device_kind": "virtual disk"})
-    assert "as an fdatasync would" in back and "write back, with FUA" in back and "hypervisor" in back
+    assert "as an fdatasync would" in back and "as write back, with FUA" in back and "hypervisor" in back
     through = report.dsync_device_words({"write_cache": "write through", "fua": False})
     assert "the kernel sends no cache flush" in through

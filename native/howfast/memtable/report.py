@@ -53,9 +53,9 @@ def mode_name(mode: str, buffers: int) -> str:
 
 
 def variant_name(variant: str) -> str:
-    """'io_uring, 8 buffers' for depth_8, the variant's name otherwise."""
+    """'io_uring ×8' for depth_8 (as the deep mode is named), the variant's name otherwise."""
     if variant.startswith("depth_") and variant != "depth_1":
-        return f"io_uring, {variant.removeprefix('depth_')} buffers"
+        return f"io_uring ×{variant.removeprefix('depth_')}"
     return VARIANT_NAMES.get(variant, variant)
 
 
@@ -559,6 +559,28 @@ def _best_estimate(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[E
     return est, mode_name(top["mode"], top["buffers"])
 
 
+def versus(c: claims.Comparison, obj: str, *, more: str, less: str, same: str) -> str:
+    """`c` in words with what it compares against (`obj`), the ratio after it: '1.3× faster
+    than the unpinned one', 'about as fast as the unpinned one (0.99×)', 'not clearly faster
+    or slower than the unpinned one (0.77× by the medians, but the runs overlap)', 'not
+    compared with the unpinned one: one of the two could not run here'."""
+    if not isinstance(c, claims.Comparison):
+        raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
+    if c.direction == claims.HIGHER:
+        return f"{fmt.ratio(c.ratio)} {more} than {obj}"
+    if c.direction == claims.LOWER:
+        return f"{fmt.ratio(1 / c.ratio)} {less} than {obj}"
+    if c.direction == claims.SAME_WORD:
+        return f"{same} {obj} ({fmt.num(c.ratio, 3)}×)"
+    if c.direction == claims.UNCLEAR:
+        return f"not clearly {more} or {less} than {obj} ({fmt.num(c.ratio, 2)}× by the medians, but the runs overlap)"
+    return f"not compared with {obj}: one of the two could not run here"
+
+
+def _rate_versus(c: claims.Comparison, obj: str) -> str:
+    return versus(c, obj, more="faster", less="slower", same="about as fast as")
+
+
 def dsync_effect(c: claims.Comparison, *, short: bool = False) -> str:
     """What O_DSYNC did to a rate, to follow 'with O_DSYNC it ran ', for every outcome of
     claims.compare(with, without): slower, faster (which O_DSYNC cannot cause: it only adds
@@ -612,12 +634,12 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
     if all(slower):
         more_at_small = small_best.hi is not None and large_best.lo is not None and small_best.hi < large_best.lo
         lead = (
-            "O_DSYNC cost most where flushes are small"
+            "O_DSYNC cost the fastest mode most where flushes are small"
             if more_at_small
             else "O_DSYNC cost the fastest mode at every size measured"
         )
     elif slower[0]:
-        lead = "O_DSYNC cost where flushes are small, not clearly at the largest size"
+        lead = "O_DSYNC cost the fastest mode where flushes are small, not clearly at the largest size"
     elif slower[1]:
         lead = "O_DSYNC cost the fastest mode at the largest size, not clearly at the smallest"
     else:
@@ -629,16 +651,16 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
     )
 
 
-def blocking_gain(metrics: pl.DataFrame) -> str:
-    """The blocking writer at the largest capacity without O_DSYNC against the smallest,
-    as words to be followed by 'the small one' (claims.compare)."""
+def blocking_gain(metrics: pl.DataFrame, obj: str) -> str:
+    """The blocking writer at the largest capacity without O_DSYNC against the smallest
+    (`obj`), in words from claims.compare."""
     rows = metrics.filter((pl.col("metric") == "records_per_s") & ~pl.col("dsync") & (pl.col("mode") == BLOCKING))
     if rows.height == 0:
-        return "not measured here, so not compared with"
+        return _rate_versus(claims.compare(None, None), obj)
     caps = sorted(rows["capacity"].unique().to_list())
     large = _estimate(rows, "records_per_s", capacity=caps[-1])
     small = _estimate(rows, "records_per_s", capacity=caps[0])
-    return claims.phrase(claims.compare(large, small), more="faster", less="slower", same="about as fast as")
+    return _rate_versus(claims.compare(large, small), obj)
 
 
 def dsync_device_words(facts: dict) -> str:
@@ -649,28 +671,29 @@ def dsync_device_words(facts: dict) -> str:
     return (
         "Every segment write here lands in new space (appended, or in preallocated blocks not yet written), "
         "so it changes the file's metadata, and with O_DSYNC the kernel ends each write as an fdatasync "
-        f"would: the metadata is committed, and this disk's write cache is {machine.write_cache_words(facts)}."
+        "would: it commits that metadata and makes the device put the data where it survives a power cut. "
+        f"This disk reports its write cache as {machine.write_cache_words(facts)}."
     )
 
 
-def pin_comparison(metrics: pl.DataFrame, flush: str) -> str:
-    """'1.2× faster than' / 'about as fast as (0.99×)' / ...: the pinned writer of `flush`
-    ('blocking' or 'uring') against its unpinned twin, from claims.compare."""
+def pin_comparison(metrics: pl.DataFrame, flush: str, obj: str) -> str:
+    """'1.2× faster than <obj>' / 'about as fast as <obj> (0.99×)' / ...: the pinned writer
+    of `flush` ('blocking' or 'uring') against its unpinned twin, from claims.compare."""
     pinned = _estimate(metrics, "records_per_s", variant=f"{flush}_pinned")
     unpinned = _estimate(metrics, "records_per_s", variant=f"{flush}_unpinned")
-    return claims.phrase(claims.compare(pinned, unpinned), more="faster", less="slower", same="about as fast as")
+    return _rate_versus(claims.compare(pinned, unpinned), obj)
 
 
-def depth_comparison(metrics: pl.DataFrame) -> str:
+def depth_comparison(metrics: pl.DataFrame, obj: str) -> str:
     """The fastest buffer count with O_DSYNC (by the median) against one buffer (the
-    blocking flush), in words from claims.compare."""
+    blocking flush, `obj`), in words from claims.compare."""
     rows = metrics.filter((pl.col("group") == "depth") & (pl.col("metric") == "records_per_s"))
     if rows.height == 0:
-        return "not measured here, so not compared with"
+        return _rate_versus(claims.compare(None, None), obj)
     top = rows.group_by("variant").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
     best = _estimate(rows, "records_per_s", variant=top["variant"])
     one = _estimate(rows, "records_per_s", variant="depth_1")
-    return claims.phrase(claims.compare(best, one), more="faster", less="slower", same="about as fast as")
+    return _rate_versus(claims.compare(best, one), obj)
 
 
 def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) -> str:
@@ -682,15 +705,15 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
             "blocking",
             [
                 ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=BLOCKING)),
-                ("the unpinned blocking writer", _estimate(variants, "records_per_s", variant="blocking_unpinned")),
+                ("the pinning table (unpinned)", _estimate(variants, "records_per_s", variant="blocking_unpinned")),
             ],
         ),
         (
             MODE_NAMES[DOUBLE],
             [
                 ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=DOUBLE)),
-                ("the unpinned io_uring ×2 writer", _estimate(variants, "records_per_s", variant="uring_unpinned")),
-                ("the durability table's no log", _estimate(variants, "records_per_s", variant=NO_LOG)),
+                ("the pinning table (unpinned)", _estimate(variants, "records_per_s", variant="uring_unpinned")),
+                ("the durability table (no log)", _estimate(variants, "records_per_s", variant=NO_LOG)),
             ],
         ),
     )
@@ -702,7 +725,8 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
         low = min(found, key=lambda r: r[1].median)
         high = max(found, key=lambda r: r[1].median)
         c = claims.compare(high[1], low[1])
-        figures = ", ".join(f"{fmt.num(e.median)} in {who}" for who, e in found)
+        shown = [f"{fmt.num(e.median)} records/s in {who}" for who, e in found]
+        figures = ", ".join(shown[:-1]) + " and " + shown[-1]
         if c.direction == claims.SAME_WORD:
             verdict = "the same within their ranges"
         elif c.direction == claims.UNCLEAR:
@@ -712,7 +736,7 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
                 f"{fmt.ratio(c.ratio)} apart with nothing changed but the moment they ran: "
                 "this disk's speed moves from minute to minute"
             )
-        parts.append(f"{fmt.size(capacity)} {mode} ran as {figures} records/s ({verdict})")
+        parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({verdict})")
     if not parts:
         return ""
     return (
@@ -722,16 +746,16 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
     )
 
 
-def handoff_comparison(metrics: pl.DataFrame) -> str:
-    """Taking a record from the queue against framing and copying it, per record, at the
-    smallest breakdown capacity without O_DSYNC (claims.compare over the clocked runs)."""
+def handoff_comparison(metrics: pl.DataFrame, obj: str) -> str:
+    """Taking a record from the queue against framing and copying it (`obj`), per record,
+    at the smallest breakdown capacity without O_DSYNC (claims.compare over the clocked runs)."""
     rows = metrics.filter(pl.col("counters") & ~pl.col("dsync"))
-    if rows.height == 0:
-        return "not measured here, so not compared with"
-    small = int(rows["capacity"].min())
-    handoff = _estimate(rows, "t_handoff", capacity=small)
-    copy = _estimate(rows, "t_copy", capacity=small)
-    return claims.phrase(claims.compare(handoff, copy), more="more", less="less", same="about as much as")
+    handoff = copy = None
+    if rows.height:
+        small = int(rows["capacity"].min())
+        handoff = _estimate(rows, "t_handoff", capacity=small)
+        copy = _estimate(rows, "t_copy", capacity=small)
+    return versus(claims.compare(handoff, copy), obj, more="more", less="less", same="about as much as")
 
 
 def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
@@ -792,8 +816,8 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         groups[verdict.outcome].append(f"{case} ({fmt.ratio(r.median)}, {fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)})")
     lead = {
         "agrees": "agreed with fio, the whole range of its ratios within 0.9–1.1×",
-        "ours lower": "was slower than fio in every round",
-        "ours higher": "was faster than fio in every round",
+        "ours lower": "was clearly slower than fio, the whole range of its ratios below 1",
+        "ours higher": "was clearly faster than fio, the whole range of its ratios above 1",
         "inconclusive": "was inconclusive, its ratios straddling 1 or leaving the band",
     }
     parts = [f"{lead[k]}: {'; '.join(v)}" for k, v in groups.items() if v]
@@ -850,25 +874,25 @@ def plateau_sentence(metrics: pl.DataFrame) -> str:
     shape = claims.curve(points)
     if shape.kind == "rising":
         return (
-            f"Without O_DSYNC, throughput was still rising at the largest capacity measured, "
+            f"Without O_DSYNC, the fastest mode's throughput was still rising at the largest capacity measured, "
             f"{fmt.size(points[-1][0])}; the full profile goes further."
         )
     if shape.kind == "knee":
         gain = round(claims.FLAT_GAIN * 100)
         return (
-            f"Without O_DSYNC, throughput levels off from {fmt.size(shape.x)}: no larger capacity was clearly "
-            f"more than {gain} % faster (its slowest run above the fastest run there), so past that point a "
-            "larger memtable buys little."
+            f"Without O_DSYNC, the fastest mode's throughput levels off from {fmt.size(shape.x)}: no larger "
+            f"capacity was clearly more than {gain} % faster (the interval of its median wholly above that "
+            "margin), so past that point a larger memtable buys little."
         )
     if shape.kind == "flat":
         return (
-            f"Without O_DSYNC, no capacity was clearly faster than the smallest, {fmt.size(points[0][0])}: "
-            "the runs of every size overlap with its runs."
+            "Without O_DSYNC, no capacity's fastest mode was clearly faster than at the smallest, "
+            f"{fmt.size(points[0][0])}: the runs of every size overlap with its runs."
         )
     if shape.kind == "collapse":
         return (
-            f"Without O_DSYNC, throughput peaked at {fmt.size(shape.peak_x)} and fell below half of that "
-            f"at {fmt.size(shape.x)}."
+            f"Without O_DSYNC, the fastest mode's throughput peaked at {fmt.size(shape.peak_x)} and fell below "
+            f"half of that at {fmt.size(shape.x)}."
         )
     return "The sweep has too few capacities to tell how throughput grows with them."
 
@@ -915,10 +939,10 @@ def seed_small_words(metrics: pl.DataFrame) -> str:
         return f"The seed did not measure {fmt.size(small)}, so the smallest memtables are not compared."
     theirs = Estimate.exact(float(seed["records_per_s"][0]))
     per_flush = fmt.duration_us(1e6 / float(seed["flushes_per_s"][0]))
-    words = claims.phrase(claims.compare(ours, theirs), more="faster", less="slower", same="about as fast as")
+    words = _rate_versus(claims.compare(ours, theirs), "the seed's")
     return (
-        f"One flush took its disk about {per_flush}, so at {fmt.size(small)} this machine's blocking writer "
-        f"was {words} the seed's."
+        f"One flush took its disk about {per_flush}; at {fmt.size(small)}, where a flush's round trip sets the "
+        f"pace, this machine's blocking writer was {words}."
     )
 
 
@@ -1163,9 +1187,9 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     values = (wide["true"] / wide["false"]).drop_nulls().to_list()
     lo, hi, level = stats.median_interval(values)
     paired = claims.compare(Estimate(c["ratio"], lo, hi, len(values), level), Estimate.exact(1.0))
-    verdict = claims.phrase(paired, more="faster", less="slower", same="about as fast as")
+    verdict = _rate_versus(paired, "the runs without clocks")
     return (
-        f"Paired run by run, the clocked runs were {verdict} the runs without clocks "
+        f"Paired run by run, the clocked runs were {verdict} "
         f"(the ratios ranged from {fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk)."
     )
 
