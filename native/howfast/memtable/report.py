@@ -705,15 +705,15 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
             "blocking",
             [
                 ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=BLOCKING)),
-                ("the pinning table (unpinned)", _estimate(variants, "records_per_s", variant="blocking_unpinned")),
+                ("the pinning table's unpinned run", _estimate(variants, "records_per_s", variant="blocking_unpinned")),
             ],
         ),
         (
             MODE_NAMES[DOUBLE],
             [
                 ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=DOUBLE)),
-                ("the pinning table (unpinned)", _estimate(variants, "records_per_s", variant="uring_unpinned")),
-                ("the durability table (no log)", _estimate(variants, "records_per_s", variant=NO_LOG)),
+                ("the pinning table's unpinned run", _estimate(variants, "records_per_s", variant="uring_unpinned")),
+                ("the durability table's no-log run", _estimate(variants, "records_per_s", variant=NO_LOG)),
             ],
         ),
     )
