@@ -556,3 +556,22 @@ def test_connections_closed_while_a_child_is_forked_leave_the_server_whole() -> 
     finally:
         stop.set()
         forker.join(timeout=10)
+
+
+def test_rerun_sentence_every_branch() -> None:
+    def cross(values: list[float]) -> pl.DataFrame:
+        rows = [{"tool": "howfast", "connections": 64, "seconds": 1.0, "repetition": r, "metric": "req_per_s",
+                 "value": v, "unit": "", "note": None} for r, v in enumerate(values)]  # fmt: skip
+        return pl.DataFrame(rows, schema_overrides={"note": pl.String})
+
+    def table(values: list[float]) -> pl.DataFrame:
+        return cross(values).drop("tool").with_columns(seconds=pl.lit(0.5))
+
+    args = ("req_per_s", "requests per second", "Our closed loop")
+    lower = report.rerun_sentence(cross([20e3, 21e3, 22e3]), table([50e3, 52e3, 54e3]), *args, connections=64)
+    assert "measured twice" in lower and "lower than the other" in lower and "runs of 0.5 s" in lower
+    same = report.rerun_sentence(cross([50e3, 50e3, 50e3]), table([50e3, 50e3, 50e3]), *args, connections=64)
+    assert same.endswith("about the same.")
+    overlap = report.rerun_sentence(cross([20e3, 40e3, 60e3]), table([30e3, 50e3, 70e3]), *args, connections=64)
+    assert "cannot be told apart" in overlap
+    assert report.rerun_sentence(pl.DataFrame(), table([1.0]), *args) == ""

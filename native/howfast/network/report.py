@@ -506,7 +506,7 @@ def tcp_versus_reference(bulk_one: float | None, ping_best: float | None, *, wri
             "bytes per operation here": [f"{fmt.size(write_size)} writes", f"{fmt.exact(message)}-byte messages"],
             "laptop (seed 000), as printed": [
                 "n/a" if seed["gbit"] is None else f"{printed(seed['gbit'], 1)} Gbit/s",
-                "n/a" if seed["ops"] is None else "~500k ops/s",
+                "n/a" if seed["ops"] is None else f"about {printed(seed['ops'], 0)} ops/s",
             ],
             "seed's bytes per operation": [seed_size, seed_size],
             "comparison": [verdict(write_size), verdict(message)],
@@ -522,7 +522,7 @@ def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64) -> str:
     per_op = seed["bytes_per_op"]
     sizes_fit = [0.5 <= s / per_op <= 2 for s in (write_size, message)]
     text = (
-        f"Seed 000 prints one line for TCP, about 500,000 read/write operations per second at "
+        f"Seed 000 prints one line for TCP, about {printed(seed['ops'], 0)} read/write operations per second at "
         f"{printed(seed['gbit'], 1)} Gbit/s, without describing the test. Its own two figures work out to about "
         f"{fmt.exact(round(per_op))} bytes ({fmt.size(per_op)}) per operation"
     )
@@ -881,6 +881,61 @@ def generator_sentence(cost: dict[str, Estimate | None], cpus: int | None, verdi
     elif c.direction not in (claims.HIGHER, claims.LOWER):
         text += " Their CPU costs cannot be told apart, so they do not explain the gap; its cause is inconclusive here."
     return text
+
+
+def rerun_sentence(
+    crosscheck_runs: pl.DataFrame,
+    table_runs: pl.DataFrame,
+    metric: str,
+    unit: str,
+    what: str,
+    table_name: str = "the table above",
+    **where: object,
+) -> str:
+    """One quantity measured twice on the page: our own side of a cross-check against
+    the same case in the section's table. Says which figure is which, whether the two
+    differ (``claims.compare``) and why the cross-check's ratio is the one to read."""
+
+    def one(runs: pl.DataFrame, tool: bool) -> tuple[Estimate | None, float | None]:
+        if runs.height == 0:
+            return None, None
+        rows = runs.filter(pl.col("tool") == "howfast") if tool and "tool" in runs.columns else runs
+        for key, value in where.items():
+            if key in rows.columns:
+                rows = rows.filter(pl.col(key) == value)
+        rows = rows.filter(pl.col("metric") == metric)
+        if rows.height == 0:
+            return None, None
+        seconds = float(rows["seconds"].max()) if "seconds" in rows.columns else None
+        lo, hi, level = stats.median_interval(rows["value"].to_list())
+        return Estimate(float(rows["value"].median()), lo, hi, rows.height, level), seconds
+
+    cross, cross_s = one(crosscheck_runs, True)
+    table, table_s = one(table_runs, False)
+    if cross is None or table is None:
+        return ""
+    c = claims.compare(cross, table)
+
+    def run(e: Estimate, seconds: float | None) -> str:
+        length = f", runs of {fmt.num(seconds)} s" if seconds else ""
+        return f"{fmt.num(e.median)} {unit} ({fmt.span(e.lo, e.hi)}{length})"
+
+    text = (
+        f"{what} is measured twice on this page: {run(cross, cross_s)} in this cross-check, {run(table, table_s)} "
+        f"in {table_name}, minutes apart"
+    )
+    if c.direction == claims.SAME_WORD:
+        return text + ": about the same."
+    if c.direction in (claims.HIGHER, claims.LOWER):
+        return (
+            text + f": the cross-check's is {claims.phrase(c, more='higher', less='lower')} the other, the runs "
+            "clear of each other. Other programs' load on the CPUs changed between the two; the ratio above compares "
+            "runs made one right after the other, so it, not either figure alone, is what the cross-check reads."
+        )
+    return (
+        text + ": their runs overlap, so they cannot be told apart here; the ratio above compares runs made one "
+        "right after the other, so it, not either figure alone, is what the cross-check reads."
+    )
 
 
 def nginx_sentence(metrics: pl.DataFrame) -> str:
