@@ -373,3 +373,145 @@ def test_commit_sentence(values: dict, expected: str) -> None:
 def test_full_sentence(values: dict, expected: list[str]) -> None:
     text = sqlite_report.full_sentence(values)
     assert all(e in text for e in expected) and "None" not in text
+
+
+# --- words decided by data: one test per branch, on made-up runs ---
+
+from howfast import stats  # noqa: E402
+
+
+def E(median: float, lo: float, hi: float) -> stats.Estimate:
+    return stats.Estimate(median, lo, hi, 3, 0.75)
+
+
+def _inserts(rows_per_run: int, rates: dict[tuple[str, str, int], tuple[float, ...]]) -> pl.DataFrame:
+    out = []
+    for (client, sync, batch), values in rates.items():
+        for rep, v in enumerate(values):
+            out.append({"client": client, "synchronous": sync, "batch_size": batch, "row_size": 1000,
+                        "rows": rows_per_run, "repetition": rep, "metric": "rows_per_s", "unit": "rows/s",
+                        "value": v, "note": None})  # fmt: skip
+    return pl.DataFrame(out)
+
+
+C, PY = sqlite_bench.C_API, sqlite_bench.PYTHON
+
+
+def test_seed_sentence_not_comparable_at_another_size() -> None:
+    small = _inserts(
+        10_000, {(C, "normal", 1): (25000.0, 26000, 27000), (C, "normal", 1000): (120000.0, 125000, 130000)}
+    )
+    text = sqlite_report.seed_sentence(small, "3.40.1")
+    assert "not comparable" in text and "1,000,000 rows per run" in text and "10,000" in text
+    assert "×" not in text and "Go code" in text and "SQLite 3.40.1" in text
+
+
+def test_seed_sentence_compares_at_the_seeds_size() -> None:
+    same = _inserts(
+        1_000_000, {(C, "normal", 1): (25000.0, 26000, 27000), (C, "normal", 1000): (120000.0, 125000, 130000)}
+    )
+    text = sqlite_report.seed_sentence(same)
+    assert "At the seeds' size (1,000,000 rows per run)" in text and "faster than the laptop (22,800" in text
+    assert "the phone (4,880" in text and "not comparable" not in text and "client" in text
+    assert "could not be set beside" in sqlite_report.seed_sentence(_inserts(10, {}).clear())
+
+
+def test_baseline_sentence_names_its_run() -> None:
+    baseline = pl.DataFrame({"method": ["fsync"] * 3, "record_size": [4096] * 3, "writes": [200] * 3,
+                             "repetition": [0, 1, 2], "metric": ["writes_per_s"] * 3, "unit": ["writes/s"] * 3,
+                             "value": [250.0, 269.0, 300.0], "note": [None] * 3})  # fmt: skip
+    text = sqlite_report.baseline_sentence(baseline)
+    assert "200 writes of 4 KiB" in text and "269 plain write + fsync pairs" in text and "fsync chapter" in text
+    assert "could not be measured" in sqlite_report.baseline_sentence(baseline.clear())
+
+
+@pytest.mark.parametrize(
+    ("normal", "plain", "expected"),
+    [
+        (E(25000, 24000, 26000), E(270, 250, 300), "Yet a NORMAL commit took 40 µs, 93× as many per second"),
+        (E(280, 200, 330), E(270, 250, 300), "here it was not clearly faster or slower than the plain pair"),
+        (E(200, 190, 210), E(270, 250, 300), "here it was 1.4× slower than the plain pair"),
+        (None, E(270, 250, 300), "could not be measured here"),
+    ],
+)
+def test_normal_commit_sentence(normal, plain, expected: str) -> None:
+    assert expected in sqlite_report.normal_commit_sentence(normal, plain)
+
+
+@pytest.mark.parametrize(
+    ("full", "plain", "batched", "normal", "expected"),
+    [
+        (E(200, 190, 210), E(270, 250, 300), E(90000, 85000, 95000), E(120000, 110000, 130000),
+         ["1.4× slower than the plain write + fsync", "SQLite's own work besides", "1.3× slower than NORMAL"]),
+        (E(510, 380, 560), E(270, 250, 300), E(90000, 80000, 130000), E(120000, 85000, 140000),
+         ["1.9× faster than the plain write + fsync of the baseline run", "does not explain the gap",
+          "not clearly faster or slower than NORMAL"]),
+        (E(270, 268, 272), E(270, 269, 271), E(120000, 119000, 121000), E(120000, 119500, 120500),
+         ["about as fast as the plain write + fsync", "about as fast as NORMAL"]),
+        (E(300, 200, 400), None, None, None, ["each.", "by how much could not be measured here"]),
+        (None, E(270, 250, 300), None, None, ["how long could not be measured here"]),
+    ],
+)  # fmt: skip
+def test_full_commit_sentence(full, plain, batched, normal, expected: list[str]) -> None:
+    text = sqlite_report.full_commit_sentence(full, plain, batched, normal)
+    assert all(e in text for e in expected), text
+    assert "`" not in text
+
+
+def test_cost_cell_hides_sign_noise() -> None:
+    assert sqlite_report.cost_cell(-0.0633) == "none measured"
+    assert sqlite_report.cost_cell(0.0) == "0"
+    assert sqlite_report.cost_cell(0.556) == "0.556"
+    assert sqlite_report.cost_cell(None) == "n/a"
+
+
+def _shell(ratios: dict[int, tuple[float, ...]]) -> pl.DataFrame:
+    rows = []
+    for batch, values in ratios.items():
+        for rep, r in enumerate(values):
+            rows += [
+                {
+                    "tool": "howfast",
+                    "batch_size": batch,
+                    "repetition": rep,
+                    "metric": "rows_per_s",
+                    "value": 1000.0 * r,
+                },
+                {"tool": "sqlite3", "batch_size": batch, "repetition": rep, "metric": "rows_per_s", "value": 1000.0},
+            ]
+    return pl.DataFrame(rows)
+
+
+def test_shell_check_sentence() -> None:
+    good = sqlite_report.shell_check_sentence(_shell({1: (1.4, 1.5, 1.6), 1000: (0.98, 1.0, 1.02)}))
+    assert "is 1.5× faster than the shell" in good and "as it should be" in good
+    assert "agrees with the shell" in good and "adds little of its own" in good
+    open_ = sqlite_report.shell_check_sentence(_shell({1: (0.9, 1.2, 1.5), 1000: (0.6, 0.9, 1.1)}))
+    assert "not clearly slower" in open_ and "leaves that half of the check open" in open_
+    bad = sqlite_report.shell_check_sentence(_shell({1: (0.5, 0.6, 0.7), 1000: (0.5, 0.6, 0.7)}))
+    assert "read the loop's numbers on this machine with care" in bad and "batched numbers with care" in bad
+    assert "could not run here" in sqlite_report.shell_check_sentence(_shell({1: (1.0,)}))
+
+
+def test_python_rates_sentence() -> None:
+    metrics = _inserts(10_000, {
+        (C, "normal", 1): (25000.0, 26000, 27000), (PY, "normal", 1): (20000.0, 21000, 22000),
+        (C, "off", 1): (30000.0, 31000, 40000), (PY, "off", 1): (25000.0, 32000, 36000),
+        (C, "full", 1): (500.0, 510, 520), (PY, "full", 1): (600.0, 610, 620),
+    })  # fmt: skip
+    text = sqlite_report.python_rates_sentence(metrics)
+    assert "clearly slower than the C loop in 1 of 3 configurations" in text
+    assert "clearly faster in 1" in text and "in 1 the runs overlap" in text
+    assert "could run here" in sqlite_report.python_rates_sentence(metrics.clear())
+
+
+@pytest.mark.parametrize(
+    ("batched", "normal", "expected"),
+    [
+        (E(90000, 85000, 95000), E(120000, 110000, 130000), "FULL was 1.3× slower than NORMAL"),
+        (E(90000, 80000, 130000), E(120000, 85000, 140000), "not clearly faster or slower than NORMAL"),
+        (None, E(120000, 110000, 130000), "could not be measured here"),
+    ],
+)
+def test_full_rule(batched, normal, expected: str) -> None:
+    assert expected in sqlite_report.full_rule(batched, normal)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from .. import fmt, reference, stats
+from .. import claims, fmt, reference, stats
 from ..checks import checked
 from .experiments import (
     ALL_CLIENTS,
@@ -685,6 +685,262 @@ def full_sentence(values: dict[str, float | None], close: float = 1.1) -> str:
             f"{fmt.num(batched)} rows per second, no fewer than NORMAL's {fmt.num(normal)}: the flush no longer shows."
         )
     return f"{first} {second}"
+
+
+# --- Words decided by data: claims over the intervals, like with like against the seeds ---
+
+
+def estimate(
+    metrics: pl.DataFrame, client: str, synchronous: str, batch_size: int, row_size: int = 1000
+) -> stats.Estimate | None:
+    """Rows/s of one configuration as a median with its interval; None where it did not run."""
+    try:
+        return stats.estimate(
+            _rates(metrics, row_size), "rows_per_s", client=client, synchronous=synchronous, batch_size=batch_size
+        )
+    except KeyError:
+        return None
+
+
+def baseline_estimate(baseline: pl.DataFrame) -> stats.Estimate | None:
+    """The SQLite run's own plain 4 KiB write + fsync, writes per second with its interval."""
+    if baseline.height == 0:
+        return None
+    try:
+        return stats.estimate(stats.summarize(baseline, ["method"]), "writes_per_s")
+    except KeyError:
+        return None
+
+
+SAME_SPEED = "about as fast as"
+
+
+def _versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str) -> str:
+    words = claims.phrase(c, more=more, less=less, same=same)
+    if words.endswith(")") and " (" in words:
+        head, rest = words.split(" (", 1)
+        return f"{head} {other} ({rest}"
+    return f"{words} {other}"
+
+
+def _per_row(e: stats.Estimate | None) -> str:
+    return fmt.NA if e is None else fmt.duration_us(1e6 / e.median)
+
+
+def seed_rows() -> int:
+    """How many rows each of the seeds' sqlite-bench runs inserted (1,000,000)."""
+    ref = reference.load("sqlite").filter((pl.col("metric") == "rows") & (pl.col("figure_type") == "measured"))
+    sizes = {int(v) for v in ref["value"].to_list()}
+    if len(sizes) != 1:
+        raise KeyError(f"the seeds' runs do not share one size: {sorted(sizes)}")
+    return sizes.pop()
+
+
+def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
+    """The C loop against the seeds' laptop and phone (WAL, NORMAL), like with like: a
+    ratio only where this profile's runs inserted as many rows as the seeds' runs did;
+    otherwise the words 'not comparable'. Either way it names what differs besides the
+    machine (client, library, and the size when it differs)."""
+    if metrics.height == 0:
+        return "The seeds' runs could not be set beside this machine's: the inserts did not run here."
+    seeds = seed_rates().filter(pl.col("synchronous") == "normal")
+    n_seed = seed_rows()
+    ours = {}
+    for batch in (1, 1000):
+        try:
+            ours[batch] = rows_per_run(metrics, batch)
+        except KeyError:
+            ours[batch] = None
+    client = (
+        "sqlite-bench's Go code with its own copy of SQLite, preparing its INSERT in every transaction, against "
+        f"our C loop on the system's SQLite{' ' + version if version else ''}"
+    )
+    if not any(ours.values()):
+        return "The seeds' runs could not be set beside this machine's: the inserts did not run here."
+    if any(n is not None and n != n_seed for n in ours.values()):
+        shown = " and ".join(fmt.exact(n) for n in ours.values() if n is not None)
+        return (
+            f"The seeds' laptop and phone ran sqlite-bench on {fmt.exact(n_seed)} rows per run; this profile's runs "
+            f"inserted {shown}. A table that many times larger has a deeper B-tree and a longer log to checkpoint, so "
+            "the figures are not comparable, and this page gives no ratio between the machines; the full profile "
+            f"inserts the seeds' {fmt.exact(n_seed)} rows and compares them. Besides the size, the client differs: "
+            f"{client}."
+        )
+    parts = []
+    for machine in ("laptop", "phone"):
+        for batch in (1, 1000):
+            row = seeds.filter((pl.col("machine") == machine) & (pl.col("batch_size") == batch))
+            mine = estimate(metrics, C_API, "normal", batch)
+            if row.height == 0 or mine is None:
+                continue
+            theirs = float(row["rows_per_s"][0])
+            c = claims.compare(mine, stats.Estimate.exact(theirs))
+            what = "one row per transaction" if batch == 1 else "1,000 rows per transaction"
+            words = _versus(c, f"the {machine} ({fmt.num(theirs)})", more="faster", less="slower", same=SAME_SPEED)
+            parts.append(f"with {what}, {words}")
+    return (
+        f"At the seeds' size ({fmt.exact(n_seed)} rows per run), the C loop was " + "; ".join(parts) + ". What "
+        f"differs besides the machine is the client: {client}."
+    )
+
+
+def baseline_sentence(baseline: pl.DataFrame) -> str:
+    """Which run the SQLite section's plain write + fsync comes from, and why it differs
+    from the fsync chapter's figures for the same pair."""
+    e = baseline_estimate(baseline)
+    if e is None:
+        return "A plain 4 KiB write + fsync could not be measured beside the inserts here."
+    writes = int(baseline["writes"][0]) if "writes" in baseline.columns else None
+    count = fmt.count(writes, "write") if writes is not None else "a run of writes"
+    return (
+        f"In this section's own baseline run ({count} of 4 KiB per repetition, each appended to a new file and "
+        f"fsynced, measured beside the inserts) this machine managed {fmt.num(e.median)} plain write + fsync pairs "
+        f"per second, {fmt.duration_us(1e6 / e.median)} each. The fsync chapter measures the same pair in runs of "
+        "its own, with other counts and at other moments on a disk whose speed drifts; its table of the runs "
+        "gives each figure and why they differ."
+    )
+
+
+def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate | None) -> str:
+    """A one-row NORMAL commit (C API, rows/s) against the baseline's plain write + fsync
+    (writes/s), from ``claims.compare``: NORMAL does not flush at commit."""
+    c = claims.compare(normal, plain)
+    if c.direction == claims.MISSING:
+        return "How a one-row NORMAL commit compares with that could not be measured here."
+    took = _per_row(normal)
+    if c.direction == claims.HIGHER:
+        return f"Yet a NORMAL commit took {took}, {fmt.ratio(c.ratio)} as many per second: it does not flush at all."
+    words = _versus(c, "the plain pair", more="faster", less="slower", same="about as fast as")
+    return f"A NORMAL commit, which does not flush at all, took {took}: here it was {words}."
+
+
+def full_commit_sentence(
+    full: stats.Estimate | None,
+    plain: stats.Estimate | None,
+    batched: stats.Estimate | None,
+    normal_batched: stats.Estimate | None,
+) -> str:
+    """FULL, one row per transaction, against the plain write + fsync of the same run;
+    FULL batched against NORMAL batched. Words from ``claims.compare``; a reason only
+    where the work explains the direction."""
+    if full is None:
+        first = "With FULL, every commit waits for the disk; how long could not be measured here."
+    else:
+        first = (
+            f"With FULL, every commit waits for the disk: {fmt.num(full.median)} rows per second, {_per_row(full)} each"
+        )
+        c = claims.compare(full, plain)
+        if c.direction == claims.MISSING:
+            first += "."
+        elif c.direction == claims.LOWER:
+            words = _versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
+            first += f", {words}: a commit is a sync and SQLite's own work besides."
+        elif c.direction == claims.HIGHER:
+            first += (
+                f", {_versus(c, 'the plain write + fsync', more='faster', less='slower', same='as fast as')} of the "
+                "baseline run. A FULL commit does a write and a sync like the plain pair, plus SQLite's own work, so "
+                "the work does not explain the gap; the two ran at different moments, on a disk whose speed drifts."
+            )
+        else:
+            words = _versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
+            first += f", {words}: one sync per commit either way."
+    c2 = claims.compare(batched, normal_batched)
+    if c2.direction == claims.MISSING:
+        second = "Batch the rows and the flush is shared; by how much could not be measured here."
+    else:
+        second = (
+            f"Batch the rows and the flush is shared: at 1,000 rows per transaction FULL inserted "
+            f"{fmt.num(batched.median)} rows per second, "
+            f"{_versus(c2, 'NORMAL', more='faster', less='slower', same='about as fast as')}."
+        )
+    return f"{first} {second}"
+
+
+def cost_cell(us: float | None) -> str:
+    """A client's added CPU time per row for a table: '0' for the C API itself, a
+    difference below zero 'none measured' (the sign of noise, not a client that saves time)."""
+    if us is None:
+        return fmt.NA
+    if us == 0:
+        return "0"
+    return "none measured" if us < 0 else fmt.num(us)
+
+
+def shell_ratios(metrics: pl.DataFrame) -> dict[int, stats.Estimate]:
+    """Per batch size, the median of the per-round ratios C loop / shell (rows/s), with
+    its interval: the two ran one after the other in each round."""
+    rows = metrics.filter(pl.col("metric") == "rows_per_s") if metrics.height else metrics
+    if rows.height == 0 or not {"howfast", "sqlite3"} <= set(rows["tool"].unique().to_list()):
+        return {}
+    wide = rows.pivot(on="tool", index=["batch_size", "repetition"], values="value").drop_nulls(["howfast", "sqlite3"])
+    out = {}
+    for batch in sorted(wide["batch_size"].unique().to_list()):
+        part = wide.filter(pl.col("batch_size") == batch)
+        ratios = [r for r in (part["howfast"] / part["sqlite3"]).to_list() if r and r > 0]
+        if ratios:
+            lo, hi, level = stats.median_interval(ratios)
+            out[int(batch)] = stats.Estimate(float(pl.Series(ratios).median()), lo, hi, len(ratios), level)
+    return out
+
+
+def shell_check_sentence(metrics: pl.DataFrame) -> str:
+    """The shell cross-check's verdicts from ``claims.crosscheck`` over the per-round
+    ratios: with one row per transaction the loop must not be slower than the shell
+    (which compiles every statement); with big batches (no client work per row in the
+    shell) the two should agree."""
+    ratios = shell_ratios(metrics)
+    one, big = ratios.get(1), ratios.get(1000)
+    if one is None or big is None:
+        return "Without both tools, this check could not run here."
+    v1, vk = claims.crosscheck(one), claims.crosscheck(big)
+    first = f"With one row per transaction the C loop {v1.words(tool='the shell')}"
+    if v1.outcome == "ours lower":
+        first += ", although the shell compiles every statement: read the loop's numbers on this machine with care."
+    elif v1.outcome == "ours higher":
+        first += ", as it should be against a client that compiles every statement."
+    else:
+        first += ", so it is not clearly slower than a client that compiles every statement."
+    second = f"With 1,000 rows per transaction it {vk.words(tool='the shell')}"
+    if vk.outcome == "agrees":
+        second += ": where the shell does no work per row, the loop adds little of its own to SQLite's time."
+    elif vk.outcome == "inconclusive":
+        second += ": this machine's noise between rounds leaves that half of the check open."
+    else:
+        second += ": where the two should agree they do not, so read the loop's batched numbers with care."
+    return f"{first} {second}"
+
+
+def python_rates_sentence(metrics: pl.DataFrame) -> str:
+    """The Python client against the C loop per configuration, from ``claims.compare``:
+    how many were clearly slower, and how many the disk's noise leaves open."""
+    if metrics.height == 0:
+        return "Neither client could run here, so there is nothing to compare."
+    configs = metrics.filter(pl.col("row_size") == 1000).select("synchronous", "batch_size").unique(maintain_order=True)
+    verdicts = []
+    for sync, batch in configs.iter_rows():
+        c = claims.compare(estimate(metrics, PYTHON, sync, batch), estimate(metrics, C_API, sync, batch))
+        if c.direction != claims.MISSING:
+            verdicts.append(c.direction)
+    if not verdicts:
+        return "Neither client could run here, so there is nothing to compare."
+    n = len(verdicts)
+    slower, faster = verdicts.count(claims.LOWER), verdicts.count(claims.HIGHER)
+    text = f"Python was clearly slower than the C loop in {slower} of {fmt.count(n, 'configuration')}"
+    if faster:
+        text += f", clearly faster in {faster} (not a faster client: the disk's drift between runs)"
+    rest = n - slower - faster
+    if rest:
+        text += f"; in {rest} the runs overlap, the disk's noise hiding the client's cost"
+    return text + ". The next table measures the clients where there is no disk."
+
+
+def full_rule(batched: stats.Estimate | None, normal: stats.Estimate | None) -> str:
+    """The closing rule on batched FULL against batched NORMAL."""
+    c = claims.compare(batched, normal)
+    if c.direction == claims.MISSING:
+        return "by how much could not be measured here."
+    words = _versus(c, "NORMAL", more="faster", less="slower", same=SAME_SPEED)
+    return f"at 1,000 rows per transaction, FULL was {words}."
 
 
 # every public function above refuses bad arguments with a clear exception
