@@ -575,3 +575,11 @@ def test_rerun_sentence_every_branch() -> None:
     overlap = report.rerun_sentence(cross([20e3, 40e3, 60e3]), table([30e3, 50e3, 70e3]), *args, connections=64)
     assert "cannot be told apart" in overlap
     assert report.rerun_sentence(pl.DataFrame(), table([1.0]), *args) == ""
+
+
+def test_scaling_seed_sentence_names_what_differs() -> None:
+    rows = _scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}).with_columns(requests=pl.lit(2000))
+    text = report.scaling_seed_sentence(rows, {"redis_server_version": "7.2.4", "cpus": 2})
+    assert "io-threads 16" in text and "io-threads 1 and 2" in text and "2 logical CPUs" in text
+    assert "2,000 requests per point" in text and "levels off from 5 clients" in text and "not as a ratio" in text
+    assert "did not run" in report.scaling_seed_sentence(pl.DataFrame(), {})

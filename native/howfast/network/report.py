@@ -674,6 +674,48 @@ def scaling_reference() -> pl.DataFrame:
     ).sort("series", "clients")
 
 
+def scaling_seed_sentence(metrics: pl.DataFrame, details: dict) -> str:
+    """How seed 004's Redis curves were made, beside ours, and their shapes
+    (``claims.curve`` on its printed figures): what differs besides the machine."""
+    ref = reference.load("kv_threads").filter(
+        (pl.col("metric") == "ops_per_s") & (pl.col("server") == "redis") & pl.col("op").is_in(["GET", "SET"])
+    )
+    if ref.height == 0:
+        return "Seed 004's Redis figures are not in the reference data here."
+    row = ref.row(0, named=True)
+    shapes = []
+    for op in ("GET", "SET"):
+        part = ref.filter(pl.col("op") == op).sort("clients")
+        points = [(int(r["clients"]), Estimate.exact(r["value"])) for r in part.iter_rows(named=True)]
+        if points:
+            shapes.append(_shape_words(op, claims.curve(points), points))
+    ours_io = (
+        sorted(metrics["io_threads"].unique().to_list()) if metrics.height and "io_threads" in metrics.columns else []
+    )
+    requests = int(metrics["requests"].max()) if metrics.height and "requests" in metrics.columns else None
+    if not ours_io:
+        here = "Here the client-scaling runs did not run"
+    else:
+        here = (
+            f"Here, Redis {details.get('redis_server_version') or 'of unknown version'} ran with io-threads "
+            + " and ".join(fmt.exact(int(i)) for i in ours_io)
+            + f" (1 is off) on {fmt.count(details.get('cpus'), 'logical CPU')}, redis-benchmark with "
+            f"{fmt.count(_native_benchmark_threads(), 'thread')} and {fmt.count(requests, 'request')} per point"
+        )
+    return (
+        f"Seed 004 ran Redis {row.get('version')} with io-threads {fmt.exact(int(row['server_threads']))} on a "
+        f"{row.get('machine_name')}, and redis-benchmark with as many threads as clients and "
+        f"{fmt.count(int(row['requests']), 'request')} per point; there, {' and '.join(shapes)}. {here}. "
+        "Machine, thread counts and run lengths all differ, so its curves are drawn for scale, not as a ratio."
+    )
+
+
+def _native_benchmark_threads() -> int:
+    from .experiments import BENCHMARK_THREADS
+
+    return BENCHMARK_THREADS
+
+
 def scaling_shapes(metrics: pl.DataFrame) -> dict[tuple[str, int], tuple[claims.Shape, list]]:
     """Per (op, io-threads setting): the shape of req/s against clients (``claims.curve``)
     and its points."""
