@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, command_env, environment, howfast_command
-from howfast import card, stats, store
+from howfast import card, headlines, stats, store
 from howfast.notebook import execute_chapter
 
 SUBJECTS = list(card.SUBJECTS)
@@ -68,6 +68,9 @@ def _expected() -> dict[str, float]:
         "random_read_qd32": _median(
             "storage", "queue_depth", "ops_per_s", (c("op") == "read") & (c("queue_depth") == 32)
         ),
+        "random_write_qd32": _median(
+            "storage", "queue_depth", "ops_per_s", (c("op") == "write") & (c("queue_depth") == 32)
+        ),
         "fsync": _median("fsync", "latency", "p50", (c("layout") == "append") & (c("method") == "fsync")),
         "syscall": _median("cpu", "costs", "ns_per_op", c("operation") == "getppid"),
         "context_switch": _median("cpu", "costs", "ns_per_switch", c("operation") == "pipe_same_cpu"),
@@ -97,12 +100,14 @@ def _expected() -> dict[str, float]:
 def test_every_headline_row_holds_the_stored_number(use: Path) -> None:
     rows = card.headlines()
     assert rows["id"].to_list() == list(card.IDS)
-    assert set(card.IDS) == {"seq_read", "seq_write", "random_read_qd1", "random_read_qd32", "fsync", "syscall",
+    assert set(card.IDS) == {"seq_read", "seq_write", "random_read_qd1", "random_read_qd32", "random_write_qd32",
+                             "fsync", "syscall",
                              "context_switch", "memory_latency", "memory_bandwidth", "hashing", "tcp", "http",
                              "redis", "sqlite_insert", "memtable"}  # fmt: skip
     expected = _expected()
     for row in rows.iter_rows(named=True):
         assert row["value"] == expected[row["id"]], row["id"]
+        assert row["lo"] <= row["value"] <= row["hi"] and row["runs"] >= 1, row["id"]
         assert row["reason"] is None and row["machine"] == "test-machine" and row["profile"] == "smoke"
         assert row["measured_at"] == store.load(row["subject"]).manifest["finished"]
 
@@ -114,6 +119,48 @@ def test_the_reference_columns_are_the_seeds_figures(use: Path) -> None:
     assert rows["context_switch"]["laptop"] == 2500  # 2.5 µs, in the row's ns
     assert rows["sqlite_insert"]["phone"] == 4884.369
     assert rows["memtable"]["laptop"] is None and rows["memory_latency"]["phone"] is None  # never invented
+    # Redis GET: seed 000's measured figure, not the rounded 200k of the summaries
+    assert rows["redis"]["laptop"] == 184501.84 and rows["redis"]["laptop article"] == "seed 000"
+    assert rows["redis"]["laptop kind"] == "measured" and rows["redis"]["phone kind"] == "rounded"
+
+
+def test_like_with_like_only(use: Path) -> None:
+    """Another server, another hash build, another write size, another table size: the
+    seed's figure is shown, the comparison says 'not comparable' and why, and the chart of
+    ratios leaves the row out."""
+    frame = card.card()
+    here = card.value_columns(frame)[0]
+    rows = {r["id"]: r for r in frame.iter_rows(named=True)}
+    assert "Go net/http" in card.against(rows["http"], here)
+    assert "xxhash is another build" in card.against(rows["hashing"], here)
+    assert "3.8 KB per operation" in card.against(rows["tcp"], here)  # smoke writes 256 KiB
+    assert "against the seed's 1,000,000" in card.against(rows["sqlite_insert"], here)
+    for id_ in ("http", "hashing", "tcp", "sqlite_insert"):
+        assert card.against(rows[id_], here).startswith("not comparable: ")
+    plotted = set(card.versus_laptop(frame, here)["label"].to_list())
+    assert plotted.isdisjoint({rows[i]["label"] for i in ("http", "hashing", "tcp", "sqlite_insert")})
+    assert rows["redis"]["label"] in plotted or rows["redis"][here] is None
+    page = card.rows_for_page(frame)
+    redis = page.filter(pl.col("number").str.contains("Redis")).row(0, named=True)
+    assert redis["laptop"] == "184,501.84 req/s (seed 000)" and redis["phone"] == "40,000 req/s (seed 001, rounded)"
+
+
+def test_the_card_is_the_registry(use: Path) -> None:
+    """The card's values are the registry's, and the design estimates' inputs too."""
+    from howfast.design import measured
+
+    registry = headlines.table()
+    frame = card.card()
+    here = card.value_columns(frame)[0]
+    assert frame["id"].to_list() == [q.id for q in headlines.QUANTITIES if q.card]
+    assert frame[here].to_list() == registry["value"].to_list()
+    assert frame[f"{here} lo"].to_list() == registry["lo"].to_list()
+    inputs = measured.inputs(registry, store.load("storage"), store.load("network"))
+    mb = {r["id"]: r["value"] for r in registry.iter_rows(named=True)}
+    assert inputs.seq_read == mb["seq_read"] * 1e6 and inputs.read_iops == mb["random_read_qd32"]
+    assert inputs.write_iops == mb["random_write_qd32"] and inputs.network == mb["tcp"] * 1e9 / 8
+    assert inputs.hashing == mb["hashing"] * 2**20 and inputs.memory == mb["memory_bandwidth"] * 1e9
+    assert set(measured.QUANTITIES.values()) <= set(headlines.IDS)
 
 
 def test_every_row_links_to_a_section_that_exists() -> None:
@@ -192,17 +239,72 @@ def test_a_case_the_profile_lacks_says_so(use: Path, monkeypatch: pytest.MonkeyP
         raise KeyError("no such case")
 
     heads = list(card.HEADLINES)
-    heads[2] = dataclasses.replace(heads[2], value=absent)
+    heads[2] = dataclasses.replace(heads[2], read=absent)
     monkeypatch.setattr(card, "HEADLINES", tuple(heads))
     rows = card.headlines()
     assert rows["reason"][2] == "the smoke profile does not measure this case" and rows["value"][2] is None
 
 
-def test_versus_laptop_turns_times_so_that_above_one_is_faster() -> None:
-    frame = pl.DataFrame({"label": ["a", "b", "c"], "unit": ["ns", "MB/s", "MB/s"], "m": [50.0, 200.0, None],
-                          "laptop": [100.0, 100.0, 100.0]})  # fmt: skip
+def _row(value: float | None, lo: float, hi: float, unit: str, laptop: float | None, comparable: bool = True) -> dict:
+    return {"label": "x", "unit": unit, "m": value, "m lo": lo, "m hi": hi, "m runs": 5, "laptop": laptop,
+            "laptop comparable": comparable, "laptop why not": "" if comparable else "another server"}  # fmt: skip
+
+
+def test_versus_laptop_turns_times_so_that_above_one_is_faster_and_keeps_like_with_like() -> None:
+    rows = [_row(50.0, 45.0, 55.0, "ns", 100.0), _row(200.0, 190.0, 210.0, "MB/s", 100.0),
+            _row(None, 0, 0, "MB/s", 100.0), _row(300.0, 290.0, 310.0, "MB/s", 100.0, comparable=False)]  # fmt: skip
+    frame = pl.DataFrame(rows)
     out = card.versus_laptop(frame, "m")
     assert out["times"].to_list() == [2.0, 2.0] and out["faster"].to_list() == [True, True]
+    assert out["lo"].to_list()[0] == pytest.approx(100 / 55) and out["hi"].to_list()[1] == pytest.approx(2.1)
+
+
+@pytest.mark.parametrize(
+    ("row", "said"),
+    [
+        (_row(200.0, 190.0, 210.0, "MB/s", 100.0), "2× faster than the laptop"),
+        (_row(50.0, 40.0, 60.0, "MB/s", 100.0), "2× slower than the laptop"),
+        (_row(50.0, 45.0, 55.0, "ns", 100.0), "2× faster than the laptop"),  # a time: less is faster
+        (_row(101.0, 99.0, 103.0, "MB/s", 100.0), "about the same as the laptop (1.01×)"),
+        (_row(120.0, 80.0, 160.0, "MB/s", 100.0), "not clearly faster or slower than the laptop (1.2× by the medians"),
+        (_row(120.0, 80.0, 160.0, "MB/s", 100.0, comparable=False), "not comparable: another server"),
+        (_row(120.0, 80.0, 160.0, "MB/s", None), "no laptop figure"),
+    ],
+)
+def test_against_reads_right_for_every_outcome(row: dict, said: str) -> None:
+    assert card.against(row, "m").startswith(said)
+
+
+def test_seed_figures_keep_their_digits_and_kind() -> None:
+    assert card.seed_display(184501.84, "req/s") == "184,501.84 req/s"
+    assert card.seed_display(114.8, "ns") == "114.8 ns" and card.seed_display(2500.0, "ns") == "2.5 µs"
+    assert card.seed_display(660.0, "µs") == "660 µs" and card.seed_display(None, "µs") == "n/a"
+    hypothetical = headlines.seed_figure(
+        headlines.Seed("estimates", {"system": "backup_1pb", "quantity": "write_speed"})
+    )
+    assert hypothetical.kind == "hypothetical" and not hypothetical.comparable
+    assert "not a measurement" in hypothetical.why_not
+    rounded = headlines.seed_figure(headlines.Seed("redis_benchmark", {"machine": "phone", "test": "summary"}))
+    assert rounded.kind == "rounded" and rounded.comparable and rounded.article == "seed 001"
+    material = headlines.seed_figure(headlines.get("http").laptop)
+    assert not material.comparable and "Go net/http" in material.why_not
+
+
+def test_spread_names_the_interval_and_the_runs() -> None:
+    assert card.spread(98.0, 120.0, 5, "µs") == "98 µs–120 µs, 5 runs"
+    assert card.spread(1010.0, 1570.0, 1, "MB/s") == "1,010–1,570 MB/s, 1 run"
+    assert card.spread(None, None, None, "MB/s") == ""
+
+
+def test_every_quantity_says_which_run_and_every_seed_row_exists() -> None:
+    for q in headlines.QUANTITIES:
+        assert q.run and q.section and q.unit, q.id
+        for seed in (q.laptop, q.phone):
+            if seed is not None:
+                headlines.seed_figure(seed)  # exactly one reference row, or KeyError
+    assert headlines.get("fsync").run.startswith("the fsync chapter's latency run")
+    with pytest.raises(KeyError, match="no headline quantity"):
+        headlines.get("nope")
 
 
 @pytest.mark.parametrize(
@@ -248,7 +350,7 @@ def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_esti
 
     from howfast.design import calculator, measured
 
-    inputs = measured.inputs(card.headlines(), store.load("storage"), store.load("network"))
+    inputs = measured.inputs(headlines.table(), store.load("storage"), store.load("network"))
     found, missing = calculator.resources(inputs)
     assert found and not missing
     expected = calculator.machines(found)

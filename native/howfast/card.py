@@ -157,7 +157,8 @@ def spread(lo: float | None, hi: float | None, runs: int | None, unit: str) -> s
     """The interval of a median and its run count: '98.1–120 µs, 5 runs'; '' unmeasured."""
     if lo is None or hi is None:
         return ""
-    ends = f"{display(lo, unit)}–{display(hi, unit)}" if unit in TIMES else f"{fmt.span(lo, hi)} {unit}"
+    digits = 3 if fmt.num(lo) != fmt.num(hi) else 4  # ends that round alike get a fourth digit
+    ends = f"{display(lo, unit)}–{display(hi, unit)}" if unit in TIMES else f"{fmt.span(lo, hi, digits)} {unit}"
     return f"{ends}, {fmt.count(int(runs or 1), 'run')}"
 
 
@@ -282,7 +283,7 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
 
 def runs_note(frame: pl.DataFrame) -> str:
     """Which run each number is, and why that one (markdown list)."""
-    return "\n".join(f"- **{row['label']}**: {row['run']}." for row in frame.iter_rows(named=True))
+    return "\n".join(f"- {row['label']}: {row['run']}." for row in frame.iter_rows(named=True))
 
 
 def reasons_note(frame: pl.DataFrame) -> str:

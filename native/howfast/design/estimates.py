@@ -65,6 +65,32 @@ def seed(system: str, quantity: str, machine: str | None = None) -> float:
     return float(rows["value"][0])
 
 
+def seed_kind(system: str, quantity: str, machine: str | None = None) -> str:
+    """The kind of a seed estimate (``data/reference``'s ``kind``): measured, rounded,
+    derived, rated, cited or hypothetical; a hypothetical is never a machine's measurement."""
+    rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
+    if machine is not None:
+        rows = rows.filter(pl.col("machine") == machine)
+    if rows.height == 0:
+        raise KeyError(f"no seed estimate {system}/{quantity}")
+    return str(rows["kind"][0])
+
+
+def duration_words(seconds: float | None) -> str:
+    """A long duration in the unit a reader thinks in: '45 s', '18.6 minutes', '3.2 hours',
+    '12.9 days', '2.4 years'; 'n/a' when not measured."""
+    from .. import fmt
+
+    if seconds is None:
+        return fmt.NA
+    if seconds < 0:
+        raise ValueError(f"cannot format {seconds!r} as a duration")
+    for limit, unit, name in ((120, 1, "s"), (7200, 60, "minutes"), (3 * DAY, 3600, "hours"), (730 * DAY, DAY, "days")):
+        if seconds < limit:
+            return f"{fmt.num(seconds / unit)} {name}"
+    return f"{fmt.num(seconds / (365 * DAY))} years"
+
+
 @dataclass(frozen=True)
 class Inputs:
     """What one machine measured, in bytes (or operations) per second; None: not measured."""
