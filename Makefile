@@ -47,14 +47,17 @@ NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
 
 .PHONY: book measure render card notebooks test lint setup system-packages test-packages apt-install quarto execute preview clean \
-        distclean
+        distclean clean-figures
 
 book: setup quarto measure render
 
 measure: setup
 	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast measure $(CHAPTERS)
 
-render: setup quarto
+# Each chart's static image is named by its spec's hash, so every render whose numbers
+# changed writes new files: the render starts from an empty folder, and the book
+# publishes only the images its pages use.
+render: setup quarto clean-figures
 	@if command -v quarto >/dev/null 2>&1; then \
 	  echo "rendering the book with the $(PROFILE) profile, from the stored results"; \
 	  HOWFAST_PROFILE=$(PROFILE) QUARTO_PYTHON=$(PY) quarto render --profile $(PROFILE); \
@@ -88,7 +91,7 @@ lint: $(VENV)/.deps
 execute: setup
 	HOWFAST_PROFILE=$(PROFILE) $(PY) -m howfast execute
 
-preview: setup quarto
+preview: setup quarto clean-figures
 	HOWFAST_PROFILE=$(PROFILE) QUARTO_PYTHON=$(PY) quarto preview --profile $(PROFILE)
 
 setup: system-packages $(VENV)/.native
@@ -140,6 +143,9 @@ quarto: $(VENV)/.deps
 	@command -v quarto >/dev/null 2>&1 || \
 	  $(PY) -m pip install -q --disable-pip-version-check quarto-cli >/dev/null 2>&1 || \
 	  echo "Quarto: not on PATH, and 'pip install quarto-cli' failed"
+
+clean-figures:
+	rm -rf assets/figures _book/assets/figures
 
 clean:
 	rm -rf _book .quarto native/build $(VENV)/.native assets/js assets/figures notebooks

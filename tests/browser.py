@@ -106,6 +106,7 @@ _REPORT = """
         room: el.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0),
         svg: svg ? parseFloat(svg.getAttribute("width")) : null,
         shown: svg ? svg.getBoundingClientRect().width : null,
+        marks: svg ? svg.querySelectorAll("[class*='mark-']").length : 0,
         cut: texts.filter(function (t) { return /\u2026\\s*$/.test(t); }),
         texts: texts.length
       };
@@ -145,3 +146,21 @@ def layout(page: Path, window: int) -> list[dict]:
     import html
 
     return json.loads(html.unescape(found.group(1)))
+
+
+def layout_problems(found: list[dict], window: int) -> list[str]:
+    """What a reader would see wrong with the charts `layout` found in a window `window`
+    pixels wide: a chart not drawn, one wider than its column, a text cut with "…"."""
+    problems = []
+    for chart in found:
+        where = f"{chart['id']} in a {window}-px window"
+        if chart["drawn"] != "1" or not chart["marks"]:
+            problems.append(f"{where}: not drawn ({chart['drawn']})")
+            continue
+        if chart["column"] != COLUMNS[window]:
+            problems.append(f"{where}: the page's column is {chart['column']} px, not {COLUMNS[window]}")
+        if chart["svg"] > chart["room"] + 1 or chart["shown"] > chart["container"] + 1:
+            problems.append(f"{where}: {chart['svg']} px wide in a column leaving it {chart['room']} px")
+        if chart["cut"]:
+            problems.append(f"{where}: texts cut with an ellipsis: {chart['cut']}")
+    return problems

@@ -22,7 +22,7 @@ import pytest
 
 import browser
 from conftest import ROOT
-from howfast import store
+from howfast import offline, store
 from howfast.book import CHAPTERS
 from howfast.notebook import chapters, chart_spec, execute_chapter
 from howfast.workshop import executed_notebook
@@ -147,28 +147,32 @@ def _is_an_executed_notebook(done) -> None:
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     charts = [o for c in done.notebook.cells if c.cell_type == "code" for o in c.outputs if chart_spec(o)]
     assert sum("image/svg+xml" in o.get("data", {}) for o in outputs) == len(charts)
-    assert not any("howfast-chart" in o.get("data", {}).get("text/html", "") for o in outputs)
+    assert not any("howfast-chart" in offline.html_of(o) for o in outputs)
 
 
 def _chart_outputs(done) -> list[str]:
     return [
-        o["data"]["text/html"]
+        offline.html_of(o)
         for outs in done.outputs("fig-").values()
         for o in outs
-        if "howfast-chart" in o.get("data", {}).get("text/html", "")
+        if "howfast-chart" in offline.html_of(o)
     ]
 
 
 def _charts_draw_offline(done, tmp_path: Path) -> None:
-    """Every chart of the page draws in headless Chromium with the network cut off."""
+    """Every chart of the page draws in headless Chromium with the network cut off, in
+    the page's body column as a 1000-px and a 1400-px window give it, no wider than the
+    column and with no text cut with "…" (tests/test_layout.py checks the renderer itself)."""
     if browser.chromium() is None:
         pytest.fail("Chromium is needed to check the charts (apt-get install chromium; make test installs it)")
     htmls = _chart_outputs(done)
     assert len(htmls) == len(done.charts())
     assert sum(h.count("<script src=") for h in htmls) == 1, "the libraries load once per page"
-    dom = browser.dump_dom(browser.chart_page(htmls, ROOT, tmp_path))
-    drawn = browser.drawn_charts(dom)
-    assert len(drawn) == len(htmls) and all(marks > 0 for marks in drawn.values()), drawn
+    page = browser.layout_page(htmls, ROOT, tmp_path)
+    for window in sorted(browser.COLUMNS):
+        found = browser.layout(page, window)
+        assert len(found) == len(htmls)
+        assert browser.layout_problems(found, window) == []
 
 
 def test_cells_get_the_profiles_time() -> None:
@@ -202,8 +206,6 @@ def test_the_browser_check_sees_a_chart_that_cannot_draw(tmp_path: Path) -> None
     """The offline check is not a formality: without the bundle, the chart says so."""
     import altair as alt
     import polars as pl
-
-    from howfast import offline
 
     spec = alt.Chart(pl.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_line().encode(x="x", y="y").to_dict()
     offline._page["loaded"] = False  # a new page

@@ -73,16 +73,10 @@ def chart_htmls(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str
 
 
 def _check(found: list[dict], names: list[str], window: int) -> None:
-    column = browser.COLUMNS[window]
     assert len(found) == len(names)
-    for name, chart in zip(names, found, strict=True):
-        where = f"{name} in a {window}-px window"
-        assert chart["drawn"] == "1", f"{where}: not drawn ({chart['drawn']})"
-        assert chart["column"] == column, f"{where}: the page's column is {chart['column']} px"
-        assert chart["svg"] <= chart["room"] + 1, f"{where}: {chart['svg']} px drawn in {chart['room']} px"
-        assert chart["shown"] <= chart["container"] + 1, where
-        assert chart["cut"] == [], f"{where}: cut texts {chart['cut']}"
-        assert chart["texts"] > 0, where
+    named = [chart | {"id": name} for name, chart in zip(names, found, strict=True)]
+    assert browser.layout_problems(named, window) == []
+    assert all(chart["texts"] > 0 for chart in found)
 
 
 @pytest.mark.parametrize("window", sorted(browser.COLUMNS))
@@ -168,3 +162,55 @@ def test_every_chapter_chart_function_in_the_book_sets_no_fixed_width_wider_than
             if int(match.group(1)) > browser.COLUMNS[1000] and "STATIC_WIDTH" not in match.group(0):
                 wide.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert wide == [], wide
+
+
+def test_a_chart_reaches_quarto_as_markdown_and_needs_no_cdn(tmp_path: Path) -> None:
+    """Quarto adds require.js and jQuery from cdnjs to a page whose notebook has any
+    text/html (or JavaScript, or widget) output; a chart is a raw HTML block in Markdown,
+    which pandoc passes through, and loads nothing from another host."""
+    import nbformat
+
+    from howfast.notebook import chart_spec, offline_problems
+
+    offline._page["loaded"] = False
+    spec = _kinds()["single"].to_dict()
+    with_root = {"root": tmp_path / "book", "here": tmp_path / "book" / "chapters"}
+    html = offline.chart_html(spec, **with_root)
+    bundle = offline.renderer(spec)
+    assert set(bundle) == {"text/markdown"} and not set(bundle) & set(offline.CDN_MIMES)
+    assert bundle["text/markdown"].startswith("```{=html}\n") and bundle["text/markdown"].endswith("\n```\n")
+    output = nbformat.v4.new_output("execute_result", data=bundle, execution_count=1)
+    assert "howfast-chart" in offline.html_of(output) and chart_spec(output) == spec
+    assert not re.search(r"src=\"(https?:)?//", html)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("chart", outputs=[output])]
+    assert offline_problems(nb) == []
+    table = nbformat.v4.new_output("display_data", data={"text/html": "<table></table>", "text/plain": "t"})
+    remote = nbformat.v4.new_output(
+        "display_data", data={"text/markdown": '```{=html}\n<script src="https://cdn.example/x.js"></script>\n```\n'}
+    )
+    nb.cells.append(nbformat.v4.new_code_cell("#| label: tbl-x\nframe", outputs=[table, remote]))
+    assert offline_problems(nb) == [
+        "tbl-x: a text/html output makes Quarto load scripts from a CDN",
+        "tbl-x: its HTML loads a script from another host",
+    ]
+
+
+def test_a_render_starts_from_no_figures(tmp_path: Path) -> None:
+    """Static images are named by their chart's hash and would pile up render after
+    render: `make render` (and `make preview`) first empty the figures folders."""
+    import shutil
+    import subprocess
+
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("render", "preview"):
+        prerequisites = re.search(rf"^{target}:(.*)$", makefile, re.M).group(1).split()
+        assert "clean-figures" in prerequisites, target
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    for folder in ("assets/figures", "_book/assets/figures", "assets/js"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "old.svg").write_text("<svg/>")
+    done = subprocess.run(["make", "clean-figures"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "assets" / "figures").exists() and not (tmp_path / "_book" / "assets" / "figures").exists()
+    assert (tmp_path / "assets" / "js" / "old.svg").exists(), "the libraries' bundle stays"

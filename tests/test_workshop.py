@@ -15,6 +15,7 @@ from nbclient import NotebookClient
 from traitlets.config import Config
 
 from conftest import ROOT
+from howfast import offline
 from howfast.notebook import INLINE, chapters, read_chapter
 from howfast.workshop import clean_notebook, plain_markdown
 
@@ -76,7 +77,7 @@ def test_a_clean_notebook_runs_in_jupyter_with_charts_as_images(tmp_path: Path) 
     assert {"image/svg+xml", "text/plain"} in kinds, kinds
     svg = next(o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {}))
     assert svg.lstrip().startswith("<svg") and "<path" in svg
-    assert not any("howfast-chart" in o.get("data", {}).get("text/html", "") for o in outputs)
+    assert not any("howfast-chart" in offline.html_of(o) for o in outputs)
     assert [o["text"] for o in outputs if o.get("name") == "stdout"] == ["2\n"]
 
 

@@ -83,12 +83,13 @@ class ExecutedChapter:
 
 
 def chart_spec(output: dict) -> dict | None:
-    """The Vega-Lite spec inside a chart's HTML output, or None if it holds no chart:
-    the ``howfast`` renderer's (``offline.specs_in``), else altair's HTML renderer's,
+    """The Vega-Lite spec inside a chart's output, or None if it holds no chart: the
+    ``howfast`` renderer's (a raw HTML block in Markdown, ``offline.html_of`` and
+    ``offline.specs_in``), else altair's HTML renderer's,
     which ends its script with ``})(<spec>, <embed options>);``."""
-    from .offline import specs_in
+    from .offline import html_of, specs_in
 
-    html = output.get("data", {}).get("text/html", "")
+    html = html_of(output)
     ours = specs_in(html)
     if ours:
         return ours[0]
@@ -115,9 +116,36 @@ def _is_table(output: dict) -> bool:
     return md.lstrip().startswith("|") and "---" in md
 
 
-def check(executed: ExecutedChapter) -> list[str]:
-    """What a reader would miss: charts, tables, inline numbers."""
+_REMOTE_SCRIPT = re.compile(r"<script[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//", re.I)
+
+
+def offline_problems(nb: nbformat.NotebookNode) -> list[str]:
+    """What in an executed notebook would make its page load a script from another host:
+    a display output Quarto takes for a JavaScript widget (any ``text/html``,
+    ``application/javascript`` or widget view: Quarto then adds require.js and jQuery from
+    cdnjs, see ``offline.CDN_MIMES``), widget state, or HTML with a remote ``<script src>``."""
+    from .offline import CDN_MIMES, html_of
+
     problems = []
+    if "widgets" in nb.metadata:
+        problems.append("the notebook holds widget state (Quarto loads the widget manager from unpkg)")
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        label = cell_options(cell.source).get("label") or cell.source.strip().splitlines()[0][:60]
+        for output in cell.get("outputs", []):
+            mimes = set(output.get("data", {})) & set(CDN_MIMES)
+            if output.get("output_type") in ("display_data", "execute_result") and mimes:
+                problems.append(f"{label}: a {', '.join(sorted(mimes))} output makes Quarto load scripts from a CDN")
+            if _REMOTE_SCRIPT.search(html_of(output)):
+                problems.append(f"{label}: its HTML loads a script from another host")
+    return problems
+
+
+def check(executed: ExecutedChapter) -> list[str]:
+    """What a reader would miss: charts, tables, inline numbers; and what would make the
+    page load scripts from another host (``offline_problems``)."""
+    problems = offline_problems(executed.notebook)
     for label, outs in executed.outputs("fig-").items():
         if not any(_is_chart(o) for o in outs):
             problems.append(f"{label}: no chart in its output")

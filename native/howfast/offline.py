@@ -498,9 +498,36 @@ def chart_html(spec: dict, *, root: Path | None = None, here: Path | None = None
     return "\n".join(parts)
 
 
+#: The chart's HTML as a raw HTML block of Markdown (pandoc passes it through untouched).
+_RAW = "```{=html}\n%s\n```\n"
+_RAW_BLOCK = re.compile(r"\A```\{=html\}\n(.*)\n```\n?\Z", re.S)
+
+#: Mime types of an output that make Quarto load require.js and jQuery from a CDN on the
+#: page (Quarto's jupyter/widgets.ts: any display output carrying one of these is taken
+#: for a "JavaScript widget" that may assume both libraries).
+CDN_MIMES = ("text/html", "application/javascript", "application/vnd.jupyter.widget-view+json")
+
+
 def renderer(spec: dict, **metadata: object) -> dict:
-    """The altair renderer: the chart as HTML that needs no network."""
-    return {"text/html": chart_html(spec)}
+    """The altair renderer: the chart as HTML that needs no network, handed to Quarto as
+    Markdown holding a raw HTML block rather than as ``text/html``: Quarto adds
+    ``<script>`` tags for require.js and jQuery from cdnjs to every page whose notebook
+    has a ``text/html`` output (see ``CDN_MIMES``), and a page read offline then fails to
+    load them. The raw block reaches the page unchanged."""
+    return {"text/markdown": _RAW % chart_html(spec)}
+
+
+def html_of(output: dict) -> str:
+    """The HTML of a notebook output: its ``text/html``, or the raw HTML block of its
+    ``text/markdown`` (a chart of the ``howfast`` renderer), else ""."""
+    data = output.get("data", {}) if isinstance(output, dict) else {}
+    html = data.get("text/html", "")
+    if html:
+        return "".join(html) if isinstance(html, list) else html
+    markdown = data.get("text/markdown", "")
+    markdown = "".join(markdown) if isinstance(markdown, list) else markdown
+    found = _RAW_BLOCK.match(markdown)
+    return found.group(1) if found else ""
 
 
 _SPEC = re.compile(r'<script type="application/json" class="howfast-spec" id="[^"]+">(.*?)</script>', re.S)
