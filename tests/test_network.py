@@ -322,10 +322,11 @@ def test_knee_and_its_sentence_every_branch() -> None:
     assert not point["lightest"] and point["shape"].kind == "knee"
     text = report.knee_sentence(point, 1000.0)
     assert "stayed near" in text and "clearly above" in text and "levels off" in text and "50 %" in text
+    assert "at 1,200 offered the server answered 880" in text
     # the tail is inconclusive at the next rate: overlapping runs wider than 2x
     wide = _open_rows([(100, 100, 50), (500, 500, 120)], spread=0.6)
     point = report.knee(wide)
-    assert point["lightest"] and point["why"] == "unclear"
+    assert point["lightest"] and point["why"] == "unclear" and "sets the baseline" in report.knee_sentence(point, None)
     assert "inconclusive on this machine" in report.knee_sentence(point, None)
     assert "a floor" in report.plan_sentence(point, 1000.0)
     # every rate near, answered still rising

@@ -237,7 +237,9 @@ def knee(metrics: pl.DataFrame) -> dict | None:
             break
         best = p
     shape = claims.curve([(p["rate"], p["answered"]) for p in points])
+    later = [p for p in points if shape.kind == "knee" and p["rate"] > (shape.x or 0)]
     return {
+        "after_knee": later[0] if later else None,
         "rate": best["rate"],
         "p99": best["p99"].median,
         "p99_estimate": best["p99"],
@@ -270,10 +272,7 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
     base = point["base_estimate"]
     near_means = f"near means within {fmt.ratio(NEAR)} over the range of both runs"
     if point["lightest"]:
-        text = (
-            f"Only the lightest load, {_rate(point['rate'])} offered, is known to keep the p99 at its baseline "
-            f"({_us_range(base)}). "
-        )
+        text = f"The lightest load, {_rate(point['rate'])} offered, sets the baseline: a p99 of {_us_range(base)}. "
     else:
         text = (
             f"Up to {_rate(point['rate'])} offered, the server kept up and every p99 stayed near the lightest load's "
@@ -297,15 +296,21 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             f"{fmt.ratio(NEAR)} of the baseline ({near_means}), so whether the tail had left it is inconclusive on "
             "this machine."
         )
-    return text + " " + _answered_words(point["shape"])
+    return text + " " + _answered_words(point["shape"], point.get("after_knee"))
 
 
-def _answered_words(shape: claims.Shape) -> str:
+def _answered_words(shape: claims.Shape, after: dict | None = None) -> str:
     if shape.kind == "knee":
-        return (
-            f"The answered rate levels off from {_rate(shape.x)} offered: past that knee the server answers what it "
-            "can and the rest wait in line, a line that grows for as long as the run lasts, so the latencies at the "
-            "highest rates measure the run's length, not the server."
+        text = f"The answered rate levels off from {_rate(shape.x)} offered"
+        if after is not None:
+            a = after["answered"]
+            text += (
+                f" (no later point's runs lie clearly above it by more than {fmt.share(claims.FLAT_GAIN, 2)}: at "
+                f"{fmt.num(after['rate'])} offered the server answered {fmt.span(a.lo, a.hi)} over the runs)"
+            )
+        return text + (
+            ": past that knee the server answers what it can and the rest wait in line, a line that grows for as "
+            "long as the run lasts, so the latencies at the highest rates measure the run's length, not the server."
         )
     if shape.kind == "collapse":
         return (
