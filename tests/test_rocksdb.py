@@ -344,3 +344,39 @@ def test_ctrl_c_stops_the_worker_threads_and_cleans_up(scratch_dir: Path) -> Non
     _, err = child.communicate(timeout=30)
     assert child.returncode != 0 and "KeyboardInterrupt" in err
     assert list(scratch_dir.iterdir()) == []
+
+
+def _tests(entries: int, threads: int, fill: tuple[float, ...]) -> pl.DataFrame:
+    rows = []
+    for test in rocksdb.TESTS:
+        n_threads = 1 if test in ("fillseq", "overwrite") else threads
+        for rep, v in enumerate(fill):
+            rows.append({"test": test, "entries": entries, "threads": n_threads, "repetition": rep,
+                         "metric": "ops_per_s", "unit": "ops/s", "value": v, "note": None})  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def test_seed_comparison_is_not_comparable_at_another_size() -> None:
+    text = rocksdb_report.seed_comparison(_tests(100_000, 2, (50000.0, 51000, 52000)), "snappy")
+    assert "not comparable" in text and "no ratio" in text and "×" not in text
+    assert "fillseq: 100,000 keys here against 10,000,000" in text and "2 threads against 16" in text
+    assert "db_bench there" in text and "in compression" not in text
+    other = rocksdb_report.seed_comparison(_tests(100_000, 2, (50000.0, 51000, 52000)), "none")
+    assert "in compression (snappy on the laptop, none here)" in other
+
+
+def test_seed_comparison_compares_like_with_like() -> None:
+    seeds = rocksdb_report.seed_figures()
+    fill = float(seeds.filter((pl.col("test") == "fillseq") & (pl.col("metric") == "ops_per_s"))["value"][0])
+    same_size = _tests(10_000_000, 16, (2 * fill, 2.1 * fill, 2.2 * fill))
+    text = rocksdb_report.seed_comparison(same_size, "snappy")
+    assert "Run like the seed's, fillseq was 2.1× faster than the laptop's" in text
+    assert "overwrite was" in text  # the other write test, also at the seed's size
+    assert "readwhilewriting: 10,000,000 keys here against 1,000,000" in text  # the seed's smaller database
+    unknown = rocksdb_report.seed_comparison(same_size, None)
+    assert "Run like" not in unknown and "not comparable" in unknown  # compression unknown: no ratio
+
+
+def test_headline_names_each_test_and_defers_to_the_comparison() -> None:
+    text = rocksdb_report.headline(_tests(100_000, 2, (50000.0, 51000, 52000)))
+    assert text.startswith("This machine ran fillseq 51,000 ops/s") and "not comparable" in text

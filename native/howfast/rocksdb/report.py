@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from .. import fmt, reference, stats
+from .. import claims, fmt, reference, stats
 from ..charts import HIGHLIGHT, PALETTE, THIS_MACHINE
 from ..checks import checked
 from .experiments import TESTS, WRITE_TESTS
@@ -177,8 +177,9 @@ def versus_laptop(ratio: float) -> str:
     return f"{fmt.ratio(ratio)} the laptop's rate" if ratio >= 0.5 else f"the laptop's rate ÷ {fmt.num(1 / ratio, 2)}"
 
 
-def headline(metrics: pl.DataFrame) -> str:
-    """One sentence: each test's ops/s here against the seed's laptop."""
+def headline(metrics: pl.DataFrame, compression: str | None = None) -> str:
+    """Each test's ops/s here, then ``seed_comparison``: a ratio to seed 000's laptop only
+    for a test run like the seed's, 'not comparable' otherwise."""
     reason = unsupported_reason(metrics)
     if reason:
         return f"RocksDB could not be measured on this machine: {reason}."
@@ -188,10 +189,68 @@ def headline(metrics: pl.DataFrame) -> str:
         rows = summary.filter((pl.col("test") == test) & (pl.col("metric") == "ops_per_s"))
         if rows.height != 1:
             continue
-        ratio = ratio_to_seed(metrics, test)
-        versus = f" ({versus_laptop(ratio)})" if ratio is not None else ""
-        parts.append(f"{test} {fmt.num(float(rows['median'][0]))} ops/s{versus}")
-    return "This machine ran " + ", ".join(parts) + "."
+        parts.append(f"{test} {fmt.num(float(rows['median'][0]))} ops/s")
+    return "This machine ran " + ", ".join(parts) + ". " + seed_comparison(metrics, compression)
+
+
+def _setup(metrics: pl.DataFrame, test: str) -> tuple[int | None, int | None]:
+    """(keys in the database, threads) of one test as run here."""
+    rows = metrics.filter(pl.col("test") == test)
+    if rows.height == 0:
+        return None, None
+    return int(rows["entries"][0]), int(rows["threads"][0])
+
+
+def seed_comparison(metrics: pl.DataFrame, compression: str | None = None) -> str:
+    """This machine against seed 000's laptop, like with like: a test is compared (by
+    ``claims.compare``) only where it ran on as many keys, with as many threads and the
+    same compression as the seed's; otherwise the sentence says 'not comparable' and
+    names what differs besides the machine. The tool differs always (db_bench there, our
+    loop through the library here), which the cross-check measures."""
+    seed = seed_figures()
+    seed_compression = str(seed_compression_name()).lower()
+    same_compression = compression is not None and compression.lower() == seed_compression
+    compared, differs = [], []
+    for test in TESTS:
+        entries, threads = _setup(metrics, test)
+        rows = seed.filter(pl.col("test") == test)
+        if entries is None or rows.height == 0:
+            continue
+        seed_entries, seed_threads = int(rows["entries"][0]), rows["threads"][0]
+        seed_threads = 1 if seed_threads is None or test in WRITE_TESTS else int(seed_threads)
+        why = []
+        if entries != seed_entries:
+            why.append(f"{fmt.exact(entries)} keys here against {fmt.exact(seed_entries)}")
+        if test not in WRITE_TESTS and threads != seed_threads:
+            why.append(f"{fmt.count(threads, 'thread')} against {fmt.exact(seed_threads)}")
+        if why or not same_compression:
+            differs.append(f"{test}: {', '.join(why) or 'the compression'}")
+            continue
+        ours = stats.estimate(stats.summarize(metrics.filter(pl.col("test") == test), ["test"]), "ops_per_s", test=test)
+        theirs = rows.filter(pl.col("metric") == "ops_per_s")["value"]
+        if ours is None or theirs.len() != 1:
+            continue
+        c = claims.compare(ours, stats.Estimate.exact(float(theirs[0])))
+        words = claims.phrase(c, more="faster", less="slower", same="about as fast as")
+        compared.append(f"{test} was {words} the laptop's {fmt.num(float(theirs[0]))} ops/s")
+    text = ""
+    if compared:
+        text += "Run like the seed's, " + "; ".join(compared) + ". "
+    if differs:
+        text += (
+            "Against seed 000's laptop these figures are not comparable, and this page gives no ratio. Besides "
+            f"the machine, the tests differ in size or threads ({'; '.join(differs)})"
+        )
+        if compression is not None and not same_compression:
+            text += f", in compression ({seed_compression} on the laptop, {compression} here)"
+        text += ", and in the tool (db_bench there, our loop through the same library here)."
+    return text.strip()
+
+
+def seed_compression_name() -> str:
+    """The compression seed 000's db_bench used ('Snappy')."""
+    ref = reference.load("rocksdb").filter(pl.col("benchmark") == "rocksdb_db_bench")["compression"].drop_nulls()
+    return str(ref[0]) if ref.len() else "unknown"
 
 
 def crosscheck_sentence(metrics: pl.DataFrame) -> str:
