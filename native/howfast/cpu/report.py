@@ -2,20 +2,28 @@
 
 Code compares ids (``experiments.OPERATIONS``, cache level names); ``COST_NAMES`` holds
 the words a reader sees. Every sentence whose words depend on the data is here, tested
-for each of its branches.
+for each of its branches. Every qualitative word (faster, about the same, plateau, past a
+cache) comes from ``claims`` over the intervals of the medians, and a cache level only
+from the topology recorded with the set (``machine.caches(facts)``).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
 import polars as pl
 
-from .. import charts, fmt, reference, stats
+from .. import charts, claims, fmt, reference, stats
 from ..checks import checked
-from ..crosscheck import side_by_side, span
+from ..claims import Cache
+from ..crosscheck import ratio_estimate, side_by_side, span
+from ..machine import caches as recorded_caches
+from ..stats import Estimate
 
 COST_NAMES = {
     "mutex": "mutex lock + unlock, one thread",
@@ -40,9 +48,30 @@ SEED_OPERATIONS = {
     "thread_context_switch_futex": "futex_same_cpu",
     "thread_switch_sched_yield": "yield_same_cpu",
 }
+#: What differs between the seed's row and ours besides the machine; a row whose method
+#: differs in a way that decides the figure is in ``SEED_NOT_COMPARABLE`` instead.
+SEED_DIFFERS = {
+    "mutex_lock_unlock": "the seed names neither its lock nor its language; ours is a std::mutex "
+    "(a futex-based pthread mutex) locked and unlocked by one thread",
+    "syscall": "the seed does not name its call; ours is getppid through syscall(), "
+    "about the cheapest call that enters the kernel",
+    "process_context_switch": "the seed does not say how its processes handed over or whether they shared a CPU; "
+    "ours is a pipe ping-pong of two processes pinned to one CPU",
+    "thread_context_switch_futex": "both hand over through a futex; the seed does not say whether its threads "
+    "shared a CPU, ours are pinned to one",
+}
 _SIZE = re.compile(r"(L\w+)\s+(\d+)([KMG]?)")
 _MULT = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 _UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6}
+_SEED_SIZE = {"KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40}  # the seed's cache table means binary sizes
+#: Neighbouring working sets whose whole latency ratio interval lies within this factor
+#: of 1 are on one plateau: the steps of a latency ladder (L1 → L2 → L3 → RAM) are 3× or
+#: more, the drift along one step a few tens of per cent.
+PLATEAU_SAME = 1.25
+#: Pages past which a working set is far beyond any TLB (a few thousand entries on current x86 cores).
+TLB_PAGES = 8192
+#: The seed's table names its first level "L1"; the kernel "L1d".
+_SEED_LEVEL = {"L1d": "L1"}
 
 
 def cache_levels(facts: dict[str, Any]) -> list[tuple[str, int]]:
@@ -51,42 +80,337 @@ def cache_levels(facts: dict[str, Any]) -> list[tuple[str, int]]:
     return [(name.replace("L1d", "L1"), size) for name, size in found if name != "L1i"]
 
 
+def data_caches(facts: dict[str, Any]) -> list[Cache]:
+    """The data (and unified) caches recorded with the set, smallest first: the topology of
+    the machine that measured it (``machine.caches``), never the rendering machine's."""
+    return sorted((c for c in recorded_caches(facts) if not c.name.endswith("i")), key=lambda c: c.size)
+
+
 def latency_curve(latency: pl.DataFrame, metric: str = "ns_per_load") -> pl.DataFrame:
     summary = stats.summarize(latency, ["working_set"]).filter(pl.col("metric") == metric)
     return summary.select("working_set", "median", "min", "max").with_columns(quantity=pl.lit(metric))
 
 
-def latency_chart(latency: pl.DataFrame, facts: dict[str, Any], labels: str) -> alt.TopLevelMixin:
-    """ns per load against the working set (log-log), with a rule and a label at each cache size."""
+def latency_points(latency: pl.DataFrame) -> list[tuple[int, Estimate]]:
+    """(working set, ns per load with its interval), smallest working set first."""
+    summary = stats.summarize(latency, ["working_set"]).filter(pl.col("metric") == "ns_per_load")
+    rows = summary.sort("working_set").iter_rows(named=True)
+    return [(int(r["working_set"]), Estimate.from_row(r)) for r in rows if r["median"] is not None]
+
+
+def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelMixin:
+    """ns per load against the working set (log-log, sizes in KiB/MiB/GiB), with a dashed
+    rule and a label at each data cache size the measuring machine's kernel reported."""
     curve = latency_curve(latency)
     if curve.height == 0:
         return charts.unavailable("the pointer chase could not run here")
     line = charts.lines(curve, x="working_set", y="median", color="quantity", x_title="working set (log scale)",
-                        y_title="ns per dependent load (log scale)", legend=False)  # fmt: skip
+                        y_title="ns per dependent load (log scale)", legend=False,
+                        x_labels=charts.SIZE_LABEL)  # fmt: skip
     levels = pl.DataFrame(
-        [{"working_set": size, "label": f"{name} {fmt.size(size)}"} for name, size in cache_levels(facts)],
+        [{"working_set": c.size, "label": f"{c.name} {fmt.size(c.size)}"} for c in data_caches(facts)],
         schema={"working_set": pl.Int64, "label": pl.String},
     )
     if levels.height == 0:
-        return line.configure_axisX(labelExpr=labels, labelAngle=-45)
+        return line
     rules = alt.Chart(levels).mark_rule(strokeDash=[4, 3], color="#888").encode(x="working_set:Q")
     text = (
         alt.Chart(levels)
         .mark_text(align="left", dx=3, dy=-6, color="#555", fontSize=11)
         .encode(x="working_set:Q", y=alt.value(8), text="label:N")
     )
-    return alt.layer(line, rules, text).configure_axisX(labelExpr=labels, labelAngle=-45)
+    return alt.layer(line, rules, text)
 
 
-def _latency_at(summary: pl.DataFrame, size: int) -> tuple[int | None, float | None, float | None]:
-    """The largest working set at most half of `size`: (set, ns, cycles)."""
-    sets = [w for w in summary["working_set"].unique().sort().to_list() if w <= size // 2]
-    if not sets:
-        return None, None, None
-    ws = sets[-1]
-    ns = stats.pick(summary, "ns_per_load", working_set=ws)
-    rows = summary.filter((pl.col("working_set") == ws) & (pl.col("metric") == "cycles_per_load"))
-    return ws, ns, float(rows["median"][0]) if rows.height else None
+def ladder_sentence(latency: pl.DataFrame) -> str:
+    """The smallest and the largest working set's latency, and how far apart."""
+    curve = latency_curve(latency).sort("working_set")
+    if curve.height == 0:
+        return "The pointer chase could not run here."
+    first, last = curve.row(0, named=True), curve.row(-1, named=True)
+    if curve.height == 1:
+        return (
+            f"One working set was measured: {fmt.size(first['working_set'])}, {fmt.num(first['median'])} ns per load."
+        )
+    return (
+        f"A load in the {fmt.size(first['working_set'])} working set took {fmt.num(first['median'])} ns; "
+        f"one in the {fmt.size(last['working_set'])} working set took {fmt.num(last['median'])} ns, "
+        f"{fmt.ratio_of(last['median'], first['median'])} as long."
+    )
+
+
+# --- plateaus and cache levels ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plateau:
+    """Consecutive working sets whose latencies are about the same (``claims.compare``
+    with ``PLATEAU_SAME``), from ``first`` to ``last`` (bytes), medians ``low``–``high``."""
+
+    first: int
+    last: int
+    low: float
+    high: float
+    points: int
+
+
+def plateaus(points: Sequence[tuple[int, Estimate]], *, same: float = PLATEAU_SAME) -> list[Plateau]:
+    """The plateaus of a latency curve: maximal runs of at least two consecutive points,
+    each about the same as the one before (the whole interval of their ratio within
+    `same` of 1). Points whose runs overlap too widely to tell are on no plateau."""
+    if not isinstance(points, (list, tuple)) or not all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[1], Estimate) for p in points
+    ):
+        raise TypeError("points must be a list of (working set, stats.Estimate) pairs")
+    xs = [int(x) for x, _ in points]
+    if any(b <= a for a, b in zip(xs, xs[1:])):
+        raise ValueError(f"points must be sorted by working set, strictly increasing, got {xs}")
+    found: list[Plateau] = []
+    run: list[tuple[int, Estimate]] = []
+    for point in points:
+        if run and claims.compare(point[1], run[-1][1], same=same).direction == claims.SAME_WORD:
+            run.append(point)
+            continue
+        if len(run) >= 2:
+            found.append(_plateau(run))
+        run = [point]
+    if len(run) >= 2:
+        found.append(_plateau(run))
+    return found
+
+
+def _plateau(run: list[tuple[int, Estimate]]) -> Plateau:
+    medians = [e.median for _, e in run]
+    return Plateau(run[0][0], run[-1][0], min(medians), max(medians), len(run))
+
+
+def level_name(working_set: int, caches: Sequence[Cache]) -> str:
+    """'L1d', 'L2', 'L3' (the smallest level of the measured topology it fits in), 'no
+    cache' past them all, 'unknown' when the kernel reported no cache sizes."""
+    if not [c for c in caches if not c.name.endswith("i")]:
+        return "unknown"
+    level = claims.cache_level(working_set, list(caches))
+    return "no cache" if level is None else level.name
+
+
+def step_words(c: claims.Comparison) -> str:
+    """A latency against the previous working set's, in the table's words."""
+    if c.direction == claims.MISSING or c.ratio is None:
+        return ""
+    if c.direction == claims.SAME_WORD:
+        return f"about the same ({fmt.num(c.ratio, 3)}×)"
+    if c.direction == claims.HIGHER:
+        return f"{fmt.ratio(c.ratio)} slower"
+    if c.direction == claims.LOWER:
+        return f"{fmt.ratio(1 / c.ratio)} faster"
+    return f"runs overlap ({fmt.num(c.ratio, 2)}×)"
+
+
+def latency_table(latency: pl.DataFrame, facts: dict[str, Any]) -> pl.DataFrame:
+    """Per working set: the cache level it fits in (this set's topology), ns per load with
+    the interval of the median, and how it compares with the previous working set (the
+    plateau predicate's own evidence)."""
+    caches = data_caches(facts)
+    points = latency_points(latency)
+    rows = []
+    for i, (ws, e) in enumerate(points):
+        same = claims.compare(e, points[i - 1][1], same=PLATEAU_SAME) if i else None
+        rows.append({
+            "working set": fmt.size(ws), "fits in": level_name(ws, caches), "ns per load": e.median,
+            "interval": fmt.span(e.lo, e.hi), "against the previous": "" if same is None else step_words(same),
+        })  # fmt: skip
+    schema = {"working set": pl.String, "fits in": pl.String, "ns per load": pl.Float64, "interval": pl.String,
+              "against the previous": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
+    """Where the curve is flat (``plateaus``), with the cache level the measured topology
+    puts each plateau in; no plateau word when no two neighbours are about the same."""
+    points = latency_points(latency)
+    if not points:
+        return "The pointer chase could not run here."
+    if len(points) == 1:
+        return "With one working set measured, this run can show no plateau."
+    caches = data_caches(facts)
+    found = plateaus(points)
+    if not found:
+        return (
+            "No two neighbouring working sets took clearly the same time in this run (the table's last column: "
+            "their repetitions overlap too widely, or they differ), so this run shows no plateau; the dashed "
+            "lines mark the cache sizes, where the steps of a quieter run would be."
+        )
+    parts = []
+    for p in found:
+        levels = {level_name(ws, caches) for ws, _ in points if p.first <= ws <= p.last}
+        took = f"{fmt.num(p.low)}–{fmt.num(p.high)} ns" if fmt.num(p.low) != fmt.num(p.high) else f"{fmt.num(p.low)} ns"
+        where = f"{took} per load from {fmt.size(p.first)} to {fmt.size(p.last)}"
+        if levels == {"unknown"}:
+            parts.append(f"{where} (the kernel reported no cache sizes to name a level)")
+        elif levels == {"no cache"}:
+            parts.append(f"{where}, working sets larger than every cache")
+        elif len(levels) == 1:
+            level = claims.cache_level(p.last, caches)
+            assert level is not None
+            fits = f"{level.name} ({fmt.size(level.size)}, {_sharing(level)})"
+            parts.append(f"{where}, working sets that fit in the {fits}")
+        else:
+            named = ", ".join(sorted(levels))
+            parts.append(f"{where}, though by size these fall in different levels ({named}): "
+                         "this run shows no step between them")  # fmt: skip
+    return (
+        f"This run shows {fmt.count(len(found), 'plateau')}, each working set about the same as the one before "
+        "within the runs' spread: " + "; ".join(parts) + "."
+    )
+
+
+def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
+    """Levels inside whose size latency still rose clearly (the whole interval of the
+    ratio of its largest to its smallest working set at least 2×), said as where, not why."""
+    points = latency_points(latency)
+    caches = data_caches(facts)
+    parts = []
+    for c in caches:
+        inside = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) == c]
+        if len(inside) < 2:
+            continue
+        (ws0, e0), (ws1, e1) = inside[0], inside[-1]
+        rise = claims.compare(e1, e0)
+        if rise.direction == claims.HIGHER and rise.lo is not None and rise.lo >= 2:
+            parts.append(
+                f"within the {c.name}'s {fmt.size(c.size)}, from {fmt.num(e0.median)} ns at {fmt.size(ws0)} to "
+                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.ratio(rise.ratio)})"
+            )
+    if not parts:
+        return ""
+    return (
+        "A working set that fits in a cache by size is not always served by it: here latency rose "
+        + "; ".join(parts)
+        + ". A cache also holds the page tables and the program's other data, a shared one the other CPUs' "
+        "data (on a virtual machine, perhaps other guests' too), and each address may sit in only a few of its "
+        "places; this run counts no misses, so it shows where latency rose, not which of these made it rise."
+    )
+
+
+def memory_facts(facts: dict[str, Any]) -> dict[str, Any]:
+    """The page size and transparent-huge-page mode, read from this kernel when the set
+    was measured on this machine (they are not stored with the set); empty otherwise."""
+    from ..machine import machine_id
+
+    if facts.get("machine") not in (None, machine_id()):
+        return {}
+    out: dict[str, Any] = {"page_size": os.sysconf("SC_PAGE_SIZE")}
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            chosen = re.search(r"\[(\w+)\]", f.read())
+        out["thp"] = chosen.group(1) if chosen else None
+    except OSError:
+        out["thp"] = None
+    return out
+
+
+_THP = {
+    "madvise": "transparent huge pages are 'madvise' here, and the pointer chase does not ask for them",
+    "never": "transparent huge pages are off ('never') here",
+    "always": "transparent huge pages are 'always' here, so the kernel may back large buffers with 2 MiB pages",
+}
+
+
+def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[str, Any] | None = None) -> str:
+    """What happens past the last cache level of the measured topology: whether latency
+    still rises (``claims.compare`` of the largest working set against the first past the
+    cache) and what this run can say about why (pages and TLB, from `memory`:
+    ``memory_facts``), no more."""
+    points = latency_points(latency)
+    if not points:
+        return ""
+    caches = data_caches(facts)
+    if not caches:
+        return "The kernel of the machine that measured reported no cache sizes, so this page names no cache level."
+    last = caches[-1]
+    past = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) is None]
+    who = f"the {last.name} ({fmt.size(last.size)}, {_sharing(last)})"
+    if not past:
+        return (
+            f"Every working set measured fits in {who}: this run has no point past the caches "
+            "(a larger profile sweeps further)."
+        )
+    (ws0, e0), (ws1, e1) = past[0], past[-1]
+    memory = memory or {}
+    page = memory.get("page_size")
+    pages = (
+        f"with {fmt.size(page)} pages, {fmt.size(ws1)} spans {fmt.exact(ws1 // page)} of them"
+        + (f" ({_THP[memory['thp']]})" if memory.get("thp") in _THP else "")
+        if page
+        else "the page size of the machine that measured was not recorded"
+    )
+    many = bool(page) and ws1 // page >= TLB_PAGES
+    tlb = (
+        f"A larger working set does not make RAM slower; it spans more pages: {pages}, far more translations than "
+        "a TLB holds (a few thousand entries on current x86 cores), so more loads also wait for a page-table "
+        "walk, on a virtual machine through the hypervisor's tables too. This run does not count TLB misses "
+        "(perf's dTLB-load-misses counter would), so that is the likely cause, not a measurement."
+        if many
+        else f"This run cannot say why ({pages})."
+    )
+    if len(past) == 1:
+        return f"Only the {fmt.size(ws0)} working set lies past {who}: {fmt.num(e0.median)} ns per load."
+    c = claims.compare(e1, e0)
+    said = f"{fmt.num(e0.median)} ns at {fmt.size(ws0)}, {fmt.num(e1.median)} ns at {fmt.size(ws1)}"
+    if c.direction == claims.HIGHER:
+        return f"Past {who}, latency kept rising: {said}, {fmt.ratio(c.ratio)} as long. {tlb}"
+    if c.direction == claims.SAME_WORD:
+        return f"Past {who}, latency stayed about the same ({said}): no further rise within this sweep."
+    if c.direction == claims.LOWER:
+        return (
+            f"Past {who}, latency fell ({said}): neither the caches nor page walks explain a faster load at a "
+            "larger working set, and this run cannot say what did."
+        )
+    return (
+        f"Past {who}, latency did not clearly rise or stay level ({said}; the repetitions overlap), so this "
+        "run cannot tell whether page walks add to RAM's latency here."
+    )
+
+
+def _sharing(c: Cache) -> str:
+    return "one per core" if c.shared_by <= 1 else f"shared by {c.shared_by} CPUs"
+
+
+def _level_point(points: list[tuple[int, Estimate]], c: Cache, caches: Sequence[Cache]) -> tuple[int, Estimate] | None:
+    """The largest working set that fits in level `c` and is at most half its size (so
+    that other data, page tables and code leave it in the cache), or None."""
+    inside = [(ws, e) for ws, e in points if claims.cache_level(ws, list(caches)) == c and ws <= c.size // 2]
+    return inside[-1] if inside else None
+
+
+def _bounds(e: Estimate) -> str:
+    return f"{fmt.num(e.median)} ns ({fmt.span(e.lo, e.hi)})"
+
+
+def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
+    """How many loads from the first cache level fit in one load at the largest working
+    set, from this run's two points, with the words ``claims.compare`` allows."""
+    points = latency_points(latency)
+    caches = data_caches(facts)
+    first = _level_point(points, caches[0], caches) if caches else None
+    if first is None or len(points) < 2 or points[-1][0] == first[0]:
+        return "This run has no pair of an L1 load and a far load to compare."
+    far = points[-1]
+    c = claims.compare(far[1], first[1])
+    head = (
+        f"A load at the largest working set ({fmt.size(far[0])}, {_bounds(far[1])}) cost"
+        f" as much as {fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({fmt.size(first[0])} working set, "
+        f"{_bounds(first[1])})"
+    )
+    if c.direction == claims.HIGHER:
+        return (
+            head + ": data structures that follow pointers (linked lists, trees of small nodes) pay that at "
+            "every step; arrays walked in order let the prefetchers hide it."
+        )
+    return head + ", but the runs overlap, so this run cannot say that far loads are slower."
+
+
+# --- bandwidth ---------------------------------------------------------------------------------
 
 
 def bandwidth_table(bandwidth: pl.DataFrame) -> pl.DataFrame:
@@ -97,6 +421,93 @@ def bandwidth_table(bandwidth: pl.DataFrame) -> pl.DataFrame:
         pl.col("median").alias("GB/s"),
         span("min", "max").alias("range"),
     )
+
+
+def _bandwidth(bandwidth: pl.DataFrame, kind: str, threads: int) -> Estimate | None:
+    summary = stats.summarize(bandwidth, ["kind", "threads"])
+    try:
+        return stats.estimate(summary, "gb_per_s", kind=kind, threads=threads)
+    except KeyError:
+        return None
+
+
+def threads_sentence(bandwidth: pl.DataFrame) -> str:
+    """Every thread against one, per kind of loop (``claims.compare``)."""
+    if bandwidth.height == 0:
+        return "The bandwidth loops could not run here."
+    counts = sorted(int(t) for t in bandwidth["threads"].unique().to_list())
+    if len(counts) < 2:
+        only = fmt.count(counts[0], "thread")
+        return f"Only {only} ran each loop here (one logical CPU), so nothing compares thread counts."
+    most = counts[-1]
+    parts = []
+    for kind in ("read", "write", "copy"):
+        c = claims.compare(_bandwidth(bandwidth, kind, most), _bandwidth(bandwidth, kind, 1))
+        parts.append(f"{kind}s were {claims.phrase(c, more='faster', less='slower')} one thread")
+    return f"With {fmt.count(most, 'thread')}, " + "; ".join(parts) + "."
+
+
+def to_gb_per_s(metrics: pl.DataFrame, metric: str = "mib_per_s") -> pl.DataFrame:
+    """A cross-check stored in MiB/s (2^20 bytes per second, as sysbench prints) turned
+    into GB/s (10^9 bytes per second), the page's unit for rates: ratios are unchanged."""
+    k = 2**20 / 1e9
+    return metrics.with_columns(
+        value=pl.when(pl.col("metric") == metric).then(pl.col("value") * k).otherwise(pl.col("value")),
+        unit=pl.when(pl.col("metric") == metric).then(pl.lit("GB/s")).otherwise(pl.col("unit")),
+        metric=pl.when(pl.col("metric") == metric).then(pl.lit("gb_per_s")).otherwise(pl.col("metric")),
+    )
+
+
+def _ours(metrics: pl.DataFrame, metric: str) -> Estimate | None:
+    rows = metrics.filter((pl.col("tool") == "howfast") & (pl.col("metric") == metric))
+    values = rows["value"].drop_nulls().to_list()
+    if not values:
+        return None
+    lo, hi, level = stats.median_interval(values)
+    return Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)  # type: ignore[arg-type]
+
+
+def same_loop_sentence(
+    bandwidth: pl.DataFrame, vs_sysbench: pl.DataFrame, vs_memcpy: pl.DataFrame, *, read_passes: int | None = None
+) -> str:
+    """The one-thread read and memcpy appear twice on the page: in the sweep and as our
+    half of a cross-check (the same loop on the same buffer, run later, alternating with
+    the tool). Says which figure the chapter quotes and whether the two runs differ."""
+    pairs = [
+        ("one-thread read", _bandwidth(bandwidth, "read", 1), _ours(to_gb_per_s(vs_sysbench), "gb_per_s"),
+         "sysbench", f" ({fmt.count(read_passes, 'pass', 'passes')} over the buffer instead of the sweep's)"
+         if read_passes else ""),
+        ("one-thread memcpy", _bandwidth(bandwidth, "copy", 1), _ours(vs_memcpy, "gb_per_s"), "perf", ""),
+    ]  # fmt: skip
+    parts = []
+    for name, sweep, again, tool, note in pairs:
+        if sweep is None or again is None:
+            continue
+        c = claims.compare(again, sweep)
+        if c.direction == claims.SAME_WORD:
+            verdict = "about the same"
+        elif c.direction in (claims.HIGHER, claims.LOWER):
+            verdict = f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)})"
+        else:
+            verdict = f"within the runs' spread of each other ({fmt.num(c.ratio, 2)}×)"
+        parts.append(
+            f"the {name} reads {fmt.num(sweep.median)} GB/s in the sweep and {fmt.num(again.median)} GB/s "
+            f"beside {tool}{note}: {verdict}"
+        )
+    if not parts:
+        return ""
+    return (
+        "Two loops appear twice on this page, as the sweep above and as our half of a cross-check below: "
+        + "; ".join(parts)
+        + ". They are the same code on the same buffer; only the time they ran differs (the cross-checks run "
+        "later, alternating with the tool, on a machine shared with other work), so a difference between "
+        "them is the machine's drift, not the loop. The chapter's figures (and the numbers card's memory "
+        "bandwidth, the best read of the sweep) are the sweep's; the cross-check's own runs serve only as the "
+        "tool's partner in its ratio."
+    )
+
+
+# --- costs ---------------------------------------------------------------------------------------
 
 
 def costs_table(costs: pl.DataFrame) -> pl.DataFrame:
@@ -123,98 +534,206 @@ def _pick(summary: pl.DataFrame, metric: str, operation: str) -> float | None:
         return None
 
 
-def seed_table(
-    latency: pl.DataFrame, bandwidth: pl.DataFrame, costs: pl.DataFrame, facts: dict[str, Any]
-) -> pl.DataFrame:
-    """The seed's system table (type, size, latency, throughput) for this machine, beside
-    the laptop's figures (data/reference/system.csv, seed 000). Latencies in ns."""
-    ref = reference.load("system")
-    lat = stats.summarize(latency, ["working_set"])
-    bw = stats.summarize(bandwidth, ["kind", "threads"]).filter(
-        (pl.col("kind") == "read") & (pl.col("metric") == "gb_per_s")
+def cost(costs: pl.DataFrame, operation: str, metric: str = "ns_per_op") -> Estimate | None:
+    """One operation's ns per operation (or per switch) with its interval; None if absent."""
+    try:
+        return stats.estimate(stats.summarize(costs, ["operation"]), metric, operation=operation)
+    except KeyError:
+        return None
+
+
+def contention_sentence(costs: pl.DataFrame) -> str:
+    alone, fought = cost(costs, "mutex"), cost(costs, "mutex_contended")
+    if alone is None or fought is None:
+        return "The one- and two-thread mutex loops could not both run here."
+    c = claims.compare(fought, alone)
+    head = (
+        f"An uncontended mutex costs {fmt.num(alone.median)} ns: a lock is an atomic instruction on a cache line "
+        f"this core already owns. With two threads fighting over it, each lock took {fmt.num(fought.median)} ns, "
+        f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} alone"
     )
-    cost = stats.summarize(costs, ["operation"])
-    rows = []
-
-    def laptop(level: str, metric: str) -> tuple[float | None, str | None]:
-        found = ref.filter((pl.col("level") == level) & (pl.col("metric") == metric))
-        return (float(found["value"][0]), str(found["unit"][0])) if found.height else (None, None)
-
-    levels = cache_levels(facts)
-    for level, size in levels:
-        ws, ns, cycles = _latency_at(lat, size)
-        size_l, unit_l = laptop(level, "size")
-        cyc_l, _ = laptop(level, "latency_cycles")
-        thr_l, thr_unit = laptop(level, "throughput")
-        rows.append({
-            "type": level, "size here": fmt.size(size), "latency here (ns)": ns, "cycles here": cycles,
-            "throughput here": None,
-            "laptop size": None if size_l is None else f"{fmt.num(size_l)} {unit_l}",
-            "laptop cycles": cyc_l, "laptop throughput": None if thr_l is None else f"{fmt.num(thr_l)} {thr_unit}",
-            "measured at": None if ws is None else f"{fmt.size(ws)} working set",
-        })  # fmt: skip
-    sets = lat["working_set"].unique().sort().to_list()
-    biggest = sets[-1] if sets else None
-    ram_ns = None if biggest is None else stats.pick(lat, "ns_per_load", working_set=biggest)
-    ram_cycles = lat.filter((pl.col("working_set") == biggest) & (pl.col("metric") == "cycles_per_load"))
-    read_rates = bw["median"].to_list()
-    size_l, unit_l = laptop("RAM", "size")
-    thr_l, thr_unit = laptop("RAM", "throughput")
-    rows.append({
-        "type": "RAM", "size here": fmt.size(facts.get("memory_bytes") or 0) if facts.get("memory_bytes") else None,
-        "latency here (ns)": ram_ns, "cycles here": float(ram_cycles["median"][0]) if ram_cycles.height else None,
-        "throughput here": f"{fmt.num(max(read_rates))} GB/s read" if read_rates else None,
-        "laptop size": None if size_l is None else f"{fmt.num(size_l)} {unit_l}",
-        "laptop cycles": laptop("RAM", "latency_cycles")[0],
-        "laptop throughput": None if thr_l is None else f"{fmt.num(thr_l)} {thr_unit}",
-        "measured at": None if biggest is None else f"{fmt.size(biggest)} working set",
-    })  # fmt: skip
-    for seed_op, ours in SEED_OPERATIONS.items():
-        found = ref.filter(pl.col("operation") == seed_op)
-        seed_ns = float(found["value"][0]) * _UNIT_NS[str(found["unit"][0])] if found.height else None
-        metric = "ns_per_switch" if ours in ("pipe_same_cpu", "futex_same_cpu", "yield_same_cpu") else "ns_per_op"
-        rows.append({
-            "type": COST_NAMES[ours], "size here": None, "latency here (ns)": _pick(cost, metric, ours),
-            "cycles here": None, "throughput here": None, "laptop size": None, "laptop cycles": None,
-            "laptop throughput": None if seed_ns is None else f"{fmt.duration_us(seed_ns / 1e3)}",
-            "measured at": "per switch" if metric == "ns_per_switch" else "per call",
-        })  # fmt: skip
-    return pl.DataFrame(rows, schema_overrides={"latency here (ns)": pl.Float64, "cycles here": pl.Float64,
-                                                "laptop cycles": pl.Float64})  # fmt: skip
-
-
-def ladder_sentence(latency: pl.DataFrame) -> str:
-    """The smallest and the largest working set's latency, and how far apart."""
-    curve = latency_curve(latency).sort("working_set")
-    if curve.height == 0:
-        return "The pointer chase could not run here."
-    first, last = curve.row(0, named=True), curve.row(-1, named=True)
-    if curve.height == 1:
-        return (
-            f"One working set was measured: {fmt.size(first['working_set'])}, {fmt.num(first['median'])} ns per load."
-        )
-    return (
-        f"A load that hits the {fmt.size(first['working_set'])} working set took {fmt.num(first['median'])} ns; "
-        f"one that must go to the {fmt.size(last['working_set'])} working set took {fmt.num(last['median'])} ns, "
-        f"{fmt.ratio_of(last['median'], first['median'])} as long."
-    )
+    if c.direction == claims.HIGHER:
+        return head + ", because the line must travel between the cores."
+    return head + ": this run shows no cost of the line's travel between the cores."
 
 
 def false_sharing_sentence(costs: pl.DataFrame) -> str:
-    summary = stats.summarize(costs, ["operation"])
-    shared, separate = _pick(summary, "ns_per_op", "atomic_shared"), _pick(summary, "ns_per_op", "atomic_separate")
+    shared, separate = cost(costs, "atomic_shared"), cost(costs, "atomic_separate")
     if shared is None or separate is None:
         return "The two-thread atomic increments could not both run here."
-    return (
-        f"Two threads incrementing counters on the same cache line took {fmt.num(shared)} ns per increment, "
-        f"{fmt.compared(shared, separate, more='slower', less='faster', same='about as fast as')} the same threads "
-        f"on counters a cache line apart ({fmt.num(separate)} ns)."
+    c = claims.compare(shared, separate)
+    head = (
+        f"Two threads incrementing counters on the same cache line took {fmt.num(shared.median)} ns per increment, "
+        f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} the same threads on counters "
+        f"a cache line apart ({fmt.num(separate.median)} ns)"
     )
+    if c.direction == claims.HIGHER:
+        return head + ". That is false sharing: the counters are independent, but the cache works in lines."
+    return head + ": this run does not show the cost of sharing a line (false sharing)."
+
+
+def vdso_sentence(costs: pl.DataFrame) -> str:
+    """getppid (enters the kernel) against clock_gettime (the vDSO: no kernel entry)."""
+    sys, clock = cost(costs, "getppid"), cost(costs, "clock_gettime")
+    if sys is None or clock is None:
+        return "The system-call loops could not both run here."
+    c = claims.compare(clock, sys)
+    head = (
+        f"A real system call (getppid through syscall(), which enters the kernel) took {fmt.num(sys.median)} ns; "
+        f"clock_gettime took {fmt.num(clock.median)} ns, "
+        f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} it"
+    )
+    if c.direction == claims.LOWER:
+        return head + ", because the vDSO answers it in user space without entering the kernel."
+    return head + ": this run does not show the saving of the vDSO, which answers it without entering the kernel."
+
+
+def caps_sentence(costs: pl.DataFrame) -> str:
+    """The per-item ceilings the measured costs set: 10^9 / ns per second."""
+    sys, wake = cost(costs, "getppid"), cost(costs, "futex_any_cpu", "ns_per_switch")
+    parts = []
+    if sys is not None:
+        parts.append(
+            f"a design that enters the kernel once per item spends at least {fmt.num(sys.median)} ns per item on "
+            f"that alone: at most {fmt.num(1e9 / sys.median)} items per second per core"
+        )
+    if wake is not None:
+        parts.append(
+            f"one that hands each item to another thread (a futex wake-up, {fmt.duration_us(wake.median / 1e3)} "
+            f"per hand-over here) at most {fmt.num(1e9 / wake.median)} per second for the pair"
+        )
+    if not parts:
+        return "The system-call and wake-up loops could not run here."
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + ", before it does any work."
+
+
+# --- the seed's laptop -----------------------------------------------------------------------------
+
+
+def _seed_row(ref: pl.DataFrame, **where: object) -> dict[str, Any] | None:
+    rows = ref
+    for key, want in where.items():
+        rows = rows.filter(pl.col(key) == want)
+    return rows.row(0, named=True) if rows.height else None
+
+
+def _seed_ns(row: dict[str, Any] | None) -> float | None:
+    return None if row is None else float(row["value"]) * _UNIT_NS[str(row["unit"])]
+
+
+CACHE_NOT_COMPARABLE = (
+    "not comparable: the seed's cache table is a summary in cycles at an unstated clock, with no method; "
+    "ours is a measured pointer chase in ns"
+)
+
+
+def seed_table(
+    latency: pl.DataFrame, bandwidth: pl.DataFrame, costs: pl.DataFrame, facts: dict[str, Any]
+) -> pl.DataFrame:
+    """The seed's system table (seed 000's laptop, data/reference/system.csv) beside this
+    machine: per row what was measured here, the laptop's figure as printed, and the
+    comparison, or why there is none ("not comparable")."""
+    ref = reference.load("system").filter(pl.col("machine") == "laptop")
+    caches = data_caches(facts)
+    points = latency_points(latency)
+    rows: list[dict[str, Any]] = []
+
+    def seed_cache(level: str, metrics: tuple[str, ...] = ("size", "latency_cycles", "throughput")) -> str | None:
+        parts = [_seed_row(ref, level=level, metric=m) for m in metrics]
+        return ", ".join(str(p["quoted"]) for p in parts if p) or None
+
+    for c in caches:
+        point = _level_point(points, c, caches)
+        here = f"{fmt.size(c.size)} ({_sharing(c)}); " + (
+            f"{_bounds(point[1])} per load at a {fmt.size(point[0])} working set"
+            if point
+            else "no working set measured at most half its size"
+        )
+        seed = seed_cache(_SEED_LEVEL.get(c.name, c.name))
+        rows.append({"what": c.name, "here": here, "laptop (seed 000, as printed)": seed or "",
+                     "compared": CACHE_NOT_COMPARABLE if seed else "the seed lists no such level"})  # fmt: skip
+    if points:
+        ws, e = points[-1]
+        size = facts.get("memory_bytes")
+        here = (f"{fmt.size(size)}; " if size else "") + f"{_bounds(e)} per load at a {fmt.size(ws)} working set"
+        rows.append({"what": "RAM, latency", "here": here,
+                     "laptop (seed 000, as printed)": seed_cache("RAM", ("size", "latency_cycles")) or "",
+                     "compared": CACHE_NOT_COMPARABLE})  # fmt: skip
+    reads = stats.summarize(bandwidth, ["kind", "threads"]).filter(
+        (pl.col("kind") == "read") & (pl.col("metric") == "gb_per_s")
+    )
+    if reads.height:
+        best = reads.sort("median", descending=True).row(0, named=True)
+        e = Estimate.from_row(best)
+        rows.append({
+            "what": "RAM, read bandwidth",
+            "here": f"{fmt.num(e.median)} GB/s ({fmt.span(e.lo, e.hi)}), sequential read, "
+                    f"{fmt.count(int(best['threads']), 'thread')}",
+            "laptop (seed 000, as printed)": seed_cache("RAM", ("throughput",)) or "",
+            "compared": "not comparable: the seed's figure is a row of the same summary table, with no method, "
+                        "thread count or buffer size",
+        })  # fmt: skip
+    for seed_op, ours in SEED_OPERATIONS.items():
+        row = _seed_row(ref, operation=seed_op)
+        metric = "ns_per_switch" if ours.endswith("_cpu") else "ns_per_op"
+        e = cost(costs, ours, metric)
+        unit = "per switch" if metric == "ns_per_switch" else "per call"
+        here = fmt.NA if e is None else f"{fmt.num(e.median)} ns ({fmt.span(e.lo, e.hi)}) {unit}"
+        rows.append({"what": COST_NAMES[ours], "here": here,
+                     "laptop (seed 000, as printed)": "" if row is None else str(row["quoted"]).strip("()"),
+                     "compared": _seed_compared(seed_op, e, ref)})  # fmt: skip
+    return pl.DataFrame(rows, schema={"what": pl.String, "here": pl.String, "laptop (seed 000, as printed)": pl.String,
+                                      "compared": pl.String})  # fmt: skip
+
+
+def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> str:
+    row = _seed_row(ref, operation=seed_op)
+    seed = _seed_ns(row)
+    if seed is None:
+        return "the seed has no such row"
+    if seed_op == "thread_switch_sched_yield":
+        futex = _seed_ns(_seed_row(ref, operation="thread_context_switch_futex"))
+        if futex is not None and seed < futex:
+            return (
+                f"not comparable: the seed's {fmt.duration_us(seed / 1e3)} is less than its own futex switch "
+                f"({fmt.duration_us(futex / 1e3)}), so its yields most likely returned without switching (a thread "
+                "alone on its CPU has no one to yield to); ours pins both threads to one CPU, so each yield switches"
+            )
+        return "not comparable: the seed does not say whether its threads shared a CPU; ours share one"
+    if ours is None:
+        return "not measured here"
+    c = claims.compare(ours, Estimate.exact(seed))
+    return f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} the laptop; " + SEED_DIFFERS.get(
+        seed_op, "the seed does not give its method"
+    )
+
+
+# --- cross-checks ------------------------------------------------------------------------------------
 
 
 def crosscheck_table(metrics: pl.DataFrame, tool: str, metric: str, unit: str) -> pl.DataFrame:
     return side_by_side(metrics, ["job"], metric, unit=unit, tool=tool)
 
 
-# every public function above refuses bad arguments with a clear exception
+def round_ratios(metrics: pl.DataFrame, metric: str, tool: str) -> list[float]:
+    """Ours / `tool` within each repetition (the two ran one after the other)."""
+    rows = metrics.filter(pl.col("metric") == metric)
+    if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
+        return []
+    wide = rows.pivot(on="tool", index="repetition", values="value", aggregate_function="first")
+    return [float(r) for r in (wide["howfast"] / wide[tool]).drop_nulls().to_list()]
+
+
+def crosscheck_sentence(what: str, metrics: pl.DataFrame, tool: str, name: str, metric: str) -> str:
+    """'Our pipe ping-pong is 1.2× faster than perf bench sched pipe (1.1–1.5×).' from the
+    verdict of the per-round ratios (``claims.crosscheck``), or why it could not run."""
+    ratios = round_ratios(metrics, metric, tool)
+    if not ratios:
+        why = "; ".join(stats.reasons(metrics)) or "no result"
+        return f"{name[0].upper() + name[1:]} could not run beside our {what} here ({why})."
+    verdict = claims.crosscheck(ratio_estimate(ratios))
+    return f"Our {what} {verdict.words(tool=name)}."
+
+
 checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))
