@@ -584,3 +584,27 @@ def test_scaling_seed_sentence_names_what_differs() -> None:
     assert "io-threads 16" in text and "io-threads 1 and 2" in text and "2 logical CPUs" in text
     assert "2,000 requests per point" in text and "levels off from 5 clients" in text and "not as a ratio" in text
     assert "did not run" in report.scaling_seed_sentence(pl.DataFrame(), {})
+
+
+def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
+    """Cases that could not run keep their rows; every builder says so, none raises."""
+
+    def unsupported(cols: dict) -> pl.DataFrame:
+        row = {**cols, "repetition": 0, "metric": "unsupported", "value": None, "unit": "", "note": "not found"}
+        return pl.DataFrame([row], schema_overrides={"value": pl.Float64, "note": pl.String})
+
+    scaling = unsupported({"io_threads": 1, "clients": 1, "op": "GET", "requests": 10})
+    assert "did not run" in report.scaling_sentence(scaling, 2)
+    assert "client-scaling runs did not run" in report.scaling_seed_sentence(scaling, {})
+    suite = unsupported({"test": "get", "clients": 50, "requests": 10})
+    assert report.suite_table(suite)["req/s"].to_list() == [None]
+    assert "did not run" in report.suite_sentence(suite, {})
+    py = unsupported({"client": "redis-py", "pipeline": 1, "commands": 10})
+    assert "not measured" in report.gap_sentence(py, report.pack_cost(py))
+    wrk = unsupported({"tool": "wrk", "connections": 64, "threads": 1, "seconds": 1})
+    assert "could not run here (not found)" in report.crosscheck_sentence(wrk, "req_per_s", "wrk", "ours")
+    assert report.rerun_sentence(wrk, pl.DataFrame(), "req_per_s", "req/s", "ours") == ""
+    assert report.knee(unsupported({"connections": 8, "share": 0.1, "rate": 100.0})) is None
+    assert "did not run" in report.bulk_sentence(unsupported({"streams": 1}))
+    assert "did not run" in report.round_trip_sentence(unsupported({"connections": 1}))
+    assert "did not run" in report.closed_sentence(unsupported({"connections": 1}))

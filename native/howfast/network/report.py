@@ -32,8 +32,13 @@ IO_THREAD_NAMES = {1: "io-threads off", 2: "io-threads on"}
 
 
 def _medians(metrics: pl.DataFrame, by: list[str], names: list[str]) -> pl.DataFrame:
+    """One column of medians per metric in `names`, per case; a metric no case measured
+    (a machine without Redis, say) is an empty column, not a missing one."""
     summary = stats.summarize(metrics, by)
-    return summary.filter(pl.col("metric").is_in(names)).pivot(on="metric", index=by, values="median")
+    wide = summary.filter(pl.col("metric").is_in(names)).pivot(on="metric", index=by, values="median")
+    if wide.height == 0:
+        wide = summary.select(by).unique(maintain_order=True)
+    return wide.with_columns(pl.lit(None, dtype=pl.Float64).alias(n) for n in names if n not in wide.columns)
 
 
 def bulk_table(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -95,7 +100,7 @@ def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: s
 
 def bulk_sentence(metrics: pl.DataFrame) -> str:
     """TCP bulk: one stream against the most any stream count moved (``claims.compare``)."""
-    if metrics.height == 0:
+    if metrics.height == 0 or metrics.filter(pl.col("metric") == "gbit_per_s").height == 0:
         return "TCP bulk did not run here."
     return (
         "TCP bulk moved "
@@ -106,7 +111,7 @@ def bulk_sentence(metrics: pl.DataFrame) -> str:
 
 def round_trip_sentence(metrics: pl.DataFrame) -> str:
     """Ping-pong: one connection against the most round trips any connection count did."""
-    if metrics.height == 0:
+    if metrics.height == 0 or metrics.filter(pl.col("metric") == "round_trips_per_s").height == 0:
         return "TCP request/response did not run here."
     summary = stats.summarize(metrics, ["connections"])
     text = "Request/response managed " + _against_one(
@@ -118,7 +123,7 @@ def round_trip_sentence(metrics: pl.DataFrame) -> str:
 
 def closed_sentence(metrics: pl.DataFrame) -> str:
     """The closed loop: one connection against the best, and the curve's shape (``claims.curve``)."""
-    if metrics.height == 0:
+    if metrics.height == 0 or metrics.filter(pl.col("metric") == "req_per_s").height == 0:
         return "The closed loop did not run here."
     summary = stats.summarize(metrics, ["connections"])
     rows = summary.filter(pl.col("metric") == "req_per_s").sort("connections")
@@ -694,10 +699,9 @@ def scaling_seed_sentence(metrics: pl.DataFrame, details: dict) -> str:
         points = [(int(r["clients"]), Estimate.exact(r["value"])) for r in part.iter_rows(named=True)]
         if points:
             shapes.append(_shape_words(op, claims.curve(points), points))
-    ours_io = (
-        sorted(metrics["io_threads"].unique().to_list()) if metrics.height and "io_threads" in metrics.columns else []
-    )
-    requests = int(metrics["requests"].max()) if metrics.height and "requests" in metrics.columns else None
+    ran = metrics.filter(pl.col("metric") == "req_per_s") if metrics.height else metrics
+    ours_io = sorted(ran["io_threads"].unique().to_list()) if ran.height and "io_threads" in ran.columns else []
+    requests = int(ran["requests"].max()) if ran.height and "requests" in ran.columns else None
     if not ours_io:
         here = "Here the client-scaling runs did not run"
     else:
