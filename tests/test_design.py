@@ -152,3 +152,40 @@ def test_media_history_ends_with_this_machine() -> None:
     assert history.media().filter(history.media()["medium"] == "Floppy Disk")["bytes_per_s"][0] == 100_000
     spec = history.chart(frame).to_dict()
     assert vlc.vegalite_to_svg(json.dumps(spec)).startswith("<svg")
+
+
+def test_the_seeds_inputs_say_what_kind_they_are() -> None:
+    """Seed 001's 1 GB/s is the backup example's assumption, never its laptop's measurement;
+    its 3 GB/s and 2 GB/s are its laptop's measurements rounded; S3's request rate is cited."""
+    assert est.seed_kind("backup_1pb", "write_speed") == "hypothetical"
+    assert est.seed_kind("google_search_2006", "sequential_read_speed") == "rounded"
+    assert est.seed_kind("amazon_s3", "xxhash_speed") == "rounded"
+    assert est.seed_kind("amazon_s3", "network_throughput") == "derived"
+    assert est.seed_kind("amazon_s3", "requests_per_s") == "cited"
+    with pytest.raises(KeyError):
+        est.seed_kind("backup_1pb", "nothing")
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [(None, "n/a"), (45.0, "45 s"), (1116.0, "18.6 minutes"), (3 * 3600.0, "3 hours"), (1.116e6, "12.9 days"),
+     (2.5e7, "289 days"), (1e9, "31.7 years")],
+)  # fmt: skip
+def test_long_durations_read_in_days_and_minutes(seconds: float | None, words: str) -> None:
+    assert est.duration_words(seconds) == words
+
+
+def test_the_inputs_are_the_registrys_quantities() -> None:
+    """Every input the estimates read from the store is a quantity of the one registry."""
+    import polars as pl
+
+    from howfast import headlines
+    from howfast.design import measured
+
+    assert set(measured.QUANTITIES.values()) <= set(headlines.IDS)
+    assert set(measured.QUANTITIES) | {"http", "http_p99_us"} == set(Inputs.__dataclass_fields__)
+    fake = pl.DataFrame({"id": list(headlines.IDS), "value": [float(i + 1) for i in range(len(headlines.IDS))],
+                         "unit": [q.unit for q in headlines.QUANTITIES]})  # fmt: skip
+    got = {f: measured._value(fake, i) for f, i in measured.QUANTITIES.items()}
+    assert got["read_iops"] == float(headlines.IDS.index("random_read_qd32") + 1)
+    assert got["network"] == float(headlines.IDS.index("tcp") + 1) * 1e9 / 8

@@ -335,3 +335,29 @@ def test_a_chapter_shows_other_machines_only_when_there_are_some(pool: Path, tmp
         stats.summarize(beta.filter(pl.col("layout") == "append"), ["method"]), "writes_per_s", method="fsync"
     )
     assert any(r["value"] == fsync_rate for r in rows)
+
+
+def test_headlines_read_each_other_machines_set_once_from_the_registry(pool: Path, monkeypatch) -> None:
+    """A chart of several headlines opens each other machine's set of a subject once, and a
+    registry quantity (named by id) reads the same value as the card's registry."""
+    from howfast import headlines
+
+    data = store.load("cpu")
+    calls: list[tuple] = []
+    real = store.load_stored
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "load_stored", counted)
+    picks = [machines.Headline("getppid", "cpu", "costs", "ns_per_op", {"operation": "getppid"}), "syscall",
+             "context_switch"]  # fmt: skip
+    frame = machines.headlines([data], picks)
+    assert len(calls) == 1 and calls[0][:2] == ("cpu", "beta")
+    assert set(frame["machine"].to_list()) == {"this machine", "beta"}
+    mine = frame.filter((pl.col("machine") == "this machine") & (pl.col("headline") == "system call"))
+    assert mine["value"][0] == headlines.read(headlines.get("syscall"), data).estimate.median
+    same = frame.filter(pl.col("machine") == "this machine")["value"].to_list()
+    assert same[0] == same[1]  # the chapter's own pick and the registry's quantity: one value
+    assert (frame["lo"] <= frame["value"]).all() and (frame["value"] <= frame["hi"]).all()

@@ -101,3 +101,36 @@ def test_durations_convert_to_microseconds() -> None:
     fsync = reference.in_us(reference.load("fsync").filter(reference.pl.col("metric") == "latency"))
     by_device = dict(zip(fsync["device"], fsync["value"]))
     assert by_device["WD SN750 NVMe"] == 660 and by_device["HDD"] == 20_000
+
+
+KINDS = {"measured", "rounded", "derived", "rated", "cited", "hypothetical", "guess"}
+
+
+@pytest.mark.parametrize("subject", SUBJECTS)
+def test_every_figure_says_what_kind_it_is(subject: str) -> None:
+    """`kind` is one of the known words; a figure printed with '~' or 'closer to' is not
+    called measured; an estimate is never a measurement."""
+    for row in rows(ROOT / "data" / "reference" / f"{subject}.csv"):
+        assert row["kind"] in KINDS, row
+        if row["quoted"].lstrip("(").startswith("~") or "closer to" in row["quoted"]:
+            assert row["kind"] != "measured", row
+        if row["figure_type"] in ("estimate", "guess"):
+            assert row["kind"] != "measured", row
+
+
+def test_the_seeds_hypotheticals_and_exact_figures() -> None:
+    estimates = {r["quantity"]: r for r in rows(ROOT / "data" / "reference" / "estimates.csv")
+                 if r["system"] == "backup_1pb"}  # fmt: skip
+    assert estimates["write_speed"]["kind"] == "hypothetical" and estimates["write_speed"]["machine"] == "n/a"
+    redis = [r for r in rows(ROOT / "data" / "reference" / "redis_benchmark.csv")
+             if r["test"] == "GET" and r["metric"] == "req_per_s"]  # fmt: skip
+    assert len(redis) == 1 and float(redis[0]["value"]) == 184501.84 and redis[0]["kind"] == "measured"
+
+
+def test_seed_000s_tcp_line_records_its_size_per_operation() -> None:
+    """~500k ops/s at 15.1 Gbit/s: about 3,775 bytes per operation, not 64-byte round trips."""
+    tcp = [r for r in rows(ROOT / "data" / "reference" / "network.csv") if r["test"] == "tcp_read_write"]
+    by_metric = {r["metric"]: r for r in tcp}
+    per_op = float(by_metric["bandwidth"]["value"]) * 1e9 / 8 / float(by_metric["ops_per_s"]["value"])
+    assert all(abs(float(r["op_bytes"]) - per_op) < 1 for r in tcp)
+    assert by_metric["ops_per_s"]["kind"] == "rounded"  # '~500k'
