@@ -154,18 +154,235 @@ def test_sentences_every_branch() -> None:
     assert "could not both run" in report.false_sharing_sentence(costs.head(1))
 
 
-def test_seed_table_has_the_seeds_rows() -> None:
-    lat = _frame([
-        {"working_set": ws, "loads": 10, "repetition": 0, "metric": "ns_per_load", "value": 1.0, "unit": "ns",
-         "note": None}
-        for ws in (4096, 1 << 20)
+# --- the chapter's sentences, branch by branch (fake sets: each case's values are its runs) ---
+
+CACHES = {"machine": "elsewhere", "cache_levels": [
+    {"name": "L1d", "size": 32 << 10, "shared_by": 1}, {"name": "L1i", "size": 32 << 10, "shared_by": 1},
+    {"name": "L2", "size": 1 << 20, "shared_by": 1}, {"name": "L3", "size": 32 << 20, "shared_by": 2}]}  # fmt: skip
+PAGES = {"page_size": 4096, "thp": "madvise"}
+
+
+def _runs(key: str, metric: str, unit: str, cases: dict) -> pl.DataFrame:
+    """One row per run: {case value: [run values]} for one case column `key`."""
+    return _frame([
+        {key: k, "repetition": i, "metric": metric, "value": float(v), "unit": unit, "note": None}
+        for k, values in cases.items() for i, v in enumerate(values)
     ])  # fmt: skip
-    bw = _frame([{"kind": "read", "threads": 1, "repetition": 0, "metric": "gb_per_s", "value": 10.0, "unit": "GB/s",
-                  "note": None}])  # fmt: skip
-    costs = _frame([{"operation": "mutex", "count": 1, "repetition": 0, "metric": "ns_per_op", "value": 5.0,
-                     "unit": "ns", "note": None}])  # fmt: skip
-    table = report.seed_table(lat, bw, costs, {"caches": "L1d 32K, L2 1024K", "memory_bytes": 1 << 30})
-    assert table["type"].to_list()[:3] == ["L1", "L2", "RAM"]
-    assert table.filter(pl.col("type") == "RAM")["throughput here"][0] == "10 GB/s read"
-    mutex = table.filter(pl.col("type") == report.COST_NAMES["mutex"]).row(0, named=True)
-    assert mutex["latency here (ns)"] == 5.0 and mutex["laptop throughput"] == "6 ns"
+
+
+def _lat(cases: dict) -> pl.DataFrame:
+    return _runs("working_set", "ns_per_load", "ns", cases)
+
+
+def _est(m: float, lo: float | None = None, hi: float | None = None):
+    from howfast.stats import Estimate
+
+    return Estimate(m, m if lo is None else lo, m if hi is None else hi, 3)
+
+
+KiB, MiB = 1 << 10, 1 << 20
+
+
+def test_plateaus_every_branch() -> None:
+    rising = [(4 * KiB, _est(1)), (64 * KiB, _est(4)), (1 * MiB, _est(12))]
+    assert report.plateaus(rising) == []
+    flat = [(4 * KiB, _est(1.0, 0.98, 1.02)), (16 * KiB, _est(1.05, 1.0, 1.1)), (64 * KiB, _est(4, 3.9, 4.1)),
+            (256 * KiB, _est(4.2, 4.1, 4.3)), (1 * MiB, _est(12))]  # fmt: skip
+    found = report.plateaus(flat)
+    assert [(p.first, p.last, p.points) for p in found] == [(4 * KiB, 16 * KiB, 2), (64 * KiB, 256 * KiB, 2)]
+    overlapping = [(4 * KiB, _est(1, 1, 4)), (16 * KiB, _est(1.2, 1, 9))]  # medians close, runs too spread
+    assert report.plateaus(overlapping) == []
+    tight = [(4 * KiB, _est(1.0)), (16 * KiB, _est(1.02))]  # runs do not overlap, but 2 % is level ground
+    assert len(report.plateaus(tight)) == 1 and report.step(_est(1.02), _est(1.0)).direction == "same"
+    assert report.step(_est(3), _est(1)).direction == "higher" and report.step(None, _est(1)).direction == "missing"
+    assert report.plateaus([]) == [] and report.plateaus(rising[:1]) == []
+    with pytest.raises(ValueError, match="sorted"):
+        report.plateaus(list(reversed(rising)))
+    with pytest.raises(TypeError):
+        report.plateaus([(4096, 1.0)])
+
+
+def test_plateau_sentence_every_branch() -> None:
+    assert report.plateau_sentence(_lat({4 * KiB: [1]}).head(0), CACHES) == "The pointer chase could not run here."
+    assert "one working set" in report.plateau_sentence(_lat({4 * KiB: [1]}), CACHES)
+    none = report.plateau_sentence(_lat({4 * KiB: [1, 1, 4], 16 * KiB: [1, 1.2, 9], 64 * KiB: [10, 11, 12]}), CACHES)
+    assert "shows no plateau" in none
+    one = report.plateau_sentence(_lat({4 * KiB: [1, 1, 1], 16 * KiB: [1.05, 1.05, 1.05], 64 * KiB: [5, 5, 5]}),
+                                  CACHES)  # fmt: skip
+    assert one.startswith("This run shows 1 plateau,") and "1–1.05 ns per load from 4 KiB to 16 KiB" in one
+    assert "fit in the L1d (32 KiB, one per core)" in one
+    past = report.plateau_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [95, 95, 95]}), CACHES)
+    assert "larger than every cache" in past
+    across = report.plateau_sentence(_lat({16 * KiB: [1, 1, 1], 64 * KiB: [1.1, 1.1, 1.1]}), CACHES)
+    assert "different levels (L1d, L2)" in across and "no step between them" in across
+    unknown = report.plateau_sentence(_lat({4 * KiB: [1, 1, 1], 16 * KiB: [1, 1, 1]}), {})
+    assert "no cache sizes" in unknown and "2 plateaus" not in unknown
+
+
+def test_inside_and_beyond_sentences_every_branch() -> None:
+    rise = _lat({64 * KiB: [4, 4, 4], 1 * MiB: [40, 40, 40]})
+    assert "within the L2's 1 MiB, from 4 ns at 64 KiB to 40 ns at 1 MiB (10×)" in report.inside_sentence(rise, CACHES)
+    assert report.inside_sentence(_lat({64 * KiB: [4, 4, 4], 1 * MiB: [5, 5, 5]}), CACHES) == ""
+    assert report.beyond_sentence(_lat({4 * KiB: [1]}).head(0), CACHES) == ""
+    assert "no cache sizes" in report.beyond_sentence(rise, {})
+    assert "no point past the caches" in report.beyond_sentence(rise, CACHES)
+    one = report.beyond_sentence(_lat({1 * MiB: [4, 4, 4], 64 * MiB: [90, 90, 90]}), CACHES, PAGES)
+    assert one.startswith("Only the 64 MiB working set lies past the L3 (32 MiB, shared by 2 CPUs)")
+    rising = _lat({64 * MiB: [90, 90, 90], 256 * MiB: [120, 120, 120]})
+    text = report.beyond_sentence(rising, CACHES, PAGES)
+    assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.3× as long" in text
+    assert "65,536 of them" in text and "'madvise'" in text and "not a measurement" in text
+    few = report.beyond_sentence(rising, CACHES, {"page_size": 2 * MiB, "thp": "never"})
+    assert "cannot say why" in few and "TLB holds" not in few
+    assert "was not recorded" in report.beyond_sentence(rising, CACHES, {})
+    same = report.beyond_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [91, 91, 91]}), CACHES, PAGES)
+    assert "stayed about the same" in same
+    fell = report.beyond_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [60, 60, 60]}), CACHES, PAGES)
+    assert "latency fell" in fell and "cannot say" in fell
+    unclear = report.beyond_sentence(_lat({64 * MiB: [50, 90, 130], 256 * MiB: [60, 100, 140]}), CACHES, PAGES)
+    assert "did not clearly rise or stay level" in unclear
+
+
+def test_latency_table_and_step_words() -> None:
+    from howfast import claims
+
+    table = report.latency_table(_lat({16 * KiB: [1, 1, 1], 64 * KiB: [4, 4, 4], 64 * MiB: [90, 90, 90]}), CACHES)
+    assert table["fits in"].to_list() == ["L1d", "L2", "no cache"]
+    assert table["against the previous"].to_list() == ["", "4× slower", "22× slower"]
+    assert report.level_name(4096, []) == "unknown"
+    assert report.step_words(claims.Comparison("same", 1.01, 0.99, 1.03)) == "about the same (1.01×)"
+    assert report.step_words(claims.Comparison("lower", 0.5, 0.4, 0.6)) == "2× faster"
+    assert report.step_words(claims.Comparison("unclear", 1.2, 0.8, 1.5)) == "runs overlap (1.2×)"
+    assert report.step_words(claims.Comparison("missing")) == ""
+
+
+def test_miss_and_threads_sentences() -> None:
+    far = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 256 * MiB: [100, 100, 100]}), CACHES)
+    assert "took 100 ns (100–100 ns): as long as 100 loads from the L1d (1 ns at a 16 KiB working set)" in far
+    overlap = report.miss_sentence(_lat({16 * KiB: [1, 1, 50], 256 * MiB: [2, 40, 100]}), CACHES)
+    assert "cannot say that far loads are slower" in overlap
+    assert "no pair" in report.miss_sentence(_lat({64 * KiB: [4]}), CACHES)
+    bw = pl.concat([
+        _runs("kind", "gb_per_s", "GB/s", {k: v}).with_columns(threads=pl.lit(t))
+        for k, t, v in (("read", 1, [5, 5, 5]), ("read", 2, [9, 9, 9]), ("write", 1, [4, 4, 4]),
+                        ("write", 2, [4, 4, 4]), ("copy", 1, [3, 3, 3]), ("copy", 2, [1, 3, 9]))
+    ])  # fmt: skip
+    text = report.threads_sentence(bw)
+    assert text.startswith("With 2 threads, reads were 1.8× faster than one thread; writes were about the same as")
+    assert "copies were not clearly faster or slower than" in text
+    assert "Only 1 thread ran" in report.threads_sentence(bw.filter(pl.col("threads") == 1))
+    assert report.threads_sentence(bw.head(0)) == "The bandwidth loops could not run here."
+
+
+def _versus(tool: str, metric: str, ours: list, theirs: list, job: str = "j") -> pl.DataFrame:
+    return _frame([
+        {"job": job, "tool": t, "repetition": i, "metric": metric, "value": float(v), "unit": "u", "note": None}
+        for t, values in (("howfast", ours), (tool, theirs)) for i, v in enumerate(values)
+    ])  # fmt: skip
+
+
+def test_same_loop_and_crosscheck_sentences() -> None:
+    bw = pl.concat([
+        _runs("kind", "gb_per_s", "GB/s", {k: v}).with_columns(threads=pl.lit(1))
+        for k, v in (("read", [6, 6, 6]), ("copy", [3, 3, 3]))
+    ])  # fmt: skip
+    mib = 1e9 / 2**20  # 1 GB/s in MiB/s
+    same = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [6 * mib] * 3, [5 * mib] * 3),
+                                     _versus("perf", "gb_per_s", [1, 3, 9], [3, 3, 3]), read_passes=16,
+                                     sweep_passes=4)  # fmt: skip
+    assert (
+        "the one-thread read ran at 6 GB/s in the sweep and 6 GB/s beside sysbench (16 passes over the buffer "
+        "instead of the sweep's 4): about the same" in same
+    )
+    assert "one-thread memcpy ran at 3 GB/s in the sweep and 3 GB/s beside perf: within the runs' spread" in same
+    assert "are the sweep's" in same
+    moved = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [9 * mib] * 3, [5 * mib] * 3),
+                                      _versus("perf", "gb_per_s", [1], [1]).head(0))  # fmt: skip
+    assert "clearly higher (1.5×)" in moved and "memcpy" not in moved
+    empty = _versus("perf", "gb_per_s", [1], [1]).head(0)
+    assert report.same_loop_sentence(bw.head(0), empty, empty) == ""
+    converted = report.to_gb_per_s(_versus("sysbench", "mib_per_s", [mib], [mib]))
+    assert converted["metric"].unique().to_list() == ["gb_per_s"] and converted["value"].to_list() == pytest.approx(
+        [1, 1]
+    )
+    higher = report.crosscheck_sentence("pipe ping-pong", _versus("perf", "r", [15, 15, 15], [10, 10, 10]), "perf",
+                                        "perf bench sched pipe", "r")  # fmt: skip
+    assert higher == "Our pipe ping-pong is 1.5× faster than perf bench sched pipe (1.5–1.5×)."
+    agrees = report.crosscheck_sentence("read", _versus("s", "r", [10, 10, 10], [10, 10, 10]), "s", "sysbench", "r")
+    assert "agrees with sysbench" in agrees
+    none = _frame([{"job": "j", "tool": "perf", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
+                    "note": "perf is not installed"}])  # fmt: skip
+    assert report.crosscheck_sentence("memcpy", none, "perf", "perf bench mem memcpy", "gb_per_s") == (
+        "Perf bench mem memcpy could not run beside our memcpy here (perf is not installed)."
+    )
+
+
+def _costs(cases: dict, metric: str = "ns_per_op") -> pl.DataFrame:
+    return _runs("operation", metric, "ns", cases)
+
+
+def test_cost_sentences_every_branch() -> None:
+    assert "5× slower than alone, because the line" in report.contention_sentence(
+        _costs({"mutex": [10, 10, 10], "mutex_contended": [50, 50, 50]})
+    )
+    assert "shows no cost of the line's travel" in report.contention_sentence(
+        _costs({"mutex": [10, 10, 10], "mutex_contended": [5, 10, 60]})
+    )
+    assert "could not both run" in report.contention_sentence(_costs({"mutex": [10]}))
+    assert "That is false sharing" in report.false_sharing_sentence(
+        _costs({"atomic_shared": [30, 30, 30], "atomic_separate": [3, 3, 3]})
+    )
+    assert "does not show the cost of sharing a line" in report.false_sharing_sentence(
+        _costs({"atomic_shared": [3, 30, 60], "atomic_separate": [3, 3, 3]})
+    )
+    assert "because the vDSO answers it" in report.vdso_sentence(
+        _costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]})
+    )
+    assert "does not show the saving of the vDSO" in report.vdso_sentence(
+        _costs({"getppid": [76, 76, 76], "clock_gettime": [20, 80, 200]})
+    )
+    assert "could not both run" in report.vdso_sentence(_costs({"getppid": [76]}))
+    caps = report.caps_sentence(
+        pl.concat([_costs({"getppid": [76, 76, 76]}), _costs({"futex_any_cpu": [2500, 2500, 2500]}, "ns_per_switch")])
+    )
+    assert "at least 76 ns per item on that alone: at most 13.2 million items per second per core" in caps
+    assert "2.5 µs per hand-over here) at most 400,000 per second" in caps
+    assert caps.startswith("A design") and caps.endswith("before it does any work.")
+    assert report.caps_sentence(_costs({"mutex": [1]})) == "The system-call and wake-up loops could not run here."
+
+
+def test_seed_table_compares_only_like_with_like() -> None:
+    lat = _lat({16 * KiB: [1, 1, 1], 256 * KiB: [4, 4, 4], 256 * MiB: [100, 100, 100]})
+    bw = _runs("kind", "gb_per_s", "GB/s", {"read": [10, 10, 10]}).with_columns(threads=pl.lit(1))
+    costs = pl.concat([
+        _costs({"mutex": [6, 6, 6], "getppid": [500, 500, 500]}),
+        _costs({"pipe_same_cpu": [1000, 1000, 1000], "futex_same_cpu": [1000, 3000, 9000],
+                "yield_same_cpu": [2000, 2000, 2000]}, "ns_per_switch"),
+    ])  # fmt: skip
+    table = report.seed_table(lat, bw, costs, {**CACHES, "memory_bytes": 1 << 30})
+    rows = {r["what"]: r for r in table.iter_rows(named=True)}
+    assert list(rows)[:5] == ["L1d", "L2", "L3", "RAM, latency", "RAM, read bandwidth"]
+    assert rows["L1d"]["here"] == "32 KiB (one per core); 1 ns (1–1 ns) per load at a 16 KiB working set"
+    assert rows["L1d"]["laptop (seed 000, as printed)"] == "64KB, 3 cycles, 4TB/s"
+    assert rows["L3"]["here"].endswith("no working set measured at most half its size")
+    for level in ("L1d", "L2", "L3", "RAM, latency", "RAM, read bandwidth"):
+        assert rows[level]["compared"].startswith("not comparable")
+    assert rows["RAM, read bandwidth"]["here"].startswith("10 GB/s (10–10 GB/s), sequential read, 1 thread")
+    names = report.COST_NAMES
+    assert rows[names["mutex"]]["compared"].startswith("about as fast as (1×) the laptop; the seed names neither")
+    assert rows[names["getppid"]]["compared"].startswith("4.4× slower than the laptop; the seed does not name its call")
+    assert rows[names["getppid"]]["here"] == "500 ns (500–500 ns) per call"
+    assert rows[names["pipe_same_cpu"]]["compared"].startswith("2.5× faster than the laptop")
+    assert rows[names["pipe_same_cpu"]]["here"] == "1 µs (1–1 µs) per switch"
+    assert rows[names["futex_same_cpu"]]["compared"].startswith("not clearly slower or faster than")
+    assert rows[names["yield_same_cpu"]]["compared"].startswith(
+        "not comparable: the seed's 374 ns is less than its own"
+    )
+
+
+def test_memory_facts_only_for_the_measuring_machine() -> None:
+    from howfast.machine import machine_id
+
+    assert report.memory_facts({"machine": "another-machine"}) == {}
+    here = report.memory_facts({"machine": machine_id()})
+    assert here["page_size"] > 0 and "thp" in here

@@ -154,6 +154,17 @@ class Plateau:
     points: int
 
 
+def step(later: Estimate | None, earlier: Estimate | None, *, same: float = PLATEAU_SAME) -> claims.Comparison:
+    """A latency against the one before it on the curve: ``claims.compare``, except that a
+    ratio whose whole interval lies within `same` of 1 is 'same' even where the runs do not
+    overlap (a step of 2 % between tight runs is still level ground, not a cache's edge)."""
+    c = claims.compare(later, earlier, same=same)
+    if c.direction in (claims.HIGHER, claims.LOWER) and c.lo is not None and c.hi is not None:
+        if 1 / same <= c.lo and c.hi <= same:
+            return claims.Comparison(claims.SAME_WORD, c.ratio, c.lo, c.hi)
+    return c
+
+
 def plateaus(points: Sequence[tuple[int, Estimate]], *, same: float = PLATEAU_SAME) -> list[Plateau]:
     """The plateaus of a latency curve: maximal runs of at least two consecutive points,
     each about the same as the one before (the whole interval of their ratio within
@@ -168,7 +179,7 @@ def plateaus(points: Sequence[tuple[int, Estimate]], *, same: float = PLATEAU_SA
     found: list[Plateau] = []
     run: list[tuple[int, Estimate]] = []
     for point in points:
-        if run and claims.compare(point[1], run[-1][1], same=same).direction == claims.SAME_WORD:
+        if run and step(point[1], run[-1][1], same=same).direction == claims.SAME_WORD:
             run.append(point)
             continue
         if len(run) >= 2:
@@ -203,7 +214,7 @@ def step_words(c: claims.Comparison) -> str:
         return f"{fmt.ratio(c.ratio)} slower"
     if c.direction == claims.LOWER:
         return f"{fmt.ratio(1 / c.ratio)} faster"
-    return f"runs overlap ({fmt.num(c.ratio, 2)}×)"
+    return f"runs overlap ({fmt.num(c.ratio, 3)}×)"
 
 
 def latency_table(latency: pl.DataFrame, facts: dict[str, Any]) -> pl.DataFrame:
@@ -214,7 +225,7 @@ def latency_table(latency: pl.DataFrame, facts: dict[str, Any]) -> pl.DataFrame:
     points = latency_points(latency)
     rows = []
     for i, (ws, e) in enumerate(points):
-        same = claims.compare(e, points[i - 1][1], same=PLATEAU_SAME) if i else None
+        same = step(e, points[i - 1][1]) if i else None
         rows.append({
             "working set": fmt.size(ws), "fits in": level_name(ws, caches), "ns per load": e.median,
             "interval": fmt.span(e.lo, e.hi), "against the previous": "" if same is None else step_words(same),
@@ -236,7 +247,8 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     found = plateaus(points)
     if not found:
         return (
-            "No two neighbouring working sets took clearly the same time in this run (the table's last column: "
+            "No two neighbouring working sets took clearly the same time in this run (the last column of the "
+            "table below: "
             "their repetitions overlap too widely, or they differ), so this run shows no plateau; the dashed "
             "lines mark the cache sizes, where the steps of a quieter run would be."
         )
@@ -275,7 +287,7 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         if len(inside) < 2:
             continue
         (ws0, e0), (ws1, e1) = inside[0], inside[-1]
-        rise = claims.compare(e1, e0)
+        rise = step(e1, e0)
         if rise.direction == claims.HIGHER and rise.lo is not None and rise.lo >= 2:
             parts.append(
                 f"within the {c.name}'s {fmt.size(c.size)}, from {fmt.num(e0.median)} ns at {fmt.size(ws0)} to "
@@ -355,7 +367,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     )
     if len(past) == 1:
         return f"Only the {fmt.size(ws0)} working set lies past {who}: {fmt.num(e0.median)} ns per load."
-    c = claims.compare(e1, e0)
+    c = step(e1, e0)
     said = f"{fmt.num(e0.median)} ns at {fmt.size(ws0)}, {fmt.num(e1.median)} ns at {fmt.size(ws1)}"
     if c.direction == claims.HIGHER:
         return f"Past {who}, latency kept rising: {said}, {fmt.ratio(c.ratio)} as long. {tlb}"
@@ -384,7 +396,15 @@ def _level_point(points: list[tuple[int, Estimate]], c: Cache, caches: Sequence[
 
 
 def _bounds(e: Estimate) -> str:
-    return f"{fmt.num(e.median)} ns ({fmt.span(e.lo, e.hi)})"
+    """'1,080 ns (1,060–1,530 ns)': a latency with the interval of its median."""
+    return f"{fmt.num(e.median)} ns ({fmt.span(e.lo, e.hi)} ns)"
+
+
+def _bounds_us(e: Estimate) -> str:
+    """'7.4 µs (2.74–7.52 µs)', '854 ns (592–1,030 ns)': a time in the unit that suits it."""
+    if e.median < 1e3:
+        return _bounds(e)
+    return f"{fmt.num(e.median / 1e3)} µs ({fmt.span(e.lo / 1e3, e.hi / 1e3)} µs)"
 
 
 def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
@@ -398,9 +418,9 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     far = points[-1]
     c = claims.compare(far[1], first[1])
     head = (
-        f"A load at the largest working set ({fmt.size(far[0])}, {_bounds(far[1])}) cost"
-        f" as much as {fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({fmt.size(first[0])} working set, "
-        f"{_bounds(first[1])})"
+        f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}: as long as "
+        f"{fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({fmt.num(first[1].median)} ns at a "
+        f"{fmt.size(first[0])} working set)"
     )
     if c.direction == claims.HIGHER:
         return (
@@ -443,7 +463,8 @@ def threads_sentence(bandwidth: pl.DataFrame) -> str:
     parts = []
     for kind in ("read", "write", "copy"):
         c = claims.compare(_bandwidth(bandwidth, kind, most), _bandwidth(bandwidth, kind, 1))
-        parts.append(f"{kind}s were {claims.phrase(c, more='faster', less='slower')} one thread")
+        plural = {"read": "reads", "write": "writes", "copy": "copies"}[kind]
+        parts.append(f"{plural} were {claims.phrase(c, more='faster', less='slower')} one thread")
     return f"With {fmt.count(most, 'thread')}, " + "; ".join(parts) + "."
 
 
@@ -468,15 +489,20 @@ def _ours(metrics: pl.DataFrame, metric: str) -> Estimate | None:
 
 
 def same_loop_sentence(
-    bandwidth: pl.DataFrame, vs_sysbench: pl.DataFrame, vs_memcpy: pl.DataFrame, *, read_passes: int | None = None
+    bandwidth: pl.DataFrame,
+    vs_sysbench: pl.DataFrame,
+    vs_memcpy: pl.DataFrame,
+    *,
+    read_passes: int | None = None,
+    sweep_passes: int | None = None,
 ) -> str:
     """The one-thread read and memcpy appear twice on the page: in the sweep and as our
     half of a cross-check (the same loop on the same buffer, run later, alternating with
     the tool). Says which figure the chapter quotes and whether the two runs differ."""
     pairs = [
         ("one-thread read", _bandwidth(bandwidth, "read", 1), _ours(to_gb_per_s(vs_sysbench), "gb_per_s"),
-         "sysbench", f" ({fmt.count(read_passes, 'pass', 'passes')} over the buffer instead of the sweep's)"
-         if read_passes else ""),
+         "sysbench", f" ({fmt.count(read_passes, 'pass', 'passes')} over the buffer instead of the sweep's "
+         f"{fmt.exact(sweep_passes)})" if read_passes and sweep_passes and read_passes != sweep_passes else ""),
         ("one-thread memcpy", _bandwidth(bandwidth, "copy", 1), _ours(vs_memcpy, "gb_per_s"), "perf", ""),
     ]  # fmt: skip
     parts = []
@@ -491,7 +517,7 @@ def same_loop_sentence(
         else:
             verdict = f"within the runs' spread of each other ({fmt.num(c.ratio, 2)}×)"
         parts.append(
-            f"the {name} reads {fmt.num(sweep.median)} GB/s in the sweep and {fmt.num(again.median)} GB/s "
+            f"the {name} ran at {fmt.num(sweep.median)} GB/s in the sweep and {fmt.num(again.median)} GB/s "
             f"beside {tool}{note}: {verdict}"
         )
     if not parts:
@@ -668,7 +694,7 @@ def seed_table(
         e = Estimate.from_row(best)
         rows.append({
             "what": "RAM, read bandwidth",
-            "here": f"{fmt.num(e.median)} GB/s ({fmt.span(e.lo, e.hi)}), sequential read, "
+            "here": f"{fmt.num(e.median)} GB/s ({fmt.span(e.lo, e.hi)} GB/s), sequential read, "
                     f"{fmt.count(int(best['threads']), 'thread')}",
             "laptop (seed 000, as printed)": seed_cache("RAM", ("throughput",)) or "",
             "compared": "not comparable: the seed's figure is a row of the same summary table, with no method, "
@@ -679,7 +705,7 @@ def seed_table(
         metric = "ns_per_switch" if ours.endswith("_cpu") else "ns_per_op"
         e = cost(costs, ours, metric)
         unit = "per switch" if metric == "ns_per_switch" else "per call"
-        here = fmt.NA if e is None else f"{fmt.num(e.median)} ns ({fmt.span(e.lo, e.hi)}) {unit}"
+        here = fmt.NA if e is None else f"{_bounds_us(e)} {unit}"
         rows.append({"what": COST_NAMES[ours], "here": here,
                      "laptop (seed 000, as printed)": "" if row is None else str(row["quoted"]).strip("()"),
                      "compared": _seed_compared(seed_op, e, ref)})  # fmt: skip
