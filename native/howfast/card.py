@@ -123,15 +123,23 @@ def stamp_line(frame: pl.DataFrame, machine: str) -> str:
     return "measured " + "; ".join(seen) if seen else "nothing stored"
 
 
-def display(value: float | None, unit: str) -> str:
-    """A card value as a reader sees it: a duration in its best unit, else number + unit."""
+def display(value: float | None, unit: str, digits: int = 3) -> str:
+    """A card value as a reader sees it: a duration in its best unit, else number + unit
+    (`digits` significant digits for a number that is not a time)."""
     if value is None:
         return fmt.NA
     if unit == "ns":
         return fmt.duration_us(value / 1e3)
     if unit == "µs":
         return fmt.duration_us(value)
-    return f"{fmt.num(value)} {unit}"
+    return f"{fmt.num(value, digits)} {unit}"
+
+
+def digits_for(lo: float | None, hi: float | None) -> int:
+    """Three significant digits, more (up to six) where the interval's ends would round alike."""
+    if lo is None or hi is None or lo == hi:
+        return 3
+    return next((d for d in (3, 4, 5, 6) if fmt.num(lo, d) != fmt.num(hi, d)), 3)
 
 
 def _exact_number(x: float) -> str:
@@ -157,7 +165,7 @@ def spread(lo: float | None, hi: float | None, runs: int | None, unit: str) -> s
     """The interval of a median and its run count: '98.1–120 µs, 5 runs'; '' unmeasured."""
     if lo is None or hi is None:
         return ""
-    digits = 3 if fmt.num(lo) != fmt.num(hi) else 4  # ends that round alike get a fourth digit
+    digits = digits_for(lo, hi)  # ends that round alike get a fourth digit
     ends = f"{display(lo, unit)}–{display(hi, unit)}" if unit in TIMES else f"{fmt.span(lo, hi, digits)} {unit}"
     return f"{ends}, {fmt.count(int(runs or 1), 'run')}"
 
@@ -266,15 +274,17 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
     for row in frame.iter_rows(named=True):
         out = {"number": f"[{row['label']}]({link(row['section'])})"}
         for n in names:
-            value = display(row[n], row["unit"])
+            value = display(row[n], row["unit"], digits_for(row[f"{n} lo"], row[f"{n} hi"]))
             ends = spread(row[f"{n} lo"], row[f"{n} hi"], row[f"{n} runs"], row["unit"])
             out[n] = f"{value} ({ends})" if ends else value
         out["laptop"] = seed_cell(row, "laptop")
         out["phone"] = seed_cell(row, "phone")
         out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else ""
-        differs = "; ".join(
-            f"{m}: {row[f'{m} differs']}" for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row[m] is not None
-        )
+        said = {m: row[f"{m} differs"] for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row[m] is not None}
+        if len(said) > 1 and len(set(said.values())) == 1:
+            differs = next(iter(said.values()))
+        else:
+            differs = "; ".join(f"{m}: {d}" for m, d in said.items())
         out["what was measured"] = row["note"] + (f" ({differs})" if differs else "")
         rows.append(out)
     return pl.DataFrame(rows, schema=dict.fromkeys(["number", *names, "laptop", "phone", "against the laptop",
