@@ -246,9 +246,17 @@ def batch_sentence(group: pl.DataFrame) -> str:
     )
     if shape.kind == "knee":
         text += (
-            f" The rate levels off from {fmt.count(int(shape.x), 'record')} per fsync: past that, the bytes to "
-            "write, not the flushes, set the pace."
+            f" The rate stops rising clearly from {fmt.count(int(shape.x), 'record')} per fsync: no bigger batch "
+            "beat it by more than the repetitions' spread."
         )
+        first_wait = stats.estimate(summary, "p50", records_per_sync=n1)
+        knee_wait = stats.estimate(summary, "p50", records_per_sync=shape.x)
+        longer = claims.compare(knee_wait, first_wait)
+        if longer.direction == claims.HIGHER and longer.lo >= 2:
+            text += (
+                f" A batch of {fmt.exact(int(shape.x))} took {_us(knee_wait)} against {_us(first_wait)} for one "
+                "record: from there on, writing the bytes, not the flush, fills most of each batch's time."
+            )
     elif shape.kind == "rising":
         text += (
             " The rate was still rising at the largest batch measured: the flushes, not the bytes, still set the pace."
@@ -475,24 +483,25 @@ def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None) -> str:
 
 
 def layout_rule(rewrite: stats.Estimate | None, append: stats.Estimate | None) -> str:
-    """The closing rule on preallocated logs: write + fsync p50 rewriting against appending."""
+    """The closing rule on preallocated logs: durable 4 KiB writes per second (the
+    latency run) rewriting a file against appending to a new one."""
     c = claims.compare(rewrite, append)
     if c.direction == claims.MISSING:
         return "Whether a reused log file is cheaper to sync than a growing one could not be measured here."
-    words = versus(c, "growing one", more="slower", less="faster", same="about as fast as")
-    if c.direction == claims.LOWER:
-        return (
-            f"A preallocated, reused log file is cheaper to sync than one that grows: rewriting a file was {words} "
-            "here, per write + fsync."
-        )
+    words = versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
     if c.direction == claims.HIGHER:
         return (
-            f"Rewriting a file was {words} here, per write + fsync: the opposite of what the work "
-            "predicts, so read it as this disk's drift between the runs."
+            f"A preallocated, reused log file is cheaper to sync than one that grows: rewriting a file made 4 KiB "
+            f"writes durable {words} here."
+        )
+    if c.direction == claims.LOWER:
+        return (
+            f"Rewriting a file made 4 KiB writes durable {words} here: the opposite of what the work predicts, "
+            "so read it as this disk's drift between the runs."
         )
     return (
-        f"Rewriting a file was {words} here, per write + fsync: on this machine the metadata of a "
-        "growing file does not show beyond the noise; on a disk where a journal commit costs more, it can."
+        f"Rewriting a file made 4 KiB writes durable {words} here: on this machine the metadata of a growing "
+        "file does not show beyond the noise; on a disk where a journal commit costs more, it can."
     )
 
 
