@@ -221,7 +221,15 @@ def test_plateau_sentence_every_branch() -> None:
 
 def test_inside_and_beyond_sentences_every_branch() -> None:
     rise = _lat({64 * KiB: [4, 4, 4], 1 * MiB: [40, 40, 40]})
-    assert "within the L2's 1 MiB, from 4 ns at 64 KiB to 40 ns at 1 MiB (10×)" in report.inside_sentence(rise, CACHES)
+    assert "within the L2's 1 MiB, latency rose from 4 ns at 64 KiB to 40 ns at 1 MiB (10×)" in report.inside_sentence(
+        rise, CACHES
+    )
+    l3 = _lat({4 * MiB: [50, 50, 50], 64 * MiB: [90, 90, 90]})
+    assert (
+        "at 4 MiB, inside the L3's 32 MiB, a load already took 50 ns, not clearly under half the 90 ns at 64 MiB"
+        in (report.inside_sentence(l3, CACHES))
+    )
+    assert report.inside_sentence(_lat({4 * MiB: [20, 20, 20], 64 * MiB: [90, 90, 90]}), CACHES) == ""
     assert report.inside_sentence(_lat({64 * KiB: [4, 4, 4], 1 * MiB: [5, 5, 5]}), CACHES) == ""
     assert report.beyond_sentence(_lat({4 * KiB: [1]}).head(0), CACHES) == ""
     assert "no cache sizes" in report.beyond_sentence(rise, {})

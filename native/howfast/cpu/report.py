@@ -249,8 +249,7 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         return (
             "No two neighbouring working sets took clearly the same time in this run (the last column of the "
             "table below: "
-            "their repetitions overlap too widely, or they differ), so this run shows no plateau; the dashed "
-            "lines mark the cache sizes, where the steps of a quieter run would be."
+            "their repetitions overlap too widely, or they differ), so this run shows no plateau."
         )
     parts = []
     for p in found:
@@ -290,17 +289,30 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         rise = step(e1, e0)
         if rise.direction == claims.HIGHER and rise.lo is not None and rise.lo >= 2:
             parts.append(
-                f"within the {c.name}'s {fmt.size(c.size)}, from {fmt.num(e0.median)} ns at {fmt.size(ws0)} to "
+                f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
+                f"{fmt.size(ws0)} to "
                 f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.ratio(rise.ratio)})"
+            )
+    past = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) is None]
+    last = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) == caches[-1]]
+    if past and last and len(caches) > 1:
+        (ws0, e0), (ws1, e1) = last[0], past[0]
+        gain = step(e0, e1)
+        if not (gain.direction == claims.LOWER and gain.hi is not None and gain.hi <= 0.5):
+            parts.append(
+                f"at {fmt.size(ws0)}, inside the {caches[-1].name}'s {fmt.size(caches[-1].size)}, a load already took "
+                f"{fmt.num(e0.median)} ns, not clearly under half the {fmt.num(e1.median)} ns at {fmt.size(ws1)}, "
+                "past every cache"
             )
     if not parts:
         return ""
     return (
-        "A working set that fits in a cache by size is not always served by it: here latency rose "
+        "A working set that fits in a cache by size is not always served by it here: "
         + "; ".join(parts)
         + ". A cache also holds the page tables and the program's other data, a shared one the other CPUs' "
         "data (on a virtual machine, perhaps other guests' too), and each address may sit in only a few of its "
-        "places; this run counts no misses, so it shows where latency rose, not which of these made it rise."
+        "places; this run counts no misses, so it shows where latency rose, not which of these (or time the CPU "
+        "gave to other programs, which the wall clock counts) made it rise."
     )
 
 
@@ -361,7 +373,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
         f"A larger working set does not make RAM slower; it spans more pages: {pages}, far more translations than "
         "a TLB holds (a few thousand entries on current x86 cores), so more loads also wait for a page-table "
         "walk, on a virtual machine through the hypervisor's tables too. This run does not count TLB misses "
-        "(perf's dTLB-load-misses counter would), so that is the likely cause, not a measurement."
+        "(perf's dTLB-load-misses counter would), so that is a likely cause, not a measurement."
         if many
         else f"This run cannot say why ({pages})."
     )
@@ -424,7 +436,7 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     )
     if c.direction == claims.HIGHER:
         return (
-            head + ": data structures that follow pointers (linked lists, trees of small nodes) pay that at "
+            head + ". Data structures that follow pointers (linked lists, trees of small nodes) pay that at "
             "every step; arrays walked in order let the prefetchers hide it."
         )
     return head + ", but the runs overlap, so this run cannot say that far loads are slower."
