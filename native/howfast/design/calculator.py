@@ -188,13 +188,20 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
         base.transform_filter("datum.bottleneck")
         .transform_calculate(
             text="'Bottleneck: ' + datum.resource + ', ' + format(datum.machines, ',') + ' machines, $'"
-            " + format(datum.cost, ',.0f') + ' (' + format(datum.rate, ',.0f') + ' requests/s of '"
-            " + format(datum.size, ',.0f') + ' bytes)'"
+            " + format(datum.cost, ',.0f')"
         )
         .mark_text(align="left", baseline="top", fontSize=13, fontWeight="bold")
-        .encode(text="text:N", x=alt.value(0), y=alt.value(-22))
+        .encode(text="text:N", x=alt.value(0), y=alt.value(-38))
     )
-    return alt.layer(bars, labels, verdict).add_params(*params).properties(height=alt.Step(34), width=480)
+    load = (  # the load on a line of its own, so that neither line outgrows a narrow column
+        base.transform_filter("datum.bottleneck")
+        .transform_calculate(
+            text="'at ' + format(datum.rate, ',.3~s') + ' requests/s of ' + format(datum.size, '.3~s') + 'B'"
+        )
+        .mark_text(align="left", baseline="top", fontSize=12)
+        .encode(text="text:N", x=alt.value(0), y=alt.value(-20))
+    )
+    return alt.layer(bars, labels, verdict, load).add_params(*params).properties(height=alt.Step(34))
 
 
 checked(globals())
