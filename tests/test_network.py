@@ -404,7 +404,7 @@ def test_scaling_sentence_every_branch() -> None:
     both = report.scaling_sentence(_scaling_rows({1: [10e3, 15e3, 1e3, 1e3], 2: [11e3, 14e3, 1e3, 1e3]}), 2)
     assert "off too" in both and "inconclusive" in both
     fine = report.scaling_sentence(_scaling_rows({1: [10e3, 20e3, 30e3, 40e3], 2: [10e3, 10e3, 10e3, 10e3]}), 2)
-    assert "still rises at 10 clients" in fine and "is flat" in fine and "collapse" not in fine
+    assert "still rises at 10 clients" in fine and "SET shows no clear rise" in fine and "collapse" not in fine
     assert "about as fast as" in report.scaling_sentence(_scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}, 0.001), 2)
     assert "did not run" in report.scaling_sentence(pl.DataFrame(), 2)
 
@@ -510,7 +510,7 @@ def test_tcp_and_closed_sentences_every_branch() -> None:
     knee = _tcp_rows("connections", "req_per_s", {1: [10e3, 11e3, 12e3], 4: [30e3, 31e3, 32e3], 16: [31e3, 32e3, 33e3]})
     assert "levels off from 4 connections" in report.closed_sentence(knee)
     flat = _tcp_rows("connections", "req_per_s", {1: [10e3, 20e3, 30e3], 4: [15e3, 20e3, 25e3]})
-    assert "is flat" in report.closed_sentence(flat)
+    assert "no clear rise" in report.closed_sentence(flat)
     fall = _tcp_rows("connections", "req_per_s", {1: [30e3, 31e3, 32e3], 4: [5e3, 6e3, 7e3]})
     assert "below half its peak" in report.closed_sentence(fall)
     assert "did not run" in report.closed_sentence(pl.DataFrame())

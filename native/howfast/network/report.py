@@ -132,7 +132,7 @@ def closed_sentence(metrics: pl.DataFrame) -> str:
     words = {
         "rising": f"still rises at {fmt.count(points[-1][0], 'connection')}, the most measured",
         "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')}",
-        "flat": "is flat: no connection count is clearly above one connection, the runs overlap",
+        "flat": "shows no clear rise: no connection count's runs lie clearly above one connection's",
         "collapse": f"falls at {fmt.count(int(shape.x or 0), 'connection')} below half its peak",
         "unclear": "has too few points to read",
     }[shape.kind]
@@ -761,7 +761,7 @@ def _shape_words(op: str, shape: claims.Shape, points: list) -> str:
     if shape.kind == "rising":
         return f"{op} still rises at {fmt.count(int(points[-1][0]), 'client')}, the most measured"
     if shape.kind == "flat":
-        return f"{op} is flat: no client count is clearly above one client"
+        return f"{op} shows no clear rise: no client count's runs lie clearly above one client's"
     return f"{op} has too few points to tell"
 
 
