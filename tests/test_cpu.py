@@ -394,3 +394,18 @@ def test_memory_facts_only_for_the_measuring_machine() -> None:
     assert report.memory_facts({"machine": "another-machine"}) == {}
     here = report.memory_facts({"machine": machine_id()})
     assert here["page_size"] > 0 and "thp" in here
+
+
+def test_latency_chart_sizes_in_binary_units_and_no_fixed_width() -> None:
+    import json
+
+    from howfast import charts
+
+    spec = report.latency_chart(_lat({4 * KiB: [1, 1, 1], 64 * MiB: [90, 90, 90]}), CACHES).to_dict()
+    text = json.dumps(spec)
+    assert charts.SIZE_LABEL.replace("'", "\\'") in text or "MiB" in text
+    assert '"width"' not in text and "hconcat" not in text
+    assert "L3 32 MiB" in text and "L1i" not in text
+    assert "unavailable" not in text
+    empty = report.latency_chart(_lat({4 * KiB: [1]}).head(0), CACHES).to_dict()
+    assert "could not run" in json.dumps(empty)

@@ -112,14 +112,14 @@ def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelM
         schema={"working_set": pl.Int64, "label": pl.String},
     )
     if levels.height == 0:
-        return line
+        return line.configure_axisX(labelAngle=-40)  # slanted: every size keeps its label in a narrow column
     rules = alt.Chart(levels).mark_rule(strokeDash=[4, 3], color="#888").encode(x="working_set:Q")
     text = (
         alt.Chart(levels)
         .mark_text(align="left", dx=3, dy=-6, color="#555", fontSize=11)
         .encode(x="working_set:Q", y=alt.value(8), text="label:N")
     )
-    return alt.layer(line, rules, text)
+    return alt.layer(line, rules, text).configure_axisX(labelAngle=-40)
 
 
 def ladder_sentence(latency: pl.DataFrame) -> str:
