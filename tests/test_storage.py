@@ -484,3 +484,24 @@ def test_parallel_throughput_goes_through_fmt() -> None:
     seeds = storage_report.seed_parallel()
     assert "read 3,390" in seeds["MB/s"].to_list()
     assert not any(".0" in v for v in seeds["MB/s"].to_list())
+
+
+def test_same_quantity_runs_and_sentence() -> None:
+    def rows(frame_rows: list[dict]) -> pl.DataFrame:
+        return _metrics(frame_rows)
+
+    ram = rows([{"medium": "disk", "what": "read", "repetition": r, "metric": "mb_per_s", "value": v}
+                for r, v in enumerate((600.0, 650.0, 700.0))])  # fmt: skip
+    sweep = rows([{"op": "read", "block_size": bs, "repetition": r, "metric": "mb_per_s", "value": v}
+                  for bs in (262144, 1048576) for r, v in enumerate((900.0, 1000.0, 1100.0))])  # fmt: skip
+    empty = pl.DataFrame()
+    table = storage_report.same_quantity_runs(ram, empty, empty, sweep, empty)
+    # the 256 KiB read appears in one run only here, so only the 1 MiB read is listed
+    assert table["run"].to_list() == ["RAM against disk", "block-size sweep"]
+    assert table["MB/s"].to_list() == [650.0, 1000.0]
+    text = storage_report.same_quantity_sentence(table)
+    assert text.startswith("1 quantity of this chapter is measured by more than one run")
+    assert "650 MB/s in the RAM against disk against 1,000 MB/s in the block-size sweep" in text
+    assert storage_report.same_quantity_sentence(table.clear()) == ""
+    many = pl.concat([table, table.with_columns(pl.lit("other").alias("quantity"))])
+    assert storage_report.same_quantity_sentence(many).startswith("2 quantities of this chapter are measured")
