@@ -361,3 +361,23 @@ def test_headlines_read_each_other_machines_set_once_from_the_registry(pool: Pat
     same = frame.filter(pl.col("machine") == "this machine")["value"].to_list()
     assert same[0] == same[1]  # the chapter's own pick and the registry's quantity: one value
     assert (frame["lo"] <= frame["value"]).all() and (frame["value"] <= frame["hi"]).all()
+
+
+def test_compare_starts_with_the_registrys_headlines(pool: Path) -> None:
+    """Two machines' headline numbers, each median with its range, the words from claims;
+    a subject neither stored reads n/a with its reason."""
+    from howfast import headlines
+
+    frame = machines.compare_headlines("alpha", "beta")
+    assert frame["id"].to_list() == [q.id for q in headlines.QUANTITIES if q.card]
+    syscall = frame.filter(pl.col("id") == "syscall").row(0, named=True)
+    alpha = headlines.read(headlines.get("syscall"), store.load_stored("cpu", "alpha", "smoke")).estimate
+    assert syscall["a"] == alpha.median and syscall["a_lo"] == alpha.lo
+    assert syscall["b against a"].endswith(" alpha") and syscall["b"] is not None
+    seq = frame.filter(pl.col("id") == "seq_read").row(0, named=True)
+    assert seq["a"] is None and seq["b against a"].startswith("not measured here") and "storage" in seq["note"]
+    with pytest.raises(ValueError, match="two different machines"):
+        machines.compare_headlines("alpha", "alpha")
+    done = _howfast(pool, "compare", "alpha", "beta")
+    assert done.returncode == 0, done.stderr
+    assert "the headline numbers" in done.stdout and "system call" in done.stdout

@@ -191,6 +191,21 @@ def _compare(args: argparse.Namespace) -> int:
 
     a, b = args.machines
     frame = compare(a, b, profile=args.folder, subjects=args.subject or None)
+    if not args.subject and args.folder is None:
+        from .machines import compare_headlines
+
+        heads = compare_headlines(a, b)
+        first = Table(title=f"{b} beside {a}: the headline numbers (median, and the range it lies in)")
+        for column in ["number", a, b, f"{b} against {a}"]:
+            first.add_column(column, justify="right" if column in (a, b) else "left", overflow="fold")
+        for row in heads.iter_rows(named=True):
+            cells = [
+                shown(row[k], row["unit"]) + (f"\n[dim]{fmt.span(row[k + '_lo'], row[k + '_hi'])}[/dim]"
+                                              if row[k] is not None else "")
+                for k in ("a", "b")
+            ]  # fmt: skip
+            first.add_row(row["label"], *cells, row["b against a"] + (f" ({row['note']})" if row["note"] else ""))
+        Console().print(first)
     table = Table(title=f"{b} beside {a}: medians over the repetitions", caption=COMPARE_CAPTION)
     for column in ["case", "metric", a, b, f"{b} / {a}", "better", "ahead", "note"]:
         table.add_column(column, justify="right" if column in (a, b, f"{b} / {a}") else "left", overflow="fold")

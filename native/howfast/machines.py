@@ -349,6 +349,34 @@ def headlines(sets: Sequence[store.ResultSet], picks: Sequence[Quantity | str]) 
     return pl.DataFrame(rows, schema=schema)
 
 
+def compare_headlines(a: str, b: str) -> pl.DataFrame:
+    """The registry's headline quantities (``howfast.headlines``, the numbers card's rows)
+    for two stored machines: each median with its interval, and how `b` compares with `a`
+    in words from ``claims.compare`` ('1.3× faster than', 'not clearly ...', 'not measured
+    here, so not compared with'). What ``howfast compare`` prints first."""
+    from . import claims
+    from .stats import Estimate
+
+    if a == b:
+        raise ValueError(f"compare needs two different machines, got {a!r} twice")
+    _sets(a), _sets(b)  # UnknownMachine for a machine with nothing stored
+    left = headlines_registry.table(a, measure=False)
+    right = headlines_registry.table(b, measure=False)
+    rows = []
+    for x, y in zip(left.iter_rows(named=True), right.iter_rows(named=True), strict=True):
+        ea = None if x["value"] is None else Estimate(x["value"], x["lo"], x["hi"], x["runs"] or 1)
+        eb = None if y["value"] is None else Estimate(y["value"], y["lo"], y["hi"], y["runs"] or 1)
+        more, less = ("slower", "faster") if direction(x["unit"]) == "lower" else ("faster", "slower")
+        words = claims.phrase(claims.compare(eb, ea), more=more, less=less)
+        rows.append({"id": x["id"], "label": x["label"], "unit": x["unit"], "a": x["value"], "a_lo": x["lo"],
+                     "a_hi": x["hi"], "b": y["value"], "b_lo": y["lo"], "b_hi": y["hi"],
+                     "b against a": f"{words} {a}", "note": x["reason"] or y["reason"] or ""})  # fmt: skip
+    schema = {"id": pl.String, "label": pl.String, "unit": pl.String, "a": pl.Float64, "a_lo": pl.Float64,
+              "a_hi": pl.Float64, "b": pl.Float64, "b_lo": pl.Float64, "b_hi": pl.Float64, "b against a": pl.String,
+              "note": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
 def chart(sets: store.ResultSet | Sequence[store.ResultSet], picks: Sequence[Quantity | str]) -> Any:
     """The chapter's headline numbers, this machine beside every other stored machine
     (``charts.machines``); None, so a cell shows nothing, when only this machine is stored."""
