@@ -408,4 +408,11 @@ def test_latency_chart_sizes_in_binary_units_and_no_fixed_width() -> None:
     assert "L3 32 MiB" in text and "L1i" not in text
     assert "unavailable" not in text
     empty = report.latency_chart(_lat({4 * KiB: [1]}).head(0), CACHES).to_dict()
-    assert "could not run" in json.dumps(empty)
+    assert "pointer chase" in json.dumps(empty)
+
+
+def test_article_agrees_with_the_spoken_number() -> None:
+    assert report.article("16 KiB") == "a 16 KiB"
+    assert report.article("8 MiB") == "an 8 MiB" and report.article("80 KiB") == "an 80 KiB"
+    assert report.article("11 KiB") == "an 11 KiB" and report.article("18 MiB") == "an 18 MiB"
+    assert report.article("1 MiB") == "a 1 MiB" and report.article("116 KiB") == "a 116 KiB"

@@ -407,6 +407,13 @@ def _level_point(points: list[tuple[int, Estimate]], c: Cache, caches: Sequence[
     return inside[-1] if inside else None
 
 
+def article(text: str) -> str:
+    """'a 16 KiB', 'an 8 MiB', 'an 11 KiB', 'an 18 MiB': the article as the number is
+    spoken (eight, eleven, eighteen, eighty... begin with a vowel sound)."""
+    spoken_vowel = text.startswith("8") or re.match(r"1[18](\D|$)", text) is not None
+    return f"{'an' if spoken_vowel else 'a'} {text}"
+
+
 def _bounds(e: Estimate) -> str:
     """'1,080 ns (1,060–1,530 ns)': a latency with the interval of its median."""
     return f"{fmt.num(e.median)} ns ({fmt.span(e.lo, e.hi)} ns)"
@@ -431,8 +438,8 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     c = claims.compare(far[1], first[1])
     head = (
         f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}: as long as "
-        f"{fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({fmt.num(first[1].median)} ns at a "
-        f"{fmt.size(first[0])} working set)"
+        f"{fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({fmt.num(first[1].median)} ns at "
+        f"{article(fmt.size(first[0]))} working set)"
     )
     if c.direction == claims.HIGHER:
         return (
@@ -684,7 +691,7 @@ def seed_table(
     for c in caches:
         point = _level_point(points, c, caches)
         here = f"{fmt.size(c.size)} ({_sharing(c)}); " + (
-            f"{_bounds(point[1])} per load at a {fmt.size(point[0])} working set"
+            f"{_bounds(point[1])} per load at {article(fmt.size(point[0]))} working set"
             if point
             else "no working set measured at most half its size"
         )
@@ -694,7 +701,7 @@ def seed_table(
     if points:
         ws, e = points[-1]
         size = facts.get("memory_bytes")
-        here = (f"{fmt.size(size)}; " if size else "") + f"{_bounds(e)} per load at a {fmt.size(ws)} working set"
+        here = (f"{fmt.size(size)}; " if size else "") + f"{_bounds(e)} per load at {article(fmt.size(ws))} working set"
         rows.append({"what": "RAM, latency", "here": here,
                      "laptop (seed 000, as printed)": seed_cache("RAM", ("size", "latency_cycles")) or "",
                      "compared": CACHE_NOT_COMPARABLE})  # fmt: skip
