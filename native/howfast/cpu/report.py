@@ -305,7 +305,11 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
                 "past every cache"
             )
     if not parts:
-        return ""
+        return (
+            "Within each cache level's size, no working set took clearly more than twice as long as the smallest in it."
+            if points and caches
+            else ""
+        )
     return (
         "A working set that fits in a cache by size is not always served by it here: "
         + "; ".join(parts)
@@ -347,7 +351,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     ``memory_facts``), no more."""
     points = latency_points(latency)
     if not points:
-        return ""
+        return "No working set was measured, so nothing is known past the caches."
     caches = data_caches(facts)
     if not caches:
         return "The kernel of the machine that measured reported no cache sizes, so this page names no cache level."
@@ -540,7 +544,10 @@ def same_loop_sentence(
             f"beside {tool}{note}: {verdict}"
         )
     if not parts:
-        return ""
+        return (
+            "The cross-checks did not run our loops a second time here, so every bandwidth figure of this page "
+            "comes from the sweep alone."
+        )
     return (
         "Two loops appear twice on this page, as the sweep above and as our half of a cross-check below: "
         + "; ".join(parts)
