@@ -98,6 +98,12 @@ _REPORT = """
       var svg = el.querySelector("svg");
       var nodes = svg ? svg.querySelectorAll("text") : [];
       var texts = Array.prototype.map.call(nodes, function (t) { return t.textContent; });
+      var box = svg ? svg.getBoundingClientRect() : null, outside = [];
+      Array.prototype.forEach.call(nodes, function (t) {  // text drawn past the image's edge is cut off
+        var r = t.getBoundingClientRect();
+        var hidden = t.getAttribute("opacity") === "0" || window.getComputedStyle(t).opacity === "0";  // overlap
+        if (!hidden && r.width && (r.right > box.right + 1 || r.left < box.left - 1)) outside.push(t.textContent);
+      });
       return {
         id: el.id,
         drawn: el.getAttribute("data-howfast-drawn"),
@@ -107,6 +113,7 @@ _REPORT = """
         svg: svg ? parseFloat(svg.getAttribute("width")) : null,
         shown: svg ? svg.getBoundingClientRect().width : null,
         marks: svg ? svg.querySelectorAll("[class*='mark-']").length : 0,
+        outside: outside,
         cut: texts.filter(function (t) { return /\u2026\\s*$/.test(t); }),
         texts: texts.length
       };
@@ -150,7 +157,8 @@ def layout(page: Path, window: int) -> list[dict]:
 
 def layout_problems(found: list[dict], window: int) -> list[str]:
     """What a reader would see wrong with the charts `layout` found in a window `window`
-    pixels wide: a chart not drawn, one wider than its column, a text cut with "…"."""
+    pixels wide: a chart not drawn, one wider than its column, a text past the image's
+    edge (cut off), a text cut with "…"."""
     problems = []
     for chart in found:
         where = f"{chart['id']} in a {window}-px window"
@@ -161,6 +169,8 @@ def layout_problems(found: list[dict], window: int) -> list[str]:
             problems.append(f"{where}: the page's column is {chart['column']} px, not {COLUMNS[window]}")
         if chart["svg"] > chart["room"] + 1 or chart["shown"] > chart["container"] + 1:
             problems.append(f"{where}: {chart['svg']} px wide in a column leaving it {chart['room']} px")
+        if chart["outside"]:
+            problems.append(f"{where}: texts past the image's edge: {chart['outside']}")
         if chart["cut"]:
             problems.append(f"{where}: texts cut with an ellipsis: {chart['cut']}")
     return problems

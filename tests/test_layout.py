@@ -142,7 +142,7 @@ def test_titles_wrap_instead_of_running_past_the_column() -> None:
     spec = {"title": {"text": "word " * 40, "subtitle": "x"}, "mark": "point"}
     fitted = offline.fitted(spec, 530)
     assert isinstance(fitted["title"]["text"], list) and len(fitted["title"]["text"]) > 1
-    assert all(len(line) <= 530 * 2 // 15 for line in fitted["title"]["text"])
+    assert all(len(line) <= 530 // 8 for line in fitted["title"]["text"])
     assert offline.fitted({"title": "short", "mark": "point"}, 530)["title"] == "short"
 
 

@@ -46,7 +46,15 @@ def _theme() -> alt.theme.ThemeConfig:
             },
             "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "columns": 2, **unlimited},
             "header": {"labelFontSize": 12, "titleFontSize": 12, **unlimited},
-            "title": {"fontSize": 14, "anchor": "start", "fontWeight": "normal", "limit": 0, "subtitleFontSize": 12},
+            # a title starts at the chart's left edge, not the plot's (long axis labels)
+            "title": {
+                "fontSize": 14,
+                "anchor": "start",
+                "frame": "bounds",
+                "fontWeight": "normal",
+                "limit": 0,
+                "subtitleFontSize": 12,
+            },
             "range": {"category": PALETTE},
             "line": {"strokeWidth": 2},
             "point": {"size": 40, "filled": True},
@@ -117,12 +125,15 @@ def survival(samples: pl.DataFrame, by: str, points: int = 160) -> pl.DataFrame:
 
 def unavailable(why: str, title: str = "") -> alt.Chart:
     """A chart that says why it has nothing to draw (a case this machine could not run)."""
+    import textwrap
+
     text = f"Not measured on this machine: {why}" if why else "Not measured on this machine."
+    lines = textwrap.wrap(text, 60) or [text]  # about 420 px: the narrowest column's width
     return (
-        alt.Chart(pl.DataFrame({"text": [text]}), title=title)
-        .mark_text(align="left", fontSize=13)
-        .encode(text="text:N", x=alt.value(0))
-        .properties(height=40)
+        alt.Chart(pl.DataFrame({"text": ["\n".join(lines)]}), title=title)
+        .mark_text(align="left", baseline="top", fontSize=13, lineBreak="\n", lineHeight=17)
+        .encode(text="text:N", x=alt.value(0), y=alt.value(4))
+        .properties(height=17 * len(lines) + 8)
     )
 
 

@@ -94,21 +94,22 @@ _DRAW = """<script>
   }
   // Titles and subtitles longer than the width wrap (a title is never cut with "…").
   function wrapTitles(s, width) {
-    var chars = Math.max(12, Math.floor(width / 7.5));
+    var chars = Math.max(12, Math.floor(width / 8));
     var t = s.title;
     if (typeof t === "string") s.title = words(t, chars);
     else if (t && typeof t === "object" && !Array.isArray(t)) {
       if (typeof t.text === "string") t.text = words(t.text, chars);
       if (typeof t.subtitle === "string") t.subtitle = words(t.subtitle, Math.floor(chars * 1.15));
     }
-    (kids(s) || []).forEach(function (c) { wrapTitles(c, width); });
+    (kids(s) || []).concat(s.layer || []).forEach(function (c) { wrapTitles(c, width); });
     if (s.spec) wrapTitles(s.spec, width);
   }
   // A label longer than `chars` characters wraps at spaces onto more lines (Vega draws an
   // array of strings as lines), for legends and facet headers, whose labels a chart's
   // width cannot make room for.
   function wrapExpr(chars) {
-    return "split(replace(datum.label, regexp('(.{1," + chars + "}) +(?=.)', 'g'), '$1\u00b6'), '\u00b6')";
+    var lines = "replace(datum.label, regexp('(.{1," + chars + "})( +|$)', 'g'), '$1\u00b6')";
+    return "split(replace(" + lines + ", regexp('\u00b6$'), ''), '\u00b6')";
   }
   var LEGENDS = ["color", "fill", "stroke", "shape", "size", "opacity", "strokeDash", "strokeWidth"];
   function encodings(s, out) {  // every encoding of a spec, its layers' and its views' included
@@ -138,7 +139,12 @@ _DRAW = """<script>
     var cs = window.getComputedStyle(el);
     var pad = (parseFloat(cs.paddingLeft) || 0) + (parseFloat(cs.paddingRight) || 0);
     if (!el.classList.contains("has-actions")) pad += 38;
-    return Math.max(120, el.clientWidth - pad);
+    var width = el.clientWidth;
+    if (width < 100) {  // inside a box that takes its content's width: the page's column instead
+      var column = el.closest("main") || document.body;
+      width = column.clientWidth;
+    }
+    return Math.max(120, width - pad);
   }
   function embed(el, spec) {
     if (el._howfastView) { el._howfastView.finalize(); el._howfastView = null; }
@@ -340,7 +346,8 @@ def _lines(text: str, chars: int) -> str | list[str]:
 
 def _wrap_expr(chars: int) -> str:
     """A Vega label expression: labels longer than `chars` wrap at spaces onto more lines."""
-    return f"split(replace(datum.label, regexp('(.{{1,{chars}}}) +(?=.)', 'g'), '$1\u00b6'), '\u00b6')"
+    lines = f"replace(datum.label, regexp('(.{{1,{chars}}})( +|$)', 'g'), '$1\u00b6')"
+    return f"split(replace({lines}, regexp('\u00b6$'), ''), '\u00b6')"
 
 
 _LEGENDS = ("color", "fill", "stroke", "shape", "size", "opacity", "strokeDash", "strokeWidth")
@@ -375,7 +382,7 @@ def _wrap_labels(spec: dict, width: int) -> None:
 
 def _wrap_titles(spec: dict, width: int) -> None:
     """Titles longer than the width wrap, as the page's renderer does: none is cut."""
-    chars = max(12, width * 2 // 15)
+    chars = max(12, width // 8)
     title = spec.get("title")
     if isinstance(title, str):
         spec["title"] = _lines(title, chars)
@@ -384,7 +391,7 @@ def _wrap_titles(spec: dict, width: int) -> None:
             title["text"] = _lines(title["text"], chars)
         if isinstance(title.get("subtitle"), str):
             title["subtitle"] = _lines(title["subtitle"], chars * 23 // 20)
-    for kid in _kids(spec) or []:
+    for kid in (_kids(spec) or []) + (spec.get("layer") or []):
         _wrap_titles(kid, width)
     if isinstance(spec.get("spec"), dict):
         _wrap_titles(spec["spec"], width)
@@ -407,56 +414,59 @@ def _drawn_width(svg: str) -> float:
 
 
 def _legend_columns(svg: str, width: int) -> int:
-    """As many legend columns as fit `width` (labels at about 7 px a character), 0 for no legend."""
-    best = 0
-    for group in _LEGEND_LABELS.findall(svg):
-        labels = _TEXT.findall(group)
-        if len(labels) < 2:
-            continue
-        widest = max(len(label) for label in labels) * 7
-        columns = max(1, min(len(labels), (width - 60) // (widest + 34)))
-        best = min(best, columns) if best else columns
-    return best
+    """As many legend columns as fit `width` (labels at about 7 px a character; the
+    legend starts below the plot, right of the axis), 0 for fewer than two labels."""
+    labels = [_TEXT.findall(group) for group in _LEGEND_LABELS.findall(svg)]
+    lines = [re.sub(r"<[^>]+>", "", line) for texts in labels for text in texts for line in text.split("</tspan>")]
+    if len(labels) < 2 or not lines:
+        return 0
+    widest = max(len(line) for line in lines) * 7
+    return max(1, min(len(labels), (width - 60) // (widest + 34)))
+
+
+def _sized(spec: dict, width: int) -> dict:
+    """`spec` no wider than `width`: a single view exactly as wide, a concatenation or
+    facet with its views' widths scaled (two measured drawings give the scale that fits)."""
+    if not _composite(spec):
+        return {**spec, "width": width, "autosize": {"type": "fit-x", "contains": "padding"}}
+    continuous = ((spec.get("config") or {}).get("view") or {}).get("continuousWidth") or 300
+    base = [v["width"] if isinstance(v.get("width"), (int, float)) else continuous for v in _views(spec)]
+
+    def scaled(factor: float) -> tuple[dict, float]:
+        out = copy.deepcopy(spec)
+        for view, w in zip(_views(out), base, strict=True):
+            view["width"] = max(20, round(w * factor))
+        return out, _drawn_width(_svg(out))
+
+    f1 = max(0.05, (width / _across(spec) - 70) / max(base))
+    draw, s1 = scaled(f1)
+    if width - 60 <= s1 <= width:
+        return draw
+    f2 = f1 * 0.6
+    draw, s2 = scaled(f2)
+    per = (s1 - s2) / (f1 - f2)
+    if per <= 0:  # the views' widths are not what makes it wide
+        return draw
+    f = max(0.05, (width - 2 - (s1 - per * f1)) / per)
+    draw, s = scaled(f)
+    if s > width:
+        draw, _ = scaled(f * width / s * 0.97)
+    return draw
 
 
 def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
     """`spec` drawn `width` pixels wide at most, as the page's renderer draws it in a
     column that wide: a single or layered view exactly as wide; a concatenation or facet
-    with its views' widths scaled to fit; titles wrapped; legends in as many columns as fit."""
+    with its views' widths scaled to fit; titles and long labels wrapped; legends in as
+    many columns as fit."""
     spec = copy.deepcopy(spec)
     _wrap_titles(spec, width)
     _wrap_labels(spec, width)
-    if not _composite(spec):
-        spec["width"] = width
-        spec["autosize"] = {"type": "fit-x", "contains": "padding"}
-        draw = spec
-    else:
-        continuous = ((spec.get("config") or {}).get("view") or {}).get("continuousWidth") or 300
-        base = [v["width"] if isinstance(v.get("width"), (int, float)) else continuous for v in _views(spec)]
-
-        def scaled(factor: float) -> tuple[dict, float]:
-            out = copy.deepcopy(spec)
-            for view, w in zip(_views(out), base, strict=True):
-                view["width"] = max(20, round(w * factor))
-            return out, _drawn_width(_svg(out))
-
-        f1 = max(0.05, (width / _across(spec) - 70) / max(base))
-        draw, s1 = scaled(f1)
-        if not (width - 60 <= s1 <= width):
-            f2 = f1 * 0.6
-            draw, s2 = scaled(f2)
-            per = (s1 - s2) / (f1 - f2)
-            if per > 0:
-                f = max(0.05, (width - 2 - (s1 - per * f1)) / per)
-                draw, s = scaled(f)
-                if s > width:
-                    draw, s = scaled(f * width / s * 0.97)
-
-    columns = _legend_columns(_svg(draw), width)
-    if columns and columns != ((draw.get("config") or {}).get("legend") or {}).get("columns"):
-        config = draw.setdefault("config", {})
+    columns = _legend_columns(_svg(_sized(spec, width)), width)
+    if columns and columns != ((spec.get("config") or {}).get("legend") or {}).get("columns"):
+        config = spec.setdefault("config", {})
         config["legend"] = {**(config.get("legend") or {}), "columns": columns}
-    return draw
+    return _sized(spec, width)
 
 
 def static_svg(spec: dict, width: int = STATIC_WIDTH) -> str:
