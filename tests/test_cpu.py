@@ -419,3 +419,20 @@ def test_article_agrees_with_the_spoken_number() -> None:
     assert report.article("8 MiB") == "an 8 MiB" and report.article("80 KiB") == "an 80 KiB"
     assert report.article("11 KiB") == "an 11 KiB" and report.article("18 MiB") == "an 18 MiB"
     assert report.article("1 MiB") == "a 1 MiB" and report.article("116 KiB") == "a 116 KiB"
+
+
+def test_same_pipe_sentence_every_branch() -> None:
+    costs = _costs({"pipe_any_cpu": [100_000, 100_000, 100_000]}, "ops_per_s")
+    same = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [100_000] * 3, [90_000] * 3))
+    assert "100,000 round trips per second in the cost table and 100,000 beside perf, about the same" in same
+    assert "the chapter's figure is the cost table's" in same
+    higher = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [240_000] * 3, [90_000] * 3))
+    assert "clearly higher (2.4×)" in higher
+    spread = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [50_000, 120_000, 300_000], [1] * 3))
+    assert "within the runs' spread of each other (1.2×)" in spread
+    empty = _versus("perf", "round_trips_per_s", [1], [1]).head(0)
+    assert "ran once only" in report.same_pipe_sentence(costs, empty)
+    bw = _runs("kind", "gb_per_s", "GB/s", {"read": [6, 6, 6]}).with_columns(threads=pl.lit(1))
+    mib = 1e9 / 2**20
+    one = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [6 * mib] * 3, [5 * mib] * 3), empty)
+    assert one.startswith("One loop appears twice")

@@ -532,13 +532,7 @@ def same_loop_sentence(
     for name, sweep, again, tool, note in pairs:
         if sweep is None or again is None:
             continue
-        c = claims.compare(again, sweep)
-        if c.direction == claims.SAME_WORD:
-            verdict = "about the same"
-        elif c.direction in (claims.HIGHER, claims.LOWER):
-            verdict = f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)})"
-        else:
-            verdict = f"within the runs' spread of each other ({fmt.num(c.ratio, 2)}×)"
+        verdict = again_words(claims.compare(again, sweep))
         parts.append(
             f"the {name} ran at {fmt.num(sweep.median)} GB/s in the sweep and {fmt.num(again.median)} GB/s "
             f"beside {tool}{note}: {verdict}"
@@ -548,14 +542,42 @@ def same_loop_sentence(
             "The cross-checks did not run our loops a second time here, so every bandwidth figure of this page "
             "comes from the sweep alone."
         )
+    lead = "One loop appears" if len(parts) == 1 else "Two loops appear"
     return (
-        "Two loops appear twice on this page, as the sweep above and as our half of a cross-check below: "
+        f"{lead} twice on this page, as the sweep above and as our half of a cross-check below: "
         + "; ".join(parts)
         + ". They are the same code on the same buffer; only the time they ran differs (the cross-checks run "
         "later, alternating with the tool, on a machine shared with other work), so a difference between "
         "them is the machine's drift, not the loop. The chapter's figures (and the numbers card's memory "
         "bandwidth, the best read of the sweep) are the sweep's; the cross-check's own runs serve only as the "
         "tool's partner in its ratio."
+    )
+
+
+def again_words(c: claims.Comparison) -> str:
+    """The same loop's second run against its first, in words the intervals allow."""
+    if c.direction == claims.SAME_WORD:
+        return "about the same"
+    if c.direction in (claims.HIGHER, claims.LOWER):
+        return f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)})"
+    if c.direction == claims.MISSING:
+        return "not compared"
+    return f"within the runs' spread of each other ({fmt.num(c.ratio, 2)}×)"
+
+
+def same_pipe_sentence(costs: pl.DataFrame, vs_perf_pipe: pl.DataFrame) -> str:
+    """The unpinned pipe ping-pong appears twice: in the cost table and as our half of the
+    perf cross-check (the same call with the same count of round trips)."""
+    table = cost(costs, "pipe_any_cpu", "ops_per_s")
+    again = _ours(vs_perf_pipe, "round_trips_per_s")
+    if table is None or again is None:
+        return "Our pipe ping-pong ran once only, in the cost table or beside perf, so it has one figure here."
+    return (
+        f"Our unpinned pipe ping-pong appears twice: {fmt.num(table.median)} round trips per second in the cost "
+        f"table and {fmt.num(again.median)} beside perf, {again_words(claims.compare(again, table))}. It is the "
+        "same call with the same number of round trips, run at another time on a shared machine, and a wake-up "
+        "across CPUs depends on where the scheduler puts the two processes at that moment; the chapter's figure "
+        "is the cost table's."
     )
 
 
