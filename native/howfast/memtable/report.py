@@ -741,7 +741,10 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
             )
         parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({verdict})")
     if not parts:
-        return ""
+        return (
+            f"The {fmt.size(capacity)} configurations that several experiments share could not run here, "
+            "so their runs are not set side by side."
+        )
     return (
         "One configuration, several experiments: " + "; ".join(parts) + ". That is why this page compares "
         "figures only within one table, between runs made close together, and quotes the sweep's figure "
