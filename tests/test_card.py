@@ -363,6 +363,20 @@ def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_esti
 
 
 def test_a_tight_interval_gets_the_digits_to_show_it() -> None:
-    assert card.digits_for(1010.0, 1570.0) == 3 and card.digits_for(10225.0, 10234.0) == 4 and card.digits_for(10231.0, 10234.0) == 5
+    assert card.digits_for(1010.0, 1570.0) == 3 and card.digits_for(10225.0, 10234.0) == 4
+    assert card.digits_for(10231.0, 10234.0) == 5
     assert card.digits_for(None, None) == 3 and card.digits_for(5.0, 5.0) == 3
     assert card.spread(10231.0, 10234.0, 3, "MiB/s") == "10,231–10,234 MiB/s, 3 runs"
+
+
+def test_one_quantity_in_several_runs_says_which_the_card_quotes(use: Path) -> None:
+    """The 4 KiB write + fsync of every run that measures it: the card's run first, the
+    others compared with it in claims' words, each with its range."""
+    runs = card.other_runs("fsync")
+    assert runs.height == 1 + len(headlines.other_runs("fsync")) >= 3
+    assert runs["against the card's run"][0] == "the card's run" and "the run the card quotes" in runs["run"][0]
+    words = ("faster than the card's run", "slower than the card's run", "about the same as the card's run",
+             "not clearly slower or faster than the card's run", "not measured here")  # fmt: skip
+    assert all(any(w in said for w in words) for said in runs["against the card's run"].to_list()[1:])
+    assert all("runs)" in m or "run)" in m for m in runs["median"].to_list())
+    assert card.other_runs("syscall").height == 0

@@ -291,6 +291,35 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
                                                     "what was measured"], pl.String))  # fmt: skip
 
 
+def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:
+    """Card quantity `id_` as every run of the book measures it (``headlines.other_runs``),
+    this machine: the run, its median with the range it lies in, and how it compares with
+    the run the card quotes (words from ``claims.compare``). Empty when no other run
+    measures it."""
+    main = headlines_registry.get(id_)
+    extra = headlines_registry.other_runs(id_)
+    if not extra:
+        return pl.DataFrame(schema=dict.fromkeys(["run", "median", "against the card's run"], pl.String))
+    rows = headlines_registry.table(measure=measure, quantities=[main, *extra])
+    card_run = headlines_registry.estimate_of(rows, id_)
+    out = []
+    for row in rows.iter_rows(named=True):
+        e = headlines_registry.estimate_of(rows, row["id"])
+        more, less = ("slower", "faster") if row["unit"] in TIMES else ("faster", "slower")
+        if row["id"] == id_:
+            words = "the card's run"
+        elif e is None:
+            words = f"not measured here: {row['reason']}"
+        else:
+            said = claims.phrase(claims.compare(e, card_run), more=more, less=less)
+            words = f"{said} the card's run" if not said.endswith(")") else said.replace(" (", " the card's run (", 1)
+        ends = spread(row["lo"], row["hi"], row["runs"], row["unit"])
+        run = f"{row['label']}: the run the card quotes" if row["id"] == id_ else f"{row['label']}: {row['run']}"
+        value = display(row["value"], row["unit"], digits_for(row["lo"], row["hi"]))
+        out.append({"run": run, "median": value + (f" ({ends})" if ends else ""), "against the card's run": words})
+    return pl.DataFrame(out, schema=dict.fromkeys(["run", "median", "against the card's run"], pl.String))
+
+
 def runs_note(frame: pl.DataFrame) -> str:
     """Which run each number is, and why that one (markdown list)."""
     return "\n".join(f"- {row['label']}: {row['run']}." for row in frame.iter_rows(named=True))

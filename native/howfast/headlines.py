@@ -145,6 +145,8 @@ class Quantity:
     #: for a quantity made by ``pick``: the metric and case it reads
     metric: str | None = None
     where: Mapping[str, Any] = field(default_factory=dict)
+    #: the id of the card quantity this one measures again in another run (None: none)
+    same_as: str | None = None
 
 
 def _one(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
@@ -313,9 +315,9 @@ QUANTITIES: tuple[Quantity, ...] = (
         "latency",
         "chapters/fsync.qmd#sec-fsync-methods",
         "the fsync chapter's latency run: each 4 KiB append to a new file is followed by fsync and timed alone, "
-        "so its median is the wait of one durable write. The storing-data, SQLite and memtable chapters also "
-        "write 4 KiB + fsync, but report a rate over a whole file in other runs; on a shared disk those rates "
-        "differ from 1 / this latency by the run-to-run noise",
+        "so its median is the wait of one durable write; the fsync chapter builds on this run. Other runs "
+        "measure the same write again at other moments on a shared disk (the table below), and their "
+        "medians differ as the disk's load did",
         _one("latency", ["method", "layout"], "p50", method="fsync", layout="append"),
         Seed(
             "fsync",
@@ -512,7 +514,33 @@ QUANTITIES: tuple[Quantity, ...] = (
     ),  # fmt: skip
 )
 
+#: Other runs of the card's quantities: the same thing measured again elsewhere in the book.
+QUANTITIES += (
+    Quantity(
+        "fsync_block_sizes_4k", "4 KiB write + fsync (block-size sweep)", "µs", "fsync", "block_sizes",
+        "chapters/fsync.qmd#sec-fsync",
+        "the fsync chapter's block-size sweep at its smallest size: fewer writes per run, a fresh file per size",
+        _one("block_sizes", ["method", "layout", "block_size"], "p50", method="fsync", layout="append",
+             block_size=4096),
+        note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
+    ),
+    Quantity(
+        "sqlite_fsync_baseline", "4 KiB write + fsync (SQLite's baseline)", "µs", "sqlite", "fsync_baseline",
+        "chapters/storing-data.qmd#sec-sqlite-rates",
+        "the SQLite chapter's baseline: plain 4 KiB write + fsync, measured between the insert runs",
+        _one("fsync_baseline", ["method"], "p50", method="4 KiB write + fsync"),
+        note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
+    ),
+)  # fmt: skip
+
 IDS = tuple(q.id for q in QUANTITIES)
+
+
+def other_runs(id_: str) -> tuple[Quantity, ...]:
+    """The quantities that measure card quantity `id_` again, in other runs."""
+    return tuple(q for q in QUANTITIES if q.same_as == id_)
+
+
 _BY_ID = {q.id: q for q in QUANTITIES}
 
 
