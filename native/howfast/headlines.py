@@ -547,7 +547,7 @@ _BY_ID = {q.id: q for q in QUANTITIES}
 def get(id_: str) -> Quantity:
     """The registry's quantity `id_` (KeyError naming the known ones)."""
     if id_ not in _BY_ID:
-        raise KeyError(f"no headline quantity {id_!r}; known: {', '.join(IDS)}")
+        raise KeyError(f"no headline quantity named {id_}; known: {', '.join(IDS)}")
     return _BY_ID[id_]
 
 
