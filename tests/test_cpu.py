@@ -436,3 +436,10 @@ def test_same_pipe_sentence_every_branch() -> None:
     mib = 1e9 / 2**20
     one = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [6 * mib] * 3, [5 * mib] * 3), empty)
     assert one.startswith("One loop appears twice")
+
+
+def test_inside_sentence_with_one_working_set_per_level() -> None:
+    one_each = _lat({4 * KiB: [1, 1, 1], 64 * KiB: [4, 4, 4], 4 * MiB: [900, 900, 900]})
+    assert report.inside_sentence(one_each, CACHES) == (
+        "No cache level holds two of the working sets measured, so this run shows no rise within one."
+    )

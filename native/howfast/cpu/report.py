@@ -281,10 +281,12 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     points = latency_points(latency)
     caches = data_caches(facts)
     parts = []
+    pairs = 0
     for c in caches:
         inside = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) == c]
         if len(inside) < 2:
             continue
+        pairs += 1
         (ws0, e0), (ws1, e1) = inside[0], inside[-1]
         rise = step(e1, e0)
         if rise.direction == claims.HIGHER and rise.lo is not None and rise.lo >= 2:
@@ -297,6 +299,7 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     last = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) == caches[-1]]
     if past and last and len(caches) > 1:
         (ws0, e0), (ws1, e1) = last[0], past[0]
+        pairs += 1
         gain = step(e0, e1)
         if not (gain.direction == claims.LOWER and gain.hi is not None and gain.hi <= 0.5):
             parts.append(
@@ -305,10 +308,12 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
                 "past every cache"
             )
     if not parts:
+        if not (points and caches):
+            return ""
+        if not pairs:
+            return "No cache level holds two of the working sets measured, so this run shows no rise within one."
         return (
             "Within each cache level's size, no working set took clearly more than twice as long as the smallest in it."
-            if points and caches
-            else ""
         )
     return (
         "A working set that fits in a cache by size is not always served by it here: "
