@@ -100,3 +100,10 @@ def test_machine_names_keep_their_letters(monkeypatch: pytest.MonkeyPatch) -> No
     assert machine_id() == "my-laptop-..-x" and "/" not in machine_id()
     monkeypatch.setenv("HOWFAST_MACHINE", "../..")
     assert machine_id() == "machine"
+    for raw in ("evil\n", "evil\r\n", "evil/"):
+        monkeypatch.setenv("HOWFAST_MACHINE", raw)
+        assert machine_id() == "evil"
+    monkeypatch.setenv("HOWFAST_MACHINE", "x" * 300)  # a folder name has at most 255 bytes
+    assert machine_id() == "x" * 64
+    monkeypatch.setenv("HOWFAST_MACHINE", "é" * 300)
+    assert machine_id() == "é" * 64

@@ -283,12 +283,55 @@ def test_a_bundle_of_another_shape_is_refused(pool: Path, tmp_path: Path) -> Non
     assert store.stored("mallory") == []
 
 
+#: names no machine's folder may have: a final newline ('$' matches before it), a carriage
+#: return, a separator, a parent, NUL, longer than a file name may be, hidden, empty
+HOSTILE_NAMES = ["evil\n", "evil\r", "a\nb", "a/b", "..", "../up", "a\0b", "x" * 300, ".hidden", ""]
+
+
 def test_import_checks_the_machine_name(pool: Path, tmp_path: Path) -> None:
     path = tmp_path / "alpha.zip"
     bundle.export_results(None, path)
-    for name in ["../up", ".hidden", "a/b", ""]:
+    before = sorted(p.name for p in pool.iterdir())
+    for name in HOSTILE_NAMES:
         with pytest.raises(ValueError, match="machine name"):
             bundle.import_results(path, name)
+        with pytest.raises(ValueError, match="machine name"):
+            bundle.check_machine_name(name)
+    assert sorted(p.name for p in pool.iterdir()) == before
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_bundle_naming_a_hostile_machine_is_refused(pool: Path, tmp_path: Path, name: str) -> None:
+    good, bad = tmp_path / "good.zip", tmp_path / "bad.zip"
+    bundle.export_results("alpha", good)
+
+    def renamed(member: str, blob: bytes) -> list[tuple[str, bytes]]:
+        if member != bundle.INDEX:
+            return [(member, blob)]
+        index = json.loads(blob)
+        index["machine"] = name
+        return [(member, json.dumps(index).encode())]
+
+    _rewrite(good, bad, renamed)
+    before = sorted(p.name for p in pool.iterdir())
+    with pytest.raises(bundle.BadBundle, match="machine name"):
+        bundle.import_results(bad)
+    assert sorted(p.name for p in pool.iterdir()) == before
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_the_store_refuses_hostile_machine_and_profile_names(pool: Path, name: str) -> None:
+    from howfast import card
+
+    with pytest.raises(ValueError):
+        store.load_stored("fsync", name, "smoke")
+    with pytest.raises(ValueError):
+        store.load_stored("fsync", "alpha", name)
+    assert store.stored(name) == []
+    with pytest.raises(ValueError, match="machine"):
+        card.headlines(name, measure=False)
+    with pytest.raises(ValueError, match="profile"):
+        card.headlines("alpha", name, measure=False)
 
 
 # --- in the book -------------------------------------------------------------------------

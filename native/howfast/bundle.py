@@ -49,7 +49,7 @@ FORMAT = 1
 INDEX = "howfast-bundle.json"
 #: the most a bundle may unpack to
 MAX_BYTES = 16 * 2**30
-_FILE = re.compile(r"^(manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]*(\.samples)?\.parquet)$")
+_FILE = re.compile(r"manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]{0,63}(\.samples)?\.parquet")  # fullmatch only
 _WHEN = (1980, 1, 1, 0, 0, 0)
 
 
@@ -82,8 +82,11 @@ def _digest(blob: bytes) -> str:
 
 def check_machine_name(name: str, what: str = "machine name") -> str:
     """A name a machine's folder can have (as ``machine.machine_id`` makes them)."""
-    if not isinstance(name, str) or not store._MACHINE.match(name):
-        raise ValueError(f"{what} {name!r} must be letters, digits, '.', '_' or '-', not starting with '.' or '-'")
+    if not store.machine_name_ok(name):
+        raise ValueError(
+            f"{what} {name!r} must be letters, digits, '.', '_' or '-', not starting with '.' or '-', "
+            f"at most {store.MACHINE_MAX} characters"
+        )
     return name
 
 
@@ -111,7 +114,7 @@ def export_results(machine: str | None, path: str | os.PathLike[str]) -> list[tu
                 except store.MissingResults:
                     continue
                 digests = {}
-                for file in sorted(p for p in data.path.iterdir() if p.is_file() and _FILE.match(p.name)):
+                for file in sorted(p for p in data.path.iterdir() if p.is_file() and _FILE.fullmatch(p.name)):
                     blob = file.read_bytes()
                     info = zipfile.ZipInfo(f"{folder}/{subject}/{file.name}", date_time=_WHEN)
                     info.compress_type = zipfile.ZIP_STORED if file.suffix == ".parquet" else zipfile.ZIP_DEFLATED
@@ -149,9 +152,9 @@ def _member(info: zipfile.ZipInfo) -> tuple[str, str, str] | None:
         or "\\" in name
         or name.startswith("/")
         or len(parts) != 3
-        or not store._FOLDER.match(parts[0])
+        or not store._FOLDER.fullmatch(parts[0])
         or parts[1] not in store.SUBJECTS
-        or not _FILE.match(parts[2])
+        or not _FILE.fullmatch(parts[2])
     ):
         raise BadBundle(f"the bundle holds {name!r}, which is not a file of a results set (refused)")
     return parts[0], parts[1], parts[2]

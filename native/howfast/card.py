@@ -389,7 +389,7 @@ def headlines(machine: str | None = None, profile: str | None = None, *, measure
     current one): the stored median, its unit, why it is missing, where the book measured
     it, and the laptop's and phone's figures. This machine's missing subjects are measured
     first (on the current profile) unless `measure` is False."""
-    if machine is not None and not (isinstance(machine, str) and store._MACHINE.match(machine)):
+    if machine is not None and not store.machine_name_ok(machine):
         raise ValueError(f"machine {machine!r} is not a machine's folder name (letters, digits, '_', '.', '-')")
     if profile is not None:
         store._check_name(profile, "profile")

@@ -165,7 +165,8 @@ def machine_id() -> str:
     """``$HOWFAST_MACHINE``, else the host name, as a directory-safe slug."""
     raw = os.environ.get("HOWFAST_MACHINE") or socket.gethostname() or "machine"
     # letters of any script are kept (élan stays élan, not lan); separators become '-'
-    return re.sub(r"[^\w.-]+", "-", raw).strip("-.") or "machine"
+    slug = re.sub(r"[^\w.-]+", "-", raw).strip("-.")[:64].strip("-.")  # a folder name: at most 64 characters
+    return slug or "machine"
 
 
 def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
