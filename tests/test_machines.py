@@ -17,7 +17,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, command_env
 from howfast import bundle, machines, stats, store, tables
 from howfast.bench import Run
 from howfast.profiles import PROFILES
@@ -253,6 +253,82 @@ def test_a_damaged_or_hostile_bundle_is_refused_whole(pool: Path, tmp_path: Path
     _one_line_error(_howfast(pool, "import", str(bad), "--as", "mallory"), said)
     assert not (pool / "mallory").exists(), "a refused bundle writes nothing, not even a folder"
     assert not any(p.name == "evil.parquet" for p in tmp_path.rglob("*"))
+
+
+def _bomb(good: Path, bad: Path, size: int) -> None:
+    """The bundle `good` with one table replaced by `size` bytes of zeros, deflated (a
+    thousandth of that on disk), the index's digest made to match: a zip bomb that passes
+    every check but its size."""
+    member, chunk = "smoke/cpu/costs.parquet", bytes(2**20)
+    digest = hashlib.sha256()
+    for _ in range(size // len(chunk)):
+        digest.update(chunk)
+    with zipfile.ZipFile(good) as old, zipfile.ZipFile(bad, "w") as new:
+        for info in old.infolist():
+            blob = old.read(info.filename)
+            if info.filename == member:
+                inflated = zipfile.ZipInfo(member)
+                inflated.compress_type = zipfile.ZIP_DEFLATED
+                with new.open(inflated, "w", force_zip64=True) as out:
+                    for _ in range(size // len(chunk)):
+                        out.write(chunk)
+                continue
+            if info.filename == bundle.INDEX:
+                index = json.loads(blob)
+                for entry in index["sets"]:
+                    if entry["subject"] == "cpu":
+                        entry["files"]["costs.parquet"] = digest.hexdigest()
+                blob = json.dumps(index).encode()
+            new.writestr(info, blob)
+
+
+BOMB_IMPORT = """
+import sys
+from howfast import bundle
+try:
+    bundle.import_results(sys.argv[1], "mallory")
+    print("imported")
+except (ValueError, OSError) as error:
+    print(f"refused: {error}")
+# the peak of this process since its exec (ru_maxrss would count the forking pytest's memory too)
+print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+"""
+
+
+def _tree(results: Path) -> list[str]:
+    return sorted(str(p.relative_to(results)) for p in results.rglob("*"))
+
+
+def test_a_zip_bomb_is_refused_before_it_is_inflated(pool: Path, tmp_path: Path) -> None:
+    """1 GiB of zeros in a bundle of about a megabyte: refused from its declared sizes, the
+    import's peak memory under 100 MB, nothing written."""
+    good, bad = tmp_path / "good.zip", tmp_path / "bomb.zip"
+    bundle.export_results("alpha", good)
+    _bomb(good, bad, 2**30)
+    assert bad.stat().st_size < 8 * 2**20
+    before = _tree(pool)
+    done = subprocess.run(
+        [sys.executable, "-c", BOMB_IMPORT, str(bad)],
+        cwd=ROOT,
+        env=command_env(tmp_path, HOWFAST_RESULTS=str(pool), HOWFAST_MACHINE="alpha"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    said, peak_kib = done.stdout.strip().splitlines()
+    assert said.startswith("refused: ") and "larger than" in said, done.stdout + done.stderr
+    assert int(peak_kib) < 100 * 1024, f"peak RSS {int(peak_kib) >> 10} MiB"
+    assert _tree(pool) == before
+
+
+def test_an_import_must_fit_in_the_free_space(pool: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "alpha.zip"
+    bundle.export_results("alpha", path)
+    before = _tree(pool)
+    monkeypatch.setattr(shutil, "disk_usage", lambda where: shutil._ntuple_diskusage(2**40, 2**40 - 2**20, 2**20))
+    with pytest.raises(bundle.BadBundle, match="free"):
+        bundle.import_results(path, "mallory")
+    assert _tree(pool) == before
 
 
 def test_a_file_that_is_not_a_zip_is_refused(pool: Path, tmp_path: Path) -> None:

@@ -29,12 +29,16 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import json
 import os
 import re
+import shutil
 import stat
+import tempfile
 import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,8 +51,16 @@ from .profiles import PROFILES, current_profile
 
 FORMAT = 1
 INDEX = "howfast-bundle.json"
-#: the most a bundle may unpack to
+#: the most a bundle may unpack to, and at most this many members
 MAX_BYTES = 16 * 2**30
+MAX_MEMBERS = 10_000
+#: a member may inflate to at most MAX_RATIO times its size in the zip, beyond SMALL bytes
+#: (parquet is stored as it is, JSON deflates a few times; zeros deflate a thousand times)
+MAX_RATIO = 50
+SMALL = 2**20
+#: what an import always leaves free on the results filesystem, and its unit of copying
+RESERVE_BYTES = 256 * 2**20
+CHUNK = 2**20
 _FILE = re.compile(r"manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]{0,63}(\.samples)?\.parquet")  # fullmatch only
 _WHEN = (1980, 1, 1, 0, 0, 0)
 
@@ -65,15 +77,16 @@ class WouldReplace(ValueError):
 class _Set:
     folder: str
     subject: str
-    files: dict[str, bytes]
+    #: file name -> where the import unpacked it (a private folder, removed when it ends)
+    files: dict[str, Path]
 
     @property
     def manifest(self) -> dict[str, Any]:
-        return json.loads(self.files[store.MANIFEST])
+        return json.loads(self.files[store.MANIFEST].read_bytes())
 
     @property
     def facts(self) -> dict[str, Any]:
-        return json.loads(self.files[store.FACTS])
+        return json.loads(self.files[store.FACTS].read_bytes())
 
 
 def _digest(blob: bytes) -> str:
@@ -160,12 +173,47 @@ def _member(info: zipfile.ZipInfo) -> tuple[str, str, str] | None:
     return parts[0], parts[1], parts[2]
 
 
-def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
-    """The machine named in the bundle at `path` and its sets, every check of the module
-    passed (BadBundle naming the first that fails)."""
-    source = Path(path)
+def _sizes(source: Path, infos: list[zipfile.ZipInfo], room: int) -> None:
+    """BadBundle unless every member's declared size is plausible (not more than
+    ``MAX_RATIO`` times what it takes in the zip, beyond ``SMALL`` bytes) and all of them
+    together fit in ``MAX_BYTES`` and in `room`: checked before anything is inflated."""
+    if len(infos) > MAX_MEMBERS:
+        raise BadBundle(f"{source} holds {len(infos)} members, more than the {MAX_MEMBERS} a bundle may have")
+    for info in infos:
+        if info.file_size > max(SMALL, MAX_RATIO * info.compress_size):
+            raise BadBundle(
+                f"{source}: {info.filename} would inflate to {info.file_size:,} bytes, larger than {MAX_RATIO} times "
+                f"its {info.compress_size:,} bytes in the zip (a zip bomb?): refused"
+            )
+    total = sum(i.file_size for i in infos)
+    if total > MAX_BYTES:
+        raise BadBundle(f"{source} would unpack to {total:,} bytes, larger than the {MAX_BYTES >> 30} GiB allowed")
+    if total > room:
+        raise BadBundle(
+            f"{source} would unpack to {total:,} bytes, but only {max(room, 0):,} are free in the results "
+            f"directory (keeping {RESERVE_BYTES >> 20} MiB free)"
+        )
+
+
+def _inflate(source: Path, bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> str:
+    """Stream one member into `target`, never past its declared size; its SHA-256."""
+    digest, left = hashlib.sha256(), info.file_size
+    with bundle.open(info) as member, open(target, "xb") as out:
+        while chunk := member.read(CHUNK):
+            left -= len(chunk)
+            if left < 0:
+                raise BadBundle(f"{source}: {info.filename} holds more than its declared {info.file_size:,} bytes")
+            digest.update(chunk)
+            out.write(chunk)
+    return digest.hexdigest()
+
+
+def _unpack(source: Path, into: Path) -> tuple[str, list[_Set]]:
+    """The machine named in the bundle at `source` and its sets, unpacked into the folder
+    `into`, every check of the module passed (BadBundle naming the first that fails)."""
     if not source.is_file():
         raise BadBundle(f"no bundle file {str(source)!r}")
+    room = shutil.disk_usage(into).free - RESERVE_BYTES
     try:
         with zipfile.ZipFile(source) as bundle:
             infos = bundle.infolist()
@@ -175,13 +223,13 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
             members = {i.filename: _member(i) for i in infos}
             if INDEX not in members:
                 raise BadBundle(f"{source} is not a howfast bundle (it has no {INDEX})")
-            if sum(i.file_size for i in infos) > MAX_BYTES:
-                raise BadBundle(f"{source} would unpack to more than {MAX_BYTES >> 30} GiB")
-            blobs = {name: bundle.read(name) for name in names}
-    except zipfile.BadZipFile as error:
+            _sizes(source, infos, room)
+            unpacked = {info.filename: into / str(number) for number, info in enumerate(infos)}
+            digests = {info.filename: _inflate(source, bundle, info, unpacked[info.filename]) for info in infos}
+    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
         raise BadBundle(f"{source} is not a readable zip file ({error})") from None
     try:
-        index = json.loads(blobs[INDEX])
+        index = json.loads(unpacked[INDEX].read_bytes())
         machine, listed = index["machine"], index["sets"]
         if index.get("format") != FORMAT:
             raise BadBundle(f"{source}: bundle format {index.get('format')!r}, this howfast reads {FORMAT}")
@@ -196,18 +244,38 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
         extra, absent = sorted(present - set(wanted)), sorted(set(wanted) - present)
         raise BadBundle(f"{source}: the files do not match its index (unlisted: {extra[:3]}, missing: {absent[:3]})")
     for name, digest in wanted.items():
-        if _digest(blobs[name]) != digest:
+        if digests[name] != digest:
             raise BadBundle(f"{source}: {name} was changed after the bundle was made (its SHA-256 differs)")
     sets = []
     for entry in listed:
         folder, subject = entry["profile"], entry["subject"]
-        files = {f: blobs[f"{folder}/{subject}/{f}"] for f in entry["files"]}
+        files = {f: unpacked[f"{folder}/{subject}/{f}"] for f in entry["files"]}
         sets.append(_check_set(source, _Set(folder, subject, files)))
     if not sets:
         raise BadBundle(f"{source} holds no results set")
     if len({(s.folder, s.subject) for s in sets}) != len(sets):
         raise BadBundle(f"{source}: a results set appears twice")
     return machine, sets
+
+
+@contextmanager
+def _unpacked(path: str | os.PathLike[str]) -> Iterator[tuple[str, list[_Set]]]:
+    """The bundle unpacked into a private folder of the results directory (the same
+    filesystem the sets are stored on), removed when the block ends."""
+    results = store.results_dir()
+    results.mkdir(parents=True, exist_ok=True)
+    into = Path(tempfile.mkdtemp(prefix=".import-", dir=results))
+    try:
+        yield _unpack(Path(path), into)
+    finally:
+        shutil.rmtree(into, ignore_errors=True)
+
+
+def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[tuple[str, str]]]:
+    """The machine named in the bundle at `path` and the (profile folder, subject) of its
+    sets, every check of the module passed (BadBundle naming the first that fails)."""
+    with _unpacked(path) as (machine, sets):
+        return machine, [(s.folder, s.subject) for s in sets]
 
 
 def _check_set(source: Path, found: _Set) -> _Set:
@@ -234,7 +302,7 @@ def _check_set(source: Path, found: _Set) -> _Set:
         raise BadBundle(f"{where}: its tables are not the experiments its manifest lists")
     for name in tables:
         try:
-            pl.read_parquet(io.BytesIO(found.files[name]))
+            pl.read_parquet(found.files[name])
         except Exception as error:  # polars raises several kinds for a file that is not parquet
             raise BadBundle(f"{where}/{name} is not a readable parquet file ({type(error).__name__})") from None
     return found
@@ -250,36 +318,37 @@ def import_results(
     whole bundle passes its checks."""
     from .machines import this_machine
 
-    named, sets = read_bundle(path)
-    machine = check_machine_name(as_machine) if as_machine is not None else named
-    here = this_machine()
-    base = store.results_dir() / machine
-    existing = [f"{s.folder}/{s.subject}" for s in sets if (base / s.folder / s.subject).exists()]
-    if existing and not replace:
-        what = ", ".join(existing)
-        if machine == here:
+    with _unpacked(path) as (named, sets):
+        machine = check_machine_name(as_machine) if as_machine is not None else named
+        here = this_machine()
+        base = store.results_dir() / machine
+        existing = [f"{s.folder}/{s.subject}" for s in sets if (base / s.folder / s.subject).exists()]
+        if existing and not replace:
+            what = ", ".join(existing)
+            if machine == here:
+                raise WouldReplace(
+                    f"the bundle's machine {machine!r} is this machine, and importing it would replace this "
+                    f"machine's own results ({what}): import it with --as ANOTHER-NAME, or add --replace to "
+                    "overwrite them"
+                )
             raise WouldReplace(
-                f"the bundle's machine {machine!r} is this machine, and importing it would replace this machine's "
-                f"own results ({what}): import it with --as ANOTHER-NAME, or add --replace to overwrite them"
+                f"machine {machine!r} already has stored results ({what}): "
+                "import the bundle with --as ANOTHER-NAME, or add --replace to overwrite them"
             )
-        raise WouldReplace(
-            f"machine {machine!r} already has stored results ({what}): "
-            "import the bundle with --as ANOTHER-NAME, or add --replace to overwrite them"
-        )
-    for found in sets:
-        profile = PROFILES.get(found.folder.split("+")[0]) or current_profile()
-        writer = store.Writer(found.subject, profile, machine=machine, folder=found.folder)
-        try:
-            for name, blob in found.files.items():
-                if name.endswith(".parquet"):
-                    (writer.path / name).write_bytes(blob)
-            manifest = found.manifest
-            writer.experiments = list(manifest["experiments"])
-            writer.machine_facts = found.facts
-        except BaseException:
-            writer.discard()
-            raise
-        writer.commit(manifest)
+        for found in sets:
+            profile = PROFILES.get(found.folder.split("+")[0]) or current_profile()
+            writer = store.Writer(found.subject, profile, machine=machine, folder=found.folder)
+            try:
+                for name, unpacked in found.files.items():
+                    if name.endswith(".parquet"):
+                        shutil.move(unpacked, writer.path / name)
+                manifest = found.manifest
+                writer.experiments = list(manifest["experiments"])
+                writer.machine_facts = found.facts
+            except BaseException:
+                writer.discard()
+                raise
+            writer.commit(manifest)
     return machine, [(s.folder, s.subject) for s in sets]
 
 
