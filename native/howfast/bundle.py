@@ -15,8 +15,12 @@ byte, so an import gives back exactly the files that were exported (one parquet 
 would have to merge tables of different columns and re-encode the JSON), any zip tool
 can list and open it, and parquet is already compressed (stored, not deflated again).
 
-An import checks the whole bundle before it writes anything: member names (no absolute
-path, no '..', nothing outside the layout above, no links), every file listed in the
+An import checks the whole bundle before it stores anything: member names (no absolute
+path, no '..', nothing outside the layout above, no links), declared sizes (no member
+inflating to more than ``MAX_RATIO`` times its size in the zip, the whole within the free
+space), then, unpacking member by member into a private folder of the results directory
+(streamed, never past a member's declared size, removed when the import ends), every
+file listed in the
 index with its digest and no file that is not, manifests that name their subject and
 experiments, the shape of each subject's results (its SCHEMA) that this howfast reads,
 and parquet files that read. The digests catch a damaged or edited file, not a bundle
