@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from . import capabilities
+from .checks import checked
 
 
 def _read(path: str | Path, default: str = "") -> str:
@@ -252,3 +253,7 @@ def facts_table(f: dict[str, Any]) -> pl.DataFrame:
         return str(value) if value not in (None, "") else "unknown"
 
     return pl.DataFrame({"fact": list(_LABELS.values()), "value": [show(k) for k in _LABELS]})
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -25,6 +25,7 @@ import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
 
+from .checks import checked
 from .scratch import OWNER, owner_stamp, reclaim
 
 INLINE = re.compile(r"`\{python\}\s+([^`]+?)`")
@@ -230,3 +231,7 @@ def chapters(root: str | Path) -> list[Path]:
     if not pages and (base / "index.qmd").is_file():
         pages = [base / "index.qmd"]
     return pages + [p for p in sorted((base / "chapters").glob("*.qmd")) if p not in pages]
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

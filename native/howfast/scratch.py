@@ -23,6 +23,7 @@ import weakref
 from pathlib import Path
 
 from . import _native
+from .checks import checked
 
 #: The file naming a directory's owner: "pid start-time".
 OWNER = ".owner"
@@ -195,3 +196,7 @@ def _install_sigterm_handler() -> None:
 
         signal.signal(signal.SIGTERM, _exit)
     _sigterm_installed = True
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

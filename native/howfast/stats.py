@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from .checks import checked
+
 #: A case whose slowest repetition is this many times its fastest gets a warning.
 WIDE_SPREAD = 1.5
 
@@ -66,3 +68,7 @@ def reasons(metrics: pl.DataFrame) -> list[str]:
 def unsupported(metrics: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     """The cases this machine could not run, with the reason."""
     return metrics.filter(pl.col("metric") == "unsupported").select([*by, "note"]).unique(maintain_order=True)
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from . import fmt
+from .checks import checked
 
 
 class Table:
@@ -86,3 +87,7 @@ class Table:
 
 def table(frame: pl.DataFrame, formats: Mapping[str, Callable[[Any], str]] | None = None) -> Table:
     return Table(frame, formats)
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())
