@@ -128,6 +128,38 @@ def test_every_public_function_refuses_wrong_arguments(
     assert list(scratch_dir.iterdir()) == []
 
 
+@pytest.mark.parametrize("module_name", MODULES)
+def test_every_public_class_refuses_wrong_arguments(
+    module_name: str, scratch_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for the constructors of the package's classes (a server, a scratch
+    directory, a table, a results writer...): nothing is started by a wrong argument."""
+    monkeypatch.chdir(tmp_path)
+    module = importlib.import_module(f"howfast.{module_name}")
+    wrong = []
+    for name, cls in inspect.getmembers(module, inspect.isclass):
+        if name.startswith("_") or cls.__module__ != module.__name__ or issubclass(cls, BaseException):
+            continue
+        try:
+            signature = inspect.signature(cls)
+        except (TypeError, ValueError):  # a Protocol, nothing to build
+            continue
+        count = sum(
+            1
+            for p in signature.parameters.values()
+            if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        )
+        for bad in FUZZ if count else []:
+            try:
+                cls(*[bad] * count)
+            except (ValueError, TypeError, OSError):
+                pass
+            except Exception as error:  # noqa: BLE001 - what the test is looking for
+                wrong.append(f"{name}({bad!r:.40}): {type(error).__name__} {error}"[:200])
+    assert wrong == []
+    assert list(scratch_dir.iterdir()) == []
+
+
 def test_the_fuzz_reaches_every_module() -> None:
     """The package's modules, the shared ones and every subject's, are all fuzzed."""
     for expected in ("bench", "charts", "crosscheck", "machine", "notebook", "offline", "reference", "scratch"):
