@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -25,24 +24,13 @@ from howfast.profiles import PROFILES
 SUBJECTS = ("fsync", "cpu")
 
 
-def _env(results: Path, scratch: Path, machine: str = "alpha") -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
-    return env | {
-        "HOWFAST_RESULTS": str(results),
-        "HOWFAST_SCRATCH": str(scratch),
-        "HOWFAST_PROFILE": "smoke",
-        "HOWFAST_MACHINE": machine,
-        "COLUMNS": "250",  # rich's tables, one row a line
-    }
-
-
 def _howfast(results: Path, *args: str, machine: str = "alpha") -> subprocess.CompletedProcess:
     scratch = results.parent / "scratch"
     scratch.mkdir(exist_ok=True)
     return subprocess.run(
         [sys.executable, "-m", "howfast", *args],
         cwd=ROOT,
-        env=_env(results, scratch, machine),
+        env=command_env(results.parent, HOWFAST_RESULTS=str(results), HOWFAST_MACHINE=machine, COLUMNS="250"),
         capture_output=True,
         text=True,
         timeout=600,
