@@ -205,3 +205,23 @@ def test_checks_look_at_each_of_many_arguments() -> None:
         checked_count(pl.DataFrame(), 0)
     with pytest.raises(TypeError, match="sizes must be a whole number, got str"):
         checked_count(a="x")
+
+
+def test_the_issues_examples_are_clear_errors() -> None:
+    """The calls the audit found answering with the wrong exception."""
+    from howfast import charts, checks
+    from howfast.memtable import crash
+    from howfast.network import redis
+
+    with pytest.raises(ValueError, match="key"):
+        crash.expected_value(-1, 0)
+    with pytest.raises(ValueError, match="version"):
+        crash.expected_value(0, 2**64)
+    with pytest.raises(ValueError, match="port"):
+        redis.ping(2**63)
+    with pytest.raises(ValueError, match="unexpected redis-benchmark output"):
+        redis.parse_csv("")
+    with pytest.raises(TypeError, match="grouped_bars"):
+        charts.grouped_bars({})
+    with pytest.raises(TypeError, match="namespace"):
+        checks.checked({})

@@ -364,6 +364,15 @@ def test_import_checks_the_machine_name(pool: Path, tmp_path: Path) -> None:
     assert sorted(p.name for p in pool.iterdir()) == before
 
 
+def test_import_as_a_hostile_name_is_one_line(pool: Path, tmp_path: Path) -> None:
+    path = tmp_path / "alpha.zip"
+    bundle.export_results(None, path)
+    before = sorted(p.name for p in pool.iterdir())
+    for name in ("evil\n", "a/b", "x" * 300):
+        _one_line_error(_howfast(pool, "import", str(path), "--as", name), "machine name")
+    assert sorted(p.name for p in pool.iterdir()) == before
+
+
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 def test_a_bundle_naming_a_hostile_machine_is_refused(pool: Path, tmp_path: Path, name: str) -> None:
     good, bad = tmp_path / "good.zip", tmp_path / "bad.zip"
