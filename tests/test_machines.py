@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from conftest import ROOT, command_env
-from howfast import bundle, machines, stats, store, tables
+from howfast import bundle, machines, scratch, stats, store, tables
 from howfast.bench import Run
 from howfast.profiles import PROFILES
 
@@ -307,6 +307,22 @@ def test_a_zip_bomb_is_refused_before_it_is_inflated(pool: Path, tmp_path: Path)
     assert said.startswith("refused: ") and "larger than" in said, done.stdout + done.stderr
     assert int(peak_kib) < 100 * 1024, f"peak RSS {int(peak_kib) >> 10} MiB"
     assert _tree(pool) == before
+
+
+def test_an_import_killed_midway_is_cleaned_up_by_the_next(pool: Path, tmp_path: Path) -> None:
+    """Its private folder names its owner; the next import removes it once that is gone."""
+    path = tmp_path / "alpha.zip"
+    bundle.export_results("alpha", path)
+    left = pool / ".import-killed"
+    left.mkdir()
+    (left / "0").write_bytes(b"half a table")
+    (left / ".owner").write_text("999999999 1")  # no such process
+    alive = pool / ".import-running"
+    alive.mkdir()
+    (alive / ".owner").write_text(scratch.owner_stamp())
+    bundle.import_results(path, "mallory")
+    assert not left.exists() and alive.exists()
+    assert not [p for p in pool.glob(".import-*") if p != alive]
 
 
 def test_an_import_must_fit_in_the_free_space(pool: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

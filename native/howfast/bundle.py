@@ -266,10 +266,16 @@ def _unpack(source: Path, into: Path) -> tuple[str, list[_Set]]:
 def _unpacked(path: str | os.PathLike[str]) -> Iterator[tuple[str, list[_Set]]]:
     """The bundle unpacked into a private folder of the results directory (the same
     filesystem the sets are stored on), removed when the block ends."""
+    from .scratch import OWNER, _owner_gone, owner_stamp
+
     results = store.results_dir()
     results.mkdir(parents=True, exist_ok=True)
+    for left in results.glob(".import-*"):  # an import killed before it could clean up
+        if left.is_dir() and not left.is_symlink() and _owner_gone(left):
+            shutil.rmtree(left, ignore_errors=True)
     into = Path(tempfile.mkdtemp(prefix=".import-", dir=results))
     try:
+        (into / OWNER).write_text(owner_stamp())
         yield _unpack(Path(path), into)
     finally:
         shutil.rmtree(into, ignore_errors=True)
