@@ -41,7 +41,11 @@ DEBCONF_ANSWERS := iperf3 iperf3/start_daemon boolean false
 # The package is installed editable: Python edits take effect at once, and only a change
 # of the C++ sources or the build files rebuilds the native module.
 # What only the tests need: a browser to check that the charts draw with no network.
-TEST_APT_PACKAGES := chromium
+# Debian ships it as chromium; Ubuntu as chromium-browser, a wrapper of the chromium snap.
+# One already here (chromium, chromium-browser, google-chrome, /snap/bin/chromium) is used
+# as it is; without one, the tests that need it are skipped with a line saying what to install.
+TEST_APT_PACKAGES := $(if $(shell grep -qs '^ID=ubuntu' /etc/os-release && echo ubuntu),chromium-browser,chromium)
+BROWSERS := chromium chromium-browser google-chrome google-chrome-stable
 
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
@@ -100,7 +104,10 @@ system-packages:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
 
 test-packages:
-	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+	@found=""; for b in $(BROWSERS); do command -v $$b >/dev/null 2>&1 && found=$$b && break; done; \
+	[ -n "$$found" ] || [ ! -x /snap/bin/chromium ] || found=/snap/bin/chromium; \
+	if [ -n "$$found" ]; then echo "headless browser: $$found"; \
+	else $(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"; fi
 
 # Installs what of $(PACKAGES) is missing, with apt, as root or with password-less sudo.
 apt-install:

@@ -3,17 +3,52 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 #: Chromium refuses every network request: a proxy nobody listens on, and no DNS.
 OFFLINE = ["--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND"]
 
 
+#: The browsers tried, in order: Debian's chromium, Ubuntu's chromium-browser (a snap
+#: behind a wrapper), Google's builds; then the snap itself where /snap/bin is not on PATH.
+NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+SNAP_BIN = Path("/snap/bin")
+#: One line for a machine with none of them.
+MISSING = (
+    "no headless browser (chromium, chromium-browser, google-chrome or /snap/bin/chromium): install one "
+    "(Debian: apt-get install chromium; Ubuntu: snap install chromium) to check that the charts draw offline"
+)
+
+
 def chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    """The headless browser to use, or None."""
+    for name in NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    for name in NAMES:
+        snap = SNAP_BIN / name
+        if snap.is_file() and os.access(snap, os.X_OK):
+            return str(snap)
+    return None
+
+
+def _is_snap(exe: str) -> bool:
+    """A snap's browser sees a /tmp of its own, and only its own folder of the home."""
+    resolved = Path(exe).resolve()
+    if resolved.parts[:2] == ("/", "snap") or resolved.name == "snap" or Path(exe).parent == SNAP_BIN:
+        return True
+    try:  # Ubuntu's /usr/bin/chromium-browser: a script that starts the snap
+        with open(resolved, "rb") as script:
+            head = script.read(4096)
+    except OSError:
+        return False
+    return head.startswith(b"#!") and b"/snap/bin/" in head
 
 
 def dump_dom(page: Path, timeout: float = 120, window: tuple[int, int] = (1400, 900)) -> str:
@@ -21,7 +56,18 @@ def dump_dom(page: Path, timeout: float = 120, window: tuple[int, int] = (1400, 
     in a window `window` pixels wide and high."""
     exe = chromium()
     if exe is None:
-        raise RuntimeError("no Chromium here (apt-get install chromium)")
+        raise RuntimeError(MISSING)
+    if _is_snap(exe):  # its /tmp is private: show it a copy of the page's folder in the snap's own home
+        home = Path.home() / "snap" / Path(exe).name / "common"
+        home.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="howfast-", dir=home) as there:
+            site = page.parent.parent  # the page sits in chapters/ beside assets/
+            shutil.copytree(site, there, dirs_exist_ok=True)
+            return _dump(exe, Path(there) / page.relative_to(site), timeout, window)
+    return _dump(exe, page, timeout, window)
+
+
+def _dump(exe: str, page: Path, timeout: float, window: tuple[int, int]) -> str:
     command = [
         exe,
         "--headless=new",

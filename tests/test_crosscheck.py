@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from howfast.crosscheck import agreement_sentence, paired_ratios, side_by_side
+from howfast.crosscheck import agreement_sentence, paired_ratios, round_ratios, side_by_side
 
 
 def _metrics(pairs: list[tuple[str, int, float, float]]) -> pl.DataFrame:
@@ -85,3 +85,20 @@ def test_the_verdict_sentence_reads_right_for_every_outcome() -> None:
 def test_an_interval_that_straddles_is_inconclusive() -> None:
     metrics = _metrics([("a", r, ours, 100.0) for r, ours in enumerate([70.0, 130.0, 100.0, 80.0, 125.0])])
     assert paired_ratios(metrics, ["job"], "mb_per_s")["verdict"].to_list() == ["inconclusive"]
+
+
+def test_round_ratios_pair_any_two_sides_within_a_repetition() -> None:
+    """The pairing both the fio tables and the memtable's clocks-on/off cost use: any
+    column, any two values of it."""
+    metrics = _metrics([("a", 0, 200.0, 100.0), ("a", 1, 30.0, 60.0), ("b", 0, 50.0, 100.0)])
+    got = round_ratios(metrics, ["job"], "mb_per_s").sort("job", "r")
+    assert got.rows() == [("a", 0.5), ("a", 2.0), ("b", 0.5)]
+    flipped = round_ratios(metrics, ["job"], "mb_per_s", ours="fio", theirs="howfast").sort("job", "r")
+    assert flipped["r"].to_list() == [0.5, 2.0, 2.0]
+    clocks = metrics.with_columns(counters=pl.col("tool") == "howfast")
+    assert round_ratios(clocks, ["job"], "mb_per_s", on="counters", ours=True, theirs=False).equals(
+        round_ratios(metrics, ["job"], "mb_per_s")
+    )
+    assert round_ratios(metrics.filter(pl.col("tool") == "fio"), ["job"], "mb_per_s").height == 0
+    with pytest.raises(ValueError, match="columns"):
+        round_ratios(metrics, ["job"], "mb_per_s", on="counters")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -17,23 +16,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import ROOT
-from howfast import bundle, machines, stats, store, tables
+from conftest import ROOT, command_env
+from howfast import bundle, machines, scratch, stats, store, tables
 from howfast.bench import Run
 from howfast.profiles import PROFILES
 
 SUBJECTS = ("fsync", "cpu")
-
-
-def _env(results: Path, scratch: Path, machine: str = "alpha") -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
-    return env | {
-        "HOWFAST_RESULTS": str(results),
-        "HOWFAST_SCRATCH": str(scratch),
-        "HOWFAST_PROFILE": "smoke",
-        "HOWFAST_MACHINE": machine,
-        "COLUMNS": "250",  # rich's tables, one row a line
-    }
 
 
 def _howfast(results: Path, *args: str, machine: str = "alpha") -> subprocess.CompletedProcess:
@@ -42,7 +30,7 @@ def _howfast(results: Path, *args: str, machine: str = "alpha") -> subprocess.Co
     return subprocess.run(
         [sys.executable, "-m", "howfast", *args],
         cwd=ROOT,
-        env=_env(results, scratch, machine),
+        env=command_env(results.parent, HOWFAST_RESULTS=str(results), HOWFAST_MACHINE=machine, COLUMNS="250"),
         capture_output=True,
         text=True,
         timeout=600,
@@ -255,6 +243,98 @@ def test_a_damaged_or_hostile_bundle_is_refused_whole(pool: Path, tmp_path: Path
     assert not any(p.name == "evil.parquet" for p in tmp_path.rglob("*"))
 
 
+def _bomb(good: Path, bad: Path, size: int) -> None:
+    """The bundle `good` with one table replaced by `size` bytes of zeros, deflated (a
+    thousandth of that on disk), the index's digest made to match: a zip bomb that passes
+    every check but its size."""
+    member, chunk = "smoke/cpu/costs.parquet", bytes(2**20)
+    digest = hashlib.sha256()
+    for _ in range(size // len(chunk)):
+        digest.update(chunk)
+    with zipfile.ZipFile(good) as old, zipfile.ZipFile(bad, "w") as new:
+        for info in old.infolist():
+            blob = old.read(info.filename)
+            if info.filename == member:
+                inflated = zipfile.ZipInfo(member)
+                inflated.compress_type = zipfile.ZIP_DEFLATED
+                with new.open(inflated, "w", force_zip64=True) as out:
+                    for _ in range(size // len(chunk)):
+                        out.write(chunk)
+                continue
+            if info.filename == bundle.INDEX:
+                index = json.loads(blob)
+                for entry in index["sets"]:
+                    if entry["subject"] == "cpu":
+                        entry["files"]["costs.parquet"] = digest.hexdigest()
+                blob = json.dumps(index).encode()
+            new.writestr(info, blob)
+
+
+BOMB_IMPORT = """
+import sys
+from howfast import bundle
+try:
+    bundle.import_results(sys.argv[1], "mallory")
+    print("imported")
+except (ValueError, OSError) as error:
+    print(f"refused: {error}")
+# the peak of this process since its exec (ru_maxrss would count the forking pytest's memory too)
+print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+"""
+
+
+def _tree(results: Path) -> list[str]:
+    return sorted(str(p.relative_to(results)) for p in results.rglob("*"))
+
+
+def test_a_zip_bomb_is_refused_before_it_is_inflated(pool: Path, tmp_path: Path) -> None:
+    """1 GiB of zeros in a bundle of about a megabyte: refused from its declared sizes, the
+    import's peak memory under 100 MB, nothing written."""
+    good, bad = tmp_path / "good.zip", tmp_path / "bomb.zip"
+    bundle.export_results("alpha", good)
+    _bomb(good, bad, 2**30)
+    assert bad.stat().st_size < 8 * 2**20
+    before = _tree(pool)
+    done = subprocess.run(
+        [sys.executable, "-c", BOMB_IMPORT, str(bad)],
+        cwd=ROOT,
+        env=command_env(tmp_path, HOWFAST_RESULTS=str(pool), HOWFAST_MACHINE="alpha"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    said, peak_kib = done.stdout.strip().splitlines()
+    assert said.startswith("refused: ") and "larger than" in said, done.stdout + done.stderr
+    assert int(peak_kib) < 100 * 1024, f"peak RSS {int(peak_kib) >> 10} MiB"
+    assert _tree(pool) == before
+
+
+def test_an_import_killed_midway_is_cleaned_up_by_the_next(pool: Path, tmp_path: Path) -> None:
+    """Its private folder names its owner; the next import removes it once that is gone."""
+    path = tmp_path / "alpha.zip"
+    bundle.export_results("alpha", path)
+    left = pool / ".import-killed"
+    left.mkdir()
+    (left / "0").write_bytes(b"half a table")
+    (left / ".owner").write_text("999999999 1")  # no such process
+    alive = pool / ".import-running"
+    alive.mkdir()
+    (alive / ".owner").write_text(scratch.owner_stamp())
+    bundle.import_results(path, "mallory")
+    assert not left.exists() and alive.exists()
+    assert not [p for p in pool.glob(".import-*") if p != alive]
+
+
+def test_an_import_must_fit_in_the_free_space(pool: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "alpha.zip"
+    bundle.export_results("alpha", path)
+    before = _tree(pool)
+    monkeypatch.setattr(shutil, "disk_usage", lambda where: shutil._ntuple_diskusage(2**40, 2**40 - 2**20, 2**20))
+    with pytest.raises(bundle.BadBundle, match="free"):
+        bundle.import_results(path, "mallory")
+    assert _tree(pool) == before
+
+
 def test_a_file_that_is_not_a_zip_is_refused(pool: Path, tmp_path: Path) -> None:
     path = tmp_path / "notes.zip"
     path.write_text("hello")
@@ -283,12 +363,64 @@ def test_a_bundle_of_another_shape_is_refused(pool: Path, tmp_path: Path) -> Non
     assert store.stored("mallory") == []
 
 
+#: names no machine's folder may have: a final newline ('$' matches before it), a carriage
+#: return, a separator, a parent, NUL, longer than a file name may be, hidden, empty
+HOSTILE_NAMES = ["evil\n", "evil\r", "a\nb", "a/b", "..", "../up", "a\0b", "x" * 300, ".hidden", ""]
+
+
 def test_import_checks_the_machine_name(pool: Path, tmp_path: Path) -> None:
     path = tmp_path / "alpha.zip"
     bundle.export_results(None, path)
-    for name in ["../up", ".hidden", "a/b", ""]:
+    before = sorted(p.name for p in pool.iterdir())
+    for name in HOSTILE_NAMES:
         with pytest.raises(ValueError, match="machine name"):
             bundle.import_results(path, name)
+        with pytest.raises(ValueError, match="machine name"):
+            bundle.check_machine_name(name)
+    assert sorted(p.name for p in pool.iterdir()) == before
+
+
+def test_import_as_a_hostile_name_is_one_line(pool: Path, tmp_path: Path) -> None:
+    path = tmp_path / "alpha.zip"
+    bundle.export_results(None, path)
+    before = sorted(p.name for p in pool.iterdir())
+    for name in ("evil\n", "a/b", "x" * 300):
+        _one_line_error(_howfast(pool, "import", str(path), "--as", name), "machine name")
+    assert sorted(p.name for p in pool.iterdir()) == before
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_bundle_naming_a_hostile_machine_is_refused(pool: Path, tmp_path: Path, name: str) -> None:
+    good, bad = tmp_path / "good.zip", tmp_path / "bad.zip"
+    bundle.export_results("alpha", good)
+
+    def renamed(member: str, blob: bytes) -> list[tuple[str, bytes]]:
+        if member != bundle.INDEX:
+            return [(member, blob)]
+        index = json.loads(blob)
+        index["machine"] = name
+        return [(member, json.dumps(index).encode())]
+
+    _rewrite(good, bad, renamed)
+    before = sorted(p.name for p in pool.iterdir())
+    with pytest.raises(bundle.BadBundle, match="machine name"):
+        bundle.import_results(bad)
+    assert sorted(p.name for p in pool.iterdir()) == before
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_the_store_refuses_hostile_machine_and_profile_names(pool: Path, name: str) -> None:
+    from howfast import card
+
+    with pytest.raises(ValueError):
+        store.load_stored("fsync", name, "smoke")
+    with pytest.raises(ValueError):
+        store.load_stored("fsync", "alpha", name)
+    assert store.stored(name) == []
+    with pytest.raises(ValueError, match="machine"):
+        card.headlines(name, measure=False)
+    with pytest.raises(ValueError, match="profile"):
+        card.headlines("alpha", name, measure=False)
 
 
 # --- in the book -------------------------------------------------------------------------

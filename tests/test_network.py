@@ -209,19 +209,50 @@ def _gone(pid: int) -> bool:
 def test_redis_is_up_during_the_experiment_and_gone_after(tmp_path: Path) -> None:
     with rd.RedisServer(tmp_path / "redis") as server:
         pid = server.process.pid
-        assert server.alive() and rd.ping(server.port)
-        got = rd.redis_py_round_trips(server.port, 50, 10)
+        assert server.alive() and rd.ping(server.port, password=server.password)
+        got = rd.redis_py_round_trips(server.port, 50, 10, password=server.password)
         assert got["commands"] == 50
     assert _gone(pid)
-    assert not rd.ping(server.port)
+    assert not rd.ping(server.port, password=server.password)
     assert not any((tmp_path / "redis").glob("*.rdb"))  # nothing persisted
+
+
+def _raw(port: int, *commands: bytes) -> bytes:
+    """What a Redis answers to `commands`, sent over a plain socket as a stranger would."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"".join(commands))
+        return s.recv(256)
+
+
+@needs_redis
+def test_redis_refuses_a_client_without_its_password(tmp_path: Path) -> None:
+    """Any local user can reach 127.0.0.1: without the run's random password, Redis
+    answers nothing but NOAUTH, and the password is in no process's command line."""
+    import redis
+
+    with rd.RedisServer(tmp_path / "redis") as server:
+        assert _raw(server.port, b"PING\r\n").startswith(b"-NOAUTH")
+        assert _raw(server.port, b"SET stolen 1\r\n").startswith(b"-NOAUTH")
+        assert _raw(server.port, b"AUTH wrong\r\n").startswith(b"-WRONGPASS")
+        stranger = redis.Redis(host="127.0.0.1", port=server.port, socket_timeout=5)
+        with pytest.raises(redis.AuthenticationError):
+            stranger.get("key:howfast")
+        stranger.close()
+        assert not rd.ping(server.port) and rd.ping(server.port, password=server.password)
+        assert len(server.password) >= 32
+        cmdline = Path(f"/proc/{server.process.pid}/cmdline").read_bytes()
+        assert server.password.encode() not in cmdline
+        config = next(p for p in (tmp_path / "redis").iterdir() if p.suffix == ".conf")
+        assert config.stat().st_mode & 0o077 == 0
+    with rd.RedisServer(tmp_path / "again") as other:
+        assert other.password != server.password
 
 
 @needs_redis
 @pytest.mark.skipif(rd.benchmark_binary() is None, reason="no redis-benchmark")
 def test_redis_benchmark_rows_parse(tmp_path: Path) -> None:
     with rd.RedisServer(tmp_path / "redis") as server:
-        rows = rd.redis_benchmark(server.port, "get,lrange_100", clients=5, requests=200)
+        rows = rd.redis_benchmark(server.port, "get,lrange_100", clients=5, requests=200, password=server.password)
     assert rows["GET"]["rps"] > 0
     assert any(name.startswith("LRANGE_100") for name in rows)
 
@@ -233,7 +264,7 @@ from howfast.stats import Estimate
 from howfast.network import redis as rd
 from howfast.scratch import Scratch
 with Scratch() as s, rd.RedisServer(s.path / "redis") as redis, _native.HttpServer(threads=1) as http:
-    print(redis.process.pid, redis.port, http.port, flush=True)
+    print(redis.process.pid, redis.port, redis.password, http.port, flush=True)
     _native.http_load(http.port, 2, 30.0)
 """
 
@@ -244,7 +275,8 @@ def test_sigint_stops_every_server(isolated: dict[str, Path]) -> None:
         [sys.executable, "-c", INTERRUPTED], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
-        pid, redis_port, http_port = (int(x) for x in child.stdout.readline().split())
+        pid, redis_port, password, http_port = child.stdout.readline().split()
+        pid, redis_port, http_port = int(pid), int(redis_port), int(http_port)
         time.sleep(0.5)
         assert child.poll() is None
         child.send_signal(signal.SIGINT)
@@ -254,7 +286,7 @@ def test_sigint_stops_every_server(isolated: dict[str, Path]) -> None:
             child.kill()
     assert child.returncode != 0 and "KeyboardInterrupt" in err
     assert _gone(pid)
-    assert not rd.ping(redis_port)
+    assert not rd.ping(redis_port, password=password)
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", http_port), timeout=2)
     assert list(isolated["scratch"].iterdir()) == []
@@ -263,8 +295,16 @@ def test_sigint_stops_every_server(isolated: dict[str, Path]) -> None:
 def test_redis_arguments() -> None:
     with pytest.raises(ValueError, match="io_threads"):
         rd.RedisServer(Path("/tmp"), io_threads=0)
-    with pytest.raises(RuntimeError, match="unexpected redis-benchmark output"):
-        rd.parse_csv("garbage")
+    for text in ("garbage", ""):
+        with pytest.raises(ValueError, match="unexpected redis-benchmark output"):
+            rd.parse_csv(text)
+    for port in (2**63, 0, -1, 65536):
+        with pytest.raises(ValueError, match="port"):
+            rd.ping(port)
+    with pytest.raises(TypeError, match="port"):
+        rd.ping("6379")
+    with pytest.raises(ValueError, match="requests"):
+        rd.redis_benchmark(6379, "get", clients=1, requests=0)
 
 
 def test_parse_wrk() -> None:

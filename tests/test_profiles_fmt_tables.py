@@ -17,6 +17,40 @@ def test_profile_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         current_profile()
 
 
+@pytest.mark.parametrize(
+    ("howfast", "quarto", "said"),
+    [
+        ("", None, "HOWFAST_PROFILE is set but empty"),
+        ("  ", "full", "HOWFAST_PROFILE is set but empty"),
+        ("quick\n", None, "unknown profile 'quick\\n' (HOWFAST_PROFILE)"),
+        (None, "nonsense", "QUARTO_PROFILE"),
+        (None, "web,print", "QUARTO_PROFILE"),
+        (None, "quick,full", "QUARTO_PROFILE"),
+    ],
+)
+def test_a_wrong_profile_setting_is_an_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, howfast: str | None, quarto: str | None, said: str
+) -> None:
+    """Never silently the quick profile: an empty HOWFAST_PROFILE, a QUARTO_PROFILE naming
+    no profile of the book (or two) when HOWFAST_PROFILE is unset."""
+    for variable, value in (("HOWFAST_PROFILE", howfast), ("QUARTO_PROFILE", quarto)):
+        if value is None:
+            monkeypatch.delenv(variable, raising=False)
+        else:
+            monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError) as error:
+        current_profile()
+    assert said in str(error.value)
+
+
+def test_quarto_profiles_that_are_not_the_books_are_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOWFAST_PROFILE")
+    monkeypatch.setenv("QUARTO_PROFILE", "web, smoke")
+    assert current_profile().name == "smoke"
+    monkeypatch.setenv("QUARTO_PROFILE", "")
+    assert current_profile().name == "quick"
+
+
 def test_every_subject_has_a_plan_in_every_profile() -> None:
     """A profile picks one plan per subject of the store, from that subject's plan module."""
     import importlib

@@ -3,28 +3,16 @@ RocksDB: each HOWFAST_DISABLE_* switch, each chapter, measured on the smoke prof
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, command_env
 from howfast.book import CHAPTERS
 from howfast.capabilities import SWITCHES
 from howfast.notebook import execute_chapter
-
-
-def _env(base: Path, switch: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HOWFAST_DISABLE", "HOWFAST_MEASURE"))}
-    return env | {
-        "HOWFAST_RESULTS": str(base / "results"),
-        "HOWFAST_SCRATCH": str(base / "scratch"),
-        "HOWFAST_PROFILE": "smoke",
-        "HOWFAST_MACHINE": "test-machine",
-        switch: "1",
-    }
 
 
 @pytest.fixture(scope="module", params=list(SWITCHES))
@@ -36,7 +24,7 @@ def switched(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     done = subprocess.run(
         [sys.executable, "-m", "howfast", "measure"],
         cwd=ROOT,
-        env=_env(base, switch),
+        env=command_env(base, **{switch: "1"}),
         capture_output=True,
         text=True,
         timeout=900,
@@ -60,7 +48,7 @@ def test_chapter_renders_without_the_capability(
     chapter: str, switched: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     switch, base = switched
-    for key, value in _env(base, switch).items():
+    for key, value in command_env(base, **{switch: "1"}).items():
         monkeypatch.setenv(key, value)
     done = execute_chapter(ROOT / "chapters" / f"{chapter}.qmd", timeout=600)
     assert done.problems == []

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import re
@@ -343,7 +344,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "profile", None):
         os.environ["HOWFAST_PROFILE"] = args.profile
+    from .store import Busy
+
     try:
+        if getattr(args, "timeout", None) is not None and args.timeout <= 0:
+            raise ValueError(f"--timeout must be a positive number of seconds, got {args.timeout}")
         check_settings()
         if args.command == "measure":
             return _measure(args.names)
@@ -363,8 +368,14 @@ def main(argv: list[str] | None = None) -> int:
 
         print(json.dumps(machine_facts(args.directory or scratch_base()), indent=2))
         return 0
-    except ValueError as error:  # a bad name, profile or setting: one line, not a traceback
+    except (ValueError, Busy) as error:  # a bad name, profile or setting, a run already going: one line
         print(f"howfast: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM):
+            raise
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"howfast: {error.strerror}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("howfast: interrupted", file=sys.stderr)

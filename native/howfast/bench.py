@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from . import progress
+from .checks import checked
 from .profiles import current_profile
 from .scratch import Scratch
 
@@ -130,3 +131,7 @@ def run(
     metrics = pl.DataFrame(rows, schema_overrides=schema_overrides, infer_schema_length=None)
     samples = pl.concat(sample_frames) if sample_frames else pl.DataFrame()
     return Run(benchmark=benchmark, profile=profile.name, metrics=metrics, samples=samples, started=started)
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

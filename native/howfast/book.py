@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .checks import checked
 from .store import SUBJECTS, ResultSet
 
 #: chapter (its file name in chapters/, without .qmd) -> the subjects it shows
@@ -67,3 +68,7 @@ def missing_note(*sets: ResultSet) -> str:
         + "\n\nThe cases this affects keep their rows in the tables below, with the reason, and the numbers "
         'that depend on them read "n/a".\n:::\n'
     )
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -15,8 +15,12 @@ byte, so an import gives back exactly the files that were exported (one parquet 
 would have to merge tables of different columns and re-encode the JSON), any zip tool
 can list and open it, and parquet is already compressed (stored, not deflated again).
 
-An import checks the whole bundle before it writes anything: member names (no absolute
-path, no '..', nothing outside the layout above, no links), every file listed in the
+An import checks the whole bundle before it stores anything: member names (no absolute
+path, no '..', nothing outside the layout above, no links), declared sizes (no member
+inflating to more than ``MAX_RATIO`` times its size in the zip, the whole within the free
+space), then, unpacking member by member into a private folder of the results directory
+(streamed, never past a member's declared size, removed when the import ends), every
+file listed in the
 index with its digest and no file that is not, manifests that name their subject and
 experiments, the shape of each subject's results (its SCHEMA) that this howfast reads,
 and parquet files that read. The digests catch a damaged or edited file, not a bundle
@@ -29,12 +33,16 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import json
 import os
 import re
+import shutil
 import stat
+import tempfile
 import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,9 +55,17 @@ from .profiles import PROFILES, current_profile
 
 FORMAT = 1
 INDEX = "howfast-bundle.json"
-#: the most a bundle may unpack to
+#: the most a bundle may unpack to, and at most this many members
 MAX_BYTES = 16 * 2**30
-_FILE = re.compile(r"^(manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]*(\.samples)?\.parquet)$")
+MAX_MEMBERS = 10_000
+#: a member may inflate to at most MAX_RATIO times its size in the zip, beyond SMALL bytes
+#: (parquet is stored as it is, JSON deflates a few times; zeros deflate a thousand times)
+MAX_RATIO = 50
+SMALL = 2**20
+#: what an import always leaves free on the results filesystem, and its unit of copying
+RESERVE_BYTES = 256 * 2**20
+CHUNK = 2**20
+_FILE = re.compile(r"manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]{0,63}(\.samples)?\.parquet")  # fullmatch only
 _WHEN = (1980, 1, 1, 0, 0, 0)
 
 
@@ -65,15 +81,16 @@ class WouldReplace(ValueError):
 class _Set:
     folder: str
     subject: str
-    files: dict[str, bytes]
+    #: file name -> where the import unpacked it (a private folder, removed when it ends)
+    files: dict[str, Path]
 
     @property
     def manifest(self) -> dict[str, Any]:
-        return json.loads(self.files[store.MANIFEST])
+        return json.loads(self.files[store.MANIFEST].read_bytes())
 
     @property
     def facts(self) -> dict[str, Any]:
-        return json.loads(self.files[store.FACTS])
+        return json.loads(self.files[store.FACTS].read_bytes())
 
 
 def _digest(blob: bytes) -> str:
@@ -82,8 +99,11 @@ def _digest(blob: bytes) -> str:
 
 def check_machine_name(name: str, what: str = "machine name") -> str:
     """A name a machine's folder can have (as ``machine.machine_id`` makes them)."""
-    if not isinstance(name, str) or not store._MACHINE.match(name):
-        raise ValueError(f"{what} {name!r} must be letters, digits, '.', '_' or '-', not starting with '.' or '-'")
+    if not store.machine_name_ok(name):
+        raise ValueError(
+            f"{what} {name!r} must be letters, digits, '.', '_' or '-', not starting with '.' or '-', "
+            f"at most {store.MACHINE_MAX} characters"
+        )
     return name
 
 
@@ -111,7 +131,7 @@ def export_results(machine: str | None, path: str | os.PathLike[str]) -> list[tu
                 except store.MissingResults:
                     continue
                 digests = {}
-                for file in sorted(p for p in data.path.iterdir() if p.is_file() and _FILE.match(p.name)):
+                for file in sorted(p for p in data.path.iterdir() if p.is_file() and _FILE.fullmatch(p.name)):
                     blob = file.read_bytes()
                     info = zipfile.ZipInfo(f"{folder}/{subject}/{file.name}", date_time=_WHEN)
                     info.compress_type = zipfile.ZIP_STORED if file.suffix == ".parquet" else zipfile.ZIP_DEFLATED
@@ -149,20 +169,55 @@ def _member(info: zipfile.ZipInfo) -> tuple[str, str, str] | None:
         or "\\" in name
         or name.startswith("/")
         or len(parts) != 3
-        or not store._FOLDER.match(parts[0])
+        or not store._FOLDER.fullmatch(parts[0])
         or parts[1] not in store.SUBJECTS
-        or not _FILE.match(parts[2])
+        or not _FILE.fullmatch(parts[2])
     ):
         raise BadBundle(f"the bundle holds {name!r}, which is not a file of a results set (refused)")
     return parts[0], parts[1], parts[2]
 
 
-def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
-    """The machine named in the bundle at `path` and its sets, every check of the module
-    passed (BadBundle naming the first that fails)."""
-    source = Path(path)
+def _sizes(source: Path, infos: list[zipfile.ZipInfo], room: int) -> None:
+    """BadBundle unless every member's declared size is plausible (not more than
+    ``MAX_RATIO`` times what it takes in the zip, beyond ``SMALL`` bytes) and all of them
+    together fit in ``MAX_BYTES`` and in `room`: checked before anything is inflated."""
+    if len(infos) > MAX_MEMBERS:
+        raise BadBundle(f"{source} holds {len(infos)} members, more than the {MAX_MEMBERS} a bundle may have")
+    for info in infos:
+        if info.file_size > max(SMALL, MAX_RATIO * info.compress_size):
+            raise BadBundle(
+                f"{source}: {info.filename} would inflate to {info.file_size:,} bytes, larger than {MAX_RATIO} times "
+                f"its {info.compress_size:,} bytes in the zip (a zip bomb?): refused"
+            )
+    total = sum(i.file_size for i in infos)
+    if total > MAX_BYTES:
+        raise BadBundle(f"{source} would unpack to {total:,} bytes, larger than the {MAX_BYTES >> 30} GiB allowed")
+    if total > room:
+        raise BadBundle(
+            f"{source} would unpack to {total:,} bytes, but only {max(room, 0):,} are free in the results "
+            f"directory (keeping {RESERVE_BYTES >> 20} MiB free)"
+        )
+
+
+def _inflate(source: Path, bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> str:
+    """Stream one member into `target`, never past its declared size; its SHA-256."""
+    digest, left = hashlib.sha256(), info.file_size
+    with bundle.open(info) as member, open(target, "xb") as out:
+        while chunk := member.read(CHUNK):
+            left -= len(chunk)
+            if left < 0:
+                raise BadBundle(f"{source}: {info.filename} holds more than its declared {info.file_size:,} bytes")
+            digest.update(chunk)
+            out.write(chunk)
+    return digest.hexdigest()
+
+
+def _unpack(source: Path, into: Path) -> tuple[str, list[_Set]]:
+    """The machine named in the bundle at `source` and its sets, unpacked into the folder
+    `into`, every check of the module passed (BadBundle naming the first that fails)."""
     if not source.is_file():
         raise BadBundle(f"no bundle file {str(source)!r}")
+    room = shutil.disk_usage(into).free - RESERVE_BYTES
     try:
         with zipfile.ZipFile(source) as bundle:
             infos = bundle.infolist()
@@ -172,13 +227,13 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
             members = {i.filename: _member(i) for i in infos}
             if INDEX not in members:
                 raise BadBundle(f"{source} is not a howfast bundle (it has no {INDEX})")
-            if sum(i.file_size for i in infos) > MAX_BYTES:
-                raise BadBundle(f"{source} would unpack to more than {MAX_BYTES >> 30} GiB")
-            blobs = {name: bundle.read(name) for name in names}
-    except zipfile.BadZipFile as error:
+            _sizes(source, infos, room)
+            unpacked = {info.filename: into / str(number) for number, info in enumerate(infos)}
+            digests = {info.filename: _inflate(source, bundle, info, unpacked[info.filename]) for info in infos}
+    except (zipfile.BadZipFile, EOFError, zlib.error) as error:
         raise BadBundle(f"{source} is not a readable zip file ({error})") from None
     try:
-        index = json.loads(blobs[INDEX])
+        index = json.loads(unpacked[INDEX].read_bytes())
         machine, listed = index["machine"], index["sets"]
         if index.get("format") != FORMAT:
             raise BadBundle(f"{source}: bundle format {index.get('format')!r}, this howfast reads {FORMAT}")
@@ -193,18 +248,44 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[_Set]]:
         extra, absent = sorted(present - set(wanted)), sorted(set(wanted) - present)
         raise BadBundle(f"{source}: the files do not match its index (unlisted: {extra[:3]}, missing: {absent[:3]})")
     for name, digest in wanted.items():
-        if _digest(blobs[name]) != digest:
+        if digests[name] != digest:
             raise BadBundle(f"{source}: {name} was changed after the bundle was made (its SHA-256 differs)")
     sets = []
     for entry in listed:
         folder, subject = entry["profile"], entry["subject"]
-        files = {f: blobs[f"{folder}/{subject}/{f}"] for f in entry["files"]}
+        files = {f: unpacked[f"{folder}/{subject}/{f}"] for f in entry["files"]}
         sets.append(_check_set(source, _Set(folder, subject, files)))
     if not sets:
         raise BadBundle(f"{source} holds no results set")
     if len({(s.folder, s.subject) for s in sets}) != len(sets):
         raise BadBundle(f"{source}: a results set appears twice")
     return machine, sets
+
+
+@contextmanager
+def _unpacked(path: str | os.PathLike[str]) -> Iterator[tuple[str, list[_Set]]]:
+    """The bundle unpacked into a private folder of the results directory (the same
+    filesystem the sets are stored on), removed when the block ends."""
+    from .scratch import OWNER, _owner_gone, owner_stamp
+
+    results = store.results_dir()
+    results.mkdir(parents=True, exist_ok=True)
+    for left in results.glob(".import-*"):  # an import killed before it could clean up
+        if left.is_dir() and not left.is_symlink() and _owner_gone(left):
+            shutil.rmtree(left, ignore_errors=True)
+    into = Path(tempfile.mkdtemp(prefix=".import-", dir=results))
+    try:
+        (into / OWNER).write_text(owner_stamp())
+        yield _unpack(Path(path), into)
+    finally:
+        shutil.rmtree(into, ignore_errors=True)
+
+
+def read_bundle(path: str | os.PathLike[str]) -> tuple[str, list[tuple[str, str]]]:
+    """The machine named in the bundle at `path` and the (profile folder, subject) of its
+    sets, every check of the module passed (BadBundle naming the first that fails)."""
+    with _unpacked(path) as (machine, sets):
+        return machine, [(s.folder, s.subject) for s in sets]
 
 
 def _check_set(source: Path, found: _Set) -> _Set:
@@ -231,7 +312,7 @@ def _check_set(source: Path, found: _Set) -> _Set:
         raise BadBundle(f"{where}: its tables are not the experiments its manifest lists")
     for name in tables:
         try:
-            pl.read_parquet(io.BytesIO(found.files[name]))
+            pl.read_parquet(found.files[name])
         except Exception as error:  # polars raises several kinds for a file that is not parquet
             raise BadBundle(f"{where}/{name} is not a readable parquet file ({type(error).__name__})") from None
     return found
@@ -247,36 +328,37 @@ def import_results(
     whole bundle passes its checks."""
     from .machines import this_machine
 
-    named, sets = read_bundle(path)
-    machine = check_machine_name(as_machine) if as_machine is not None else named
-    here = this_machine()
-    base = store.results_dir() / machine
-    existing = [f"{s.folder}/{s.subject}" for s in sets if (base / s.folder / s.subject).exists()]
-    if existing and not replace:
-        what = ", ".join(existing)
-        if machine == here:
+    with _unpacked(path) as (named, sets):
+        machine = check_machine_name(as_machine) if as_machine is not None else named
+        here = this_machine()
+        base = store.results_dir() / machine
+        existing = [f"{s.folder}/{s.subject}" for s in sets if (base / s.folder / s.subject).exists()]
+        if existing and not replace:
+            what = ", ".join(existing)
+            if machine == here:
+                raise WouldReplace(
+                    f"the bundle's machine {machine!r} is this machine, and importing it would replace this "
+                    f"machine's own results ({what}): import it with --as ANOTHER-NAME, or add --replace to "
+                    "overwrite them"
+                )
             raise WouldReplace(
-                f"the bundle's machine {machine!r} is this machine, and importing it would replace this machine's "
-                f"own results ({what}): import it with --as ANOTHER-NAME, or add --replace to overwrite them"
+                f"machine {machine!r} already has stored results ({what}): "
+                "import the bundle with --as ANOTHER-NAME, or add --replace to overwrite them"
             )
-        raise WouldReplace(
-            f"machine {machine!r} already has stored results ({what}): "
-            "import the bundle with --as ANOTHER-NAME, or add --replace to overwrite them"
-        )
-    for found in sets:
-        profile = PROFILES.get(found.folder.split("+")[0]) or current_profile()
-        writer = store.Writer(found.subject, profile, machine=machine, folder=found.folder)
-        try:
-            for name, blob in found.files.items():
-                if name.endswith(".parquet"):
-                    (writer.path / name).write_bytes(blob)
-            manifest = found.manifest
-            writer.experiments = list(manifest["experiments"])
-            writer.machine_facts = found.facts
-        except BaseException:
-            writer.discard()
-            raise
-        writer.commit(manifest)
+        for found in sets:
+            profile = PROFILES.get(found.folder.split("+")[0]) or current_profile()
+            writer = store.Writer(found.subject, profile, machine=machine, folder=found.folder)
+            try:
+                for name, unpacked in found.files.items():
+                    if name.endswith(".parquet"):
+                        shutil.move(unpacked, writer.path / name)
+                manifest = found.manifest
+                writer.experiments = list(manifest["experiments"])
+                writer.machine_facts = found.facts
+            except BaseException:
+                writer.discard()
+                raise
+            writer.commit(manifest)
     return machine, [(s.folder, s.subject) for s in sets]
 
 

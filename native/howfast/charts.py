@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from . import offline, stats
+from .checks import checked
 
 THIS_MACHINE = "this machine"
 HIGHLIGHT = "#d6604d"
@@ -348,3 +349,7 @@ def machines(frame: pl.DataFrame, title: str = "This machine beside the other st
     one = pl.DataFrame({"one": [1.0], "label": ["this machine"]})
     rule = alt.Chart(one).mark_rule(color=HIGHLIGHT, strokeWidth=2).encode(x="one:Q")
     return (bars + text + rule).properties(height=alt.Step(16))
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -18,6 +18,7 @@ import polars as pl
 
 from . import claims, fmt, stats
 from .bench import Case, Outcome, Run, Unsupported, run
+from .checks import checked
 from .scratch import Scratch
 
 
@@ -42,6 +43,29 @@ def versus(
     return run(name, cases, measure, repetitions=repetitions, scratch=scratch, alternate=True)
 
 
+def round_ratios(
+    metrics: pl.DataFrame,
+    index: list[str],
+    metric: str,
+    *,
+    on: str = "tool",
+    ours: object = "howfast",
+    theirs: object = "fio",
+) -> pl.DataFrame:
+    """The columns `index` and ``r``: `metric` of the row whose column `on` is `ours` over
+    that of the row whose `on` is `theirs`, for the same case (`index`) and repetition, so
+    each ratio is of two runs made one after the other. Empty when either side is missing."""
+    if on not in metrics.columns or any(k not in metrics.columns for k in ("metric", "value", "repetition", *index)):
+        raise ValueError(f"round_ratios(): metrics must have the columns metric, value, repetition, {on}, {index}")
+    empty = pl.DataFrame(schema={**{k: metrics.schema[k] for k in index}, "r": pl.Float64})
+    side = pl.when(pl.col(on) == ours).then(pl.lit("ours")).when(pl.col(on) == theirs).then(pl.lit("theirs"))
+    rows = metrics.filter(pl.col("metric") == metric).with_columns(side.alias("side")).drop_nulls("side")
+    if set(rows["side"].unique().to_list()) != {"ours", "theirs"}:
+        return empty
+    wide = rows.pivot(on="side", index=[*index, "repetition"], values="value")
+    return wide.select(*index, (pl.col("ours") / pl.col("theirs")).cast(pl.Float64).alias("r")).drop_nulls("r")
+
+
 def paired_ratios(
     metrics: pl.DataFrame, by: list[str], metric: str, tool: str = "fio", *, rounds: bool = False
 ) -> pl.DataFrame:
@@ -52,7 +76,6 @@ def paired_ratios(
     whose speed drifts from minute to minute, the ratio of two runs side by side is
     steadier than either run."""
     column = f"howfast / {tool}"
-    rows = metrics.filter(pl.col("metric") == metric)
     schema = {
         **{k: metrics.schema[k] for k in by},
         column: pl.Float64,
@@ -60,10 +83,9 @@ def paired_ratios(
         "verdict": pl.String,
         **({"rounds": pl.UInt32} if rounds else {}),
     }
-    if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
+    ratios = round_ratios(metrics, by, metric, theirs=tool)
+    if ratios.height == 0:
         return pl.DataFrame(schema=schema)
-    wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value")
-    ratios = wide.select(*by, (pl.col("howfast") / pl.col(tool)).alias("r")).drop_nulls("r")
     out = []
     for key, part in ratios.group_by(by, maintain_order=True):
         estimate = ratio_estimate(part["r"].to_list())
@@ -197,3 +219,7 @@ def fio_version() -> str | None:
 def agreement_sentence(table: pl.DataFrame, tool: str = "fio") -> str:
     """The verdicts of a ``side_by_side`` table in one sentence (``verdicts_sentence``)."""
     return verdicts_sentence(table, tool)
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

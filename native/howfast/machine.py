@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from . import capabilities
+from .checks import checked
 from .claims import Cache
 
 
@@ -262,7 +263,8 @@ def machine_id() -> str:
     """``$HOWFAST_MACHINE``, else the host name, as a directory-safe slug."""
     raw = os.environ.get("HOWFAST_MACHINE") or socket.gethostname() or "machine"
     # letters of any script are kept (élan stays élan, not lan); separators become '-'
-    return re.sub(r"[^\w.-]+", "-", raw).strip("-.") or "machine"
+    slug = re.sub(r"[^\w.-]+", "-", raw).strip("-.")[:64].strip("-.")  # a folder name: at most 64 characters
+    return slug or "machine"
 
 
 def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
@@ -358,3 +360,7 @@ def facts_table(f: dict[str, Any]) -> pl.DataFrame:
         return str(value) if value not in (None, "") else "unknown"
 
     return pl.DataFrame({"fact": list(_LABELS.values()), "value": [show(k) for k in _LABELS]})
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -24,6 +25,7 @@ import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
 
+from .checks import checked
 from .scratch import OWNER, owner_stamp, reclaim
 
 INLINE = re.compile(r"`\{python\}\s+([^`]+?)`")
@@ -220,11 +222,19 @@ def execute_chapter(path: str | Path, *, timeout: int | None = None, kernel_name
             resources={"metadata": {"path": str(chapter.parent)}},
         )
         start = time.perf_counter()
-        try:
-            client.execute()
-        finally:
-            if interrupted.is_set():  # nbclient shut the kernel down; the caller must stop too
-                raise KeyboardInterrupt(f"interrupted while executing {chapter}")
+        # The kernel's own stderr (its log, not the cells' output) is kept aside: shown once
+        # it has ended, unless the run was interrupted, when it holds only the ZMQError
+        # tracebacks of a kernel whose sockets closed under it.
+        with tempfile.TemporaryFile(prefix="howfast-kernel-log-") as kernel_log:
+            try:
+                client.execute(stderr=kernel_log)
+            finally:
+                if interrupted.is_set():  # nbclient shut the kernel down; the caller must stop too
+                    raise KeyboardInterrupt(f"interrupted while executing {chapter}")
+                kernel_log.seek(0)
+                said = kernel_log.read().decode(errors="replace")
+                if said:
+                    sys.stderr.write(said)
         seconds = time.perf_counter() - start
     probe_cell = nb.cells.pop()
     text = "".join(o.get("text", "") for o in probe_cell.get("outputs", []) if o.get("name") == "stdout")
@@ -249,3 +259,7 @@ def chapters(root: str | Path) -> list[Path]:
     if not pages and (base / "index.qmd").is_file():
         pages = [base / "index.qmd"]
     return pages + [p for p in sorted((base / "chapters").glob("*.qmd")) if p not in pages]
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

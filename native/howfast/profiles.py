@@ -80,25 +80,33 @@ PROFILES: dict[str, Profile] = {
 
 
 def profile_name() -> str:
-    """The active profile's name, from the environment."""
-    explicit = os.environ.get("HOWFAST_PROFILE", "").strip()
-    if explicit:
-        return explicit
+    """The active profile's name, from the environment: ValueError naming the variable
+    when it is set but says nothing (an empty ``HOWFAST_PROFILE``) or names no profile of
+    the book (``QUARTO_PROFILE`` without ``HOWFAST_PROFILE``), never a silent ``quick``."""
+    explicit = os.environ.get("HOWFAST_PROFILE")
+    if explicit is not None:
+        if not explicit.strip():
+            raise ValueError(f"HOWFAST_PROFILE is set but empty: set it to one of {', '.join(PROFILES)}, or unset it")
+        return explicit  # as it is: 'quick\n' is no profile's name
     # Quarto sets QUARTO_PROFILE to a comma-separated list of active profiles.
-    for name in os.environ.get("QUARTO_PROFILE", "").split(","):
-        if name.strip() in PROFILES:
-            return name.strip()
+    quarto = os.environ.get("QUARTO_PROFILE", "")
+    ours = [name.strip() for name in quarto.split(",") if name.strip() in PROFILES]
+    if len(ours) == 1:
+        return ours[0]
+    if quarto.strip():
+        raise ValueError(
+            f"QUARTO_PROFILE is {quarto!r}, which names {'two profiles' if ours else 'no profile'} of the book: "
+            f"give exactly one of {', '.join(PROFILES)} (or set HOWFAST_PROFILE)"
+        )
     return "quick"
 
 
 def current_profile(name: str | None = None) -> Profile:
     """The named profile, else the active one; ValueError naming the setting for an unknown name."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"current_profile(): name must be text, got {type(name).__name__}")
     chosen = name or profile_name()
     if chosen not in PROFILES:
-        source = (
-            "the profile"
-            if name
-            else ("HOWFAST_PROFILE" if os.environ.get("HOWFAST_PROFILE", "").strip() else "QUARTO_PROFILE")
-        )
+        source = "the profile" if name else "HOWFAST_PROFILE"
         raise ValueError(f"unknown profile {chosen!r} ({source}): choose one of {', '.join(PROFILES)}")
     return PROFILES[chosen]

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import polars as pl
 
+from .checks import checked
 from .paths import reference_dir
 
 __all__ = ["REQUIRED", "in_us", "load", "machines", "pl", "subjects"]
@@ -58,3 +59,7 @@ def in_us(frame: pl.DataFrame) -> pl.DataFrame:
         .with_columns(value=pl.col("value") * pl.col("factor"), unit=pl.lit("us"))
         .drop("factor")
     )
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

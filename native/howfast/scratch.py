@@ -23,6 +23,7 @@ import weakref
 from pathlib import Path
 
 from . import _native
+from .checks import checked
 
 #: The file naming a directory's owner: "pid start-time".
 OWNER = ".owner"
@@ -46,11 +47,15 @@ def scratch_base() -> Path:
             f"{source} is {str(base)!r}, which does not exist or is not a directory: "
             "create it, or set HOWFAST_SCRATCH to a directory on the disk to measure"
         )
-    if not os.access(base, os.W_OK | os.X_OK):
+    try:  # tried, not asked: access() says yes to root in /proc, where no file can be made
+        fd, probe = tempfile.mkstemp(prefix=".howfast-probe-", dir=base)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
         raise ValueError(
-            f"{source} is {str(base)!r}, which this user cannot write to: "
+            f"{source} is {str(base)!r}, which this user cannot write to ({error.strerror}): "
             "set HOWFAST_SCRATCH to a writable directory on the disk to measure"
-        )
+        ) from None
     return base
 
 
@@ -119,7 +124,13 @@ class Scratch:
         _live.add(self)
         _install_sigterm_handler()
         try:
-            (self.path / OWNER).write_text(owner_stamp())
+            try:
+                (self.path / OWNER).write_text(owner_stamp())
+            except OSError as error:  # a full or failing disk: one line naming the setting
+                raise ValueError(
+                    f"cannot write in the scratch directory {str(root)!r} ({error.strerror}): free some space or "
+                    "set HOWFAST_SCRATCH to another directory on the disk to measure"
+                ) from None
             self.require_space(need_bytes)
         except BaseException:
             self.cleanup()
@@ -185,3 +196,7 @@ def _install_sigterm_handler() -> None:
 
         signal.signal(signal.SIGTERM, _exit)
     _sigterm_installed = True
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from .checks import checked
+
 #: The confidence the interval of a median aims for.
 CONFIDENCE = 0.95
 
@@ -176,3 +178,7 @@ def reasons(metrics: pl.DataFrame) -> list[str]:
 def unsupported(metrics: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     """The cases this machine could not run, with the reason."""
     return metrics.filter(pl.col("metric") == "unsupported").select([*by, "note"]).unique(maintain_order=True)
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

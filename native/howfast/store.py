@@ -50,7 +50,7 @@ from .profiles import Profile, current_profile
 #: ``howfast.<subject>`` whose ``experiments.measure(profile, writer)`` fills a set.
 SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "rocksdb", "network", "hashing", "cpu")
 
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # always fullmatch: "$" matches before a final "\n"
 MANIFEST = "manifest.json"
 FACTS = "machine.json"
 
@@ -74,8 +74,15 @@ def schema(subject: str) -> int:
 
 
 def _check_name(name: str, what: str) -> None:
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValueError(f"{what} {name!r} must be lower-case letters, digits, '_' or '-'")
+
+
+def _check_machine(machine: str | None) -> str | None:
+    """`machine` (None: this machine), ValueError unless it can name a machine's folder."""
+    if machine is not None and not machine_name_ok(machine):
+        raise ValueError(f"machine {machine!r} is not a machine's folder name (letters, digits, '_', '.', '-')")
+    return machine
 
 
 def check_subject(subject: str) -> str:
@@ -97,6 +104,9 @@ def set_dir(subject: str, *, machine: str | None = None, profile: str | None = N
     from .machine import machine_id
 
     check_subject(subject)
+    _check_machine(machine)
+    if profile is not None:
+        _check_name(profile, "profile")
     return results_dir() / (machine or machine_id()) / variant(profile) / subject
 
 
@@ -396,25 +406,33 @@ def load_stored(subject: str, machine: str, folder: str) -> ResultSet:
     """The set of `machine` stored in its profile folder `folder` (``quick``,
     ``quick+no-io_uring``), whatever this process's profile and switches are."""
     check_subject(subject)
-    if not _FOLDER.match(folder) or not _MACHINE.match(machine):
+    if not (isinstance(folder, str) and _FOLDER.fullmatch(folder)) or not machine_name_ok(machine):
         raise ValueError(f"no results set can be stored as machine {machine!r}, profile folder {folder!r}")
     return _open(subject, results_dir() / machine / folder / subject, folder)
 
 
-#: a machine's folder (as ``machine.machine_id`` makes it) and a profile's folder
-_MACHINE = re.compile(r"^\w[\w.-]*$")
-_FOLDER = re.compile(r"^[a-z0-9][a-z0-9_-]*(\+[a-z0-9_-]+)*$")
+#: a machine's folder (as ``machine.machine_id`` makes it) and a profile's folder; both are
+#: always matched whole (``fullmatch``: ``$`` would match before a final newline)
+_MACHINE = re.compile(r"\w[\w.-]*")
+_FOLDER = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(\+[a-z0-9_-]{1,63}){0,8}")
+#: the longest machine name, in characters (a folder name has at most 255 bytes)
+MACHINE_MAX = 64
+
+
+def machine_name_ok(name: object) -> bool:
+    """Whether `name` can be a machine's folder: letters, digits, '.', '_' or '-', not
+    starting with '.' or '-', at most ``MACHINE_MAX`` characters."""
+    return isinstance(name, str) and len(name) <= MACHINE_MAX and _MACHINE.fullmatch(name) is not None
 
 
 def stored(machine: str) -> list[tuple[str, str]]:
     """(profile folder, subject) of every set stored for `machine`, in the book's order."""
-    base = results_dir() / machine
-    if not _MACHINE.match(machine) or not base.is_dir():
+    if not machine_name_ok(machine) or not (base := results_dir() / machine).is_dir():
         return []
     found = [
         (folder.name, subject)
         for folder in sorted(base.iterdir())
-        if _FOLDER.match(folder.name) and folder.is_dir()
+        if _FOLDER.fullmatch(folder.name) and folder.is_dir()
         for subject in SUBJECTS
         if (folder / subject / MANIFEST).is_file()
     ]
@@ -492,7 +510,7 @@ def load_facts(machine: str | None = None) -> dict[str, Any]:
     """The facts of the most recently measured set of a machine."""
     from .machine import machine_id
 
-    base = results_dir() / (machine or machine_id())
+    base = results_dir() / (_check_machine(machine) or machine_id())
     links = [p for p in base.glob(f"*/*/{MANIFEST}") if not p.parent.name.startswith(".")]
     manifests = sorted(links, key=lambda p: p.stat().st_mtime)
     if not manifests:

@@ -12,10 +12,15 @@ from typing import Any
 import polars as pl
 
 from . import fmt
+from .checks import checked
 
 
 class Table:
     def __init__(self, frame: pl.DataFrame, formats: Mapping[str, Callable[[Any], str]] | None = None) -> None:
+        if not isinstance(frame, pl.DataFrame):
+            raise TypeError(f"Table(): frame must be a polars DataFrame, got {type(frame).__name__}")
+        if formats is not None and not isinstance(formats, Mapping):
+            raise TypeError(f"Table(): formats must be a mapping of column to function, got {type(formats).__name__}")
         if frame.width == 0:
             raise ValueError("a table needs at least one column")
         self.frame = frame
@@ -86,3 +91,7 @@ class Table:
 
 def table(frame: pl.DataFrame, formats: Mapping[str, Callable[[Any], str]] | None = None) -> Table:
     return Table(frame, formats)
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

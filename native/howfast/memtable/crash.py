@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import _native, capabilities
 from ..bench import Case, Outcome, Unsupported
+from ..checks import checked
 from ..scratch import Scratch
 from .experiments import _direct_io, _fresh_dir, _remove_dir
 
@@ -83,6 +84,9 @@ CRASH_MODES = (
 
 def expected_value(key: int, version: int) -> bytes:
     """The value the crash child writes for this key and version."""
+    for name, value in (("key", key), ("version", version)):
+        if not 0 <= value < 2**64:
+            raise ValueError(f"expected_value(): {name} must be from 0 to 2**64 - 1, got {value}")
     return struct.pack("<QQ", key, version) + random.Random(version).randbytes(version * 7919 % 6000)
 
 
@@ -213,3 +217,7 @@ def crash_measurer():
         )
 
     return measure
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

@@ -8,7 +8,7 @@ import polars as pl
 
 from .. import charts, claims, fmt, machine, reference, stats
 from ..checks import checked
-from ..crosscheck import ratio_estimate, side_by_side
+from ..crosscheck import ratio_estimate, round_ratios, side_by_side
 from ..stats import Estimate
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
@@ -369,23 +369,7 @@ def powercut_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Per mode: crash states checked, records acknowledged before the cut (summed over
     the states), keys recovered, partial records skipped, writes not yet durable that
     the states dropped, kept and tore, and problems found."""
-    done = metrics.filter(pl.col("metric") != "unsupported")
-    wide = done.pivot(on="metric", index=["mode", "repetition"], values="value")
-    table = wide.group_by("mode", maintain_order=True).agg(
-        pl.col("states").sum().cast(pl.Int64).alias("crash points"),
-        pl.col("acknowledged").sum().cast(pl.Int64).alias("acknowledged records"),
-        pl.col("recovered_keys").sum().cast(pl.Int64).alias("keys recovered"),
-        pl.col("newer").sum().cast(pl.Int64).alias("newer than acknowledged"),
-        pl.col("torn").sum().cast(pl.Int64).alias("partial records skipped"),
-        pl.col("dropped_writes").sum().cast(pl.Int64).alias("writes dropped"),
-        pl.col("kept_writes").sum().cast(pl.Int64).alias("writes kept"),
-        pl.col("torn_writes").sum().cast(pl.Int64).alias("writes torn"),
-        pl.col("problems").sum().cast(pl.Int64).alias("lost or damaged"),
-    )
-    missing = stats.unsupported(metrics, ["mode"])
-    if missing.height:
-        table = pl.concat([table, missing.rename({"note": "unsupported"})], how="diagonal")
-    return table.with_columns(pl.col("mode").replace_strict(POWERCUT_MODE_NAMES, default=pl.col("mode")))
+    return _crash_rows(metrics, pl.col("states").sum(), POWERCUT_MODE_NAMES, writes=True)
 
 
 def powercut_numbers(metrics: pl.DataFrame) -> dict[str, int]:
@@ -420,20 +404,32 @@ def powercut_numbers(metrics: pl.DataFrame) -> dict[str, int]:
 
 
 def _sigkill_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    return _crash_rows(metrics, pl.len(), CRASH_MODE_NAMES, writes=False)
+
+
+def _crash_rows(metrics: pl.DataFrame, points: pl.Expr, names: dict[str, str], *, writes: bool) -> pl.DataFrame:
+    """One row per mode of a crash experiment (SIGKILL: one crash point a repetition;
+    power cuts: `points` counts the states), with what the writes not yet durable became
+    when `writes`, and a row with the reason for each mode that could not run."""
     done = metrics.filter(pl.col("metric") != "unsupported")
     wide = done.pivot(on="metric", index=["mode", "repetition"], values="value")
+    summed = [
+        ("acknowledged", "acknowledged records"),
+        ("recovered_keys", "keys recovered"),
+        ("newer", "newer than acknowledged"),
+        ("torn", "partial records skipped"),
+        *([("dropped_writes", "writes dropped"), ("kept_writes", "writes kept"), ("torn_writes", "writes torn")]
+          if writes else []),
+        ("problems", "lost or damaged"),
+    ]  # fmt: skip
     table = wide.group_by("mode", maintain_order=True).agg(
-        pl.len().cast(pl.Int64).alias("crash points"),
-        pl.col("acknowledged").sum().cast(pl.Int64).alias("acknowledged records"),
-        pl.col("recovered_keys").sum().cast(pl.Int64).alias("keys recovered"),
-        pl.col("newer").sum().cast(pl.Int64).alias("newer than acknowledged"),
-        pl.col("torn").sum().cast(pl.Int64).alias("partial records skipped"),
-        pl.col("problems").sum().cast(pl.Int64).alias("lost or damaged"),
+        points.cast(pl.Int64).alias("crash points"),
+        *[pl.col(metric).sum().cast(pl.Int64).alias(column) for metric, column in summed],
     )
     missing = stats.unsupported(metrics, ["mode"])
     if missing.height:
         table = pl.concat([table, missing.rename({"note": "unsupported"})], how="diagonal")
-    return table.with_columns(pl.col("mode").replace_strict(CRASH_MODE_NAMES, default=pl.col("mode")))
+    return table.with_columns(pl.col("mode").replace_strict(names, default=pl.col("mode")))
 
 
 def pick(metrics: pl.DataFrame, metric: str, **where: object) -> float:
@@ -1100,11 +1096,9 @@ def breakdown_table(metrics: pl.DataFrame) -> pl.DataFrame:
 def counter_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
     """Records/s with the counters' clocks on over off, run by run (each pair ran one after
     the other): the median ratio and its range over every case and round."""
-    rows = metrics.filter(pl.col("metric") == "records_per_s")
-    if rows.height == 0 or rows["counters"].n_unique() < 2:
+    if "counters" not in metrics.columns:
         return {"ratio": None, "lo": None, "hi": None}
-    wide = rows.pivot(on="counters", index=["capacity", "dsync", "repetition"], values="value")
-    r = (wide["true"] / wide["false"]).drop_nulls()
+    r = round_ratios(metrics, ["capacity", "dsync"], "records_per_s", on="counters", ours=True, theirs=False)["r"]
     if r.len() == 0:
         return {"ratio": None, "lo": None, "hi": None}
     return {"ratio": float(r.median()), "lo": float(r.min()), "hi": float(r.max())}

@@ -158,6 +158,10 @@ class Nginx:
     127.0.0.1 on a free ephemeral port, stopped when the block ends."""
 
     def __init__(self, scratch: Scratch, workers: int) -> None:
+        if not isinstance(scratch, Scratch):
+            raise TypeError(f"Nginx(): scratch must be a Scratch, got {type(scratch).__name__}")
+        if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= 1024:
+            raise ValueError(f"Nginx(): workers must be a whole number from 1 to 1024, got {workers!r:.40}")
         self.exe = shutil.which("nginx")
         if self.exe is None:
             raise Unsupported(NGINX_MISSING)

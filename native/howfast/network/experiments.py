@@ -178,7 +178,9 @@ def _benchmark_metrics(row: dict[str, float]) -> dict[str, tuple[float, str]]:
 def measure_suite(case: Case, scratch: Scratch) -> Outcome:
     """One redis-benchmark test against a Redis started for it."""
     with rd.RedisServer(scratch.path / "redis") as server:
-        rows = rd.redis_benchmark(server.port, case["test"], clients=case["clients"], requests=case["requests"])
+        rows = rd.redis_benchmark(
+            server.port, case["test"], clients=case["clients"], requests=case["requests"], password=server.password
+        )
         if not server.alive():
             raise RuntimeError("redis-server exited during the benchmark")
     return Outcome(_benchmark_metrics(_suite_row(rows, case["test"])))
@@ -198,7 +200,7 @@ def measure_redis_py(case: Case, scratch: Scratch) -> Outcome:
     redis-benchmark (C) as the yardstick; redis-py's row also times packing a command."""
     with rd.RedisServer(scratch.path / "redis") as server:
         if case["client"] == "redis-py":
-            got = rd.redis_py_round_trips(server.port, case["commands"], case["pipeline"])
+            got = rd.redis_py_round_trips(server.port, case["commands"], case["pipeline"], password=server.password)
             ops = got["ops_per_s"]
             metrics = {"ops_per_s": (ops, "commands/s"), "us_per_op": (1e6 / ops, "us")}
             metrics["pack_us"] = (rd.packing_cost(min(case["commands"], 20000)) * 1e6, "us")
@@ -206,7 +208,13 @@ def measure_redis_py(case: Case, scratch: Scratch) -> Outcome:
         # at least 200 round trips: redis-benchmark times its run in whole milliseconds
         requests = max(case["commands"], 200 * case["pipeline"])
         rows = rd.redis_benchmark(
-            server.port, "get", clients=1, requests=requests, pipeline=case["pipeline"], threads=1
+            server.port,
+            "get",
+            clients=1,
+            requests=requests,
+            pipeline=case["pipeline"],
+            threads=1,
+            password=server.password,
         )
     ops = _benchmark_metrics(_suite_row(rows, "get"))["req_per_s"][0]
     return Outcome({"ops_per_s": (ops, "commands/s"), "us_per_op": (1e6 / ops, "us"), "pack_us": (0.0, "us")})
@@ -234,6 +242,7 @@ def measure_scaling(case: Case, scratch: Scratch) -> Outcome:
             clients=case["clients"],
             requests=case["requests"],
             threads=BENCHMARK_THREADS,
+            password=server.password,
         )
     return Outcome(_benchmark_metrics(_suite_row(rows, case["op"].lower())))
 

