@@ -260,6 +260,10 @@ def test_sigint_stops_every_server(isolated: dict[str, Path]) -> None:
 def test_redis_arguments() -> None:
     with pytest.raises(ValueError, match="io_threads"):
         rd.RedisServer(Path("/tmp"), io_threads=0)
+    for commands in (0, rd.MAX_PACKED_COMMANDS + 1, 10**12):  # 10**12 ran for days
+        with pytest.raises(ValueError, match=rf"commands must be 1 to {rd.MAX_PACKED_COMMANDS}, got {commands}"):
+            rd.packing_cost(commands)
+    assert rd.packing_cost(3) > 0
     with pytest.raises(RuntimeError, match="unexpected redis-benchmark output"):
         rd.parse_csv("garbage")
 
