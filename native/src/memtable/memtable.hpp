@@ -131,7 +131,7 @@ struct MemtableCounters {
   uint64_t buffer_wait_ns = 0;  // after a flush, until a free buffer was found (includes stalls)
   uint64_t reap_ns = 0;         // handling completions between batches
   uint64_t drain_ns = 0;        // flush/drain requests: writing the last buffer, waiting for every flush
-  // the writer thread's getrusage(RUSAGE_THREAD), from its start to the last drain/flush
+  // the writer thread's CPU time and context switches, from its start to the last drain/flush
   uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;
 };
 
@@ -203,7 +203,7 @@ struct MemtableBenchConfig {
 
 // The producer threads' side of a benchmark, summed over them.
 struct ProducerCounters {
-  uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;  // getrusage(RUSAGE_THREAD)
+  uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;  // thread_usage()
   uint64_t hash_ns = 0;  // checksumming records (xxh64 of key and value), timed for one record in 16, scaled
 };
 
