@@ -109,7 +109,8 @@ struct MemtableStats {
 
 // Where the writer's time went, for the benchmark's breakdown. Counts are always kept;
 // the *_ns fields only with set_counters(true) (clock reads per batch and per flush,
-// never per record). Written by the writer thread only: read them after drain().
+// never per record). Written by the writer thread only, which hands a copy to counters() at
+// every drain() or flush().
 struct MemtableCounters {
   uint64_t batches = 0;           // times the writer took requests from the queue
   uint64_t batch_records = 0;     // puts taken in those batches
@@ -179,7 +180,7 @@ class Memtable {
   void set_latency_sink(uint64_t* sink, std::size_t size, std::vector<uint64_t>* flush_ns);
   // Clock the writer's work per batch and per flush (MemtableCounters); call before submit().
   void set_counters(bool on);
-  MemtableCounters counters() const;  // after drain()
+  MemtableCounters counters() const;  // as the writer left them at the last drain() or flush()
   void reserve(std::size_t keys, std::size_t key_bytes);  // size the index up front
   bool submit(const Request& request);  // false when the memtable failed or is closing
   void drain(Poller& poller);           // waits until every full buffer is written

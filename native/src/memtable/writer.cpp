@@ -321,7 +321,18 @@ void Memtable::Impl::control(Request& r) {
     if (rec) rec->ack(next_seq - 1);
   }
   thread_usage(false);
+  publish_counters();  // before done(): the caller reads them as soon as it wakes
   if (r.waiter) r.waiter->done();
+}
+
+// The counters as they stand, copied for counters() under published_mu: the live ones
+// (ctr, the queue's wait counts) keep changing once the writer goes back to its queue.
+void Memtable::Impl::publish_counters() {
+  MemtableCounters c = ctr;
+  c.writer_waits = queue.consumer_waits();
+  c.producer_waits = queue.producer_waits();
+  std::lock_guard<std::mutex> lock(published_mu);
+  published = c;
 }
 
 void Memtable::Impl::seal() {
