@@ -4,6 +4,11 @@ raise ValueError, the tools' outputs parse, and the chapter's sentences read rig
 
 from __future__ import annotations
 
+import json
+import resource
+import subprocess
+import sys
+
 import numpy as np
 import polars as pl
 import pytest
@@ -75,6 +80,57 @@ def test_locks_atomics_threads_count_their_work() -> None:
     assert _native.atomic_increments(1000, threads=2, shared_line=False)["checksum"] == 2000
     assert _native.thread_create(5)["checksum"] == 5
     assert _native.syscall_loop("getppid", 10)["ops"] == 10
+
+
+# A fresh process (no thread stacks cached yet) runs the call under an address-space limit
+# that leaves room for `stacks` thread stacks (8 MiB each: RLIMIT_STACK) more than it holds
+# now: the first thread past them cannot start. Then the limit goes, and the same loop
+# runs to its end.
+THREAD_START_SCRIPT = """
+import json, resource, sys
+from howfast import _native
+call, stacks = sys.argv[1], int(sys.argv[2])
+STACK = 8 << 20
+with open("/proc/self/status") as f:
+    vm_size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (vm_size + stacks * STACK + STACK // 2, resource.RLIM_INFINITY))
+try:
+    eval(call)
+    error = None
+except BaseException as e:
+    error = [isinstance(e, OSError), getattr(e, "errno", None), f"{type(e).__name__}: {e}"]
+resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+print(json.dumps({"error": error, "after": eval(call)["checksum"]}))
+"""
+
+
+def _eight_mib_stacks() -> None:
+    resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+
+
+@pytest.mark.parametrize(
+    ("call", "stacks"),
+    [
+        ("_native.atomic_increments(1000, threads=2)", 1),  # run_together: its second worker
+        ("_native.mutex_lock_unlock(1000, threads=2)", 0),  # run_together: its first worker
+        ("_native.thread_create(10)", 0),
+        ("_native.futex_pingpong(10)", 0),
+    ],
+)
+def test_a_thread_that_cannot_start_is_an_os_error_with_errno(call: str, stacks: int) -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", THREAD_START_SCRIPT, call, str(stacks)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_eight_mib_stacks,
+    )
+    assert child.returncode == 0, child.stderr[-2000:]  # std::terminate aborted the process before
+    got = json.loads(child.stdout)
+    assert got["error"] is not None, f"{call} started every thread under the limit"
+    os_error, errno, message = got["error"]  # EAGAIN: BlockingIOError, an OSError
+    assert os_error and errno is not None and errno > 0 and "thread" in message, got
+    assert got["after"] > 0, got  # the started workers were joined: the loop runs again
 
 
 def test_bad_arguments_raise_value_error_naming_them() -> None:

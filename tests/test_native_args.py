@@ -120,6 +120,22 @@ HUGE = {
     "block_pattern size": ("size", "_native.block_pattern(2**40, 0)"),
     "RocksDb write_buffer_size": ("write_buffer_size", "_native.RocksDb(d + '/r', write_buffer_size=2**60)"),
     "RocksDb cache_size": ("cache_size", "_native.RocksDb(d + '/r', cache_size=2**60)"),
+    # The cpu and hashing loops: every count has a ceiling (native/README.md), and a
+    # buffer must fit in half of the memory available now.
+    "sattolo_cycle n": ("n", "_native.sattolo_cycle(2**40)"),
+    "pointer_chase working_set": ("working_set", "_native.pointer_chase(64 << 30, 1)"),
+    "pointer_chase loads": ("loads", "_native.pointer_chase(4096, 10**15)"),
+    "memory_bandwidth buffer_bytes": ("buffer_bytes", "_native.memory_bandwidth('read', 2**40, 1)"),
+    "memory_bandwidth copy buffer_bytes": ("buffer_bytes", "_native.memory_bandwidth('copy', 2**40, 1)"),
+    "memory_bandwidth passes": ("passes", "_native.memory_bandwidth('read', 4096, 10**12)"),
+    "mutex_lock_unlock ops": ("ops", "_native.mutex_lock_unlock(10**12)"),
+    "atomic_increments ops": ("ops", "_native.atomic_increments(10**12, threads=2)"),
+    "syscall_loop ops": ("ops", "_native.syscall_loop('getppid', 10**12)"),
+    "pipe_pingpong round_trips": ("round_trips", "_native.pipe_pingpong(10**12)"),
+    "futex_pingpong round_trips": ("round_trips", "_native.futex_pingpong(10**12)"),
+    "yield_pingpong round_trips": ("round_trips", "_native.yield_pingpong(10**12)"),
+    "thread_create count": ("count", "_native.thread_create(10**12)"),
+    "hash_loop iterations": ("iterations", "_native.hash_loop('fnv1a_64', b'x' * 64, 2**50)"),
 }
 
 HUGE_SCRIPT = """
@@ -207,3 +223,50 @@ def test_memcpy_rounds_stops_on_ctrl_c() -> None:
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+# A long loop of each kind, far from its end when the SIGINT arrives.
+LONG_LOOPS = {
+    "atomic_increments": "_native.atomic_increments(10**9, threads=2)",
+    "mutex_lock_unlock": "_native.mutex_lock_unlock(10**9, threads=2)",
+    "syscall_loop": "_native.syscall_loop('getppid', 10**9)",
+    "pipe_pingpong": "_native.pipe_pingpong(2 * 10**7)",
+    "futex_pingpong": "_native.futex_pingpong(2 * 10**7, same_cpu=False)",
+    "yield_pingpong": "_native.yield_pingpong(2 * 10**7)",
+    "thread_create": "_native.thread_create(10**6)",
+    "pointer_chase": "_native.pointer_chase(64 << 20, 10**9)",
+    "memory_bandwidth": "_native.memory_bandwidth('copy', 256 << 20, 1000, threads=2)",
+    "hash_loop": "_native.hash_loop('fnv1a_64', bytes(1 << 20), 1 << 30)",
+}
+
+# A helper thread sends SIGINT to its own process half a second into the call; the child
+# says how long the call took to give up, and whether its threads are gone.
+CTRL_C_SCRIPT = """
+import os, signal, sys, threading, time
+from howfast import _native
+sent = []
+def interrupt():
+    sent.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(0.5, interrupt).start()
+try:
+    eval(sys.argv[1])
+    print("finished")
+except KeyboardInterrupt:
+    time.sleep(0.2)  # a worker the call left behind would still be listed
+    print("interrupted", time.monotonic() - sent[0], threading.active_count(), len(os.listdir("/proc/self/task")))
+"""
+
+
+@pytest.mark.parametrize("name", sorted(LONG_LOOPS))
+def test_long_loops_stop_on_ctrl_c(name: str) -> None:
+    try:
+        child = subprocess.run(
+            [sys.executable, "-c", CTRL_C_SCRIPT, LONG_LOOPS[name]], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name} ran on 30 s after a Ctrl-C at 0.5 s")
+    words = child.stdout.split()
+    assert words[:1] == ["interrupted"], (child.stdout, child.stderr)
+    assert float(words[1]) < 2.0, f"{name} took {words[1]} s to stop"
+    assert words[2:] == ["1", "1"], f"{name} left threads behind: {words[2:]}"

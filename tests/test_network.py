@@ -305,6 +305,10 @@ def test_redis_arguments() -> None:
         rd.ping("6379")
     with pytest.raises(ValueError, match="requests"):
         rd.redis_benchmark(6379, "get", clients=1, requests=0)
+    for commands in (0, rd.MAX_PACKED_COMMANDS + 1, 10**12):  # 10**12 ran for days
+        with pytest.raises(ValueError, match="commands must be"):
+            rd.packing_cost(commands)
+    assert rd.packing_cost(3) > 0
 
 
 def test_parse_wrk() -> None:

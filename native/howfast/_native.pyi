@@ -546,7 +546,7 @@ def hash_digest(algorithm: str, data: bytes | bytearray | memoryview | _U8Array,
 def hash_loop(
     algorithm: str, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, seed: _Int = 0
 ) -> _HashLoop:
-    """Hash `data` `iterations` times (seed + i on iteration i) with the GIL released; returns elapsed_ns, bytes, iterations and checksum (the wrapping sum of each hash's first word, so no hash can be skipped)."""
+    """Hash `data` `iterations` times (seed + i on iteration i) with the GIL released; returns elapsed_ns, bytes, iterations and checksum (the wrapping sum of each hash's first word, so no hash can be skipped). iterations: at most 2**40; Ctrl-C stops it."""
 
 def hash_word(algorithm: str, digest: bytes) -> int:
     """The word of a digest that hash_loop's checksum sums."""
@@ -554,31 +554,31 @@ def hash_word(algorithm: str, digest: bytes) -> int:
 # ---- cpu and memory ---------------------------------------------------------------------
 
 def sattolo_cycle(n: _Int, *, seed: _Int = 1) -> _U64Array:
-    """A random cyclic permutation of 0..n-1 (Sattolo's algorithm): following i -> next[i] visits every element once before returning."""
+    """A random cyclic permutation of 0..n-1 (Sattolo's algorithm): following i -> next[i] visits every element once before returning. ValueError when its 8 * n bytes exceed half of the memory available now."""
 
 def pointer_chase(working_set: _Int, loads: _Int, *, seed: _Int = 1) -> _Ops:
-    """`loads` dependent loads through a random cycle of 64-byte lines spanning `working_set` bytes (one warm-up lap first). Returns elapsed_ns, ops (loads) and checksum (the index of the line reached)."""
+    """`loads` dependent loads through a random cycle of 64-byte lines spanning `working_set` bytes (one warm-up lap first). Returns elapsed_ns, ops (loads) and checksum (the index of the line reached). loads: at most 10**9; the lines and their cycle must fit in half of the memory available now; Ctrl-C stops it."""
 
 def memory_bandwidth(kind: str, buffer_bytes: _Int, passes: _Int, *, threads: _Int = 1) -> _Ops:
-    """Sequential 'read', 'write' or 'copy' over `buffer_bytes` (split between `threads`), `passes` times. ops = bytes read, written or copied; checksum = sum of the words read, or of the buffer written or copied to."""
+    """Sequential 'read', 'write' or 'copy' over `buffer_bytes` (split between `threads`), `passes` times. ops = bytes read, written or copied; checksum = sum of the words read, or of the buffer written or copied to. passes: at most 1000; the buffer (twice for 'copy') must fit in half of the memory available now; Ctrl-C stops it."""
 
 def mutex_lock_unlock(ops: _Int, *, threads: _Int = 1) -> _Ops:
-    """Lock and unlock one std::mutex `ops` times in each of `threads` threads; checksum = the counter it guards."""
+    """Lock and unlock one std::mutex `ops` times in each of `threads` threads; checksum = the counter it guards. ops: at most 10**9; Ctrl-C stops it."""
 
 def atomic_increments(ops: _Int, *, threads: _Int = 1, shared_line: bool = True) -> _Ops:
-    """fetch_add `ops` times in each of `threads` threads on one counter (shared_line) or one per thread on its own cache line; checksum = sum of the counters."""
+    """fetch_add `ops` times in each of `threads` threads on one counter (shared_line) or one per thread on its own cache line; checksum = sum of the counters. ops: at most 10**9; Ctrl-C stops it."""
 
 def syscall_loop(kind: str, ops: _Int) -> _Ops:
-    """'getppid' through syscall(2) (enters the kernel) or 'clock_gettime' (CLOCK_MONOTONIC, served by the vDSO), `ops` times."""
+    """'getppid' through syscall(2) (enters the kernel) or 'clock_gettime' (CLOCK_MONOTONIC, served by the vDSO), `ops` times (at most 10**9); Ctrl-C stops it."""
 
 def pipe_pingpong(round_trips: _Int, *, same_cpu: bool = True) -> _Ops:
-    """One byte there and back between two processes over two pipes, `round_trips` times; ops = round trips the parent completed, checksum = those the child counted. same_cpu pins both to the current CPU."""
+    """One byte there and back between two processes over two pipes, `round_trips` times; ops = round trips the parent completed, checksum = those the child counted. same_cpu pins both to the current CPU. round_trips: at most 2 * 10**7; Ctrl-C stops it."""
 
 def futex_pingpong(round_trips: _Int, *, same_cpu: bool = True) -> _Ops:
-    """Two threads waking each other through a futex, `round_trips` times; checksum = the partner's count."""
+    """Two threads waking each other through a futex, `round_trips` times; checksum = the partner's count. round_trips: at most 2 * 10**7; Ctrl-C stops it."""
 
 def yield_pingpong(round_trips: _Int) -> _Ops:
-    """Two threads pinned to one CPU handing over with sched_yield(), `round_trips` times; checksum = the partner's count."""
+    """Two threads pinned to one CPU handing over with sched_yield(), `round_trips` times; checksum = the partner's count. round_trips: at most 2 * 10**7; Ctrl-C stops it."""
 
 def thread_create(count: _Int) -> _Ops:
-    """Create and join `count` threads that do nothing; checksum = how many ran."""
+    """Create and join `count` threads that do nothing; checksum = how many ran. count: at most 10**6; Ctrl-C stops it."""

@@ -1,7 +1,7 @@
 // howfast._native: the module. Each subject registers its functions (<subject>/bind.cpp);
 // this file only maps C++ errors to Python exceptions and calls the registrations.
 //
-// SysError -> OSError(errno, message, path); std::invalid_argument -> ValueError
+// SysError -> OSError(errno, message, path) (no path when it has none); std::invalid_argument -> ValueError
 // (pybind11's default); py::error_already_set (Ctrl-C in a loop) passes through.
 #include <pybind11/pybind11.h>
 
@@ -17,7 +17,9 @@ PYBIND11_MODULE(_native, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const howfast::SysError& e) {
-      py::object err = py::module_::import("builtins").attr("OSError")(e.err(), e.what(), e.path());
+      py::object os_error = py::module_::import("builtins").attr("OSError");
+      // OSError(errno, message[, path]): without a path, str() does not end in ": ''"
+      py::object err = e.path().empty() ? os_error(e.err(), e.what()) : os_error(e.err(), e.what(), e.path());
       PyErr_SetObject(PyExc_OSError, err.ptr());
     }
   });

@@ -295,12 +295,19 @@ def redis_py_round_trips(port: int, commands: int, pipeline: int, *, password: s
     return {"commands": float(done), "seconds": elapsed, "ops_per_s": done / elapsed}
 
 
+#: The most commands packing_cost packs: fifty times what the experiment asks (20,000),
+#: a few seconds; a count beyond it is a mistake, not hours of packing.
+MAX_PACKED_COMMANDS = 1_000_000
+
+
 def packing_cost(commands: int) -> float:
     """Seconds redis-py spends in Python per GET just packing the command into RESP bytes,
     with no network: one piece of the per-call cost a C client does not pay."""
     from redis.connection import Connection
 
     _counts(commands=commands)
+    if not 1 <= commands <= MAX_PACKED_COMMANDS:
+        raise ValueError(f"commands must be 1 to {MAX_PACKED_COMMANDS}, got {commands}")
     conn = Connection(host="127.0.0.1", port=1)  # never connected
     start = time.perf_counter_ns()
     for _ in range(commands):

@@ -5,6 +5,7 @@
 
 #include "common/bindings.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/pyutil.hpp"
 #include "hashing/hashing.hpp"
 
@@ -28,11 +29,12 @@ Bytes view(const py::buffer& buffer, py::buffer_info& info) {
 }
 
 py::dict run_hash_loop(const std::string& algorithm, const py::buffer& data, int64_t iterations, uint64_t seed) {
-  require(iterations >= 1, "iterations: must be at least 1, got " + std::to_string(iterations));
+  // At most 2**40 hashes (iterations_for's own ceiling); Ctrl-C stops any loop within 64 MiB hashed.
+  const uint64_t n = require_positive(iterations, "iterations", kMaxHashIterations);
   py::buffer_info info;
   Bytes b = view(data, info);
   HashLoopResult r = without_gil([&](Poller& poller) {
-    return hash_loop(algorithm, b.data, b.size, static_cast<uint64_t>(iterations), seed, poller);
+    return hash_loop(algorithm, b.data, b.size, n, seed, poller);
   });
   py::dict out;
   out["elapsed_ns"] = r.elapsed_ns;
@@ -62,7 +64,8 @@ void register_hashing(py::module_& m) {
   m.def("hash_loop", &run_hash_loop, py::arg("algorithm"), py::arg("data"), py::arg("iterations"), py::kw_only(),
         py::arg("seed") = 0,
         "Hash `data` `iterations` times (seed + i on iteration i) with the GIL released; returns elapsed_ns, bytes, "
-        "iterations and checksum (the wrapping sum of each hash's first word, so no hash can be skipped).");
+        "iterations and checksum (the wrapping sum of each hash's first word, so no hash can be skipped). "
+        "iterations: at most 2**40; Ctrl-C stops it.");
   m.def("hash_word", [](const std::string& algorithm, const py::bytes& digest) {
         std::string s = digest;
         return hash_word(algorithm, std::vector<uint8_t>(s.begin(), s.end()));

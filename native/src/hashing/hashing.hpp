@@ -28,6 +28,10 @@ struct HashLoopResult {
   uint64_t iterations = 0;
 };
 
+// The most hashes one hash_loop call takes (2**40: about 20 minutes of the fastest hash on
+// 16 bytes, far beyond what a plan's calibration asks for).
+constexpr int64_t kMaxHashIterations = int64_t(1) << 40;
+
 // Hashes `data` `iterations` times (seed + i on iteration i, for the seeded hashes), timing the loop.
 HashLoopResult hash_loop(const std::string& algorithm, const uint8_t* data, size_t size, uint64_t iterations,
                          uint64_t seed, Poller& poller);

@@ -193,6 +193,11 @@ struct Memtable::Impl {
   uint64_t flush_path_ns = 0;  // seal() from entry to exit, summed (put_group subtracts it)
   uint64_t rusage_cpu0 = 0, rusage_vol0 = 0, rusage_invol0 = 0;  // the writer's at its start
   void thread_usage(bool start);
+  // What counters() returns: a copy of ctr the writer makes at every flush/drain request,
+  // before it acknowledges it (publish_counters), so no reader touches ctr itself.
+  std::mutex published_mu;
+  MemtableCounters published;
+  void publish_counters();
 
   // flush='io_uring' only. Declared after the buffers, so the ring is torn down before
   // they are freed, also when the constructor throws.

@@ -172,10 +172,8 @@ void Memtable::set_latency_sink(uint64_t* sink, std::size_t size, std::vector<ui
 void Memtable::set_counters(bool on) { impl_->counting.store(on, std::memory_order_relaxed); }
 
 MemtableCounters Memtable::counters() const {
-  MemtableCounters c = impl_->ctr;
-  c.writer_waits = impl_->queue.consumer_waits();
-  c.producer_waits = impl_->queue.producer_waits();
-  return c;
+  std::lock_guard<std::mutex> lock(impl_->published_mu);
+  return impl_->published;
 }
 
 void Memtable::reserve(std::size_t keys, std::size_t key_bytes) {

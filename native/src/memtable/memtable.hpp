@@ -109,7 +109,8 @@ struct MemtableStats {
 
 // Where the writer's time went, for the benchmark's breakdown. Counts are always kept;
 // the *_ns fields only with set_counters(true) (clock reads per batch and per flush,
-// never per record). Written by the writer thread only: read them after drain().
+// never per record). Written by the writer thread only, which hands a copy to counters() at
+// every drain() or flush().
 struct MemtableCounters {
   uint64_t batches = 0;           // times the writer took requests from the queue
   uint64_t batch_records = 0;     // puts taken in those batches
@@ -131,7 +132,7 @@ struct MemtableCounters {
   uint64_t buffer_wait_ns = 0;  // after a flush, until a free buffer was found (includes stalls)
   uint64_t reap_ns = 0;         // handling completions between batches
   uint64_t drain_ns = 0;        // flush/drain requests: writing the last buffer, waiting for every flush
-  // the writer thread's getrusage(RUSAGE_THREAD), from its start to the last drain/flush
+  // the writer thread's CPU time and context switches, from its start to the last drain/flush
   uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;
 };
 
@@ -179,7 +180,7 @@ class Memtable {
   void set_latency_sink(uint64_t* sink, std::size_t size, std::vector<uint64_t>* flush_ns);
   // Clock the writer's work per batch and per flush (MemtableCounters); call before submit().
   void set_counters(bool on);
-  MemtableCounters counters() const;  // after drain()
+  MemtableCounters counters() const;  // as the writer left them at the last drain() or flush()
   void reserve(std::size_t keys, std::size_t key_bytes);  // size the index up front
   bool submit(const Request& request);  // false when the memtable failed or is closing
   void drain(Poller& poller);           // waits until every full buffer is written
@@ -203,7 +204,7 @@ struct MemtableBenchConfig {
 
 // The producer threads' side of a benchmark, summed over them.
 struct ProducerCounters {
-  uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;  // getrusage(RUSAGE_THREAD)
+  uint64_t cpu_ns = 0, voluntary_switches = 0, involuntary_switches = 0;  // thread_usage()
   uint64_t hash_ns = 0;  // checksumming records (xxh64 of key and value), timed for one record in 16, scaled
 };
 

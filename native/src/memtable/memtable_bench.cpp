@@ -2,7 +2,6 @@
 // records (16-byte keys) to the memtable's single writer through its bounded queue.
 // The clock runs from the moment the producers are released until the last buffer's
 // flush has completed; every record's latency (handed over -> acknowledged) is kept.
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/system.hpp"
 #include "memtable/memtable.hpp"
 #include "memtable/memtable_format.hpp"
 
@@ -57,15 +57,13 @@ class Gate {
   bool open_ = false;
 };
 
-// This thread's CPU time and context switches so far (getrusage RUSAGE_THREAD).
-ProducerCounters thread_usage() {
+// This thread's CPU time and context switches so far.
+ProducerCounters producer_usage() {
+  const ThreadUsage u = thread_usage();
   ProducerCounters c;
-  rusage u{};
-  if (::getrusage(RUSAGE_THREAD, &u) != 0) throw_errno("getrusage(RUSAGE_THREAD)");
-  c.cpu_ns = static_cast<uint64_t>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000ull +
-             static_cast<uint64_t>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
-  c.voluntary_switches = static_cast<uint64_t>(u.ru_nvcsw);
-  c.involuntary_switches = static_cast<uint64_t>(u.ru_nivcsw);
+  c.cpu_ns = u.cpu_ns;
+  c.voluntary_switches = u.voluntary_switches;
+  c.involuntary_switches = u.involuntary_switches;
   return c;
 }
 
@@ -138,7 +136,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
         ProducerCounters u0, u1;
         std::exception_ptr error;
         try {
-          u0 = thread_usage();
+          u0 = producer_usage();
         } catch (...) {
           error = std::current_exception();
         }
@@ -162,7 +160,7 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
           if (!memtable.submit(q)) break;  // the writer failed or was stopped
         }
         try {
-          if (!error) u1 = thread_usage();
+          if (!error) u1 = producer_usage();
         } catch (...) {
           error = std::current_exception();
         }

@@ -4,34 +4,15 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstring>
 
 #include "common/errors.hpp"
+#include "common/system.hpp"
 #include "memtable/impl.hpp"
 
 namespace howfast {
-
-namespace {
-
-std::vector<int> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
-  for (int i = 0; i < CPU_SETSIZE; ++i)
-    if (CPU_ISSET(i, &set)) cpus.push_back(i);
-  return cpus;
-}
-
-uint64_t physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
-}
-
-}  // namespace
 
 Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
     : cfg((check_memtable_config(c), c)), queue(queue_capacity_of(c)) {  // checked before the queue is made
@@ -76,10 +57,8 @@ int64_t check_memtable_config(const MemtableConfig& cfg) {
   require(cfg.flush == FlushMode::Blocking || nbuf >= 2,
           "buffers must be at least 2 with flush='io_uring' (one fills while another is written); got " +
               std::to_string(cfg.buffers));
-  const uint64_t memory = physical_memory();
-  require(memory == 0 || static_cast<uint64_t>(nbuf) * C <= memory / 2,
-          "buffers * capacity = " + std::to_string(static_cast<uint64_t>(nbuf) * C) +
-              " bytes is more than half of this machine's memory (" + std::to_string(memory) + " bytes)");
+  require_memory(static_cast<uint64_t>(nbuf), C,
+                 "buffers * capacity (" + std::to_string(nbuf) + " * " + std::to_string(C) + " bytes)");
   if (cfg.pin_cpu != -1) {
     const std::vector<int> cpus = allowed_cpus();
     require(cfg.pin_cpu >= 0 && std::find(cpus.begin(), cpus.end(), cfg.pin_cpu) != cpus.end(),
@@ -182,14 +161,11 @@ void Memtable::Impl::fail_requests(Request* reqs, std::size_t n, std::exception_
     if (reqs[i].waiter) reqs[i].waiter->fail(e);
 }
 
-// The writer's CPU time and context switches (getrusage RUSAGE_THREAD): noted at its
+// The writer's CPU time and context switches (howfast::thread_usage): noted at its
 // start, published into ctr at every flush/drain request (rare: not on the hot path).
 void Memtable::Impl::thread_usage(bool start) {
-  rusage u{};
-  if (::getrusage(RUSAGE_THREAD, &u) != 0) throw_errno("getrusage(RUSAGE_THREAD)");
-  const uint64_t cpu = static_cast<uint64_t>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000ull +
-                       static_cast<uint64_t>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
-  const uint64_t vol = static_cast<uint64_t>(u.ru_nvcsw), invol = static_cast<uint64_t>(u.ru_nivcsw);
+  const ThreadUsage u = howfast::thread_usage();
+  const uint64_t cpu = u.cpu_ns, vol = u.voluntary_switches, invol = u.involuntary_switches;
   if (start) {
     rusage_cpu0 = cpu, rusage_vol0 = vol, rusage_invol0 = invol;
   } else {
@@ -345,7 +321,18 @@ void Memtable::Impl::control(Request& r) {
     if (rec) rec->ack(next_seq - 1);
   }
   thread_usage(false);
+  publish_counters();  // before done(): the caller reads them as soon as it wakes
   if (r.waiter) r.waiter->done();
+}
+
+// The counters as they stand, copied for counters() under published_mu: the live ones
+// (ctr, the queue's wait counts) keep changing once the writer goes back to its queue.
+void Memtable::Impl::publish_counters() {
+  MemtableCounters c = ctr;
+  c.writer_waits = queue.consumer_waits();
+  c.producer_waits = queue.producer_waits();
+  std::lock_guard<std::mutex> lock(published_mu);
+  published = c;
 }
 
 void Memtable::Impl::seal() {

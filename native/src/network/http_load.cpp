@@ -23,6 +23,7 @@
 #include <string>
 
 #include "common/errors.hpp"
+#include "common/system.hpp"
 #include "network/network.hpp"
 #include "network/threads.hpp"
 
@@ -247,9 +248,7 @@ HttpLoadResult http_load(const HttpLoadConfig& c, Poller& poller) {
           }
         }
         r.send_window_ns = std::min<uint64_t>(now_ns() - t0, duration);
-        timespec cpu{};
-        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) < 0) throw_errno("clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-        r.cpu_ns = static_cast<uint64_t>(cpu.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(cpu.tv_nsec);
+        r.cpu_ns = thread_cpu_ns();
       });
     }
     start = now_ns();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/system.hpp"
 
 namespace howfast {
 
@@ -28,7 +29,7 @@ class Workers {
   Workers& operator=(const Workers&) = delete;
 
   void spawn(std::function<void()> body) {
-    threads_.emplace_back([this, body = std::move(body)] {
+    threads_.push_back(start_thread([this, body = std::move(body)] {
       try {
         body();
       } catch (...) {
@@ -37,7 +38,7 @@ class Workers {
         stop_ = true;
       }
       done_.fetch_add(1);
-    });
+    }, "start a worker thread"));  // refused: OSError, once the destructor joined the others
   }
 
   // Waits for every worker, polling for Ctrl-C; rethrows the first error.

@@ -10,6 +10,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/random.hpp"
+#include "common/system.hpp"
 
 #ifdef HOWFAST_HAVE_SQLITE
 #include <sqlite3.h>
@@ -39,14 +40,6 @@ uint64_t row_offset(uint64_t id, RowContent content) {
 }
 
 #ifdef HOWFAST_HAVE_SQLITE  // used by the insert loop and verify only
-
-// CPU time of the calling thread: unlike wall time, it does not grow while another
-// process has the CPU, so it shows what the loop itself costs on a busy machine.
-uint64_t thread_cpu_ns() {
-  timespec ts{};
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) throw_errno("clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 bool file_exists(const std::string& path) {
   struct stat st {};

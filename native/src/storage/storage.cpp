@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -16,6 +15,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/random.hpp"
+#include "common/system.hpp"
 
 namespace howfast {
 
@@ -224,30 +224,10 @@ IoResult run_io(const IoConfig& c, Poller& poller) {
   return result;
 }
 
-uint64_t available_memory() {
-  // MemAvailable: what can be allocated now without swapping (free, plus cache the
-  // kernel can drop); without /proc, the free pages.
-  if (std::FILE* f = std::fopen("/proc/meminfo", "re")) {
-    char line[256];
-    unsigned long long kib = 0;
-    bool found = false;
-    while (!found && std::fgets(line, sizeof line, f) != nullptr)
-      found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
-    std::fclose(f);
-    if (found) return static_cast<uint64_t>(kib) * 1024;
-  }
-  const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
-}
-
 std::vector<uint64_t> memcpy_rounds(int64_t size, int64_t rounds, Poller& poller) {
   const uint64_t n = require_positive(size, "size", 16ll << 30);
   const uint64_t r = require_positive(rounds, "rounds", 100000);
-  const uint64_t available = available_memory();
-  require(available == 0 || 2 * n <= available / 2,
-          "size " + std::to_string(n) + " bytes needs " + std::to_string(2 * n) +
-              " bytes (source and destination), more than half of the memory available now (MemAvailable " +
-              std::to_string(available) + " bytes)");
+  require_memory(n, 2, "size " + std::to_string(n) + " bytes", " (source and destination)");
   AlignedBuffer src(n), dst(n);
   std::memset(src.data(), 0x5a, n);
   std::memset(dst.data(), 0, n);  // touch every page before timing

@@ -65,8 +65,6 @@ IoResult run_io(const IoConfig& config, Poller& poller);
 // destination (2 * size) must fit in half of the memory available now (ValueError);
 // `poller` is called between chunks of a round (Ctrl-C).
 std::vector<uint64_t> memcpy_rounds(int64_t size, int64_t rounds, Poller& poller);
-// Bytes of memory available now (MemAvailable), 0 when unknown.
-uint64_t available_memory();
 
 // --- engines (one file each) -------------------------------------------------------
 struct JobPlan {
