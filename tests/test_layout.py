@@ -46,8 +46,24 @@ def _kinds() -> dict[str, alt.TopLevelMixin]:
         title="A long title over grouped bars, longer than the narrowest column of the book can hold",
         unit="records per second",
     )
+    versus = pl.DataFrame(
+        {
+            "label": ["this machine: 4 KiB write + fsync, growing file", "laptop, WD SN770 NVMe (seed 000)", "HDD"],
+            "value": [939.0, 660.0, 20_000.0],
+            "this_machine": [True, False, False],
+        }
+    )
+    long_rows = frame.filter(pl.col("bytes") == 2**20).with_columns(
+        row=pl.format("synchronous NORMAL, {} rows per transaction, through the C API", pl.col("bytes"))
+    )
     return {
         "single": line.properties(title="One view"),
+        "values-beside-bars": charts.versus(
+            versus, label="label", value="value", title="Lower is better", unit="µs per durable write"
+        ),
+        "long-axis-labels-and-legend": charts.grouped_bars(
+            long_rows, category="row", group="mode", title="Rows per second", unit="rows per second"
+        ),
         "fixed-too-wide": line.properties(width=1200, title="A view 1,200 px wide by its own spec"),
         "layered": charts.lines(
             frame, x="bytes", y="median", color="mode", x_title="size", y_title="records/s", x_labels=charts.SIZE_LABEL

@@ -130,6 +130,11 @@ _DRAW = """<script>
         delete def.legend.columns;
         if (!def.legend.labelExpr) def.legend.labelExpr = expr;
       });
+      var y = e.y;  // categories down the side: at most 40 %% of the width
+      if (y && typeof y === "object" && (y.type === "nominal" || y.type === "ordinal") && y.axis !== null) {
+        y.axis = Object.assign({}, y.axis || {});
+        if (!y.axis.labelExpr) y.axis.labelExpr = wrapExpr(Math.max(12, Math.floor(width * 0.4 / 7)));
+      }
     });
     s.config = s.config || {};
     var header = s.config.header = Object.assign({}, s.config.header || {});
@@ -444,6 +449,10 @@ def _wrap_labels(spec: dict, width: int, chars: int | None = None) -> None:
                 legend["labelExpr"] = expr
             legend.pop("columns", None)  # the columns that fit, not the ones asked for
             field["legend"] = legend
+        y = encoding.get("y")  # categories down the side: at most 40 % of the width
+        if isinstance(y, dict) and y.get("type") in ("nominal", "ordinal") and y.get("axis", {}) is not None:
+            axis = y["axis"] = dict(y.get("axis") or {})
+            axis.setdefault("labelExpr", _wrap_expr(max(12, width * 2 // 35)))
     config = spec.setdefault("config", {})
     header = config["header"] = dict(config.get("header") or {})
     header.setdefault("labelExpr", _wrap_expr(max(8, (width // _across(spec) - 30) // 7)))
