@@ -230,3 +230,18 @@ def test_a_render_starts_from_no_figures(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "assets" / "figures").exists() and not (tmp_path / "_book" / "assets" / "figures").exists()
     assert (tmp_path / "assets" / "js" / "old.svg").exists(), "the libraries' bundle stays"
+
+
+def test_the_book_asks_quarto_for_nothing_from_another_host() -> None:
+    """The theme's web font (cosmo imports it from Google) is switched off, plumbing cells
+    are hidden by default, and nothing in the book's configuration names another host."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_quarto.yml").read_text())
+    html = config["format"]["html"]
+    themes = html["theme"] if isinstance(html["theme"], list) else [html["theme"]]
+    files = [ROOT / t for t in themes if t.endswith(".scss")]
+    assert files and any(re.search(r"^\$web-font-path:\s*false;", f.read_text(), re.M) for f in files)
+    assert config["execute"]["echo"] is False and html["code-fold"] is True
+    text = (ROOT / "_quarto.yml").read_text()
+    assert not re.search(r"https?://", text), "the configuration names another host"
