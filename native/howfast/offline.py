@@ -513,49 +513,48 @@ def _legend_columns(svg: str, width: int) -> int:
     return max(1, min(len(labels), int((width - left) // (widest + 34))))
 
 
-def _sized(spec: dict, width: int) -> dict:
-    """`spec` no wider than `width`: a single view exactly as wide, a concatenation or
-    facet with its views' widths scaled (two measured drawings give the scale that fits)."""
+def _sized(spec: dict, width: int) -> tuple[dict, str]:
+    """`spec` no wider than `width`, and its SVG: a single view exactly as wide, a
+    concatenation or facet with its views' widths scaled (two measured drawings give the
+    scale that fits)."""
     if not _composite(spec):
-        return {**spec, "width": width, "autosize": {"type": "fit-x", "contains": "padding"}}
+        out = {**spec, "width": width, "autosize": {"type": "fit-x", "contains": "padding"}}
+        return out, _svg(out)
     continuous = ((spec.get("config") or {}).get("view") or {}).get("continuousWidth") or 300
     base = [v["width"] if isinstance(v.get("width"), (int, float)) else continuous for v in _views(spec)]
 
-    def scaled(factor: float) -> tuple[dict, float]:
+    def scaled(factor: float) -> tuple[dict, str, float]:
         out = copy.deepcopy(spec)
         for view, w in zip(_views(out), base, strict=True):
             view["width"] = max(20, round(w * factor))
-        return out, _drawn_width(_svg(out))
+        svg = _svg(out)
+        return out, svg, _drawn_width(svg)
 
     f1 = max(0.05, (width / _across(spec) - 70) / max(base))
-    draw, s1 = scaled(f1)
+    draw, svg, s1 = scaled(f1)
     if width - 60 <= s1 <= width:
-        return draw
+        return draw, svg
     f2 = f1 * 0.6
-    draw, s2 = scaled(f2)
+    draw, svg, s2 = scaled(f2)
     per = (s1 - s2) / (f1 - f2)
     if per <= 0:  # the views' widths are not what makes it wide
-        return draw
+        return draw, svg
     f = max(0.05, (width - 2 - (s1 - per * f1)) / per)
-    draw, s = scaled(f)
+    draw, svg, s = scaled(f)
     if s > width:
-        draw, _ = scaled(f * width / s * 0.97)
-    return draw
+        draw, svg, _ = scaled(f * width / s * 0.97)
+    return draw, svg
 
 
-def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
-    """`spec` drawn `width` pixels wide at most, as the page's renderer draws it in a
-    column that wide: a single or layered view exactly as wide; a concatenation or facet
-    with its views' widths scaled to fit; titles and long labels wrapped; legends in as
-    many columns as fit."""
+def _fitted(spec: dict, width: int) -> tuple[dict, str]:
     spec = copy.deepcopy(spec)
     _wrap_titles(spec, width)
     _wrap_labels(spec, width)
-    first = _svg(_sized(spec, width))
+    if not _LEGEND_LABELS.search(first := _svg(spec if _composite(spec) else _sized(spec, width)[0])):
+        return _sized(spec, width)  # no legend to lay out
     chars = max(8, int(width - _legend_left(first) - 40) // 7)
-    if chars < (width - 90) // 7 and _LEGEND_LABELS.search(first):  # a legend far right of the edge
+    if chars < (width - 90) // 7:  # a legend far right of the edge: shorter lines
         _wrap_labels(spec, width, chars)
-        first = _svg(_sized(spec, width))
     columns = _legend_columns(first, width)
     if columns and columns != ((spec.get("config") or {}).get("legend") or {}).get("columns"):
         config = spec.setdefault("config", {})
@@ -563,9 +562,17 @@ def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
     return _sized(spec, width)
 
 
+def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
+    """`spec` drawn `width` pixels wide at most, as the page's renderer draws it in a
+    column that wide: a single or layered view exactly as wide; a concatenation or facet
+    with its views' widths scaled to fit; titles and long labels wrapped; legends in as
+    many columns as fit."""
+    return _fitted(spec, width)[0]
+
+
 def static_svg(spec: dict, width: int = STATIC_WIDTH) -> str:
     """The chart as an SVG image `width` pixels wide at most."""
-    return _svg(fitted(spec, width))
+    return _fitted(spec, width)[1]
 
 
 def write_static(spec: dict, root: Path, name: str) -> Path:
