@@ -172,7 +172,7 @@ _DRAW = """<script>
       var widest = 0;
       for (var j = 0; j < labels.length; j++) widest = Math.max(widest, labels[j].getBBox().width);
       var left = legends[i].getBoundingClientRect().left - svg.getBoundingClientRect().left;
-      var cols = Math.max(1, Math.min(labels.length, Math.floor((width - left) / (widest + 34))));
+      var cols = Math.max(1, Math.min(labels.length, Math.floor((width - left) / (widest + 42))));
       best = best ? Math.min(best, cols) : cols;
     }
     return best;
@@ -510,7 +510,7 @@ def _legend_columns(svg: str, width: int) -> int:
         return 0
     left = _legend_left(svg)
     widest = max(len(line) for line in lines) * 7
-    return max(1, min(len(labels), int((width - left) // (widest + 34))))
+    return max(1, min(len(labels), int((width - left) // (widest + 42))))
 
 
 def _sized(spec: dict, width: int) -> tuple[dict, str]:
