@@ -110,6 +110,32 @@ def test_every_kind_of_chart_fits_the_column_and_nothing_is_cut(
         assert by_name[name]["svg"] >= by_name[name]["room"] - 2, (name, by_name[name])
 
 
+def test_charts_are_drawn_again_when_the_window_narrows(
+    chart_htmls: tuple[dict[str, str], Path], tmp_path: Path
+) -> None:
+    """A reader who narrows the window (the column goes from 750 to 530 px) sees every
+    chart drawn again to the new width."""
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the layout")
+    htmls, book = chart_htmls
+    page = browser.layout_page(list(htmls.values()), book, tmp_path, resize_to=browser.COLUMNS[1000])
+    found = browser.layout(page, 1400)
+    named = [chart | {"id": name} for name, chart in zip(htmls, found, strict=True)]
+    assert browser.layout_problems(named, 1400, column=browser.COLUMNS[1000]) == []
+
+
+def test_a_size_axis_in_raw_bytes_is_caught(tmp_path: Path) -> None:
+    """A log axis of sizes labelled with Vega's own format ("16,777,216") fails the check."""
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the layout")
+    frame = pl.DataFrame({"bytes": [2**16, 2**20, 2**24], "y": [1.0, 2.0, 3.0]})
+    raw = alt.Chart(frame).mark_line().encode(x=alt.X("bytes:Q", scale=alt.Scale(type="log", base=2)), y="y")
+    offline._page["loaded"] = False
+    html = offline.chart_html(raw.to_dict(), root=tmp_path / "book", here=tmp_path / "book" / "x")
+    found = browser.layout(browser.layout_page([html], tmp_path / "book", tmp_path / "site"), 1000)
+    assert any("sizes in bytes written out" in p and "16,777,216" in p for p in browser.layout_problems(found, 1000))
+
+
 def test_the_check_sees_a_chart_too_wide_and_a_cut_label(tmp_path: Path) -> None:
     """The layout check is not a formality: a chart drawn at a fixed width the old way,
     wider than the column, with a legend cut by Vega's default label limit, fails it."""
