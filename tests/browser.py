@@ -135,10 +135,23 @@ _REPORT = """
 <script>
 (function () {
   var started = Date.now();
+  function rawSize(t) {  // a power of two of 64 Ki or more written out in digits: a size in bytes
+    if (!/^[0-9]{1,3}(,[0-9]{3})+$/.test(t)) return false;
+    var n = Number(t.replace(/,/g, ""));
+    return n >= 65536 && Math.log2(n) % 1 === 0;
+  }
   function report() {
     var charts = document.querySelectorAll(".howfast-chart");
     var done = Array.prototype.every.call(charts, function (el) { return el.hasAttribute("data-howfast-drawn"); });
     if (!done && Date.now() - started < 15000) { setTimeout(report, 100); return; }
+    if (window.howfastResizeTo) {  // the reader narrows the window: every chart is drawn again
+      document.querySelector("main").style.width = window.howfastResizeTo + "px";
+      window.howfastResizeTo = 0;
+      window.dispatchEvent(new Event("resize"));
+      started = Date.now();
+      setTimeout(report, 1500);
+      return;
+    }
     var found = Array.prototype.map.call(charts, function (el) {
       var cs = window.getComputedStyle(el);
       var svg = el.querySelector("svg");
@@ -160,6 +173,7 @@ _REPORT = """
         shown: svg ? svg.getBoundingClientRect().width : null,
         marks: svg ? svg.querySelectorAll("[class*='mark-']").length : 0,
         outside: outside,
+        raw_sizes: texts.filter(rawSize),
         cut: texts.filter(function (t) { return /\u2026\\s*$/.test(t); }),
         texts: texts.length
       };
@@ -172,14 +186,17 @@ _REPORT = """
 """
 
 
-def layout_page(htmls: list[str], root: Path, where: Path) -> Path:
+def layout_page(htmls: list[str], root: Path, where: Path, resize_to: int | None = None) -> Path:
     """The charts' HTML in a column as wide as a book page's body (``COLUMNS``), with the
-    book's assets beside it, and a script that reports how each chart was laid out."""
+    book's assets beside it, and a script that reports how each chart was laid out (once
+    drawn, after the column is made `resize_to` pixels wide and the window says it resized,
+    if given)."""
     page = chart_page(htmls, root, where)
     body = "".join(htmls)
     page.write_text(
         "<!doctype html><html><head><meta charset='utf-8'>"
         + _LAYOUT
+        + (f"<script>window.howfastResizeTo = {int(resize_to)};</script>" if resize_to else "")
         + "</head><body>\n<main>\n"
         + body
         + "\n</main>\n"
@@ -201,22 +218,26 @@ def layout(page: Path, window: int) -> list[dict]:
     return json.loads(html.unescape(found.group(1)))
 
 
-def layout_problems(found: list[dict], window: int) -> list[str]:
+def layout_problems(found: list[dict], window: int, column: int | None = None) -> list[str]:
     """What a reader would see wrong with the charts `layout` found in a window `window`
     pixels wide: a chart not drawn, one wider than its column, a text past the image's
-    edge (cut off), a text cut with "…"."""
+    edge (cut off), a text cut with "…", a size in bytes written out in digits. The
+    column is the one such a window gives a book page, or `column` pixels wide."""
+    column = column or COLUMNS[window]
     problems = []
     for chart in found:
         where = f"{chart['id']} in a {window}-px window"
         if chart["drawn"] != "1" or not chart["marks"]:
             problems.append(f"{where}: not drawn ({chart['drawn']})")
             continue
-        if chart["column"] != COLUMNS[window]:
-            problems.append(f"{where}: the page's column is {chart['column']} px, not {COLUMNS[window]}")
+        if chart["column"] != column:
+            problems.append(f"{where}: the page's column is {chart['column']} px, not {column}")
         if chart["svg"] > chart["room"] + 1 or chart["shown"] > chart["container"] + 1:
             problems.append(f"{where}: {chart['svg']} px wide in a column leaving it {chart['room']} px")
         if chart["outside"]:
             problems.append(f"{where}: texts past the image's edge: {chart['outside']}")
+        if chart["raw_sizes"]:
+            problems.append(f"{where}: sizes in bytes written out (label them in KiB/MiB/GiB): {chart['raw_sizes']}")
         if chart["cut"]:
             problems.append(f"{where}: texts cut with an ellipsis: {chart['cut']}")
     return problems

@@ -141,7 +141,8 @@ def test_like_with_like_only(use: Path) -> None:
         assert card.against(rows[id_], here).startswith("not comparable: ")
     plotted = set(card.versus_laptop(frame, here)["label"].to_list())
     assert plotted.isdisjoint({rows[i]["label"] for i in ("http", "hashing", "tcp", "sqlite_insert")})
-    assert rows["redis"]["label"] in plotted or rows["redis"][here] is None
+    assert "requests per test against the seed's 100,000" in card.against(rows["redis"], here)  # smoke: 500
+    assert rows["redis"]["label"] not in plotted
     page = card.rows_for_page(frame)
     redis = page.filter(pl.col("number").str.contains("Redis")).row(0, named=True)
     assert redis["laptop"] == "184,501.84 req/s (seed 000)" and redis["phone"] == "40,000 req/s (seed 001, rounded)"
@@ -360,8 +361,8 @@ def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_esti
     texts = set(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
     assert {f"{m:,} machines" for m in expected["machines"]} <= texts
     top = expected.filter(pl.col("bottleneck")).row(0, named=True)
-    assert any(t.startswith(f"Bottleneck: {top['resource']}, {top['machines']:,} machines, ${top['cost']:,.0f}")
-               for t in texts)  # fmt: skip
+    assert f"Bottleneck: {top['resource']}" in texts
+    assert f"{top['machines']:,} machines, ${top['cost']:,.0f}" in texts
 
 
 def test_a_tight_interval_gets_the_digits_to_show_it() -> None:

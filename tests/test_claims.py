@@ -150,6 +150,10 @@ def test_cache_topology_and_write_cache_from_fake_sysfs(tmp_path) -> None:
     assert "no cache flush" in machine.write_cache_words({"write_cache": wc["mode"], "fua": wc["fua"]})
     assert "cache flush" in machine.write_cache_words({"write_cache": "write back", "fua": False})
     assert machine.write_cache("nope", tmp_path / "block") == {"mode": None, "fua": None}
+    thp = tmp_path / "thp"
+    thp.write_text("always [madvise] never\n")
+    assert machine.transparent_hugepages(thp) == "madvise"
+    assert machine.transparent_hugepages(tmp_path / "missing") is None
 
 
 def test_large_numbers_read_in_words_and_counts_stay_exact() -> None:

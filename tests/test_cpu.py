@@ -453,6 +453,8 @@ def test_memory_facts_only_for_the_measuring_machine() -> None:
     assert report.memory_facts({"machine": "another-machine"}) == {}
     here = report.memory_facts({"machine": machine_id()})
     assert here["page_size"] > 0 and "thp" in here
+    recorded = {"machine": "another-machine", "page_size": 16384, "transparent_hugepages": "always"}
+    assert report.memory_facts(recorded) == {"page_size": 16384, "thp": "always"}  # the measuring machine's
 
 
 def test_latency_chart_sizes_in_binary_units_and_no_fixed_width() -> None:

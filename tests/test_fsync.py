@@ -303,3 +303,8 @@ def test_batch_rule(big, one, expected: str) -> None:
 )
 def test_layout_rule(rewrite, append, expected: str) -> None:
     assert expected in fsync_report.layout_rule(rewrite, append)
+
+
+def test_interval_ends_near_one_keep_their_side() -> None:
+    assert fsync_report._edge(1.003) == "1.003" and fsync_report._edge(0.998) == "0.998"
+    assert fsync_report._edge(1.0) == "1" and fsync_report._edge(2.81) == "2.8"

@@ -46,8 +46,24 @@ def _kinds() -> dict[str, alt.TopLevelMixin]:
         title="A long title over grouped bars, longer than the narrowest column of the book can hold",
         unit="records per second",
     )
+    versus = pl.DataFrame(
+        {
+            "label": ["this machine: 4 KiB write + fsync, growing file", "laptop, WD SN770 NVMe (seed 000)", "HDD"],
+            "value": [939.0, 660.0, 20_000.0],
+            "this_machine": [True, False, False],
+        }
+    )
+    long_rows = frame.filter(pl.col("bytes") == 2**20).with_columns(
+        row=pl.format("synchronous NORMAL, {} rows per transaction, through the C API", pl.col("bytes"))
+    )
     return {
         "single": line.properties(title="One view"),
+        "values-beside-bars": charts.versus(
+            versus, label="label", value="value", title="Lower is better", unit="µs per durable write"
+        ),
+        "long-axis-labels-and-legend": charts.grouped_bars(
+            long_rows, category="row", group="mode", title="Rows per second", unit="rows per second"
+        ),
         "fixed-too-wide": line.properties(width=1200, title="A view 1,200 px wide by its own spec"),
         "layered": charts.lines(
             frame, x="bytes", y="median", color="mode", x_title="size", y_title="records/s", x_labels=charts.SIZE_LABEL
@@ -92,6 +108,32 @@ def test_every_kind_of_chart_fits_the_column_and_nothing_is_cut(
     by_name = dict(zip(htmls, found, strict=True))
     for name in ("single", "layered", "fixed-too-wide", "unavailable"):  # a single view takes the column
         assert by_name[name]["svg"] >= by_name[name]["room"] - 2, (name, by_name[name])
+
+
+def test_charts_are_drawn_again_when_the_window_narrows(
+    chart_htmls: tuple[dict[str, str], Path], tmp_path: Path
+) -> None:
+    """A reader who narrows the window (the column goes from 750 to 530 px) sees every
+    chart drawn again to the new width."""
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the layout")
+    htmls, book = chart_htmls
+    page = browser.layout_page(list(htmls.values()), book, tmp_path, resize_to=browser.COLUMNS[1000])
+    found = browser.layout(page, 1400)
+    named = [chart | {"id": name} for name, chart in zip(htmls, found, strict=True)]
+    assert browser.layout_problems(named, 1400, column=browser.COLUMNS[1000]) == []
+
+
+def test_a_size_axis_in_raw_bytes_is_caught(tmp_path: Path) -> None:
+    """A log axis of sizes labelled with Vega's own format ("16,777,216") fails the check."""
+    if browser.chromium() is None:
+        pytest.fail("Chromium is needed to check the layout")
+    frame = pl.DataFrame({"bytes": [2**16, 2**20, 2**24], "y": [1.0, 2.0, 3.0]})
+    raw = alt.Chart(frame).mark_line().encode(x=alt.X("bytes:Q", scale=alt.Scale(type="log", base=2)), y="y")
+    offline._page["loaded"] = False
+    html = offline.chart_html(raw.to_dict(), root=tmp_path / "book", here=tmp_path / "book" / "x")
+    found = browser.layout(browser.layout_page([html], tmp_path / "book", tmp_path / "site"), 1000)
+    assert any("sizes in bytes written out" in p and "16,777,216" in p for p in browser.layout_problems(found, 1000))
 
 
 def test_the_check_sees_a_chart_too_wide_and_a_cut_label(tmp_path: Path) -> None:
@@ -159,7 +201,7 @@ def test_every_chapter_chart_function_in_the_book_sets_no_fixed_width_wider_than
     wide = []
     for path in sorted((ROOT / "native" / "howfast").rglob("*.py")):
         for match in re.finditer(r"width\s*=\s*(\d+)", path.read_text()):
-            if int(match.group(1)) > browser.COLUMNS[1000] and "STATIC_WIDTH" not in match.group(0):
+            if int(match.group(1)) > browser.COLUMNS[1000]:
                 wide.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert wide == [], wide
 
@@ -214,3 +256,18 @@ def test_a_render_starts_from_no_figures(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "assets" / "figures").exists() and not (tmp_path / "_book" / "assets" / "figures").exists()
     assert (tmp_path / "assets" / "js" / "old.svg").exists(), "the libraries' bundle stays"
+
+
+def test_the_book_asks_quarto_for_nothing_from_another_host() -> None:
+    """The theme's web font (cosmo imports it from Google) is switched off, plumbing cells
+    are hidden by default, and nothing in the book's configuration names another host."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_quarto.yml").read_text())
+    html = config["format"]["html"]
+    themes = html["theme"] if isinstance(html["theme"], list) else [html["theme"]]
+    files = [ROOT / t for t in themes if t.endswith(".scss")]
+    assert files and any(re.search(r"^\$web-font-path:\s*false;", f.read_text(), re.M) for f in files)
+    assert config["execute"]["echo"] is False and html["code-fold"] is True
+    text = (ROOT / "_quarto.yml").read_text()
+    assert not re.search(r"https?://", text), "the configuration names another host"

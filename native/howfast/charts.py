@@ -45,7 +45,14 @@ def _theme() -> alt.theme.ThemeConfig:
                 "gridColor": "#e6e6e6",
                 **unlimited,
             },
-            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "columns": 2, **unlimited},
+            "legend": {
+                "labelFontSize": 12,
+                "titleFontSize": 12,
+                "orient": "bottom",
+                "columns": 2,
+                "columnPadding": 18,  # entries side by side stay apart
+                **unlimited,
+            },
             "header": {"labelFontSize": 12, "titleFontSize": 12, **unlimited},
             # a title starts at the chart's left edge, not the plot's (long axis labels)
             "title": {

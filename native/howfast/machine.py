@@ -152,6 +152,13 @@ def write_cache_words(f: dict[str, Any]) -> str:
     return said
 
 
+def transparent_hugepages(path: str | Path = "/sys/kernel/mm/transparent_hugepage/enabled") -> str | None:
+    """The kernel's transparent-huge-page mode, the bracketed word of its setting
+    ('always', 'madvise' or 'never'); None where the kernel does not say."""
+    match = re.search(r"\[(\w+)\]", _read(path))
+    return match.group(1) if match else None
+
+
 def memory_bytes() -> int:
     match = re.search(r"MemTotal:\s+(\d+) kB", _read("/proc/meminfo"))
     return int(match.group(1)) * 1024 if match else 0
@@ -288,6 +295,8 @@ def facts(directory: str | os.PathLike[str]) -> dict[str, Any]:
         "cache_topology": topology_words(cache_topology()),
         "cache_levels": [{"name": c.name, "size": c.size, "shared_by": c.shared_by} for c in cache_topology()],
         "memory_bytes": memory_bytes(),
+        "page_size": os.sysconf("SC_PAGE_SIZE"),
+        "transparent_hugepages": transparent_hugepages(),
         "os": os_name(),
         "kernel": platform.release(),
         "python": platform.python_version(),

@@ -118,14 +118,23 @@ _DRAW = """<script>
     if (s.spec) encodings(s.spec, out);
     return out;
   }
-  function wrapLabels(s, width) {
-    var expr = wrapExpr(Math.max(12, Math.floor((width - 90) / 7)));
+  // Legend labels wrap at `chars` characters, and legends take the columns the renderer
+  // gives them (config.legend.columns), whatever a chart asked for.
+  function wrapLabels(s, width, chars) {
+    var expr = wrapExpr(chars);
     encodings(s, []).forEach(function (e) {
       LEGENDS.forEach(function (channel) {
         var def = e[channel];
         if (!def || typeof def !== "object" || def.legend === null || !(def.field || def.aggregate)) return;
-        if (!(def.legend && def.legend.labelExpr)) def.legend = Object.assign({labelExpr: expr}, def.legend || {});
+        def.legend = Object.assign({}, def.legend || {});
+        delete def.legend.columns;
+        if (!def.legend.labelExpr) def.legend.labelExpr = expr;
       });
+      var y = e.y;  // categories down the side: at most 40 %% of the width
+      if (y && typeof y === "object" && (y.type === "nominal" || y.type === "ordinal") && y.axis !== null) {
+        y.axis = Object.assign({}, y.axis || {});
+        if (!y.axis.labelExpr) y.axis.labelExpr = wrapExpr(Math.max(12, Math.floor(width * 0.4 / 7)));
+      }
     });
     s.config = s.config || {};
     var header = s.config.header = Object.assign({}, s.config.header || {});
@@ -152,7 +161,9 @@ _DRAW = """<script>
     return vegaEmbed(el, spec, OPTIONS).then(function (result) { el._howfastView = result; return result; });
   }
   // Legend entries in as many columns as fit the width.
+  // A legend below the chart starts where the plot does (right of the y axis's labels).
   function legendColumns(el, width) {
+    var svg = el.querySelector("svg");
     var legends = el.querySelectorAll("g.role-legend");
     var best = 0;
     for (var i = 0; i < legends.length; i++) {
@@ -160,10 +171,19 @@ _DRAW = """<script>
       if (labels.length < 2) continue;
       var widest = 0;
       for (var j = 0; j < labels.length; j++) widest = Math.max(widest, labels[j].getBBox().width);
-      var cols = Math.max(1, Math.min(labels.length, Math.floor((width - 60) / (widest + 34))));
+      var left = legends[i].getBoundingClientRect().left - svg.getBoundingClientRect().left;
+      var cols = Math.max(1, Math.min(labels.length, Math.floor((width - left) / (widest + 42))));
       best = best ? Math.min(best, cols) : cols;
     }
     return best;
+  }
+  function legendOutside(el) {
+    var svg = el.querySelector("svg");
+    if (!svg) return false;
+    var right = svg.getBoundingClientRect().right;
+    return Array.prototype.some.call(el.querySelectorAll("g.role-legend"), function (g) {
+      return g.getBoundingClientRect().right > right + 1;
+    });
   }
   function sized(spec, factor, base) {
     var s = clone(spec);
@@ -193,29 +213,79 @@ _DRAW = """<script>
       });
     });
   }
+  // The right edge of the chart's visible texts past the image's own (0: none past it).
+  function overflow(el) {
+    var svg = el.querySelector("svg");
+    if (!svg) return 0;
+    var right = svg.getBoundingClientRect().right, most = 0;
+    Array.prototype.forEach.call(svg.querySelectorAll("text"), function (t) {
+      if (t.getAttribute("opacity") === "0") return;  // hidden where labels overlap
+      most = Math.max(most, t.getBoundingClientRect().right - right);
+    });
+    return most;
+  }
+  function legendLeft(el) {  // where the widest-placed legend starts, from the image's left edge
+    var svg = el.querySelector("svg"), left = 0;
+    Array.prototype.forEach.call(el.querySelectorAll("g.role-legend"), function (g) {
+      left = Math.max(left, g.getBoundingClientRect().left - svg.getBoundingClientRect().left);
+    });
+    return left;
+  }
+  // Draws the chart to fit: the views sized, then legends in as many columns as fit (one
+  // column less, then shorter label lines, while a legend runs past the edge), then the
+  // plot narrowed by what marks' texts (values printed beside bars) still run past it.
+  // (Vega's "fit" leaves marks out of the layout; a concatenation's "pad" counts them.)
   function draw(id) {
     var el = document.getElementById(id);
-    var spec = clone(charts[id]);
     el.removeAttribute("data-howfast-drawn");
     var width = room(el);
     el._howfastWidth = el.clientWidth;
-    wrapTitles(spec, width);
-    wrapLabels(spec, width);
-    var fit;
-    if (composite(spec)) fit = function (s) { return fitComposite(el, s, width); };
-    else {
-      spec.width = "container";
-      spec.autosize = {type: "fit-x", contains: "padding"};
-      fit = function (s) { return embed(el, s); };
-    }
-    return fit(spec).then(function () {
-      var cols = legendColumns(el, width);
-      var now = ((spec.config || {}).legend || {}).columns;
-      if (cols && cols !== now) {
-        spec.config = spec.config || {};
-        spec.config.legend = Object.assign({}, spec.config.legend || {}, {columns: cols});
-        return fit(spec);
+    var single = !composite(charts[id]);
+    var chars = Math.max(12, Math.floor((width - 90) / 7)), cols = 0, narrow = 0;
+    function prepared() {
+      var s = clone(charts[id]);
+      wrapTitles(s, width);
+      wrapLabels(s, width, chars);
+      if (cols) {
+        s.config = s.config || {};
+        s.config.legend = Object.assign({}, s.config.legend || {}, {columns: cols});
       }
+      if (single) {  // texts past the plot (values beside bars) get room as padding
+        s.width = "container";
+        s.autosize = {type: "fit-x", contains: "padding"};
+        var p = typeof s.padding === "number" ? s.padding : 5;
+        if (narrow) s.padding = {left: p, top: p, bottom: p, right: p + narrow};
+      }
+      return s;
+    }
+    function fit() { return single ? embed(el, prepared()) : fitComposite(el, prepared(), width - narrow); }
+    function legendFits(tries) {
+      if (tries <= 0 || !legendOutside(el)) return null;
+      if (cols > 1) cols -= 1;
+      else {
+        var shorter = Math.max(8, Math.floor((width - legendLeft(el) - 40) / 7));
+        if (shorter >= chars) return null;
+        chars = shorter;
+      }
+      return fit().then(function () { return legendFits(tries - 1); });
+    }
+    function marksFit(tries) {
+      var past = overflow(el);
+      if (tries <= 0 || past <= 1) return null;
+      narrow += Math.ceil(past) + 4;
+      return fit().then(function () { return marksFit(tries - 1); });
+    }
+    return fit().then(function () {
+      var best = legendColumns(el, width);
+      var now = ((charts[id].config || {}).legend || {}).columns;
+      if (best && best !== now) {
+        cols = best;
+        return fit();
+      }
+    }).then(function () {
+      return legendFits(4);
+    }).then(function () {
+      return marksFit(2);
     }).then(function () {
       el.setAttribute("data-howfast-drawn", "1");
     }).catch(function (err) {
@@ -363,10 +433,10 @@ def _encodings(spec: dict) -> list[dict]:
     return found
 
 
-def _wrap_labels(spec: dict, width: int) -> None:
-    """Legend and facet header labels wrap, as the page's renderer does: a chart's width
-    cannot make room for a label wider than the column."""
-    expr = _wrap_expr(max(12, (width - 90) // 7))
+def _wrap_labels(spec: dict, width: int, chars: int | None = None) -> None:
+    """Legend (at `chars` characters) and facet header labels wrap, as the page's renderer
+    does: a chart's width cannot make room for a label wider than the column."""
+    expr = _wrap_expr(chars or max(12, (width - 90) // 7))
     for encoding in _encodings(spec):
         for channel in _LEGENDS:
             field = encoding.get(channel)
@@ -374,7 +444,15 @@ def _wrap_labels(spec: dict, width: int) -> None:
                 continue
             if "legend" in field and field["legend"] is None:
                 continue
-            field["legend"] = {"labelExpr": expr, **(field.get("legend") or {})}
+            legend = {**(field.get("legend") or {})}
+            if chars or "labelExpr" not in legend:
+                legend["labelExpr"] = expr
+            legend.pop("columns", None)  # the columns that fit, not the ones asked for
+            field["legend"] = legend
+        y = encoding.get("y")  # categories down the side: at most 40 % of the width
+        if isinstance(y, dict) and y.get("type") in ("nominal", "ordinal") and y.get("axis", {}) is not None:
+            axis = y["axis"] = dict(y.get("axis") or {})
+            axis.setdefault("labelExpr", _wrap_expr(max(12, width * 2 // 35)))
     config = spec.setdefault("config", {})
     header = config["header"] = dict(config.get("header") or {})
     header.setdefault("labelExpr", _wrap_expr(max(8, (width // _across(spec) - 30) // 7)))
@@ -413,45 +491,75 @@ def _drawn_width(svg: str) -> float:
     return float(found.group(1)) if found else 0.0
 
 
+_ROOT_X = re.compile(r'<g fill="none"[^>]*transform="translate\(([-\d.]+),')
+_LEGEND_X = re.compile(r'class="mark-group role-legend"[^>]*><g transform="translate\(([-\d.]+),')
+
+
+def _legend_left(svg: str) -> float:
+    """Where a legend starts, from the image's left edge (60 when unknown)."""
+    root, legend = _ROOT_X.search(svg), _LEGEND_X.search(svg)
+    return (float(root.group(1)) if root else 0.0) + (float(legend.group(1)) if legend else 60.0)
+
+
 def _legend_columns(svg: str, width: int) -> int:
-    """As many legend columns as fit `width` (labels at about 7 px a character; the
-    legend starts below the plot, right of the axis), 0 for fewer than two labels."""
+    """As many legend columns as fit `width` (labels at about 7 px a character; a legend
+    below the chart starts where the plot does), 0 for fewer than two labels."""
     labels = [_TEXT.findall(group) for group in _LEGEND_LABELS.findall(svg)]
     lines = [re.sub(r"<[^>]+>", "", line) for texts in labels for text in texts for line in text.split("</tspan>")]
     if len(labels) < 2 or not lines:
         return 0
+    left = _legend_left(svg)
     widest = max(len(line) for line in lines) * 7
-    return max(1, min(len(labels), (width - 60) // (widest + 34)))
+    return max(1, min(len(labels), int((width - left) // (widest + 42))))
 
 
-def _sized(spec: dict, width: int) -> dict:
-    """`spec` no wider than `width`: a single view exactly as wide, a concatenation or
-    facet with its views' widths scaled (two measured drawings give the scale that fits)."""
+def _sized(spec: dict, width: int) -> tuple[dict, str]:
+    """`spec` no wider than `width`, and its SVG: a single view exactly as wide, a
+    concatenation or facet with its views' widths scaled (two measured drawings give the
+    scale that fits)."""
     if not _composite(spec):
-        return {**spec, "width": width, "autosize": {"type": "fit-x", "contains": "padding"}}
+        out = {**spec, "width": width, "autosize": {"type": "fit-x", "contains": "padding"}}
+        return out, _svg(out)
     continuous = ((spec.get("config") or {}).get("view") or {}).get("continuousWidth") or 300
     base = [v["width"] if isinstance(v.get("width"), (int, float)) else continuous for v in _views(spec)]
 
-    def scaled(factor: float) -> tuple[dict, float]:
+    def scaled(factor: float) -> tuple[dict, str, float]:
         out = copy.deepcopy(spec)
         for view, w in zip(_views(out), base, strict=True):
             view["width"] = max(20, round(w * factor))
-        return out, _drawn_width(_svg(out))
+        svg = _svg(out)
+        return out, svg, _drawn_width(svg)
 
     f1 = max(0.05, (width / _across(spec) - 70) / max(base))
-    draw, s1 = scaled(f1)
+    draw, svg, s1 = scaled(f1)
     if width - 60 <= s1 <= width:
-        return draw
+        return draw, svg
     f2 = f1 * 0.6
-    draw, s2 = scaled(f2)
+    draw, svg, s2 = scaled(f2)
     per = (s1 - s2) / (f1 - f2)
     if per <= 0:  # the views' widths are not what makes it wide
-        return draw
+        return draw, svg
     f = max(0.05, (width - 2 - (s1 - per * f1)) / per)
-    draw, s = scaled(f)
+    draw, svg, s = scaled(f)
     if s > width:
-        draw, _ = scaled(f * width / s * 0.97)
-    return draw
+        draw, svg, _ = scaled(f * width / s * 0.97)
+    return draw, svg
+
+
+def _fitted(spec: dict, width: int) -> tuple[dict, str]:
+    spec = copy.deepcopy(spec)
+    _wrap_titles(spec, width)
+    _wrap_labels(spec, width)
+    if not _LEGEND_LABELS.search(first := _svg(spec if _composite(spec) else _sized(spec, width)[0])):
+        return _sized(spec, width)  # no legend to lay out
+    chars = max(8, int(width - _legend_left(first) - 40) // 7)
+    if chars < (width - 90) // 7:  # a legend far right of the edge: shorter lines
+        _wrap_labels(spec, width, chars)
+    columns = _legend_columns(first, width)
+    if columns and columns != ((spec.get("config") or {}).get("legend") or {}).get("columns"):
+        config = spec.setdefault("config", {})
+        config["legend"] = {**(config.get("legend") or {}), "columns": columns}
+    return _sized(spec, width)
 
 
 def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
@@ -459,19 +567,12 @@ def fitted(spec: dict, width: int = STATIC_WIDTH) -> dict:
     column that wide: a single or layered view exactly as wide; a concatenation or facet
     with its views' widths scaled to fit; titles and long labels wrapped; legends in as
     many columns as fit."""
-    spec = copy.deepcopy(spec)
-    _wrap_titles(spec, width)
-    _wrap_labels(spec, width)
-    columns = _legend_columns(_svg(_sized(spec, width)), width)
-    if columns and columns != ((spec.get("config") or {}).get("legend") or {}).get("columns"):
-        config = spec.setdefault("config", {})
-        config["legend"] = {**(config.get("legend") or {}), "columns": columns}
-    return _sized(spec, width)
+    return _fitted(spec, width)[0]
 
 
 def static_svg(spec: dict, width: int = STATIC_WIDTH) -> str:
     """The chart as an SVG image `width` pixels wide at most."""
-    return _svg(fitted(spec, width))
+    return _fitted(spec, width)[1]
 
 
 def write_static(spec: dict, root: Path, name: str) -> Path:

@@ -326,20 +326,16 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
 
 
 def memory_facts(facts: dict[str, Any]) -> dict[str, Any]:
-    """The page size and transparent-huge-page mode, read from this kernel when the set
-    was measured on this machine (they are not stored with the set); empty otherwise."""
-    from ..machine import machine_id
+    """The page size and transparent-huge-page mode of the machine that measured, as its
+    facts recorded them; read from this kernel for an older set measured on this machine
+    (recorded before the facts held them); empty otherwise."""
+    from ..machine import machine_id, transparent_hugepages
 
+    if "page_size" in facts:
+        return {"page_size": facts["page_size"], "thp": facts.get("transparent_hugepages")}
     if facts.get("machine") not in (None, machine_id()):
         return {}
-    out: dict[str, Any] = {"page_size": os.sysconf("SC_PAGE_SIZE")}
-    try:
-        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
-            chosen = re.search(r"\[(\w+)\]", f.read())
-        out["thp"] = chosen.group(1) if chosen else None
-    except OSError:
-        out["thp"] = None
-    return out
+    return {"page_size": os.sysconf("SC_PAGE_SIZE"), "thp": transparent_hugepages()}
 
 
 _THP = {

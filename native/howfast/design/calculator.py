@@ -184,24 +184,26 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
         .encode(y=y, x="machines:Q", text=alt.Text("label:N"))
         .transform_calculate(label="format(datum.machines, ',') + ' machines'")
     )
+    top = base.transform_filter("datum.bottleneck")
+    # the verdict on three short lines, so that none outgrows a narrow column
     verdict = (
-        base.transform_filter("datum.bottleneck")
-        .transform_calculate(
-            text="'Bottleneck: ' + datum.resource + ', ' + format(datum.machines, ',') + ' machines, $'"
-            " + format(datum.cost, ',.0f')"
-        )
+        top.transform_calculate(text="'Bottleneck: ' + datum.resource")
         .mark_text(align="left", baseline="top", fontSize=13, fontWeight="bold")
+        .encode(text="text:N", x=alt.value(0), y=alt.value(-56))
+    )
+    count = (
+        top.transform_calculate(text="format(datum.machines, ',') + ' machines, $' + format(datum.cost, ',.0f')")
+        .mark_text(align="left", baseline="top", fontSize=12)
         .encode(text="text:N", x=alt.value(0), y=alt.value(-38))
     )
-    load = (  # the load on a line of its own, so that neither line outgrows a narrow column
-        base.transform_filter("datum.bottleneck")
-        .transform_calculate(
+    load = (
+        top.transform_calculate(
             text="'at ' + format(datum.rate, ',.3~s') + ' requests/s of ' + format(datum.size, '.3~s') + 'B'"
         )
         .mark_text(align="left", baseline="top", fontSize=12)
         .encode(text="text:N", x=alt.value(0), y=alt.value(-20))
     )
-    return alt.layer(bars, labels, verdict, load).add_params(*params).properties(height=alt.Step(34))
+    return alt.layer(bars, labels, verdict, count, load).add_params(*params).properties(height=alt.Step(34))
 
 
 checked(globals())

@@ -412,7 +412,7 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
     for method, r in rates.items():
         verdict = claims.crosscheck(r)
         name = names.get(method, method)
-        span = f"{fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)}"
+        span = f"{_edge(r.lo)}–{_edge(r.hi)}×"
         if verdict.outcome in ("ours higher", "ours lower"):
             factor = r.median if verdict.outcome == "ours higher" else 1 / r.median
             text = f"{name} ({fmt.ratio(factor)}; {span} of fio's rate)"
@@ -453,6 +453,13 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
             "rate divides by a runtime that also holds its own set-up."
         )
     return text
+
+
+def _edge(x: float) -> str:
+    """An end of a ratio's interval: two significant digits, more where those would show
+    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
+    shown = fmt.num(x, 2)
+    return f"{x:.3f}".rstrip("0") if shown == "1" and x != 1 else shown
 
 
 def _listed(items: list[str]) -> str:

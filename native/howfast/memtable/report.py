@@ -1189,8 +1189,8 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     paired = claims.compare(Estimate(c["ratio"], lo, hi, len(values), level), Estimate.exact(1.0))
     verdict = _rate_versus(paired, "the runs without clocks")
     return (
-        f"Paired run by run, the clocked runs were {verdict} "
-        f"(the ratios ranged from {fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk)."
+        f"Paired run by run, the clocked runs were {verdict}; the paired ratios ranged from "
+        f"{fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk."
     )
 
 

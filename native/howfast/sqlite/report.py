@@ -24,9 +24,9 @@ from .experiments import (
 SECONDS_PER_DAY = 86_400
 #: How the section names a configuration.
 SYNC_LABELS = {"normal": "NORMAL", "off": "OFF", "full": "FULL"}
-SEED_MACHINES = {"laptop": "laptop (seeds 000/001)", "phone": "phone (seed 001)"}
+SEED_MACHINES = {"laptop": "laptop (seeds)", "phone": "phone (seed 001)"}
 #: This machine's clients in the charts (named so that they sort, and colour, first).
-OURS = {C_API: "C API, this machine", PYTHON: "Python sqlite3, this machine"}
+OURS = {C_API: "C API (here)", PYTHON: "Python (here)"}
 #: The words for each client id.
 CLIENT_NAMES = {
     C_API: "C API",
