@@ -1,0 +1,75 @@
+// The helper that makes segment files ahead of need (memtable/segment_preparer.hpp).
+#include "memtable/segment_preparer.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+namespace howfast {
+
+SegmentPreparer::SegmentPreparer(Make make, uint64_t first, uint64_t ahead)
+    : make_(std::move(make)), ahead_(ahead), next_(first) {
+  if (ahead_ > 0) thread_ = std::thread([this] { loop(); });
+}
+
+SegmentPreparer::~SegmentPreparer() { stop(); }
+
+void SegmentPreparer::loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [&] { return stopping_ || ready_.size() < ahead_; });
+    if (stopping_) return;
+    const uint64_t id = next_;
+    lock.unlock();
+    PreparedSegment p;
+    std::exception_ptr error;
+    try {
+      p = make_(id);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    if (error) {
+      error_ = error;  // take() rethrows it; the helper makes nothing more
+      cv_.notify_all();
+      return;
+    }
+    ready_.push_back(std::move(p));
+    ++next_;
+    cv_.notify_all();
+  }
+}
+
+PreparedSegment SegmentPreparer::take(uint64_t id) {
+  if (ahead_ == 0) {
+    if (id != next_) throw std::logic_error("segment " + std::to_string(id) + " taken out of order");
+    PreparedSegment p = make_(id);
+    ++next_;
+    return p;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return !ready_.empty() || error_ != nullptr; });
+  if (ready_.empty()) std::rethrow_exception(error_);
+  if (ready_.front().id != id)
+    throw std::logic_error("segment " + std::to_string(id) + " asked, segment " + std::to_string(ready_.front().id) +
+                           " ready");
+  PreparedSegment p = std::move(ready_.front());
+  ready_.pop_front();
+  cv_.notify_all();  // room for the next one
+  return p;
+}
+
+std::vector<PreparedSegment> SegmentPreparer::stop() noexcept {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::vector<PreparedSegment> left;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (PreparedSegment& p : ready_) left.push_back(std::move(p));
+  ready_.clear();
+  return left;
+}
+
+}  // namespace howfast
