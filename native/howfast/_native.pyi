@@ -149,6 +149,7 @@ class _MemtableStats(typing.TypedDict):
     bytes_written: int
     stall_ns: int
     segment_create_ns: int
+    rollover_wait_ns: int
     segments_prepared: int
     segment_prepare_ns: int
     idle_ns: int

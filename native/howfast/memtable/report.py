@@ -889,5 +889,289 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
+# ---- segment rollover ------------------------------------------------------------------------------
+
+#: What the memtable should reach with its default segment size, as a share of fio's MB/s
+#: (a target, not a measurement).
+SEGMENT_GOAL = 0.95
+#: Who made the rollover experiment's segment files, by ``segments_ahead``.
+AHEAD_NAMES = {0: "by the writer, when needed"}
+
+
+def ahead_name(ahead: int) -> str:
+    """'by the writer, when needed' for 0, 'ahead, by a helper (2 ready)' otherwise."""
+    return AHEAD_NAMES.get(ahead, f"ahead, by a helper ({ahead} ready)")
+
+
+def fio_segment_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """``fio_table`` once per segment size (the chapter's first, then Memtable's default),
+    with the column *segment* after the capacity."""
+    if "segment_bytes" not in metrics.columns:
+        return fio_table(metrics)
+    parts = [
+        fio_table(metrics.filter(pl.col("segment_bytes") == seg)).with_columns(pl.lit(fmt.size(seg)).alias("segment"))
+        for seg in metrics["segment_bytes"].unique(maintain_order=True).to_list()
+    ]
+    table = pl.concat(parts, how="diagonal")
+    order = [c for c in table.columns if c != "segment"]
+    at = order.index("capacity") + 1
+    return table.select(*order[:at], "segment", *order[at:])
+
+
+def segment_ratios(metrics: pl.DataFrame, segment: int | None = None) -> pl.DataFrame:
+    """The deep io_uring rows of the fio cross-check with segment files of `segment` bytes
+    (default: Memtable's default size): per O_DSYNC setting, ours / fio run by run
+    (median, min, max, rounds) and the verdict against ``SEGMENT_GOAL``: *meets* when
+    every round reached it, *misses* when none did, *inconclusive* otherwise."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    schema = {"dsync": pl.Boolean, "capacity": pl.Int64, "median": pl.Float64, "min": pl.Float64,
+              "max": pl.Float64, "rounds": pl.UInt32, "verdict": pl.String}  # fmt: skip
+    if "segment_bytes" not in metrics.columns:
+        return pl.DataFrame(schema=schema)
+    rows = metrics.filter(
+        (pl.col("segment_bytes") == segment) & (pl.col("mode") == DEEP) & (pl.col("metric") == "mb_per_s")
+    )
+    if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
+        return pl.DataFrame(schema=schema)
+    wide = rows.pivot(on="tool", index=["dsync", "capacity", "repetition"], values="value")
+    ratios = wide.select("dsync", "capacity", (pl.col("howfast") / pl.col("fio")).alias("r")).drop_nulls("r")
+    return (
+        ratios.group_by("dsync", "capacity")
+        .agg(
+            pl.col("r").median().alias("median"),
+            pl.col("r").min().alias("min"),
+            pl.col("r").max().alias("max"),
+            pl.len().alias("rounds"),
+        )
+        .with_columns(
+            pl.when(pl.col("min") >= SEGMENT_GOAL)
+            .then(pl.lit("meets"))
+            .when(pl.col("max") < SEGMENT_GOAL)
+            .then(pl.lit("misses"))
+            .otherwise(pl.lit("inconclusive"))
+            .alias("verdict")
+        )
+        .sort("dsync")
+        .cast(schema)
+    )
+
+
+def segment_cost(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per O_DSYNC setting, at the capacity of the default-segment rows: our MB/s with
+    Memtable's default segment size over ours with one segment file per run (the chapter's
+    size), round by round: median, min and max (empty when either did not run)."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    schema = {"dsync": pl.Boolean, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64, "rounds": pl.UInt32}
+    if "segment_bytes" not in metrics.columns:
+        return pl.DataFrame(schema=schema)
+    default = metrics.filter(pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)["capacity"].unique()
+    rows = metrics.filter(
+        (pl.col("tool") == "howfast")
+        & (pl.col("mode") == DEEP)
+        & (pl.col("metric") == "mb_per_s")
+        & pl.col("capacity").is_in(default.to_list())
+    ).with_columns(
+        pl.when(pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)
+        .then(pl.lit("d"))
+        .otherwise(pl.lit("one"))
+        .alias("seg")
+    )
+    if set(rows["seg"].unique().to_list()) != {"d", "one"}:
+        return pl.DataFrame(schema=schema)
+    wide = rows.pivot(on="seg", index=["dsync", "repetition"], values="value", aggregate_function="first")
+    return (
+        wide.select("dsync", (pl.col("d") / pl.col("one")).alias("r"))
+        .drop_nulls("r")
+        .group_by("dsync")
+        .agg(
+            pl.col("r").median().alias("median"),
+            pl.col("r").min().alias("min"),
+            pl.col("r").max().alias("max"),
+            pl.len().alias("rounds"),
+        )
+        .sort("dsync")
+        .cast(schema)
+    )
+
+
+def segment_goal_sentence(metrics: pl.DataFrame) -> str:
+    """What the default segment size reached against fio, with O_DSYNC and without,
+    whether that meets the goal on this machine, and the same flushes into one segment
+    file per run beside it."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    r = segment_ratios(metrics)
+    size = fmt.size(DEFAULT_SEGMENT_BYTES)
+    if r.height == 0:
+        why = charts.reasons(metrics)
+        return f"The default {size} segments could not be compared with fio here ({why or 'no result'})."
+    words = {
+        "meets": f"every round at or above the goal of {fmt.ratio(SEGMENT_GOAL)}, so it meets it",
+        "misses": f"every round below the goal of {fmt.ratio(SEGMENT_GOAL)}, so it misses it",
+        "inconclusive": f"a range that straddles the goal of {fmt.ratio(SEGMENT_GOAL)}: inconclusive on this machine",
+    }
+    capacity = int(r["capacity"][0])
+    others = metrics.filter((pl.col("capacity") == capacity) & (pl.col("segment_bytes") != DEFAULT_SEGMENT_BYTES))
+    one = segment_ratios(metrics, int(others["segment_bytes"].max())) if others.height else r.clear()
+    cost = segment_cost(metrics)
+    parts = []
+    for row in r.iter_rows(named=True):
+        text = (
+            f"{'with' if row['dsync'] else 'without'} O_DSYNC, {fmt.ratio(row['median'])} of fio's MB/s "
+            f"({fmt.span(row['min'], row['max'], 2)} over {fmt.count(row['rounds'], 'round')}; "
+            f"{words[row['verdict']]})"
+        )
+        same = one.filter(pl.col("dsync") == row["dsync"])
+        paired = cost.filter(pl.col("dsync") == row["dsync"])
+        if same.height and paired.height:
+            text += (
+                f", against {fmt.ratio(same['median'][0])} ({fmt.span(same['min'][0], same['max'][0], 2)}) "
+                f"with one segment file for the whole run; run by run, the default segments ran at "
+                f"{fmt.ratio(paired['median'][0])} of the single segment's speed "
+                f"({fmt.span(paired['min'][0], paired['max'][0], 2)})"
+            )
+        parts.append(text)
+    return (
+        f"With Memtable's default {size} segment files, where a run rolls over to a new file every "
+        f"{size}, the deep io_uring mode at {fmt.size(capacity)} flushes reached, " + "; ".join(parts) + "."
+    )
+
+
+_ROLLOVER_KEYS = ["dsync", "segments_ahead", "segment_bytes"]
+
+
+def rollover_rounds(metrics: pl.DataFrame) -> pl.DataFrame:
+    """The rollover experiment run by run: elapsed time, rollovers, records/s, the writer's
+    wait per segment file and the time making one took, and the cost per rollover: how
+    much longer the run took than the one into a single segment (same O_DSYNC setting,
+    same maker, same round), divided by its rollovers (null without rollovers)."""
+    wanted = ["elapsed_ms", "rollovers", "records_per_s", "wait_us", "make_ms"]
+    runs = metrics.filter(pl.col("metric").is_in(wanted))
+    if runs.height == 0:
+        return pl.DataFrame(
+            schema={
+                **{k: metrics.schema.get(k, pl.Int64) for k in _ROLLOVER_KEYS},
+                "repetition": pl.Int64,
+                **{m: pl.Float64 for m in wanted},
+                "per_rollover_us": pl.Float64,
+            }  # fmt: skip
+        )
+    wide = runs.pivot(on="metric", index=[*_ROLLOVER_KEYS, "repetition"], values="value")
+    group = ["dsync", "segments_ahead", "repetition"]
+    base = (
+        wide.sort("segment_bytes")
+        .group_by(group)
+        .agg(
+            pl.col("elapsed_ms").sort_by("segment_bytes").last().alias("base_ms"),
+            pl.col("rollovers").sort_by("segment_bytes").last().alias("base_rollovers"),
+        )
+    )
+    joined = wide.join(base, on=group, how="left")
+    extra = pl.col("rollovers") - pl.col("base_rollovers")
+    return joined.with_columns(
+        pl.when(extra > 0)
+        .then((pl.col("elapsed_ms") - pl.col("base_ms")) * 1e3 / extra)
+        .otherwise(None)
+        .alias("per_rollover_us")
+    ).drop("base_ms", "base_rollovers")
+
+
+def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per O_DSYNC setting, maker and segment size (medians over the rounds): rollovers,
+    records/s and its range, the writer's wait per segment file, the time making one took,
+    and the cost per rollover with its range; a *note* where the case could not run."""
+    runs = rollover_rounds(metrics)
+    if runs.height == 0:
+        missing = stats.unsupported(metrics, _ROLLOVER_KEYS) if "metric" in metrics.columns else pl.DataFrame()
+        return pl.DataFrame(
+            {
+                "O_DSYNC": ["yes" if d else "no" for d in missing.get_column("dsync", default=pl.Series([]))],
+                "segment files made": [
+                    ahead_name(a) for a in missing.get_column("segments_ahead", default=pl.Series([]))
+                ],
+                "segment": [fmt.size(s) for s in missing.get_column("segment_bytes", default=pl.Series([]))],
+                "note": missing.get_column("note", default=pl.Series([], dtype=pl.String)).to_list(),
+            },
+            schema={"O_DSYNC": pl.String, "segment files made": pl.String, "segment": pl.String, "note": pl.String},
+        )
+    table = (
+        runs.group_by(_ROLLOVER_KEYS)
+        .agg(
+            pl.col("rollovers").median().alias("rollovers"),
+            pl.col("records_per_s").median().alias("records/s"),
+            pl.col("records_per_s").min().alias("lo"),
+            pl.col("records_per_s").max().alias("hi"),
+            pl.col("wait_us").median().alias("writer's wait µs"),
+            pl.col("make_ms").median().alias("making a file ms"),
+            pl.col("per_rollover_us").median().alias("per rollover µs"),
+            pl.col("per_rollover_us").min().alias("cost lo"),
+            pl.col("per_rollover_us").max().alias("cost hi"),
+        )
+        .sort("dsync", "segments_ahead", "segment_bytes")
+    )
+    return table.select(
+        pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("O_DSYNC"),
+        pl.col("segments_ahead").map_elements(ahead_name, return_dtype=pl.String).alias("segment files made"),
+        pl.col("segment_bytes").map_elements(fmt.size, return_dtype=pl.String).alias("segment"),
+        "rollovers",
+        "records/s",
+        pl.struct("lo", "hi")
+        .map_elements(lambda r: fmt.span(r["lo"], r["hi"]), return_dtype=pl.String)
+        .alias("records/s range"),
+        "writer's wait µs",
+        "making a file ms",
+        "per rollover µs",
+        pl.struct("cost lo", "cost hi")
+        .map_elements(lambda r: fmt.span(r["cost lo"], r["cost hi"]), return_dtype=pl.String)
+        .alias("per rollover range"),
+    )
+
+
+def rollover_numbers(metrics: pl.DataFrame, segment: int | None = None) -> dict[str, float | None]:
+    """For the prose, with O_DSYNC at `segment` bytes (default: Memtable's default size),
+    medians over the rounds: the time making a segment file took when the writer made it
+    (``make_writer_ms``) and when the helper did (``make_helper_ms``); the writer's wait per
+    file in each case (``wait_writer_us``, ``wait_helper_us``); the cost per rollover in
+    each case (``cost_writer_us``, ``cost_helper_us``); records/s with the helper at that
+    size over records/s into one segment (``helper_vs_one``). None where not measured."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    runs = rollover_rounds(metrics).filter(pl.col("dsync"))
+    out: dict[str, float | None] = dict.fromkeys(
+        [
+            "make_writer_ms",
+            "make_helper_ms",
+            "wait_writer_us",
+            "wait_helper_us",
+            "cost_writer_us",
+            "cost_helper_us",
+            "helper_vs_one",
+        ]  # fmt: skip
+    )
+    if runs.height == 0:
+        return out
+
+    def median(frame: pl.DataFrame, column: str) -> float | None:
+        v = frame[column].drop_nulls()
+        return float(v.median()) if v.len() else None
+
+    at = runs.filter(pl.col("segment_bytes") == segment)
+    for label, rows in (("writer", at.filter(pl.col("segments_ahead") == 0)),
+                        ("helper", at.filter(pl.col("segments_ahead") > 0))):  # fmt: skip
+        out[f"make_{label}_ms"] = median(rows, "make_ms")
+        out[f"wait_{label}_us"] = median(rows, "wait_us")
+        out[f"cost_{label}_us"] = median(rows, "per_rollover_us")
+    helper = runs.filter(pl.col("segments_ahead") > 0)
+    if helper.height:
+        one = helper.filter(pl.col("segment_bytes") == helper["segment_bytes"].max())
+        out["helper_vs_one"] = fmt.quotient(median(helper.filter(pl.col("segment_bytes") == segment), "records_per_s"),
+                                            median(one, "records_per_s"))  # fmt: skip
+    return out
+
+
 # every public function above refuses bad arguments with a clear exception
 checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

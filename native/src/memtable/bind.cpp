@@ -37,6 +37,7 @@ py::dict stats_dict(const MemtableStats& s) {
   d["bytes_written"] = s.segment_bytes + s.wal_bytes;
   d["stall_ns"] = s.stall_ns;
   d["segment_create_ns"] = s.segment_create_ns;
+  d["rollover_wait_ns"] = s.rollover_wait_ns;
   d["segments_prepared"] = s.segments_prepared;
   d["segment_prepare_ns"] = s.segment_prepare_ns;
   d["idle_ns"] = s.idle_ns;

@@ -182,7 +182,7 @@ struct Memtable::Impl {
 
   std::atomic<uint64_t> records{0}, flushes{0}, segment_bytes{0}, segments{0}, wal_bytes{0}, wal_syncs{0},
       wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0}, first_flush_at_ns{0}, segments_prepared{0},
-      segment_prepare_ns{0};
+      segment_prepare_ns{0}, rollover_wait_ns{0};
   MemtableStats recovery;
   // The breakdown (MemtableCounters): written by the writer only; the clocks run only
   // when `counting` (set before the first request; the writer may already wait for it).

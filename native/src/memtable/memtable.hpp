@@ -100,6 +100,7 @@ struct MemtableStats {
   uint64_t wal_files = 0;
   uint64_t stall_ns = 0;  // time the writer waited for a free buffer
   uint64_t segment_create_ns = 0;  // time the writer waited for a segment file to be created
+  uint64_t rollover_wait_ns = 0;   // ... of which for the files after its first (rollovers)
   uint64_t segments_prepared = 0;  // segment files made (taken or still waiting)
   uint64_t segment_prepare_ns = 0; // time spent making them (by the helper, or the writer with segments_ahead 0)
   uint64_t idle_ns = 0;            // time the writer waited for records (queue empty)

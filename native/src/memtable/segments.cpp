@@ -77,8 +77,9 @@ Memtable::Impl::Segment& Memtable::Impl::segment_for(uint64_t gen) {
   s.id = p.id;
   s.path = std::move(p.path);
   s.fd = std::move(p.fd);
-  segments.fetch_add(1, std::memory_order_relaxed);
-  segment_create_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed);
+  const uint64_t waited = now_ns() - t0;
+  if (segments.fetch_add(1, std::memory_order_relaxed) > 0) rollover_wait_ns.fetch_add(waited, std::memory_order_relaxed);
+  segment_create_ns.fetch_add(waited, std::memory_order_relaxed);
   segs.push_back(std::move(s));
   return segs.back();
 }
