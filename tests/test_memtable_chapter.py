@@ -130,7 +130,8 @@ def test_fio_rows_with_the_default_segment_size(tiny: dict) -> None:
     cost = report.segment_cost(vs_fio)
     assert cost["dsync"].to_list() == [False, True] and (cost["median"] > 0).all()
     sentence = report.segment_goal_sentence(vs_fio)
-    assert sentence.startswith("With Memtable's default 64 MiB segment files") and "with one segment file" in sentence
+    assert sentence.startswith("With Memtable's default 64 MiB segment files")
+    assert "With one segment file for the whole run" in sentence and "of the single file's speed" in sentence
     nothing = vs_fio.filter(pl.col("segment_bytes") != memtable_plan.DEFAULT_SEGMENT_BYTES)
     assert report.segment_ratios(nothing).height == 0 and "could not be compared" in report.segment_goal_sentence(
         nothing
@@ -164,6 +165,12 @@ def test_rollover_table_and_numbers(tiny: dict) -> None:
     n = report.rollover_numbers(metrics, 256 * KiB)
     assert all(v is not None for v in n.values()) and n["make_writer_ms"] > 0 and n["helper_vs_one"] > 0
     assert all(v is None for v in report.rollover_numbers(metrics).values())  # no 64 MiB files in this plan
+    words = report.rollover_sentence(metrics, 256 * KiB)
+    assert (
+        words.startswith("With O_DSYNC, making a 256 KiB file took") and "Against the run into a single file" in words
+    )
+    assert sum(words.count(p) for p in ("each rollover cost the run", "no cost shows here", "inconclusive here")) == 2
+    assert "could not run here" in report.rollover_sentence(metrics)  # no 64 MiB files in this plan
 
 
 def test_breakdown_tables_and_numbers(tiny: dict) -> None:

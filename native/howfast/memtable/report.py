@@ -1009,35 +1009,45 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
         why = charts.reasons(metrics)
         return f"The default {size} segments could not be compared with fio here ({why or 'no result'})."
     words = {
-        "meets": f"every round at or above the goal of {fmt.ratio(SEGMENT_GOAL)}, so it meets it",
-        "misses": f"every round below the goal of {fmt.ratio(SEGMENT_GOAL)}, so it misses it",
-        "inconclusive": f"a range that straddles the goal of {fmt.ratio(SEGMENT_GOAL)}: inconclusive on this machine",
+        "meets": f"every round at or above the goal of {fmt.ratio(SEGMENT_GOAL)}, so it meets the goal",
+        "misses": f"every round below the goal of {fmt.ratio(SEGMENT_GOAL)}, so it misses the goal",
+        "inconclusive": f"straddling the goal of {fmt.ratio(SEGMENT_GOAL)}, so inconclusive on this machine",
     }
     capacity = int(r["capacity"][0])
     others = metrics.filter((pl.col("capacity") == capacity) & (pl.col("segment_bytes") != DEFAULT_SEGMENT_BYTES))
     one = segment_ratios(metrics, int(others["segment_bytes"].max())) if others.height else r.clear()
+    one = one.filter(pl.col("capacity") == capacity)
     cost = segment_cost(metrics)
-    parts = []
-    for row in r.iter_rows(named=True):
-        text = (
-            f"{'with' if row['dsync'] else 'without'} O_DSYNC, {fmt.ratio(row['median'])} of fio's MB/s "
-            f"({fmt.span(row['min'], row['max'], 2)} over {fmt.count(row['rounds'], 'round')}; "
+
+    def setting(dsync: bool) -> str:
+        return "with O_DSYNC" if dsync else "without O_DSYNC"
+
+    def ratio_range(row: dict) -> str:
+        return f"{fmt.ratio(row['median'])} ({fmt.span(row['min'], row['max'], 2)})"
+
+    text = (
+        f"With Memtable's default {size} segment files, a rollover every {size}, the deep io_uring mode at "
+        f"{fmt.size(capacity)} flushes reached "
+        + " and ".join(
+            f"{fmt.ratio(row['median'])} of fio's MB/s {setting(row['dsync'])} "
+            f"({fmt.span(row['min'], row['max'], 2)} over {fmt.count(row['rounds'], 'round')}, "
             f"{words[row['verdict']]})"
+            for row in r.iter_rows(named=True)
         )
-        same = one.filter(pl.col("dsync") == row["dsync"])
-        paired = cost.filter(pl.col("dsync") == row["dsync"])
-        if same.height and paired.height:
-            text += (
-                f", against {fmt.ratio(same['median'][0])} ({fmt.span(same['min'][0], same['max'][0], 2)}) "
-                f"with one segment file for the whole run; run by run, the default segments ran at "
-                f"{fmt.ratio(paired['median'][0])} of the single segment's speed "
-                f"({fmt.span(paired['min'][0], paired['max'][0], 2)})"
-            )
-        parts.append(text)
-    return (
-        f"With Memtable's default {size} segment files, where a run rolls over to a new file every "
-        f"{size}, the deep io_uring mode at {fmt.size(capacity)} flushes reached, " + "; ".join(parts) + "."
+        + "."
     )
+    if one.height:
+        text += " With one segment file for the whole run, the same flushes reached " + " and ".join(
+            f"{ratio_range(row)} {setting(row['dsync'])}" for row in one.iter_rows(named=True)
+        )
+        text += "." if cost.height == 0 else ""
+    if cost.height:
+        text += (
+            "; run by run, the default segment files ran at "
+            + " and ".join(f"{ratio_range(row)} {setting(row['dsync'])}" for row in cost.iter_rows(named=True))
+            + " of the single file's speed."
+        )
+    return text
 
 
 _ROLLOVER_KEYS = ["dsync", "segments_ahead", "segment_bytes"]
@@ -1171,6 +1181,63 @@ def rollover_numbers(metrics: pl.DataFrame, segment: int | None = None) -> dict[
         out["helper_vs_one"] = fmt.quotient(median(helper.filter(pl.col("segment_bytes") == segment), "records_per_s"),
                                             median(one, "records_per_s"))  # fmt: skip
     return out
+
+
+def _us_from_ms(ms: float | None) -> float | None:
+    return None if ms is None else ms * 1e3
+
+
+def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
+    """The rollover experiment in words, with O_DSYNC at `segment` bytes (default:
+    Memtable's default size): what making a file took and what the writer waited per
+    rollover, by who made the files; then the run's time per rollover, called a cost
+    only where every round's was above zero, inconclusive otherwise."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    n = rollover_numbers(metrics, segment)
+    size = fmt.size(segment)
+    if n["make_writer_ms"] is None and n["make_helper_ms"] is None:
+        why = charts.reasons(metrics)
+        return f"The rollover experiment could not run here ({why or f'no O_DSYNC runs with {size} files'})."
+    text = (
+        f"With O_DSYNC, making a {size} file took {fmt.duration_us(_us_from_ms(n['make_writer_ms']))} when the "
+        f"writer made it itself, and it waited {fmt.duration_us(n['wait_writer_us'])} at each rollover. Made ahead "
+        f"by the helper, a file took {fmt.duration_us(_us_from_ms(n['make_helper_ms']))} (the helper shares the "
+        f"disk and the CPUs with the writes), and the writer waited {fmt.duration_us(n['wait_helper_us'])} per "
+        f"rollover, "
+        + fmt.compared(n["wait_helper_us"], n["wait_writer_us"], more="longer", less="shorter", same="about as long")
+        + " when it made its own files."
+    )
+    runs = rollover_rounds(metrics).filter(pl.col("dsync") & (pl.col("segment_bytes") == segment))
+    parts = []
+    for label, rows in (
+        ("made by the writer", runs.filter(pl.col("segments_ahead") == 0)),
+        ("made ahead", runs.filter(pl.col("segments_ahead") > 0)),
+    ):
+        cost = rows["per_rollover_us"].drop_nulls()
+        if cost.len() == 0:
+            continue
+        lo, hi, mid = float(cost.min()), float(cost.max()), float(cost.median())
+        if lo > 0:
+            parts.append(
+                f"with files {label}, each rollover cost the run {fmt.duration_us(mid)} "
+                f"({fmt.duration_us(lo)} to {fmt.duration_us(hi)} over the rounds)"
+            )
+        elif hi < 0:
+            parts.append(
+                f"with files {label}, every round ran faster than into a single file (by "
+                f"{fmt.duration_us(-hi)} to {fmt.duration_us(-lo)} per rollover), so no cost shows here"
+            )
+        else:
+            parts.append(
+                f"with files {label}, the run's time per rollover beyond the single file's ran from "
+                f"−{fmt.duration_us(-lo)} to {fmt.duration_us(hi)} over the rounds, so against this "
+                "disk's noise the cost is inconclusive here"
+            )
+    if parts:
+        text += " Against the run into a single file, " + "; ".join(parts) + "."
+    return text
 
 
 # every public function above refuses bad arguments with a clear exception
