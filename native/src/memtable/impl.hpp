@@ -145,8 +145,8 @@ struct Memtable::Impl {
   uint64_t write_align = 8;
   uint64_t slots = 1;
   uint64_t base_segment = 0;
-  bool durable = false;  // dsync or wal: created files' names are fsynced into the directory
-  // Not durable: a segment file was created since the directory was last fsynced, so
+  bool durable = false;  // wal: created files' names are fsynced into the directory at once
+  // No log: a segment file was created since the directory was last fsynced, so
   // flush() must fsync the directory too (fdatasync of a new file does not make its name
   // durable; without this, a power cut could lose a flushed segment whole).
   std::atomic<bool> names_unsynced{false};

@@ -1,6 +1,6 @@
 // Segment files made ahead of need. A rollover (the writer moving to a new segment file)
-// costs an open with O_CREAT, a fallocate of the whole segment and, when the memtable is
-// durable, an fsync of the directory: milliseconds, which must not fall in the writer's
+// costs an open with O_CREAT, a fallocate of the whole segment and, with the write-ahead
+// log, an fsync of the directory: milliseconds, which must not fall in the writer's
 // critical path. One helper thread keeps up to `ahead` segment files ready, in id order;
 // the writer takes the next one at a rollover, and waits only when the helper is behind.
 // With `ahead` 0 there is no helper: the writer makes each file itself, when it needs it

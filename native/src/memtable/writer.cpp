@@ -118,7 +118,11 @@ void Memtable::Impl::check_directory(const RecoveryScan* scan, int64_t nbuf) {
   const uint64_t files = 1 + static_cast<uint64_t>(cfg.segments_ahead);  // the one in use, and those made ahead
   require_space(cfg.dir, files * (kSegmentHeader + slots * C),
                 std::to_string(files) + " segment files (" + std::to_string(slots) + " flushes each)");
-  durable = cfg.dsync || cfg.wal;
+  // With the log, records are acknowledged before any flush() and the log shrinks once
+  // their segments are durable, so a new segment's name is fsynced as it is made. Without
+  // it (O_DSYNC or not), nothing is durable before flush(), which fsyncs the directory
+  // once for every file made since: a rollover then costs no directory fsync.
+  durable = cfg.wal;
 }
 
 void Memtable::Impl::open_files(RecoveryScan* scan) {
