@@ -149,10 +149,7 @@ def test_rollover_table_and_numbers(tiny: dict) -> None:
     assert len(cases) == 2 * 2 * len(sizes)
     assert metrics.filter(pl.col("metric") == "records_per_s").height == len(cases) * plan.rollover_rounds
     table = report.rollover_table(metrics)
-    assert table.columns == [
-        "O_DSYNC", "segment files made", "segment", "rollovers", "records/s", "records/s range",
-        "writer's wait µs", "making a file ms", "per rollover µs", "per rollover range",
-    ]  # fmt: skip
+    assert table.columns == report.ROLLOVER_COLUMNS
     assert table.height == len(cases)
     assert table["O_DSYNC"].to_list() == ["no"] * 4 + ["yes"] * 4
     assert table["segment files made"].to_list()[:4] == [report.ahead_name(0)] * 2 + [report.ahead_name(2)] * 2
@@ -308,6 +305,7 @@ def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest
     off = run("rollover_off", cases, memtable.rollover_measurer(TINY.memtable), repetitions=1).metrics
     table = report.rollover_table(off)
     assert table.height == len(cases) and table["note"].str.contains("HOWFAST_DISABLE_IO_URING").all()
+    assert table.columns == [*report.ROLLOVER_COLUMNS, "note"] and table["records/s"].null_count() == len(cases)
     assert all(v is None for v in report.rollover_numbers(off, 256 * KiB).values())
 
 

@@ -1051,6 +1051,19 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
 
 
 _ROLLOVER_KEYS = ["dsync", "segments_ahead", "segment_bytes"]
+#: The rollover table's columns, in order.
+ROLLOVER_COLUMNS = [
+    "O_DSYNC",
+    "segment files made",
+    "segment",
+    "rollovers",
+    "records/s",
+    "records/s range",
+    "writer's wait µs",
+    "making a file ms",
+    "per rollover µs",
+    "per rollover range",
+]
 
 
 def rollover_rounds(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -1094,19 +1107,20 @@ def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
     records/s and its range, the writer's wait per segment file, the time making one took,
     and the cost per rollover with its range; a *note* where the case could not run."""
     runs = rollover_rounds(metrics)
-    if runs.height == 0:
-        missing = stats.unsupported(metrics, _ROLLOVER_KEYS) if "metric" in metrics.columns else pl.DataFrame()
+    if runs.height == 0:  # nothing ran: every column, and why on each case's row
+        missing = stats.unsupported(metrics, _ROLLOVER_KEYS)
+        numbers = ["rollovers", "records/s", "writer's wait µs", "making a file ms", "per rollover µs"]
         return pl.DataFrame(
             {
-                "O_DSYNC": ["yes" if d else "no" for d in missing.get_column("dsync", default=pl.Series([]))],
-                "segment files made": [
-                    ahead_name(a) for a in missing.get_column("segments_ahead", default=pl.Series([]))
-                ],
-                "segment": [fmt.size(s) for s in missing.get_column("segment_bytes", default=pl.Series([]))],
-                "note": missing.get_column("note", default=pl.Series([], dtype=pl.String)).to_list(),
-            },
-            schema={"O_DSYNC": pl.String, "segment files made": pl.String, "segment": pl.String, "note": pl.String},
-        )
+                "O_DSYNC": ["yes" if d else "no" for d in missing["dsync"]],
+                "segment files made": [ahead_name(a) for a in missing["segments_ahead"]],
+                "segment": [fmt.size(b) for b in missing["segment_bytes"]],
+                **{c: pl.Series([None] * missing.height, dtype=pl.Float64) for c in numbers},
+                "records/s range": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
+                "per rollover range": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
+                "note": missing["note"],
+            }
+        ).select(*ROLLOVER_COLUMNS, "note")
     table = (
         runs.group_by(_ROLLOVER_KEYS)
         .agg(
