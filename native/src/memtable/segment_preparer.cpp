@@ -11,7 +11,13 @@ SegmentPreparer::SegmentPreparer(Make make, uint64_t first, uint64_t ahead)
   if (ahead_ > 0) thread_ = std::thread([this] { loop(); });
 }
 
-SegmentPreparer::~SegmentPreparer() { stop(); }
+SegmentPreparer::~SegmentPreparer() {
+  try {
+    stop();  // the files not taken are the owner's to remove (memtable: discard_prepared)
+  } catch (...) {
+    // only an allocation can fail here, after the helper was joined
+  }
+}
 
 void SegmentPreparer::loop() {
   std::unique_lock<std::mutex> lock(mu_);
@@ -58,17 +64,16 @@ PreparedSegment SegmentPreparer::take(uint64_t id) {
   return p;
 }
 
-std::vector<PreparedSegment> SegmentPreparer::stop() noexcept {
+std::deque<PreparedSegment> SegmentPreparer::stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
-  std::vector<PreparedSegment> left;
+  std::deque<PreparedSegment> left;
   std::lock_guard<std::mutex> lock(mu_);
-  for (PreparedSegment& p : ready_) left.push_back(std::move(p));
-  ready_.clear();
+  left.swap(ready_);
   return left;
 }
 

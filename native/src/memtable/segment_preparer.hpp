@@ -16,7 +16,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "common/files.hpp"
 
@@ -43,7 +42,7 @@ class SegmentPreparer {
   // rethrows what the helper ran into. With no helper, makes it now.
   PreparedSegment take(uint64_t id);
   // Stops the helper and hands back the files made and never taken (prepared, empty).
-  std::vector<PreparedSegment> stop() noexcept;
+  std::deque<PreparedSegment> stop();
 
  private:
   void loop();

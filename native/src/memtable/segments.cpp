@@ -61,10 +61,14 @@ void Memtable::Impl::start_preparer(uint64_t first) {
 
 void Memtable::Impl::discard_prepared() noexcept {
   if (!preparer) return;
-  for (PreparedSegment& p : preparer->stop()) {
-    p.fd.reset();
-    ::unlink(p.path.c_str());  // best effort (noexcept): an empty file left behind holds nothing
-    if (rec) rec->unlink(p.path);
+  try {
+    for (PreparedSegment& p : preparer->stop()) {
+      p.fd.reset();
+      ::unlink(p.path.c_str());  // best effort (noexcept): an empty file left behind holds nothing
+      if (rec) rec->unlink(p.path);
+    }
+  } catch (...) {
+    // an empty file left behind holds nothing, and recover() removes it
   }
 }
 
