@@ -1214,12 +1214,13 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
     if n["make_writer_ms"] is None and n["make_helper_ms"] is None:
         why = charts.reasons(metrics)
         return f"The rollover experiment could not run here ({why or f'no O_DSYNC runs with {size} files'})."
+    slower = (n["make_helper_ms"] or 0) > (n["make_writer_ms"] or float("inf"))
     text = (
         f"With O_DSYNC, making a {size} file took {fmt.duration_us(_us_from_ms(n['make_writer_ms']))} when the "
         f"writer made it itself, and it waited {fmt.duration_us(n['wait_writer_us'])} at each rollover. Made ahead "
-        f"by the helper, a file took {fmt.duration_us(_us_from_ms(n['make_helper_ms']))} (the helper shares the "
-        f"disk and the CPUs with the writes), and the writer waited {fmt.duration_us(n['wait_helper_us'])} per "
-        f"rollover, "
+        f"by the helper, a file took {fmt.duration_us(_us_from_ms(n['make_helper_ms']))}"
+        + (" (the helper shares the disk and the CPUs with the writes)" if slower else "")
+        + f", and the writer waited {fmt.duration_us(n['wait_helper_us'])} per rollover, "
         + fmt.compared(n["wait_helper_us"], n["wait_writer_us"], more="longer", less="shorter", same="about as long")
         + " when it made its own files."
     )
