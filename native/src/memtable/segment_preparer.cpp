@@ -1,7 +1,13 @@
 // The helper that makes segment files ahead of need (memtable/segment_preparer.hpp).
 #include "memtable/segment_preparer.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <stdexcept>
+
+#include "common/errors.hpp"
 #include <utility>
 
 namespace howfast {
@@ -19,7 +25,28 @@ SegmentPreparer::~SegmentPreparer() {
   }
 }
 
+namespace {
+
+// The helper runs at the lowest priority (nice 19): woken when the writer takes a file,
+// it would otherwise take the writer's CPU at once, in the middle of a rollover (on this
+// project's 2-core VM the writer's wait per rollover, files ready, went from 90-250 us
+// to 5-15 us in the rollover experiment's quick runs).
+void lower_priority() {
+  if (::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19) != 0)
+    throw_errno("setpriority(nice 19) for the segment helper thread");
+}
+
+}  // namespace
+
 void SegmentPreparer::loop() {
+  try {
+    lower_priority();
+  } catch (...) {
+    std::lock_guard<std::mutex> guard(mu_);
+    error_ = std::current_exception();
+    cv_.notify_all();
+    return;
+  }
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     cv_.wait(lock, [&] { return stopping_ || ready_.size() < ahead_; });
