@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -169,6 +170,8 @@ def test_corrupt_segment_record_is_never_returned(db: Path) -> None:
         ({"flush": "io_uring", "buffers": 65}, "buffers must be 1 to 64"),
         ({"pin_cpu": 100000}, "pin_cpu 100000 is not a CPU"),
         ({"queue_depth": 0}, "queue_depth must be positive"),
+        ({"segments_ahead": -1}, "segments_ahead must be 0 to 16"),
+        ({"segments_ahead": 17}, "segments_ahead must be 0 to 16"),
     ],
 )
 def test_bad_arguments_raise_value_error(db: Path, kwargs: dict, message: str) -> None:
@@ -610,3 +613,100 @@ def test_seed_words_and_the_disk_words() -> None:
     assert "as an fdatasync would" in back and "as write back, with FUA" in back and "hypervisor" in back
     through = report.dsync_device_words({"write_cache": "write through", "fua": False})
     assert "the kernel sends no cache flush" in through
+# ---- segment files made ahead of need ---------------------------------------------------------
+
+
+def empty_segments(directory: Path) -> list[str]:
+    """Segment files holding nothing: shorter than the 4 KiB header, or a header of zeros."""
+    out = []
+    for p in sorted(directory.glob("segment-*.dat")):
+        with open(p, "rb") as f:
+            head = f.read(4096)
+        if len(head) < 4096 or head == bytes(4096):
+            out.append(p.name)
+    return out
+
+
+@pytest.mark.parametrize(("flush", "buffers"), [("blocking", 1), ("io_uring", 2)])
+@pytest.mark.parametrize("ahead", [0, 1, 3])
+def test_segments_made_ahead_hold_every_record(db: Path, flush: str, buffers: int, ahead: int) -> None:
+    """Records written across many rollovers come back, from the open memtable and after
+    recovery, whoever made the segment files."""
+    data = records(300, seed=ahead)
+    m = open_memtable(db, flush, buffers, segment_bytes=128 * KiB, segments_ahead=ahead)
+    m.put_many(list(data.items()))
+    m.flush()
+    assert m.stats()["segments"] >= 5 and m.stats()["segments_prepared"] >= m.stats()["segments"]
+    assert all(m.get(k) == v for k, v in data.items())
+    m.close()
+    assert empty_segments(db) == []  # close() removes the files made ahead and never written
+    r = _native.recover(str(db), 64 * KiB, direct=direct_ok(db), segments_ahead=ahead)
+    assert {k: r.get(k) for k in r.keys()} == data and r.stats()["empty_segments"] == 0
+    r.close()
+
+
+@pytest.mark.parametrize(("flush", "buffers"), [("blocking", 1), ("io_uring", 2)])
+def test_recovery_with_prepared_unused_segments(db: Path, scratch_dir: Path, flush: str, buffers: int) -> None:
+    """A crash while segment files wait, made ahead and never written (here: the files of
+    an open memtable, copied): recovery returns every record, removes the empty files
+    and counts them, and the memtable goes on writing into new ones."""
+    data = records(80, seed=9)
+    m = open_memtable(db, flush, buffers, wal=True, segment_bytes=128 * KiB, segments_ahead=3)
+    m.put_many(list(data.items()))
+    m.flush()
+    deadline = time.monotonic() + 30
+    while m.stats()["segments_prepared"] < m.stats()["segments"] + 3:  # the helper fills up in the background
+        assert time.monotonic() < deadline, m.stats()
+        time.sleep(0.001)
+    copy = snapshot(db, scratch_dir / "crashed")
+    m.close()
+    prepared = empty_segments(copy)
+    assert len(prepared) == 3, prepared  # the helper keeps three ready
+    r = _native.recover(str(copy), 64 * KiB, direct=direct_ok(db), flush=flush, buffers=buffers)
+    assert r.stats()["empty_segments"] == 3
+    assert not any((copy / name).exists() for name in prepared)
+    assert {k: r.get(k) for k in r.keys()} == data
+    more = records(40, seed=10)
+    r.put_many([(b"more-" + k, v) for k, v in more.items()])
+    r.close()
+    again = _native.recover(str(copy), 64 * KiB, direct=direct_ok(db))
+    assert len(again) == len(data) + len(more) and again.get(b"key-00007") == data[b"key-00007"]
+    again.close()
+
+
+def test_a_header_of_zeros_is_an_empty_segment(db: Path) -> None:
+    """A segment file made ahead and preallocated (its header never written) holds nothing,
+    whatever its size; recovery removes it."""
+    with open_memtable(db) as m:
+        m.put(b"k", b"v")
+    (db / "segment-0000000007.dat").write_bytes(bytes(4096 + 64 * KiB))
+    (db / "segment-0000000008.dat").write_bytes(b"")
+    r = _native.recover(str(db), 64 * KiB, direct=direct_ok(db))
+    assert r.get(b"k") == b"v" and r.stats()["empty_segments"] == 2
+    r.put(b"k2", b"v2")
+    r.flush()
+    assert not (db / "segment-0000000007.dat").exists() and not (db / "segment-0000000008.dat").exists()
+    assert any(int(p.stem.split("-")[1]) > 8 for p in db.glob("segment-*.dat"))  # new files come after them
+    r.close()
+
+
+def test_default_segment_size_is_the_plans() -> None:
+    """The chapter's 'default segment' rows use Memtable's default segment_bytes."""
+    from howfast.memtable.plan import DEFAULT_SEGMENT_BYTES
+
+    for doc in (_native.Memtable.__init__.__doc__, _native.recover.__doc__, _native.memtable_benchmark.__doc__):
+        assert f"segment_bytes: typing.SupportsInt | typing.SupportsIndex = {DEFAULT_SEGMENT_BYTES}," in doc
+
+
+def test_benchmark_counts_segment_files(db: Path) -> None:
+    """Rollovers: one segment file per segment's worth of flushes, each made (ahead) and
+    timed; the writer's wait at rollovers is part of its wait for segment files."""
+    needs("io_uring")
+    r = _native.memtable_benchmark(
+        str(db), 64 * KiB, 64, record_size=16 * KiB, flush="io_uring", buffers=2, producers=1,
+        direct=direct_ok(db), segment_bytes=128 * KiB,
+    )  # fmt: skip
+    assert r["flushes"] == 16 and r["segments"] == 8
+    assert r["segments_prepared"] >= r["segments"] and r["segment_prepare_ns"] > 0
+    assert 0 <= r["rollover_wait_ns"] <= r["segment_create_ns"]
+    assert list(db.iterdir()) == []

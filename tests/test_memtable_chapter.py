@@ -37,6 +37,7 @@ def test_every_case_and_repetition_is_stored(tiny: dict) -> None:
         memtable.SWEEP,
         memtable.VARIANTS,
         memtable.VS_FIO,
+        memtable.ROLLOVER,
         memtable.BREAKDOWN,
         memtable.CRASH,
         memtable.POWERCUT,
@@ -89,7 +90,7 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     n = report.powercut_numbers(cut)
     assert n["states"] == power["crash points"].sum() and n["fewest"] == TINY.memtable.powercut_states
     assert n["dropped"] + n["kept"] + n["torn"] > 0 and n["problems"] == 0
-    fio = report.fio_table(vs_fio)
+    fio = report.fio_table(vs_fio.filter(pl.col("segment_bytes") == TINY.memtable.segment_bytes))
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     ours = fio.filter(pl.col("flush") == "blocking")["ours / fio"]
     sentence = report.fio_sentence(vs_fio)
@@ -114,6 +115,72 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     for text in prose:  # inline output: markdown-safe, nouns agreeing
         assert not any(c in text for c in "`*^"), text
         assert " 1 flushes" not in text and " a 8" not in text
+
+
+def test_fio_rows_with_the_default_segment_size(tiny: dict) -> None:
+    """The fio table gains the deep io_uring rows with Memtable's default segment size:
+    a column *segment*, the chapter's rows first; the ratios run by run and their verdict."""
+    vs_fio = tiny["set"].table(memtable.VS_FIO)
+    table = report.fio_segment_table(vs_fio)
+    plan = TINY.memtable
+    assert table.columns[:2] == ["capacity", "segment"]
+    assert (
+        table["segment"].to_list()
+        == [fmt.size(plan.segment_bytes)] * 4 + [fmt.size(memtable_plan.DEFAULT_SEGMENT_BYTES)] * 2
+    )
+    default = table.filter(pl.col("segment") == fmt.size(memtable_plan.DEFAULT_SEGMENT_BYTES))
+    assert default["capacity"].to_list() == [fmt.size(plan.fio_default_capacity)] * 2
+    assert default["dsync"].to_list() == ["no", "yes"] and (default["ours / fio"] > 0).all()
+    ratios = report.segment_ratios(vs_fio)
+    assert ratios["dsync"].to_list() == [False, True] and (ratios["rounds"] == TINY.repetitions).all()
+    assert ((ratios["min"] <= ratios["median"]) & (ratios["median"] <= ratios["max"])).all()
+    for row in ratios.iter_rows(named=True):
+        expected = (
+            "meets" if row["min"] >= report.SEGMENT_GOAL else "misses" if row["max"] < report.SEGMENT_GOAL
+            else "inconclusive"
+        )  # fmt: skip
+        assert row["verdict"] == expected
+    cost = report.segment_cost(vs_fio)
+    assert cost["dsync"].to_list() == [False, True] and (cost["median"] > 0).all()
+    sentence = report.segment_goal_sentence(vs_fio)
+    assert sentence.startswith("With Memtable's default 64 MiB segment files")
+    assert "With one segment file for the whole run" in sentence and "of the single file's speed" in sentence
+    nothing = vs_fio.filter(pl.col("segment_bytes") != memtable_plan.DEFAULT_SEGMENT_BYTES)
+    assert report.segment_ratios(nothing).height == 0 and "could not be compared" in report.segment_goal_sentence(
+        nothing
+    )
+
+
+def test_rollover_table_and_numbers(tiny: dict) -> None:
+    """The rollover experiment: every case in every round, a row per O_DSYNC setting, maker
+    and segment size, rollovers counted, no cost where there is no rollover."""
+    metrics = tiny["set"].table(memtable.ROLLOVER)
+    plan = TINY.memtable
+    sizes = memtable.rollover_segments(plan)
+    assert sizes == [256 * KiB, 1 * MiB]  # the plan's, and one holding the whole run
+    cases = memtable.rollover_cases(TINY)
+    assert len(cases) == 2 * 2 * len(sizes)
+    assert metrics.filter(pl.col("metric") == "records_per_s").height == len(cases) * plan.rollover_rounds
+    table = report.rollover_table(metrics)
+    assert table.columns == report.ROLLOVER_COLUMNS
+    assert table.height == len(cases)
+    assert table["O_DSYNC"].to_list() == ["no"] * 4 + ["yes"] * 4
+    assert table["segment files made"].to_list()[:4] == [report.ahead_name(0)] * 2 + [report.ahead_name(2)] * 2
+    assert table["segment"].to_list() == ["256 KiB", "1 MiB"] * 4
+    assert table["rollovers"].to_list() == [3.0, 0.0] * 4  # 1 MiB in 256 KiB files: 4 files
+    assert table.filter(pl.col("rollovers") == 0)["per rollover µs"].null_count() == 4
+    assert table.filter(pl.col("rollovers") > 0)["per rollover µs"].null_count() == 0
+    assert (table["records/s"] > 0).all() and (table["making a file ms"] > 0).all()
+    assert (table.filter(pl.col("rollovers") == 0)["writer's wait µs"] == 0).all()
+    n = report.rollover_numbers(metrics, 256 * KiB)
+    assert all(v is not None for v in n.values()) and n["make_writer_ms"] > 0 and n["helper_vs_one"] > 0
+    assert all(v is None for v in report.rollover_numbers(metrics).values())  # no 64 MiB files in this plan
+    words = report.rollover_sentence(metrics, 256 * KiB)
+    assert (
+        words.startswith("With O_DSYNC, making a 256 KiB file took") and "Against the run into a single file" in words
+    )
+    assert sum(words.count(p) for p in ("each rollover cost the run", "no cost shows here", "inconclusive here")) == 2
+    assert "could not run here" in report.rollover_sentence(metrics)  # no 64 MiB files in this plan
 
 
 def test_breakdown_tables_and_numbers(tiny: dict) -> None:
@@ -181,15 +248,51 @@ def test_fio_cases_have_enough_flushes() -> None:
     quick = PROFILES["quick"].memtable
     for c in crosscheck.fio_cases(PROFILES["quick"]):  # long enough for fio's millisecond clock
         assert c["records"] * quick.record_size == quick.fio_max_bytes
+    for profile in (PROFILES["quick"], PROFILES["full"]):  # the default segment size beside the chapter's
+        p = profile.memtable
+        rows = {
+            (c["segment_bytes"], c["dsync"], c["tool"])
+            for c in crosscheck.fio_cases(profile)
+            if c["capacity"] == p.fio_default_capacity and c["mode"] == memtable.DEEP
+        }
+        assert rows == {
+            (seg, dsync, tool)
+            for seg in (p.segment_bytes, memtable_plan.DEFAULT_SEGMENT_BYTES)
+            for dsync in (False, True)
+            for tool in ("howfast", "fio")
+        }
+
+
+def test_rollover_cases() -> None:
+    """Segment sizes up to one holding the whole run, each at least a flush per buffer (a
+    smaller one would silently grow), with and without O_DSYNC, made ahead and by the writer."""
+    for name in ("quick", "full"):
+        plan = PROFILES[name].memtable
+        cases = memtable.rollover_cases(PROFILES[name])
+        sizes = memtable.rollover_segments(plan)
+        assert sizes[-1] == plan.rollover_bytes and memtable_plan.DEFAULT_SEGMENT_BYTES in sizes
+        assert all(c["segment_bytes"] >= c["buffers"] * c["capacity"] for c in cases)
+        assert {(c["dsync"], c["segments_ahead"]) for c in cases} == {
+            (d, a) for d in (False, True) for a in (0, plan.segments_ahead)
+        }
+        assert all(c["records"] * c["record_size"] == plan.rollover_bytes for c in cases)
+    assert memtable.rollover_segments(PROFILES["full"].memtable)[0] == 4 * MiB
+    assert memtable.rollover_segments(PROFILES["full"].memtable)[-1] == 1024 * MiB
+    bad = dataclasses.replace(PROFILES["quick"].memtable, rollover_bytes=4 * KiB)
+    with pytest.raises(ValueError, match="smaller than one flush"):
+        memtable.rollover_segments(bad)
 
 
 def test_space_needed_counts_the_segment_files() -> None:
-    """The check before a run counts the data, the log, and two whole segment files (the
-    last one is preallocated, the next created ahead), for the largest case."""
+    """The check before a run counts the data, the log, and three whole segment files (the
+    last one is preallocated, two more made ahead), for the largest case; a case's own
+    segment size counts where it has one."""
     case = {"records": 64, "record_size": 16 * KiB, "capacity": 256 * KiB, "buffers": 2, "wal": True}
-    assert memtable._bytes_needed([case], 1024 * MiB) == 2 * MiB + 2 * 1024 * MiB
+    assert memtable._bytes_needed([case], 1024 * MiB) == 2 * MiB + 3 * 1024 * MiB
     big = {**case, "capacity": 1024 * MiB, "records": 4 * 65536, "buffers": 2, "wal": False}
-    assert memtable._bytes_needed([case, big], 64 * MiB) == 4096 * MiB + 2 * 2048 * MiB
+    assert memtable._bytes_needed([case, big], 64 * MiB) == 4096 * MiB + 3 * 2048 * MiB
+    own = {**case, "segment_bytes": 4 * MiB, "wal": False}
+    assert memtable._bytes_needed([own], 1024 * MiB, ahead=0) == 1 * MiB + 4 * MiB
 
 
 def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -211,6 +314,12 @@ def test_io_uring_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest
     assert report.breakdown_frame(off).height == 0 and report.pace_sentence(report.breakdown_numbers(off)).startswith(
         "The breakdown could not run"
     )
+    cases = memtable.rollover_cases(TINY)
+    off = run("rollover_off", cases, memtable.rollover_measurer(TINY.memtable), repetitions=1).metrics
+    table = report.rollover_table(off)
+    assert table.height == len(cases) and table["note"].str.contains("HOWFAST_DISABLE_IO_URING").all()
+    assert table.columns == [*report.ROLLOVER_COLUMNS, "note"] and table["records/s"].null_count() == len(cases)
+    assert all(v is None for v in report.rollover_numbers(off, 256 * KiB).values())
 
 
 def test_direct_io_unavailable_is_reported(scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -38,6 +38,24 @@ def test_every_acknowledged_record_survives_sigkill(scratch_dir: Path) -> None:
     assert len(outcomes) == POINTS
     assert sum(o.acknowledged for o in outcomes) > POINTS  # the kills came while records were flowing
     assert {o.mode for o in outcomes} == {m.name for m in modes}
+    # segment files are made ahead of need, so kills came while some waited, never written
+    assert sum(o.empty_segments > 0 for o in outcomes) > 0
+
+
+def test_a_kill_between_making_segment_files_and_using_them(scratch_dir: Path) -> None:
+    """Killed at once after it started (its helper making segment files, none written yet)
+    and a little later (files made ahead while the first ones fill): nothing acknowledged
+    is lost, and the files that were never written are found empty and removed."""
+    direct = bool(_native.probe_direct_io(str(scratch_dir))["supported"])
+    outcomes = []
+    for i, mode in enumerate(memtable.crash_modes()):
+        for delay in (0.0, 0.002, 0.02):
+            where = scratch_dir / f"early-{i}-{delay}"
+            where.mkdir()
+            got = memtable.crash_once(where, mode, seed=100 + i, delay_s=delay, direct=direct)
+            assert got.problems == [], f"{mode.name}, {delay * 1e3:.0f} ms: {got.problems[:5]}"
+            outcomes.append(got)
+    assert sum(o.empty_segments for o in outcomes) > 0
 
 
 def test_expected_values_are_deterministic() -> None:

@@ -149,6 +149,9 @@ class _MemtableStats(typing.TypedDict):
     bytes_written: int
     stall_ns: int
     segment_create_ns: int
+    rollover_wait_ns: int
+    segments_prepared: int
+    segment_prepare_ns: int
     idle_ns: int
     submit_ns: int
     buffers: int
@@ -156,6 +159,7 @@ class _MemtableStats(typing.TypedDict):
     recovered_records: int
     replayed_records: int
     torn_records: int
+    empty_segments: int
 
 class _IoEvent(typing.TypedDict):
     kind: str  # create, fallocate, write_submit, write_done, sync_start, sync_done, dir_sync_start, dir_sync_done, unlink, ack
@@ -284,6 +288,7 @@ class Memtable:
         pin_cpu: _Int = -1,
         direct: bool = True,
         segment_bytes: _Int = 67108864,
+        segments_ahead: _Int = 2,
         queue_depth: _Int = 64,
         record_io: bool = False,
     ) -> None: ...
@@ -473,6 +478,7 @@ def recover(
     pin_cpu: _Int = -1,
     direct: bool = True,
     segment_bytes: _Int = 67108864,
+    segments_ahead: _Int = 2,
     queue_depth: _Int = 64,
     record_io: bool = False,
 ) -> Memtable:
@@ -492,6 +498,7 @@ def memtable_benchmark(
     producers: _Int = 4,
     direct: bool = True,
     segment_bytes: _Int = 67108864,
+    segments_ahead: _Int = 2,
     queue_depth: _Int = 64,
     counters: bool = False,
 ) -> _MemtableBenchmark:

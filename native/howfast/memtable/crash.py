@@ -100,6 +100,7 @@ class CrashOutcome:
     newer: int  # keys recovered at a version written after the last acknowledged one
     torn: int  # partial records recovery found and skipped
     problems: list[str] = field(default_factory=list)
+    empty_segments: int = 0  # segment files made ahead and never written, which recovery removed
 
 
 def _wait_ready(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -> None:
@@ -174,7 +175,15 @@ def crash_once(directory: Path, mode: CrashMode, *, seed: int, delay_s: float, d
     finally:
         recovered.close()
     return CrashOutcome(
-        mode.name, delay_s, count, len(acked), recovered_keys, newer, int(stats["torn_records"]), problems
+        mode.name,
+        delay_s,
+        count,
+        len(acked),
+        recovered_keys,
+        newer,
+        int(stats["torn_records"]),
+        problems,
+        int(stats["empty_segments"]),
     )
 
 

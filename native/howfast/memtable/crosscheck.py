@@ -13,31 +13,44 @@ from ..crosscheck import run_fio
 from ..profiles import Profile
 from ..scratch import Scratch
 from .experiments import _case, check_capabilities, deep_buffers, fio_records, measurer
+from .plan import DEFAULT_SEGMENT_BYTES
 from .plan import Plan as MemtablePlan
 
 
 def fio_cases(profile: Profile) -> list[dict[str, Any]]:
-    """Ours (blocking, deep io_uring) beside fio at the same block size and depth."""
+    """Ours (blocking, deep io_uring) beside fio at the same block size and depth, with
+    the chapter's segment size; then the deep io_uring mode at `fio_default_capacity` with
+    Memtable's default segment size, where a run rolls over to new segment files (and
+    with the chapter's, if that capacity is not among the others)."""
     plan = profile.memtable
-    cases = []
+    runs = []
     for capacity in plan.fio_capacities:
-        n = fio_records(plan, capacity)
         for dsync in (False, True):
             for flush, buffers in (("blocking", 1), ("io_uring", deep_buffers(plan, capacity))):
-                for tool in ("howfast", "fio"):
-                    cases.append(
-                        {
-                            **_case(
-                                capacity=capacity,
-                                dsync=dsync,
-                                flush=flush,
-                                buffers=buffers,
-                                records=n,
-                                record_size=plan.record_size,
-                            ),
-                            "tool": tool,
-                        }
-                    )
+                runs.append((capacity, dsync, flush, buffers, plan.segment_bytes))
+    default = plan.fio_default_capacity
+    for dsync in (False, True):
+        deep = deep_buffers(plan, default)
+        if default not in plan.fio_capacities:  # the same flushes into one segment, to compare with
+            runs.append((default, dsync, "io_uring", deep, plan.segment_bytes))
+        runs.append((default, dsync, "io_uring", deep, DEFAULT_SEGMENT_BYTES))
+    cases = []
+    for capacity, dsync, flush, buffers, segment in runs:
+        for tool in ("howfast", "fio"):
+            cases.append(
+                {
+                    **_case(
+                        capacity=capacity,
+                        dsync=dsync,
+                        flush=flush,
+                        buffers=buffers,
+                        records=fio_records(plan, capacity),
+                        record_size=plan.record_size,
+                    ),
+                    "segment_bytes": segment,
+                    "tool": tool,
+                }
+            )
     return cases
 
 

@@ -7,6 +7,9 @@
   and what durability costs (O_DSYNC segments, a write-ahead log with group commit).
 * ``memtable_vs_fio``: the physical limit, fio writing the same bytes with O_DIRECT in
   blocks of the flush size, alternating with ours.
+* ``memtable_rollover``: what a new segment file costs: one run's bytes written into
+  segments of several sizes (and one holding the whole run), with the files made ahead
+  by a helper thread and made by the writer when it needs them.
 * ``memtable_breakdown``: where the writer's time goes (hand-off, copy, index,
   acknowledgement, submitting, waiting for a free buffer...), how often the threads
   sleep and are switched out, from counters the writer keeps; runs with the counters'
@@ -41,12 +44,13 @@ from .plan import Plan as MemtablePlan
 
 #: The shape of what this subject stores; bump it when its cases, ids or metrics change
 #: (older stored sets are then measured again instead of misread).
-SCHEMA = 4
+SCHEMA = 5
 
 SWEEP = "sweep"
 VARIANTS = "variants"
 VS_FIO = "vs_fio"
 BREAKDOWN = "breakdown"
+ROLLOVER = "rollover"
 CRASH = "crash"
 POWERCUT = "powercut"
 
@@ -227,6 +231,44 @@ def variant_cases(profile: Profile) -> list[dict[str, Any]]:
     return cases
 
 
+def rollover_segments(plan: MemtablePlan) -> list[int]:
+    """The rollover experiment's segment sizes, smallest first: the plan's below the run's
+    bytes, and one holding the whole run (no rollover: the baseline)."""
+    if plan.rollover_bytes < plan.rollover_capacity:
+        raise ValueError(f"rollover_bytes {plan.rollover_bytes} is smaller than one flush ({plan.rollover_capacity})")
+    return sorted({s for s in plan.rollover_segments if s < plan.rollover_bytes} | {plan.rollover_bytes})
+
+
+def rollover_cases(profile: Profile) -> list[dict[str, Any]]:
+    """One run's bytes into segment files of each size, with and without O_DSYNC, the
+    files made ahead by the helper (``segments_ahead`` of the plan) and by the writer
+    when it needs one (0: the rollover in its critical path)."""
+    plan = profile.memtable
+    cap = plan.rollover_capacity
+    n = max(plan.rollover_bytes // cap, 1) * (cap // plan.record_size)
+    if n == 0:
+        raise ValueError(f"rollover_capacity {cap} is smaller than a record ({plan.record_size} bytes)")
+    return [
+        {
+            **_case(
+                group="rollover",
+                variant=f"ahead_{ahead}",
+                capacity=cap,
+                dsync=dsync,
+                flush="io_uring",
+                buffers=plan.rollover_buffers,
+                records=n,
+                record_size=plan.record_size,
+            ),
+            "segment_bytes": segment,
+            "segments_ahead": ahead,
+        }
+        for dsync in (False, True)
+        for ahead in (0, plan.segments_ahead)
+        for segment in rollover_segments(plan)
+    ]
+
+
 def breakdown_records(plan: MemtablePlan, capacity: int) -> int:
     """Records per breakdown case: about `breakdown_bytes`, at least `min_flushes` flushes."""
     per_buffer = capacity // plan.record_size
@@ -308,7 +350,8 @@ def benchmark(case: Case, directory: Path, plan: MemtablePlan) -> dict[str, Any]
         pin_cpu=pin_cpu() if case["pinned"] else -1,
         producers=plan.producers,
         queue_depth=plan.queue_depth,
-        segment_bytes=plan.segment_bytes,
+        segment_bytes=case.get("segment_bytes", plan.segment_bytes),
+        segments_ahead=case.get("segments_ahead", plan.segments_ahead),
         counters=bool(case.get("counters", False)),
     )
 
@@ -421,17 +464,44 @@ def breakdown_measurer(plan: MemtablePlan):
     return measure
 
 
+def rollover_outcome(r: dict[str, Any]) -> Outcome:
+    """Throughput, the segment files taken (``segments``; a rollover is every one after the
+    first), the writer's wait per rollover (µs; 0 without one) and the time making one
+    file took (ms, whoever made it)."""
+    elapsed, rollovers = r["elapsed_ns"], max(r["segments"] - 1, 0)
+    return Outcome(
+        {
+            "records_per_s": (r["records"] / elapsed * 1e9, "records/s"),
+            "mb_per_s": (r["segment_bytes"] / elapsed * 1e3, "MB/s"),
+            "elapsed_ms": (elapsed / 1e6, "ms"),
+            "segments": (float(r["segments"]), "files"),
+            "rollovers": (float(rollovers), "rollovers"),
+            "wait_us": (r["rollover_wait_ns"] / rollovers / 1e3 if rollovers else 0.0, "us"),
+            "make_ms": (r["segment_prepare_ns"] / max(r["segments_prepared"], 1) / 1e6, "ms"),
+        }
+    )
+
+
+def rollover_measurer(plan: MemtablePlan):
+    """Runs one rollover case."""
+
+    def measure(case: Case, scratch: Scratch) -> Outcome:
+        return rollover_outcome(_benchmark_in(scratch, case, plan))
+
+    return measure
+
+
 # ---- the chapter ---------------------------------------------------------------------------------
 
 
-def _bytes_needed(cases: list[dict[str, Any]], segment_bytes: int) -> int:
-    """The largest single case: its data and log, plus two segment files' worth (the
-    last one is preallocated whole, and the next one is created ahead)."""
+def _bytes_needed(cases: list[dict[str, Any]], segment_bytes: int, ahead: int = 2) -> int:
+    """The largest single case: its data and log, plus `ahead` + 1 segment files' worth
+    (the last one is preallocated whole, and `ahead` more are made ahead of need)."""
     need = 0
     for c in cases:
         data = c["records"] * c["record_size"]
-        segment = max(segment_bytes, c["buffers"] * c["capacity"], c["capacity"])
-        need = max(need, data * (2 if c["wal"] else 1) + 2 * segment)
+        segment = max(c.get("segment_bytes", segment_bytes), c["buffers"] * c["capacity"], c["capacity"])
+        need = max(need, data * (2 if c["wal"] else 1) + (ahead + 1) * segment)
     return need
 
 
@@ -443,9 +513,9 @@ def measure(profile: Profile, out: Writer) -> None:
     plan = profile.memtable
     reps = profile.repetitions
     sweep, variants, fio = sweep_cases(profile), variant_cases(profile), crosscheck.fio_cases(profile)
-    breakdown = breakdown_cases(profile)
+    breakdown, rollover = breakdown_cases(profile), rollover_cases(profile)
     crash = [{"mode": m.name} for m in crash_test.crash_modes()]
-    need = _bytes_needed(sweep + variants + fio + breakdown, plan.segment_bytes)
+    need = _bytes_needed(sweep + variants + fio + breakdown + rollover, plan.segment_bytes, plan.segments_ahead)
     with Scratch(need_bytes=need) as scratch:
         out.record_facts(scratch.path)
         # the sweep keeps latency percentiles only; the variants keep samples for the chart
@@ -453,6 +523,16 @@ def measure(profile: Profile, out: Writer) -> None:
         out.add(run(VARIANTS, variants, measurer(plan), repetitions=reps, scratch=scratch))
         fio_reps = plan.fio_rounds or reps
         out.add(run(VS_FIO, fio, crosscheck.fio_measurer(plan), repetitions=fio_reps, scratch=scratch, alternate=True))
+        out.add(
+            run(
+                ROLLOVER,
+                rollover,
+                rollover_measurer(plan),
+                repetitions=plan.rollover_rounds,
+                scratch=scratch,
+                alternate=True,
+            )
+        )
         out.add(
             run(
                 BREAKDOWN,

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 KiB = 1024
 MiB = 1024 * KiB
 
+#: Memtable()'s default segment size (segment_bytes in native/src/memtable/bind.cpp; a
+#: test checks the two agree): what a user gets, and what the fio table's extra row uses.
+DEFAULT_SEGMENT_BYTES = 64 * MiB
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -24,6 +28,7 @@ class Plan:
     max_buffer_bytes: int = 2 * 1024 * MiB  # buffers * capacity at most (fewer buffers at large capacities)
     producers: int = 2  # threads feeding the single writer (the seed: 8 goroutines on 8 cores)
     segment_bytes: int = 1024 * MiB  # per segment file (a run's files are no larger than it writes)
+    segments_ahead: int = 2  # segment files a helper makes ahead of need (Memtable's default)
     queue_depth: int = 64  # records waiting for the writer at most (a group commit takes what is there)
     max_samples: int = 20_000  # per-record latencies stored per case and repetition (evenly spaced)
     variant_capacity: int = 1 * MiB  # pinning, queue depth and durability variants
@@ -35,6 +40,12 @@ class Plan:
     fio_max_bytes: int = 128 * MiB  # ... where that stays within this many bytes ...
     fio_min_bytes: int = 0  # ... and at least this many bytes per run ...
     fio_rounds: int = 0  # ... in this many alternated rounds (0: the profile's repetitions)
+    fio_default_capacity: int = 1 * MiB  # ... and at this flush size with the default segment size too
+    rollover_capacity: int = 1 * MiB  # what a new segment costs: flushes of this size ...
+    rollover_segments: tuple[int, ...] = (4 * MiB, 16 * MiB, 64 * MiB)  # ... into segment files of these sizes ...
+    rollover_bytes: int = 128 * MiB  # ... and one holding the whole run (no rollover), this many bytes per run ...
+    rollover_buffers: int = 4  # ... with this many buffers (a segment holds at least one flush per buffer) ...
+    rollover_rounds: int = 3  # ... in this many alternated rounds
     crash_points: int = 6  # SIGKILLed writers recovered in the chapter (the tests run more)
     powercut_states: int = 1000  # power-cut crash states checked per mode (memtable/powercut.py) ...
     powercut_states_per_run: int = 100  # ... taken from recorded runs of this many states each ...
@@ -62,6 +73,9 @@ FULL = Plan(
     powercut_states=3000,
     breakdown_bytes=1024 * MiB,
     breakdown_rounds=10,
+    rollover_segments=(4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB),
+    rollover_bytes=1024 * MiB,  # the 1 GiB segment (the chapter's setting) holds the whole run
+    rollover_rounds=6,
 )
 
 #: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
@@ -87,4 +101,10 @@ SMOKE = Plan(
     breakdown_rounds=2,
     deep_bytes=1 * MiB,
     max_deep_buffers=8,
+    fio_default_capacity=256 * KiB,
+    rollover_capacity=64 * KiB,
+    rollover_segments=(256 * KiB,),
+    rollover_bytes=1 * MiB,
+    rollover_buffers=2,
+    rollover_rounds=2,
 )

@@ -1194,5 +1194,371 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
+# ---- segment rollover ------------------------------------------------------------------------------
+
+#: What the memtable should reach with its default segment size, as a share of fio's MB/s
+#: (a target, not a measurement).
+SEGMENT_GOAL = 0.95
+#: Who made the rollover experiment's segment files, by ``segments_ahead``.
+AHEAD_NAMES = {0: "by the writer, when needed"}
+
+
+def ahead_name(ahead: int) -> str:
+    """'by the writer, when needed' for 0, 'ahead, by a helper (2 ready)' otherwise."""
+    return AHEAD_NAMES.get(ahead, f"ahead, by a helper ({ahead} ready)")
+
+
+def fio_segment_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """``fio_table`` once per segment size (the chapter's first, then Memtable's default),
+    with the column *segment* after the capacity."""
+    if "segment_bytes" not in metrics.columns:
+        return fio_table(metrics)
+    parts = [
+        fio_table(metrics.filter(pl.col("segment_bytes") == seg)).with_columns(pl.lit(fmt.size(seg)).alias("segment"))
+        for seg in metrics["segment_bytes"].unique(maintain_order=True).to_list()
+    ]
+    table = pl.concat(parts, how="diagonal")
+    order = [c for c in table.columns if c != "segment"]
+    at = order.index("capacity") + 1
+    return table.select(*order[:at], "segment", *order[at:])
+
+
+def segment_ratios(metrics: pl.DataFrame, segment: int | None = None) -> pl.DataFrame:
+    """The deep io_uring rows of the fio cross-check with segment files of `segment` bytes
+    (default: Memtable's default size): per O_DSYNC setting, ours / fio run by run
+    (median, min, max, rounds) and the verdict against ``SEGMENT_GOAL``: *meets* when
+    every round reached it, *misses* when none did, *inconclusive* otherwise."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    schema = {"dsync": pl.Boolean, "capacity": pl.Int64, "median": pl.Float64, "min": pl.Float64,
+              "max": pl.Float64, "rounds": pl.UInt32, "verdict": pl.String}  # fmt: skip
+    if "segment_bytes" not in metrics.columns:
+        return pl.DataFrame(schema=schema)
+    rows = metrics.filter(
+        (pl.col("segment_bytes") == segment) & (pl.col("mode") == DEEP) & (pl.col("metric") == "mb_per_s")
+    )
+    if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
+        return pl.DataFrame(schema=schema)
+    wide = rows.pivot(on="tool", index=["dsync", "capacity", "repetition"], values="value")
+    ratios = wide.select("dsync", "capacity", (pl.col("howfast") / pl.col("fio")).alias("r")).drop_nulls("r")
+    return (
+        ratios.group_by("dsync", "capacity")
+        .agg(
+            pl.col("r").median().alias("median"),
+            pl.col("r").min().alias("min"),
+            pl.col("r").max().alias("max"),
+            pl.len().alias("rounds"),
+        )
+        .with_columns(
+            pl.when(pl.col("min") >= SEGMENT_GOAL)
+            .then(pl.lit("meets"))
+            .when(pl.col("max") < SEGMENT_GOAL)
+            .then(pl.lit("misses"))
+            .otherwise(pl.lit("inconclusive"))
+            .alias("verdict")
+        )
+        .sort("dsync")
+        .cast(schema)
+    )
+
+
+def segment_cost(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per O_DSYNC setting, at the capacity of the default-segment rows: our MB/s with
+    Memtable's default segment size over ours with one segment file per run (the chapter's
+    size), round by round: median, min and max (empty when either did not run)."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    schema = {"dsync": pl.Boolean, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64, "rounds": pl.UInt32}
+    if "segment_bytes" not in metrics.columns:
+        return pl.DataFrame(schema=schema)
+    default = metrics.filter(pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)["capacity"].unique()
+    rows = metrics.filter(
+        (pl.col("tool") == "howfast")
+        & (pl.col("mode") == DEEP)
+        & (pl.col("metric") == "mb_per_s")
+        & pl.col("capacity").is_in(default.to_list())
+    ).with_columns(
+        pl.when(pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)
+        .then(pl.lit("d"))
+        .otherwise(pl.lit("one"))
+        .alias("seg")
+    )
+    if set(rows["seg"].unique().to_list()) != {"d", "one"}:
+        return pl.DataFrame(schema=schema)
+    wide = rows.pivot(on="seg", index=["dsync", "repetition"], values="value", aggregate_function="first")
+    return (
+        wide.select("dsync", (pl.col("d") / pl.col("one")).alias("r"))
+        .drop_nulls("r")
+        .group_by("dsync")
+        .agg(
+            pl.col("r").median().alias("median"),
+            pl.col("r").min().alias("min"),
+            pl.col("r").max().alias("max"),
+            pl.len().alias("rounds"),
+        )
+        .sort("dsync")
+        .cast(schema)
+    )
+
+
+def segment_goal_sentence(metrics: pl.DataFrame) -> str:
+    """What the default segment size reached against fio, with O_DSYNC and without,
+    whether that meets the goal on this machine, and the same flushes into one segment
+    file per run beside it."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    r = segment_ratios(metrics)
+    size = fmt.size(DEFAULT_SEGMENT_BYTES)
+    if r.height == 0:
+        why = charts.reasons(metrics)
+        return f"The default {size} segments could not be compared with fio here ({why or 'no result'})."
+    words = {
+        "meets": f"every round at or above the goal of {fmt.ratio(SEGMENT_GOAL)}, so it meets the goal",
+        "misses": f"every round below the goal of {fmt.ratio(SEGMENT_GOAL)}, so it misses the goal",
+        "inconclusive": f"straddling the goal of {fmt.ratio(SEGMENT_GOAL)}, so inconclusive on this machine",
+    }
+    capacity = int(r["capacity"][0])
+    others = metrics.filter((pl.col("capacity") == capacity) & (pl.col("segment_bytes") != DEFAULT_SEGMENT_BYTES))
+    one = segment_ratios(metrics, int(others["segment_bytes"].max())) if others.height else r.clear()
+    one = one.filter(pl.col("capacity") == capacity)
+    cost = segment_cost(metrics)
+
+    def setting(dsync: bool) -> str:
+        return "with O_DSYNC" if dsync else "without O_DSYNC"
+
+    def ratio_range(row: dict) -> str:
+        return f"{fmt.ratio(row['median'])} ({fmt.span(row['min'], row['max'], 2)})"
+
+    text = (
+        f"With Memtable's default {size} segment files, a rollover every {size}, the deep io_uring mode at "
+        f"{fmt.size(capacity)} flushes reached "
+        + " and ".join(
+            f"{fmt.ratio(row['median'])} of fio's MB/s {setting(row['dsync'])} "
+            f"({fmt.span(row['min'], row['max'], 2)} over {fmt.count(row['rounds'], 'round')}, "
+            f"{words[row['verdict']]})"
+            for row in r.iter_rows(named=True)
+        )
+        + "."
+    )
+    if one.height:
+        text += " With one segment file for the whole run, the same flushes reached " + " and ".join(
+            f"{ratio_range(row)} {setting(row['dsync'])}" for row in one.iter_rows(named=True)
+        )
+        text += "." if cost.height == 0 else ""
+    if cost.height:
+        text += (
+            "; run by run, the default segment files ran at "
+            + " and ".join(f"{ratio_range(row)} {setting(row['dsync'])}" for row in cost.iter_rows(named=True))
+            + " of the single file's speed."
+        )
+    return text
+
+
+_ROLLOVER_KEYS = ["dsync", "segments_ahead", "segment_bytes"]
+#: The rollover table's columns, in order.
+ROLLOVER_COLUMNS = [
+    "O_DSYNC",
+    "segment files made",
+    "segment",
+    "rollovers",
+    "records/s",
+    "records/s range",
+    "writer's wait µs",
+    "making a file ms",
+    "per rollover µs",
+    "per rollover range",
+]
+
+
+def rollover_rounds(metrics: pl.DataFrame) -> pl.DataFrame:
+    """The rollover experiment run by run: elapsed time, rollovers, records/s, the writer's
+    wait per segment file and the time making one took, and the cost per rollover: how
+    much longer the run took than the one into a single segment (same O_DSYNC setting,
+    same maker, same round), divided by its rollovers (null without rollovers)."""
+    wanted = ["elapsed_ms", "rollovers", "records_per_s", "wait_us", "make_ms"]
+    runs = metrics.filter(pl.col("metric").is_in(wanted))
+    if runs.height == 0:
+        return pl.DataFrame(
+            schema={
+                **{k: metrics.schema.get(k, pl.Int64) for k in _ROLLOVER_KEYS},
+                "repetition": pl.Int64,
+                **{m: pl.Float64 for m in wanted},
+                "per_rollover_us": pl.Float64,
+            }  # fmt: skip
+        )
+    wide = runs.pivot(on="metric", index=[*_ROLLOVER_KEYS, "repetition"], values="value")
+    group = ["dsync", "segments_ahead", "repetition"]
+    base = (
+        wide.sort("segment_bytes")
+        .group_by(group)
+        .agg(
+            pl.col("elapsed_ms").sort_by("segment_bytes").last().alias("base_ms"),
+            pl.col("rollovers").sort_by("segment_bytes").last().alias("base_rollovers"),
+        )
+    )
+    joined = wide.join(base, on=group, how="left")
+    extra = pl.col("rollovers") - pl.col("base_rollovers")
+    return joined.with_columns(
+        pl.when(extra > 0)
+        .then((pl.col("elapsed_ms") - pl.col("base_ms")) * 1e3 / extra)
+        .otherwise(None)
+        .alias("per_rollover_us")
+    ).drop("base_ms", "base_rollovers")
+
+
+def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Per O_DSYNC setting, maker and segment size (medians over the rounds): rollovers,
+    records/s and its range, the writer's wait per segment file, the time making one took,
+    and the cost per rollover with its range; a *note* where the case could not run."""
+    runs = rollover_rounds(metrics)
+    if runs.height == 0:  # nothing ran: every column, and why on each case's row
+        missing = stats.unsupported(metrics, _ROLLOVER_KEYS)
+        numbers = ["rollovers", "records/s", "writer's wait µs", "making a file ms", "per rollover µs"]
+        return pl.DataFrame(
+            {
+                "O_DSYNC": ["yes" if d else "no" for d in missing["dsync"]],
+                "segment files made": [ahead_name(a) for a in missing["segments_ahead"]],
+                "segment": [fmt.size(b) for b in missing["segment_bytes"]],
+                **{c: pl.Series([None] * missing.height, dtype=pl.Float64) for c in numbers},
+                "records/s range": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
+                "per rollover range": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
+                "note": missing["note"],
+            }
+        ).select(*ROLLOVER_COLUMNS, "note")
+    table = (
+        runs.group_by(_ROLLOVER_KEYS)
+        .agg(
+            pl.col("rollovers").median().alias("rollovers"),
+            pl.col("records_per_s").median().alias("records/s"),
+            pl.col("records_per_s").min().alias("lo"),
+            pl.col("records_per_s").max().alias("hi"),
+            pl.col("wait_us").median().alias("writer's wait µs"),
+            pl.col("make_ms").median().alias("making a file ms"),
+            pl.col("per_rollover_us").median().alias("per rollover µs"),
+            pl.col("per_rollover_us").min().alias("cost lo"),
+            pl.col("per_rollover_us").max().alias("cost hi"),
+        )
+        .sort("dsync", "segments_ahead", "segment_bytes")
+    )
+    return table.select(
+        pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("O_DSYNC"),
+        pl.col("segments_ahead").map_elements(ahead_name, return_dtype=pl.String).alias("segment files made"),
+        pl.col("segment_bytes").map_elements(fmt.size, return_dtype=pl.String).alias("segment"),
+        "rollovers",
+        "records/s",
+        pl.struct("lo", "hi")
+        .map_elements(lambda r: fmt.span(r["lo"], r["hi"]), return_dtype=pl.String)
+        .alias("records/s range"),
+        "writer's wait µs",
+        "making a file ms",
+        "per rollover µs",
+        pl.struct("cost lo", "cost hi")
+        .map_elements(lambda r: fmt.span(r["cost lo"], r["cost hi"]), return_dtype=pl.String)
+        .alias("per rollover range"),
+    )
+
+
+def rollover_numbers(metrics: pl.DataFrame, segment: int | None = None) -> dict[str, float | None]:
+    """For the prose, with O_DSYNC at `segment` bytes (default: Memtable's default size),
+    medians over the rounds: the time making a segment file took when the writer made it
+    (``make_writer_ms``) and when the helper did (``make_helper_ms``); the writer's wait per
+    file in each case (``wait_writer_us``, ``wait_helper_us``); the cost per rollover in
+    each case (``cost_writer_us``, ``cost_helper_us``); records/s with the helper at that
+    size over records/s into one segment (``helper_vs_one``). None where not measured."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    runs = rollover_rounds(metrics).filter(pl.col("dsync"))
+    out: dict[str, float | None] = dict.fromkeys(
+        [
+            "make_writer_ms",
+            "make_helper_ms",
+            "wait_writer_us",
+            "wait_helper_us",
+            "cost_writer_us",
+            "cost_helper_us",
+            "helper_vs_one",
+        ]  # fmt: skip
+    )
+    if runs.height == 0:
+        return out
+
+    def median(frame: pl.DataFrame, column: str) -> float | None:
+        v = frame[column].drop_nulls()
+        return float(v.median()) if v.len() else None
+
+    at = runs.filter(pl.col("segment_bytes") == segment)
+    for label, rows in (("writer", at.filter(pl.col("segments_ahead") == 0)),
+                        ("helper", at.filter(pl.col("segments_ahead") > 0))):  # fmt: skip
+        out[f"make_{label}_ms"] = median(rows, "make_ms")
+        out[f"wait_{label}_us"] = median(rows, "wait_us")
+        out[f"cost_{label}_us"] = median(rows, "per_rollover_us")
+    helper = runs.filter(pl.col("segments_ahead") > 0)
+    if helper.height:
+        one = helper.filter(pl.col("segment_bytes") == helper["segment_bytes"].max())
+        out["helper_vs_one"] = fmt.quotient(median(helper.filter(pl.col("segment_bytes") == segment), "records_per_s"),
+                                            median(one, "records_per_s"))  # fmt: skip
+    return out
+
+
+def _us_from_ms(ms: float | None) -> float | None:
+    return None if ms is None else ms * 1e3
+
+
+def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
+    """The rollover experiment in words, with O_DSYNC at `segment` bytes (default:
+    Memtable's default size): what making a file took and what the writer waited per
+    rollover, by who made the files; then the run's time per rollover, called a cost
+    only where every round's was above zero, inconclusive otherwise."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    n = rollover_numbers(metrics, segment)
+    size = fmt.size(segment)
+    if n["make_writer_ms"] is None and n["make_helper_ms"] is None:
+        why = charts.reasons(metrics)
+        return f"The rollover experiment could not run here ({why or f'no O_DSYNC runs with {size} files'})."
+    slower = (n["make_helper_ms"] or 0) > (n["make_writer_ms"] or float("inf"))
+    text = (
+        f"With O_DSYNC, making a {size} file took {fmt.duration_us(_us_from_ms(n['make_writer_ms']))} when the "
+        f"writer made it itself, and it waited {fmt.duration_us(n['wait_writer_us'])} at each rollover. Made ahead "
+        f"by the helper, a file took {fmt.duration_us(_us_from_ms(n['make_helper_ms']))}"
+        + (" (the helper shares the disk and the CPUs with the writes)" if slower else "")
+        + f", and the writer waited {fmt.duration_us(n['wait_helper_us'])} per rollover, "
+        + fmt.compared(n["wait_helper_us"], n["wait_writer_us"], more="longer", less="shorter", same="about as long")
+        + " when it made its own files."
+    )
+    runs = rollover_rounds(metrics).filter(pl.col("dsync") & (pl.col("segment_bytes") == segment))
+    parts = []
+    for label, rows in (
+        ("made by the writer", runs.filter(pl.col("segments_ahead") == 0)),
+        ("made ahead", runs.filter(pl.col("segments_ahead") > 0)),
+    ):
+        cost = rows["per_rollover_us"].drop_nulls()
+        if cost.len() == 0:
+            continue
+        lo, hi, mid = float(cost.min()), float(cost.max()), float(cost.median())
+        if lo > 0:
+            parts.append(
+                f"with files {label}, each rollover cost the run {fmt.duration_us(mid)} "
+                f"({fmt.duration_us(lo)} to {fmt.duration_us(hi)} over the rounds)"
+            )
+        elif hi < 0:
+            parts.append(
+                f"with files {label}, every round ran faster than into a single file (by "
+                f"{fmt.duration_us(-hi)} to {fmt.duration_us(-lo)} per rollover), so no cost shows here"
+            )
+        else:
+            parts.append(
+                f"with files {label}, the run's time per rollover beyond the single file's ran from "
+                f"−{fmt.duration_us(-lo)} to {fmt.duration_us(hi)} over the rounds, so against this "
+                "disk's noise the cost is inconclusive here"
+            )
+    if parts:
+        text += " Against the run into a single file, " + "; ".join(parts) + "."
+    return text
+
+
 # every public function above refuses bad arguments with a clear exception
 checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

@@ -37,6 +37,9 @@ py::dict stats_dict(const MemtableStats& s) {
   d["bytes_written"] = s.segment_bytes + s.wal_bytes;
   d["stall_ns"] = s.stall_ns;
   d["segment_create_ns"] = s.segment_create_ns;
+  d["rollover_wait_ns"] = s.rollover_wait_ns;
+  d["segments_prepared"] = s.segments_prepared;
+  d["segment_prepare_ns"] = s.segment_prepare_ns;
   d["idle_ns"] = s.idle_ns;
   d["submit_ns"] = s.submit_ns;
   d["buffers"] = s.buffers;
@@ -44,6 +47,7 @@ py::dict stats_dict(const MemtableStats& s) {
   d["recovered_records"] = s.recovered_records;
   d["replayed_records"] = s.replayed_records;
   d["torn_records"] = s.torn_records;
+  d["empty_segments"] = s.empty_segments;
   return d;
 }
 
@@ -96,14 +100,15 @@ const auto kWal = field<MC>("wal", &MC::wal, false);
 const auto kPinCpu = field<MC>("pin_cpu", &MC::pin_cpu, -1);
 const auto kDirect = field<MC>("direct", &MC::direct, true);
 const auto kSegmentBytes = field<MC>("segment_bytes", &MC::segment_bytes, 64ll << 20);
+const auto kSegmentsAhead = field<MC>("segments_ahead", &MC::segments_ahead, 2);
 const auto kQueueDepth = field<MC>("queue_depth", &MC::queue_depth, 64);
 const auto kRecordIo = field<MC>("record_io", &MC::record_io, false);
 
 // Memtable() and recover(): dir, capacity, *, the settings.
 auto memtable_positional() { return std::make_tuple(kDir, kCapacity); }
 auto memtable_keywords() {
-  return std::make_tuple(kRecordSize, kDsync, kFlush, kBuffers, kWal, kPinCpu, kDirect, kSegmentBytes, kQueueDepth,
-                         kRecordIo);
+  return std::make_tuple(kRecordSize, kDsync, kFlush, kBuffers, kWal, kPinCpu, kDirect, kSegmentBytes,
+                         kSegmentsAhead, kQueueDepth, kRecordIo);
 }
 
 // memtable_benchmark(): the memtable's settings (inside BenchConfig::memtable) and the workload's.
@@ -113,7 +118,7 @@ auto bench_positional() { return std::make_tuple(in_bench(kDir), in_bench(kCapac
 auto bench_keywords() {
   return std::make_tuple(in_bench(kRecordSize), in_bench(kDsync), in_bench(kFlush), in_bench(kBuffers),
                          in_bench(kWal), in_bench(kPinCpu), field<BC>("producers", &BC::producers, 4),
-                         in_bench(kDirect), in_bench(kSegmentBytes), in_bench(kQueueDepth),
+                         in_bench(kDirect), in_bench(kSegmentBytes), in_bench(kSegmentsAhead), in_bench(kQueueDepth),
                          field<BC>("counters", &BC::counters, false));
 }
 
@@ -266,6 +271,7 @@ void register_memtable(py::module_& m) {
         c.flush = FlushMode::Blocking;
         c.direct = direct;
         c.segment_bytes = 64ll << 20;
+        c.segments_ahead = 2;
         c.queue_depth = 64;
         c.pin_cpu = -1;
         const RecoveryFlaw f = parse_flaw(flaw);

@@ -4,6 +4,7 @@
 //   recovery.cpp        scanning segments and logs, Memtable::recover
 //   writer.cpp          the writer thread: set-up, records into buffers, sealing a buffer
 //   segments.cpp        segment files: created ahead, looked up, synced, closed
+//   segment_preparer.cpp the helper thread that makes segment files ahead of need
 //   flush_blocking.cpp  a flush as one pwrite (and fdatasync)
 //   flush_uring.cpp     a flush through io_uring, in pieces, completions
 //   memtable.cpp        the public Memtable calls
@@ -30,6 +31,7 @@
 #include "memtable/memtable_format.hpp"
 #include "memtable/memtable_index.hpp"
 #include "memtable/queue.hpp"
+#include "memtable/segment_preparer.hpp"
 #include "memtable/wal.hpp"
 
 
@@ -40,6 +42,7 @@ inline constexpr int64_t kMaxCapacity = 1ll << 30;  // the seed sweeps up to 1 G
 inline constexpr int64_t kMaxBuffers = 64;
 inline constexpr int64_t kMaxQueueDepth = 1 << 16;
 inline constexpr int64_t kMaxSegmentBytes = 1ll << 40;
+inline constexpr int64_t kMaxSegmentsAhead = 16;
 inline constexpr uint64_t kWalRotateBytes = 64ull << 20;
 // An io_uring flush is written in pieces of at most kPiece bytes, all submitted at once,
 // each from its own registered (fixed) chunk of the buffer, so the kernel pins no pages
@@ -82,6 +85,7 @@ struct RecoveryScan {
   uint64_t max_seq = 0;
   uint64_t next_segment = 0, next_wal = 0;
   std::vector<std::string> segment_paths, wal_paths;
+  std::vector<std::string> empty_segments;  // no header: made ahead and never written, they hold nothing
   std::vector<OwnedRecord> replay;  // newest versions found only in the log, by seq
   uint64_t records = 0, torn = 0;
 };
@@ -128,11 +132,6 @@ struct Memtable::Impl {
     int inflight = 0;
     bool dirty = false;  // written without O_DSYNC and not fdatasync'ed yet
   };
-  struct Prepared {
-    uint64_t id = 0;
-    std::string path;
-    std::unique_ptr<Fd> fd;
-  };
   struct Pending {
     const Request* request;
     const unsigned char* key;
@@ -146,8 +145,8 @@ struct Memtable::Impl {
   uint64_t write_align = 8;
   uint64_t slots = 1;
   uint64_t base_segment = 0;
-  bool durable = false;  // dsync or wal: created files' names are fsynced into the directory
-  // Not durable: a segment file was created since the directory was last fsynced, so
+  bool durable = false;  // wal: created files' names are fsynced into the directory at once
+  // No log: a segment file was created since the directory was last fsynced, so
   // flush() must fsync the directory too (fdatasync of a new file does not make its name
   // durable; without this, a power cut could lose a flushed segment whole).
   std::atomic<bool> names_unsynced{false};
@@ -158,10 +157,9 @@ struct Memtable::Impl {
   uint64_t sealed_through = 0;  // generations below this were handed to a flush
   uint64_t next_seq = 1;
   std::deque<Segment> segs;
-  // The next segment file, created ahead by a helper thread so no flush waits for
-  // open + fallocate + header + directory fsync.
-  std::future<Prepared> next_segment;
-  uint64_t next_segment_id = 0;
+  // The next segment files, made ahead by a helper thread so no flush waits for
+  // open + fallocate + directory fsync (cfg.segments_ahead of them; 0: made by the writer).
+  std::unique_ptr<SegmentPreparer> preparer;
   std::unique_ptr<WriteAheadLog> wal;
   std::vector<Pending> pending;
 
@@ -183,7 +181,8 @@ struct Memtable::Impl {
   std::vector<uint64_t>* flush_ns = nullptr;
 
   std::atomic<uint64_t> records{0}, flushes{0}, segment_bytes{0}, segments{0}, wal_bytes{0}, wal_syncs{0},
-      wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0}, first_flush_at_ns{0};
+      wal_files{0}, stall_ns{0}, segment_create_ns{0}, submit_ns{0}, first_flush_at_ns{0}, segments_prepared{0},
+      segment_prepare_ns{0}, rollover_wait_ns{0};
   MemtableStats recovery;
   // The breakdown (MemtableCounters): written by the writer only; the clocks run only
   // when `counting` (set before the first request; the writer may already wait for it).
@@ -230,8 +229,8 @@ struct Memtable::Impl {
   void close_idle_segments();
   uint64_t durable_gen() const;
   Segment& segment_for(uint64_t gen);
-  Prepared create_segment_file(uint64_t id);
-  void prepare_segment(uint64_t id);
+  PreparedSegment create_segment_file(uint64_t id);
+  void start_preparer(uint64_t first);
   void discard_prepared() noexcept;
   Segment* find_segment(uint64_t id);
   uint64_t slot_offset(uint64_t gen) const { return kSegmentHeader + (gen % slots) * C; }

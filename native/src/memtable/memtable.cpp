@@ -197,6 +197,9 @@ MemtableStats Memtable::stats() const {
   s.wal_files = m.wal_files.load();
   s.stall_ns = m.stall_ns.load();
   s.segment_create_ns = m.segment_create_ns.load();
+  s.rollover_wait_ns = m.rollover_wait_ns.load();
+  s.segments_prepared = m.segments_prepared.load();
+  s.segment_prepare_ns = m.segment_prepare_ns.load();
   s.idle_ns = m.queue.idle_ns();
   s.submit_ns = m.submit_ns.load();
   s.first_flush_at_ns = m.first_flush_at_ns.load();

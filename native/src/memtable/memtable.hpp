@@ -12,9 +12,11 @@
 //
 // Files (all inside `dir`):
 //   segment-<id>.dat  a 4 KiB header, then slots of `capacity` bytes, one per flush
-//                     (preallocated with fallocate and created ahead by a helper thread,
-//                     so a flush neither grows a file nor waits for one; the header goes
-//                     to disk with the segment's first flush, in the same write)
+//                     (preallocated with fallocate and made ahead by a helper thread,
+//                     `segments_ahead` files ready, so a rollover to a new segment neither
+//                     grows a file nor waits for one; the header goes to disk with the
+//                     segment's first flush, in the same write; a file made ahead and
+//                     never written holds nothing, and recover() removes it)
 //   wal-<id>.log      framed records, deleted once their generations are durable in segments
 #pragma once
 
@@ -45,6 +47,7 @@ struct MemtableConfig {
   int64_t pin_cpu{};       // pin the writer thread to this CPU (-1: no)
   bool direct{};           // O_DIRECT segment writes
   int64_t segment_bytes{}; // data bytes per segment file (rounded to whole slots)
+  int64_t segments_ahead{}; // segment files a helper thread keeps ready (0: the writer makes each when it needs it)
   int64_t queue_depth{};   // requests waiting for the writer, at most
   bool record_io{};        // keep a record of every write and sync (memtable/iorecord.hpp); a new memtable only
 };
@@ -97,6 +100,9 @@ struct MemtableStats {
   uint64_t wal_files = 0;
   uint64_t stall_ns = 0;  // time the writer waited for a free buffer
   uint64_t segment_create_ns = 0;  // time the writer waited for a segment file to be created
+  uint64_t rollover_wait_ns = 0;   // ... of which for the files after its first (rollovers)
+  uint64_t segments_prepared = 0;  // segment files made (taken or still waiting)
+  uint64_t segment_prepare_ns = 0; // time spent making them (by the helper, or the writer with segments_ahead 0)
   uint64_t idle_ns = 0;            // time the writer waited for records (queue empty)
   uint64_t submit_ns = 0;          // time spent in io_uring_submit (the kernel may start the write there)
   uint64_t first_flush_at_ns = 0;  // now_ns() when the first flush was handed to the disk (0: none yet)
@@ -105,6 +111,7 @@ struct MemtableStats {
   uint64_t recovered_records = 0;  // records found by recover() (segments + log)
   uint64_t replayed_records = 0;   // ... of which came only from the log and were written again
   uint64_t torn_records = 0;       // places where recover() found a partial record and stopped
+  uint64_t empty_segments = 0;     // segment files recover() found holding nothing (made ahead, never written) and removed
 };
 
 // Where the writer's time went, for the benchmark's breakdown. Counts are always kept;

@@ -97,8 +97,9 @@ MemtableBenchResult memtable_benchmark(const MemtableBenchConfig& c, Poller& pol
       std::min<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(mc.segment_bytes, 1)), flushes * capacity));
   const uint64_t slots = std::max<uint64_t>({1, static_cast<uint64_t>(config.segment_bytes) / capacity, nbuf});
   const uint64_t segments = (flushes + slots - 1) / slots;
-  // one more segment: the next one is always created ahead
-  const uint64_t need = (segments + 1) * (kSegmentHeader + slots * capacity) + (mc.wal ? n * record : 0);
+  // and the segments made ahead of need, never written at the end
+  const uint64_t ahead = static_cast<uint64_t>(std::max<int64_t>(mc.segments_ahead, 0));
+  const uint64_t need = (segments + ahead) * (kSegmentHeader + slots * capacity) + (mc.wal ? n * record : 0);
   require_space(mc.dir, need, "records * record_size (segments" + std::string(mc.wal ? " and log)" : ")"));
 
   MemtableBenchResult r;

@@ -107,12 +107,22 @@ void scan_segment(uint64_t id, const std::string& path, RecoveryScan& scan, Reco
   scan.segment_paths.push_back(path);
   Fd fd(path, O_RDONLY);
   const uint64_t size = file_size(fd);
-  if (size < kSegmentHeader) return;  // created, header never written: holds nothing
+  // Made (ahead of need, perhaps) and its header never written: it holds nothing. Records
+  // of a later slot whose flush completed before the first one's are still in the log
+  // (it shrinks only past flushes that all completed), or were never acknowledged
+  // (without the log, flush() waits for every flush before it acknowledges).
+  if (size < kSegmentHeader) {
+    scan.empty_segments.push_back(path);
+    return;
+  }
   std::vector<unsigned char> header(kSegmentHeader);
   pread_full(fd, header.data(), kSegmentHeader, 0);
   SegmentHeader h{};
   const HeaderState state = decode_segment_header(header.data(), &h);
-  if (state == HeaderState::Empty) return;
+  if (state == HeaderState::Empty) {
+    scan.empty_segments.push_back(path);
+    return;
+  }
   require(state == HeaderState::Valid, "dir: " + path + " is not a memtable segment (its header is invalid)");
   FileWindow window(fd, size);
   for (uint64_t k = 0; k < h.slots; ++k) {
@@ -190,7 +200,8 @@ std::unique_ptr<Memtable> Memtable::recover(const MemtableConfig& config, Recove
                 " bytes, more than this memtable's record_size or capacity");
   }
   const uint64_t found = scan.records, torn = scan.torn, replayed = scan.replay.size();
-  const std::vector<std::string> old_segments = scan.segment_paths, old_logs = scan.wal_paths;
+  const std::vector<std::string> old_segments = scan.segment_paths, old_logs = scan.wal_paths,
+                                 empty = scan.empty_segments;
   std::vector<OwnedRecord> replay = std::move(scan.replay);
   std::unique_ptr<Memtable> m(new Memtable(config, &scan));
   if (!replay.empty()) {
@@ -206,7 +217,12 @@ std::unique_ptr<Memtable> Memtable::recover(const MemtableConfig& config, Recove
   for (const std::string& path : old_segments) Fd(path, O_RDONLY).fdatasync();
   for (const std::string& path : old_logs)
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno("unlink", path);
-  if (!old_logs.empty()) m->impl_->dir_fd->fsync();
+  // Segment files that hold nothing (made ahead, never written) would keep their
+  // preallocated space for good: removed, now that nothing can need them.
+  for (const std::string& path : empty)
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno("unlink", path);
+  if (!old_logs.empty() || !empty.empty()) m->impl_->dir_fd->fsync();
+  m->impl_->recovery.empty_segments = empty.size();
   m->impl_->recovery.recovered_records = found;
   m->impl_->recovery.replayed_records = replayed;
   m->impl_->recovery.torn_records = torn;

@@ -1,5 +1,6 @@
-// Segment files: created ahead by a helper thread (open, fallocate, directory fsync), found
-// by id, synced when written without O_DSYNC, closed once nothing is in flight.
+// Segment files: made ahead by a helper thread (open, fallocate, directory fsync; see
+// segment_preparer.hpp), found by id, synced when written without O_DSYNC, closed once
+// nothing is in flight.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -16,8 +17,9 @@ Memtable::Impl::Segment* Memtable::Impl::find_segment(uint64_t id) {
   return nullptr;
 }
 
-Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
-  Prepared p;
+PreparedSegment Memtable::Impl::create_segment_file(uint64_t id) {
+  const uint64_t t0 = now_ns();
+  PreparedSegment p;
   p.id = id;
   p.path = join(cfg.dir, segment_name(id));
   int flags = O_WRONLY | O_CREAT | O_EXCL;
@@ -44,22 +46,29 @@ Memtable::Impl::Prepared Memtable::Impl::create_segment_file(uint64_t id) {
   }
   if (durable) recorded_dir_fsync(rec.get(), *dir_fd);  // the new name must survive a crash too
   else names_unsynced.store(true);  // flush() fsyncs the directory (sync_dirty)
+  p.make_ns = now_ns() - t0;
+  segments_prepared.fetch_add(1, std::memory_order_relaxed);
+  segment_prepare_ns.fetch_add(p.make_ns, std::memory_order_relaxed);
   return p;
 }
 
-void Memtable::Impl::prepare_segment(uint64_t id) {
-  next_segment_id = id;
-  next_segment = std::async(std::launch::async, [this, id] { return create_segment_file(id); });
+// A file made ahead and never written holds nothing, and recover() removes such files;
+// the preparer is still stopped and its files removed before the memtable goes.
+void Memtable::Impl::start_preparer(uint64_t first) {
+  preparer = std::make_unique<SegmentPreparer>([this](uint64_t id) { return create_segment_file(id); }, first,
+                                               static_cast<uint64_t>(cfg.segments_ahead));
 }
 
 void Memtable::Impl::discard_prepared() noexcept {
-  if (!next_segment.valid()) return;
+  if (!preparer) return;
   try {
-    Prepared p = next_segment.get();
-    p.fd.reset();
-    ::unlink(p.path.c_str());  // best effort (noexcept): an empty file left behind holds nothing
-    if (rec) rec->unlink(p.path);
+    for (PreparedSegment& p : preparer->stop()) {
+      p.fd.reset();
+      ::unlink(p.path.c_str());  // best effort (noexcept): an empty file left behind holds nothing
+      if (rec) rec->unlink(p.path);
+    }
   } catch (...) {
+    // an empty file left behind holds nothing, and recover() removes it
   }
 }
 
@@ -67,21 +76,15 @@ Memtable::Impl::Segment& Memtable::Impl::segment_for(uint64_t gen) {
   const uint64_t id = segment_of(gen);
   if (Segment* s = find_segment(id)) return *s;
   const uint64_t t0 = now_ns();
-  Prepared p;
-  if (next_segment.valid() && next_segment_id == id) {
-    p = next_segment.get();  // rethrows what the helper ran into
-  } else {
-    discard_prepared();
-    p = create_segment_file(id);
-  }
+  PreparedSegment p = preparer->take(id);  // rethrows what the helper ran into
   Segment s;
   s.id = p.id;
   s.path = std::move(p.path);
   s.fd = std::move(p.fd);
-  segments.fetch_add(1, std::memory_order_relaxed);
-  segment_create_ns.fetch_add(now_ns() - t0, std::memory_order_relaxed);
+  const uint64_t waited = now_ns() - t0;
+  if (segments.fetch_add(1, std::memory_order_relaxed) > 0) rollover_wait_ns.fetch_add(waited, std::memory_order_relaxed);
+  segment_create_ns.fetch_add(waited, std::memory_order_relaxed);
   segs.push_back(std::move(s));
-  prepare_segment(id + 1);
   return segs.back();
 }
 

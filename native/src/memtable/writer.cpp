@@ -26,7 +26,7 @@ Memtable::Impl::Impl(const MemtableConfig& c, RecoveryScan* scan)
   active = bufs[0].get();
   active->state = Buffer::Active;
   active->gen = 0;
-  prepare_segment(base_segment);
+  start_preparer(base_segment);
   try {
     start();
   } catch (...) {
@@ -48,6 +48,9 @@ int64_t check_memtable_config(const MemtableConfig& cfg) {
   require(C % 8 == 0, "capacity must be a multiple of 8 bytes, got " + std::to_string(C));
   require_positive(cfg.queue_depth, "queue_depth", kMaxQueueDepth);
   require_positive(cfg.segment_bytes, "segment_bytes", kMaxSegmentBytes);
+  require(cfg.segments_ahead >= 0 && cfg.segments_ahead <= kMaxSegmentsAhead,
+          "segments_ahead must be 0 to " + std::to_string(kMaxSegmentsAhead) + ", got " +
+              std::to_string(cfg.segments_ahead));
   const int64_t nbuf = cfg.buffers == 0 ? (cfg.flush == FlushMode::Blocking ? 1 : 2) : cfg.buffers;
   require(nbuf >= 1 && nbuf <= kMaxBuffers, "buffers must be 1 to " + std::to_string(kMaxBuffers) + ", got " +
                                                  std::to_string(cfg.buffers));
@@ -91,8 +94,14 @@ void Memtable::Impl::check_directory(const RecoveryScan* scan, int64_t nbuf) {
   // At least one slot per buffer: the writer may run that many flushes ahead of the
   // disk, and should not need more than one new segment file meanwhile.
   slots = std::max<uint64_t>({1, static_cast<uint64_t>(cfg.segment_bytes) / C, static_cast<uint64_t>(nbuf)});
-  require_space(cfg.dir, kSegmentHeader + slots * C, "one segment file (" + std::to_string(slots) + " flushes)");
-  durable = cfg.dsync || cfg.wal;
+  const uint64_t files = 1 + static_cast<uint64_t>(cfg.segments_ahead);  // the one in use, and those made ahead
+  require_space(cfg.dir, files * (kSegmentHeader + slots * C),
+                std::to_string(files) + " segment files (" + std::to_string(slots) + " flushes each)");
+  // With the log, records are acknowledged before any flush() and the log shrinks once
+  // their segments are durable, so a new segment's name is fsynced as it is made. Without
+  // it (O_DSYNC or not), nothing is durable before flush(), which fsyncs the directory
+  // once for every file made since: a rollover then costs no directory fsync.
+  durable = cfg.wal;
 }
 
 void Memtable::Impl::open_files(RecoveryScan* scan) {
