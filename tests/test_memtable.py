@@ -613,6 +613,8 @@ def test_seed_words_and_the_disk_words() -> None:
     assert "as an fdatasync would" in back and "as write back, with FUA" in back and "hypervisor" in back
     through = report.dsync_device_words({"write_cache": "write through", "fua": False})
     assert "the kernel sends no cache flush" in through
+
+
 # ---- segment files made ahead of need ---------------------------------------------------------
 
 
