@@ -383,3 +383,17 @@ def test_one_quantity_in_several_runs_says_which_the_card_quotes(use: Path) -> N
     assert all(any(w in said for w in words) for said in runs["against the card's run"].to_list()[1:])
     assert all("runs)" in m or "run)" in m for m in runs["median"].to_list())
     assert card.other_runs("syscall").height == 0
+
+
+def test_a_durable_write_on_a_virtual_disk_is_not_compared_with_the_laptops_drive() -> None:
+    """The set's recorded facts decide: a virtual disk's flush ends where the hypervisor
+    decides, so fsync and durable writes are 'not comparable' with the laptop's NVMe drive."""
+    from types import SimpleNamespace
+
+    virtual = SimpleNamespace(facts={"device_kind": "a virtual disk (virtio-blk)", "write_cache": "write back"})
+    real = SimpleNamespace(facts={"device_kind": "an NVMe drive", "write_cache": "write back"})
+    for id_ in ("fsync", "seq_write"):
+        seed = headlines.get(id_).laptop
+        assert "this disk is virtual (write cache: write back)" in seed.check(virtual)
+        assert seed.check(real) is None
+    assert headlines.get("seq_read").laptop.check is None  # a read waits on no flush

@@ -24,6 +24,8 @@ def test_median_interval_order_statistics() -> None:
     assert stats.median_interval(range(1, 11)) == (2.0, 9.0, pytest.approx(0.978515625))
     with pytest.raises(ValueError, match="n is a number of runs"):
         stats.interval_ranks(0)
+    with pytest.raises(ValueError, match="n is a number of runs"):
+        stats.interval_ranks(2**63)  # refused at once, not summed for ever
     with pytest.raises(ValueError, match="values"):
         stats.median_interval([])
 

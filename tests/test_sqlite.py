@@ -333,48 +333,6 @@ def test_no_tmpfs_is_reported(tmp_path: Path) -> None:
     assert "does not exist" in sqlite_bench.memory_unsupported(tmp_path / "absent")
 
 
-@pytest.mark.parametrize(
-    ("values", "expected"),
-    [
-        ({"c_normal_1": 66400.0, "fsync_per_s": 4910.0}, "Yet a NORMAL commit took 15.1 µs, 14× as fast"),
-        ({"c_normal_1": 4000.0, "fsync_per_s": 4910.0}, "here it was no faster than the plain pair (0.81× its rate)"),
-        ({"c_normal_1": None, "fsync_per_s": 4910.0}, "could not be measured here"),
-    ],
-)
-def test_commit_sentence(values: dict, expected: str) -> None:
-    assert expected in sqlite_report.commit_sentence(values)
-
-
-@pytest.mark.parametrize(
-    ("values", "expected"),
-    [
-        (
-            {"c_full_1": 4380.0, "fsync_per_s": 4910.0, "c_full_1000": 297000.0, "c_normal_1000": 422000.0},
-            ["228 µs each, 1.1× the time of a plain `write` + `fsync` (204 µs).", "70 % of NORMAL's rate"],
-        ),
-        (
-            {"c_full_1": 4380.0, "fsync_per_s": 4500.0, "c_full_1000": 297000.0, "c_normal_1000": 422000.0},
-            ["228 µs each, about the time of a plain `write` + `fsync` (222 µs)."],
-        ),
-        (
-            {"c_full_1": 541.0, "fsync_per_s": 287.0, "c_full_1000": 88200.0, "c_normal_1000": 138000.0},
-            ["1.85 ms each, less than a plain `write` + `fsync` (3.48 ms) took in the same run.", "64 % of"],
-        ),
-        (
-            {"c_full_1": 4380.0, "fsync_per_s": None, "c_full_1000": 450000.0, "c_normal_1000": 422000.0},
-            ["228 µs each.", "no fewer than NORMAL's 422,000"],
-        ),
-        (
-            {"c_full_1": None, "fsync_per_s": 4910.0, "c_full_1000": None, "c_normal_1000": None},
-            ["how long could not be measured here", "by how much could not be measured here"],
-        ),
-    ],
-)
-def test_full_sentence(values: dict, expected: list[str]) -> None:
-    text = sqlite_report.full_sentence(values)
-    assert all(e in text for e in expected) and "None" not in text
-
-
 # --- words decided by data: one test per branch, on made-up runs ---
 
 from howfast import stats  # noqa: E402

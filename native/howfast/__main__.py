@@ -61,12 +61,19 @@ def _one_line(error: BaseException) -> str:
     return " ".join(text.split())[:500]
 
 
+#: The --png previews are drawn as a narrow book column (1000-px window) lays them out.
+PNG_COLUMN = 530
+
+
 def _save_pngs(done, directory: Path) -> None:
     import vl_convert as vlc
 
+    from .offline import fitted
+
     directory.mkdir(parents=True, exist_ok=True)
     for label, spec in done.charts().items():
-        (directory / f"{label}.png").write_bytes(vlc.vegalite_to_png(json.dumps(spec), scale=2))
+        drawn = fitted(spec, PNG_COLUMN)  # as the page's renderer draws it in that column
+        (directory / f"{label}.png").write_bytes(vlc.vegalite_to_png(json.dumps(drawn), scale=2))
 
 
 def _measure(names: list[str]) -> int:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from .checks import checked
+#: The most runs a case can have (far more than any profile asks for): bounds the interval's work.
+MAX_RUNS = 100_000
 
 #: The confidence the interval of a median aims for.
 CONFIDENCE = 0.95
@@ -73,8 +75,8 @@ def interval_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, float]:
     """(k, level): the k-th smallest and k-th largest of n sorted runs bracket the median
     with probability `level`, the largest k whose level reaches `confidence`; k = 1 (min
     and max) with its own, lower, level when no k does (n < 6 at 95 %)."""
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"n is a number of runs, at least 1, got {n!r}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_RUNS:
+        raise ValueError(f"n is a number of runs, from 1 to {MAX_RUNS:,}, got {n!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence is a probability between 0 and 1, got {confidence!r}")
 

@@ -548,24 +548,6 @@ def rows_per_run(metrics: pl.DataFrame, batch_size: int, synchronous: str = "nor
     return int(rows[0])
 
 
-def python_faster_sentence(metrics: pl.DataFrame) -> str:
-    """On a noisy disk Python can come out ahead of C; say so when it did."""
-    table = rate_table(metrics).drop_nulls(["C API rows/s", "Python rows/s"])
-    if table.height == 0:
-        return "Neither client could run here, so there is nothing to compare."
-    ahead = table.filter(pl.col("Python rows/s") >= pl.col("C API rows/s"))
-    if ahead.height == 0:
-        return (
-            f"Python was slower than the C loop in all {table.height} configurations, by amounts that "
-            "the next table explains."
-        )
-    return (
-        f"In {ahead.height} of {table.height} configurations Python's median even came out ahead of the C "
-        "loop. That is not a faster client: the difference it should show is smaller than the disk's noise "
-        "between runs, so the next table measures the clients where there is no disk."
-    )
-
-
 def seed_guess(machine: str) -> float:
     """Seed 001's guess of SQLite rows per second, written before it measured."""
     guesses = reference.load("guesses").filter((pl.col("benchmark") == "sqlite_guess") & (pl.col("machine") == machine))
@@ -611,80 +593,6 @@ def landed_sentence(found: list[dict]) -> str:
             )
     text = "; ".join(parts)
     return f"A last check that the rows really land: {text}."
-
-
-def shell_sentence(values: dict[str, float | None], close: float = 1.5) -> str:
-    """What the shell cross-check says about the C loop. The loop has a problem if it is
-    clearly slower than the shell, which compiles every statement (batch 1) or does no
-    client work per row (big batches); with big batches the two should roughly agree."""
-    one, big = values.get("shell_1"), values.get("shell_1000")
-    if one is None or big is None:
-        return "Without both tools, this check could not run here."
-    if one >= 1 / close and 1 / close <= big <= close:
-        return (
-            f"The C loop was never clearly slower than the shell, and with big batches, where the shell "
-            f"does no work per row, the two agreed within {fmt.num(close)}× either way: the loop adds little "
-            "of its own to SQLite's time."
-        )
-    return (
-        f"The C loop and the shell differ by more than {fmt.num(close)}× where they should be close (one "
-        "row per transaction: the loop should not be slower; big batches: they should agree), so read the "
-        "loop's numbers on this machine with care."
-    )
-
-
-def commit_sentence(values: dict[str, float | None], faster: float = 1.1) -> str:
-    """A one-row NORMAL commit (C API) against a plain 4 KiB write + fsync: NORMAL does not
-    flush, so it should be the faster; say what was measured when it was not."""
-    normal, plain = values.get("c_normal_1"), values.get("fsync_per_s")
-    if normal is None or plain is None:
-        return "How a one-row NORMAL commit compares with that could not be measured here."
-    took = fmt.duration_us(1e6 / normal)
-    if normal / plain >= faster:
-        return f"Yet a NORMAL commit took {took}, {fmt.ratio_of(normal, plain)} as fast: it does not flush at all."
-    return (
-        f"A NORMAL commit, which does not flush at all, took {took}: here it was no faster than the plain pair "
-        f"({fmt.ratio_of(normal, plain)} its rate)."
-    )
-
-
-def full_sentence(values: dict[str, float | None], close: float = 1.1) -> str:
-    """FULL, one row per transaction (against a plain write + fsync: times within `close`
-    of each other count as about the same) and 1,000 rows per transaction (against NORMAL)."""
-    full, plain = values.get("c_full_1"), values.get("fsync_per_s")
-    if full is None:
-        first = "With FULL, every commit waits for the disk; how long could not be measured here."
-    elif plain is None:
-        first = (
-            f"With FULL, every commit waits for the disk: {fmt.num(full)} rows per second, "
-            f"{fmt.duration_us(1e6 / full)} each."
-        )
-    else:
-        each = (
-            f"With FULL, every commit waits for the disk: {fmt.num(full)} rows per second, "
-            f"{fmt.duration_us(1e6 / full)} each"
-        )
-        pair = f"a plain `write` + `fsync` ({fmt.duration_us(1e6 / plain)})"
-        if plain / full >= close:
-            first = f"{each}, {fmt.ratio_of(plain, full)} the time of {pair}."
-        elif plain / full <= 1 / close:
-            first = f"{each}, less than {pair} took in the same run."
-        else:
-            first = f"{each}, about the time of {pair}."
-    batched, normal = values.get("c_full_1000"), values.get("c_normal_1000")
-    if batched is None or normal is None:
-        second = "Batch the rows and the flush is shared; by how much could not be measured here."
-    elif batched <= normal:
-        second = (
-            f"Batch the rows and the flush is shared: at 1,000 rows per transaction FULL inserted "
-            f"{fmt.num(batched)} rows per second, {fmt.share(batched / normal, 2)} of NORMAL's rate."
-        )
-    else:
-        second = (
-            f"Batch the rows and the flush is shared: at 1,000 rows per transaction FULL inserted "
-            f"{fmt.num(batched)} rows per second, no fewer than NORMAL's {fmt.num(normal)}: the flush no longer shows."
-        )
-    return f"{first} {second}"
 
 
 # --- Words decided by data: claims over the intervals, like with like against the seeds ---
