@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from .checks import checked
+
 #: The most runs a case can have (far more than any profile asks for): bounds the interval's work.
 MAX_RUNS = 100_000
 
