@@ -803,18 +803,20 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
     """Ours against fio per case, each verdict from claims.crosscheck on the interval of the
     per-round ratios (runs made one after the other): agrees, slower, faster, inconclusive."""
     rows = metrics.filter(pl.col("metric") == "mb_per_s")
-    by = ["capacity", "dsync", "mode", "buffers"]
+    segments = "segment_bytes" in rows.columns and rows["segment_bytes"].n_unique() > 1
+    by = ["capacity", "dsync", "mode", "buffers", *(["segment_bytes"] if segments else [])]
     if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
         why = charts.reasons(metrics.filter(pl.col("tool") == "fio"))
         return f"fio could not run here ({why or 'no result'}), so there is no cross-check."
-    wide = rows.pivot(on="tool", index=[*by, "repetition"], values="value").drop_nulls(["howfast", "fio"])
-    ratios = wide.with_columns((pl.col("howfast") / pl.col("fio")).alias("r"))
+    ratios = round_ratios(rows, by, "mb_per_s", theirs="fio")
     groups: dict[str, list[str]] = {"agrees": [], "ours lower": [], "ours higher": [], "inconclusive": []}
     for key, part in ratios.sort(*by).group_by(by, maintain_order=True):
-        capacity, dsync, mode, buffers = key
+        capacity, dsync, mode, buffers = key[:4]
         verdict = claims.crosscheck(ratio_estimate(part["r"].to_list()))
         r = verdict.ratio
         case = f"{mode_name(mode, buffers)} at {fmt.size(capacity)}{' with O_DSYNC' if dsync else ''}"
+        if segments:
+            case += f" in {fmt.size(key[4])} segments"
         groups[verdict.outcome].append(f"{case} ({fmt.ratio(r.median)}, {fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)})")
     lead = {
         "agrees": "agreed with fio, the whole range of its ratios within 0.9–1.1×",
