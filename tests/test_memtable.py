@@ -587,14 +587,8 @@ def test_fio_sentence_names_the_segment_size_when_the_runs_have_several() -> Non
         segment_bytes=pl.lit(64 * MiB)
     )
     text = report.fio_sentence(pl.concat([one, default]))
-    assert (
-        "agreed with fio, the whole range of its ratios within 0.9–1.1×: io_uring ×32 at 1 MiB with O_DSYNC in 1 GiB segments"
-        in text
-    )
-    assert (
-        "clearly slower than fio, the whole range of its ratios below 1: io_uring ×32 at 1 MiB with O_DSYNC in 64 MiB segments"
-        in text
-    )
+    assert "within 0.9–1.1×: io_uring ×32 at 1 MiB with O_DSYNC in 1 GiB segments" in text
+    assert "ratios below 1: io_uring ×32 at 1 MiB with O_DSYNC in 64 MiB segments" in text
     assert "segments" not in report.fio_sentence(one)  # one segment size: nothing to tell apart
 
 
