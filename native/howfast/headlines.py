@@ -27,6 +27,11 @@ from .checks import checked
 from .profiles import current_profile
 from .stats import Estimate
 
+
+class UnknownQuantity(KeyError, ValueError):
+    """No headline quantity has that id (a KeyError for lookups, a ValueError for a bad argument)."""
+
+
 Reader = Callable[[store.ResultSet], Estimate | None]
 
 #: The subjects the registry's quantities come from.
@@ -81,6 +86,8 @@ class SeedFigure:
     differs: str
     comparable: bool
     why_not: str = ""
+    #: True when the article printed it in another unit (``quoted`` shows it as printed)
+    converted: bool = False
 
     @property
     def estimate(self) -> Estimate:
@@ -115,6 +122,7 @@ def seed_figure(seed: Seed | None, results: store.ResultSet | None = None) -> Se
         differs=seed.differs,
         comparable=not why,
         why_not=why,
+        converted=seed.scale != 1.0,
     )
 
 
@@ -147,6 +155,8 @@ class Quantity:
     where: Mapping[str, Any] = field(default_factory=dict)
     #: the id of the card quantity this one measures again in another run (None: none)
     same_as: str | None = None
+    #: the run in a few words, for the table of a quantity's runs ("" : the label)
+    run_name: str = ""
 
 
 def _one(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
@@ -170,12 +180,20 @@ def _best(experiment: str, by: Sequence[str], metric: str, **where: object) -> R
     return read
 
 
+#: MiB/s -> MB/s (1,048,576 bytes against 1,000,000)
+MIB_TO_MB = 2**20 / 1e6
+
+
 def _hashing(results: store.ResultSet) -> Estimate | None:
     from .hashing import experiments as hashing
 
     size = current_profile(results.profile.split("+")[0]).hashing.table_size
     summary = stats.summarize(results.table(hashing.NATIVE), ["algorithm", "size"])
-    return stats.estimate(summary, "mib_per_s", algorithm="xxh64", size=size)
+    e = stats.estimate(summary, "mib_per_s", algorithm="xxh64", size=size)
+    if e is None:
+        return None
+    # MB/s, the card's and the estimates' rate unit (the hashing chapter counts MiB/s)
+    return Estimate(e.median * MIB_TO_MB, e.lo * MIB_TO_MB, e.hi * MIB_TO_MB, e.runs, e.confidence)
 
 
 def _sqlite(results: store.ResultSet) -> Estimate | None:
@@ -358,6 +376,7 @@ QUANTITIES: tuple[Quantity, ...] = (
             check=_virtual_disk,
         ),
         note="appending to a new file, median latency",
+        run_name="the fsync chapter's latency run",
     ),  # fmt: skip
     Quantity(
         "syscall",
@@ -401,7 +420,8 @@ QUANTITIES: tuple[Quantity, ...] = (
         "chapters/cpu-and-memory.qmd#sec-memory-latency",
         "the latency sweep's largest working set: the furthest from every cache",
         _memory_latency,
-        note="dependent loads, largest working set",
+        note="dependent loads at random over the sweep's largest working set, TLB misses and page-table walks "
+        "included: not a bare DRAM latency",
     ),  # fmt: skip
     Quantity(
         "memory_bandwidth",
@@ -423,7 +443,7 @@ QUANTITIES: tuple[Quantity, ...] = (
     Quantity(
         "hashing",
         "hashing (XXH64)",
-        "MiB/s",
+        "MB/s",
         "hashing",
         "native",
         "chapters/hashing.qmd#sec-hashing-reference",
@@ -432,16 +452,18 @@ QUANTITIES: tuple[Quantity, ...] = (
         Seed(
             "hashing",
             {"machine": "laptop", "algorithm": "xxhash"},
+            scale=MIB_TO_MB,
             material="the seed's xxhash is another build (its language and input size are not given); "
             "ours is libxxhash's XXH64 in C",
         ),
         Seed(
             "hashing",
             {"machine": "phone", "algorithm": "xxhash"},
+            scale=MIB_TO_MB,
             material="the seed's xxhash is another build (its language and input size are not given); "
             "ours is libxxhash's XXH64 in C",
         ),
-        note="64 KiB inputs, one thread, libxxhash",
+        note="64 KiB inputs, one thread, libxxhash; in MB/s here, where the hashing chapter counts MiB/s",
     ),  # fmt: skip
     Quantity(
         "tcp",
@@ -552,17 +574,19 @@ QUANTITIES += (
     Quantity(
         "fsync_block_sizes_4k", "4 KiB write + fsync (block-size sweep)", "µs", "fsync", "block_sizes",
         "chapters/fsync.qmd#sec-fsync",
-        "the fsync chapter's block-size sweep at its smallest size: fewer writes per run, a fresh file per size",
+        "fewer writes per run than the latency run, and a fresh file for each block size",
         _one("block_sizes", ["method", "layout", "block_size"], "p50", method="fsync", layout="append",
              block_size=4096),
         note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
+        run_name="the fsync chapter's block-size sweep at 4 KiB",
     ),
     Quantity(
         "sqlite_fsync_baseline", "4 KiB write + fsync (SQLite's baseline)", "µs", "sqlite", "fsync_baseline",
         "chapters/storing-data.qmd#sec-sqlite-rates",
-        "the SQLite chapter's baseline: plain 4 KiB write + fsync, measured between the insert runs",
+        "the same append + fsync, run right after SQLite's insert runs: another moment on the shared disk",
         _one("fsync_baseline", ["method"], "p50", method="4 KiB write + fsync"),
         note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
+        run_name="the SQLite chapter's baseline",
     ),
 )  # fmt: skip
 
@@ -580,7 +604,7 @@ _BY_ID = {q.id: q for q in QUANTITIES}
 def get(id_: str) -> Quantity:
     """The registry's quantity `id_` (KeyError naming the known ones)."""
     if id_ not in _BY_ID:
-        raise KeyError(f"no headline quantity named {id_}; known: {', '.join(IDS)}")
+        raise UnknownQuantity(f"no headline quantity named {id_}; known: {', '.join(IDS)}")
     return _BY_ID[id_]
 
 
@@ -704,7 +728,8 @@ SCHEMA = {
     "measured_at": pl.String, "machine": pl.String, "profile": pl.String,
     **{f"{m}{part}": kind for m in REFERENCE_MACHINES for part, kind in (
         ("", pl.Float64), (" kind", pl.String), (" article", pl.String), (" quoted", pl.String),
-        (" differs", pl.String), (" comparable", pl.Boolean), (" why not", pl.String))},
+        (" differs", pl.String), (" comparable", pl.Boolean), (" why not", pl.String),
+        (" converted", pl.Boolean))},
 }  # fmt: skip
 
 
@@ -749,6 +774,7 @@ def table(
                 f"{m} differs": None if fig is None else fig.differs,
                 f"{m} comparable": None if fig is None else fig.comparable,
                 f"{m} why not": None if fig is None else fig.why_not,
+                f"{m} converted": None if fig is None else fig.converted,
             }
         rows.append(row)
     return pl.DataFrame(rows, schema=SCHEMA)

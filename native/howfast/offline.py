@@ -25,6 +25,8 @@ import re
 import uuid
 from pathlib import Path
 
+from .checks import checked
+
 #: Where the book's own copy of the libraries and the static images live (below the root).
 ASSETS = Path("assets")
 BUNDLE = ASSETS / "js" / "vega-bundle.js"
@@ -668,3 +670,7 @@ def register() -> None:
     alt.renderers.register("howfast", renderer)
     alt.renderers.register("howfast-svg", svg_renderer)
     alt.renderers.enable("howfast-svg" if os.environ.get(SETTING, "") == "svg" else "howfast")
+
+
+# every public function above refuses arguments of the wrong kind with a clear exception
+checked(globals())

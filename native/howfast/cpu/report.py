@@ -198,6 +198,8 @@ def _plateau(run: list[tuple[int, Estimate]]) -> Plateau:
 def level_name(working_set: int, caches: Sequence[Cache]) -> str:
     """'L1d', 'L2', 'L3' (the smallest level of the measured topology it fits in), 'no
     cache' past them all, 'unknown' when the kernel reported no cache sizes."""
+    if not isinstance(caches, (list, tuple)) or not all(isinstance(c, Cache) for c in caches):
+        raise TypeError("level_name(): caches must be a list of claims.Cache (machine.caches(facts))")
     if not [c for c in caches if not c.name.endswith("i")]:
         return "unknown"
     level = claims.cache_level(working_set, list(caches))
@@ -215,6 +217,17 @@ def step_words(c: claims.Comparison) -> str:
     if c.direction == claims.LOWER:
         return f"{fmt.ratio(1 / c.ratio)} faster"
     return f"runs overlap ({fmt.num(c.ratio, 3)}×)"
+
+
+def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str = "about as fast as") -> str:
+    """``claims.phrase`` followed by what it compares with, the ratio's parenthesis after
+    it: '1.3× faster than one thread', 'about as fast as one thread (1.02×)', 'not clearly
+    faster or slower than one thread (0.99× by the medians; the runs overlap)'."""
+    if c.direction == claims.UNCLEAR and c.ratio is not None:
+        return f"not clearly {more} or {less} than {other} ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+    if c.direction == claims.SAME_WORD and c.ratio is not None:
+        return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
+    return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
 
 
 def latency_table(latency: pl.DataFrame, facts: dict[str, Any]) -> pl.DataFrame:
@@ -448,8 +461,10 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     )
     if c.direction == claims.HIGHER:
         return (
-            head + ". Data structures that follow pointers (linked lists, trees of small nodes) pay that at "
-            "every step; arrays walked in order let the prefetchers hide it."
+            head + ". The wall clock counts the time the CPU gave to other programs, and the far loads' long chunks "
+            "catch more of it, so on a busy machine that ratio is an upper bound. Data structures that follow "
+            "pointers (linked lists, trees of small nodes) pay a far load at every step; arrays walked in order let "
+            "the prefetchers hide it."
         )
     return head + ", but the runs overlap, so this run cannot say that far loads are slower."
 
@@ -488,7 +503,7 @@ def threads_sentence(bandwidth: pl.DataFrame) -> str:
     for kind in ("read", "write", "copy"):
         c = claims.compare(_bandwidth(bandwidth, kind, most), _bandwidth(bandwidth, kind, 1))
         plural = {"read": "reads", "write": "writes", "copy": "copies"}[kind]
-        parts.append(f"{plural} were {claims.phrase(c, more='faster', less='slower')} one thread")
+        parts.append(f"{plural} were {versus(c, 'one thread', more='faster', less='slower', same='about as fast as')}")
     return f"With {fmt.count(most, 'thread')}, " + "; ".join(parts) + "."
 
 
@@ -563,7 +578,7 @@ def again_words(c: claims.Comparison) -> str:
         return f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)})"
     if c.direction == claims.MISSING:
         return "not compared"
-    return f"within the runs' spread of each other ({fmt.num(c.ratio, 2)}×)"
+    return f"{fmt.num(c.ratio, 2)}× by the medians, but within the runs' spread of each other"
 
 
 def same_pipe_sentence(costs: pl.DataFrame, vs_perf_pipe: pl.DataFrame) -> str:
@@ -590,16 +605,18 @@ def costs_table(costs: pl.DataFrame) -> pl.DataFrame:
     rows = []
     for op, words in COST_NAMES.items():
         per = _pick(summary, "ns_per_op", op)
+        switch = _pick(summary, "ns_per_switch", op)
         rows.append(
             {
                 "operation": words,
                 "ns each": per,
                 "per second": _pick(summary, "ops_per_s", op),
-                "ns per switch": _pick(summary, "ns_per_switch", op),
+                # a ping-pong's half round trip; other rows switch nothing (blank, not "n/a")
+                "ns per switch": "" if switch is None else fmt.num(switch),
             }
         )
     return pl.DataFrame(rows, schema_overrides={"ns each": pl.Float64, "per second": pl.Float64,
-                                                "ns per switch": pl.Float64})  # fmt: skip
+                                                "ns per switch": pl.String})  # fmt: skip
 
 
 def _pick(summary: pl.DataFrame, metric: str, operation: str) -> float | None:
@@ -625,7 +642,7 @@ def contention_sentence(costs: pl.DataFrame) -> str:
     head = (
         f"An uncontended mutex costs {fmt.num(alone.median)} ns: a lock is an atomic instruction on a cache line "
         f"this core already owns. With two threads fighting over it, each lock took {fmt.num(fought.median)} ns, "
-        f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} alone"
+        f"{versus(c, 'alone', more='slower', less='faster')}"
     )
     if c.direction == claims.HIGHER:
         return head + ", because the line must travel between the cores."
@@ -639,8 +656,8 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
     c = claims.compare(shared, separate)
     head = (
         f"Two threads incrementing counters on the same cache line took {fmt.num(shared.median)} ns per increment, "
-        f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} the same threads on counters "
-        f"a cache line apart ({fmt.num(separate.median)} ns)"
+        + versus(c, f"the same threads on counters a cache line apart, at {fmt.num(separate.median)} ns",
+                 more="slower", less="faster")
     )
     if c.direction == claims.HIGHER:
         return head + ". That is false sharing: the counters are independent, but the cache works in lines."
@@ -656,7 +673,7 @@ def vdso_sentence(costs: pl.DataFrame) -> str:
     head = (
         f"A real system call (getppid through syscall(), which enters the kernel) took {fmt.num(sys.median)} ns; "
         f"clock_gettime took {fmt.num(clock.median)} ns, "
-        f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} it"
+        f"{versus(c, 'it', more='slower', less='faster')}"
     )
     if c.direction == claims.LOWER:
         return head + ", because the vDSO answers it in user space without entering the kernel."
@@ -779,9 +796,14 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
     if ours is None:
         return "not measured here"
     c = claims.compare(ours, Estimate.exact(seed))
-    return f"{claims.phrase(c, more='slower', less='faster', same='about as fast as')} the laptop; " + SEED_DIFFERS.get(
-        seed_op, "the seed does not give its method"
+    busy = (
+        " at most: our wall clock also counted the time other programs took on this shared machine, which only "
+        "adds"
+        if c.direction == claims.HIGHER
+        else ""
     )
+    words = versus(c, "the laptop", more="slower", less="faster")
+    return f"{words}{',' if busy else ''}{busy}; " + SEED_DIFFERS.get(seed_op, "the seed does not give its method")
 
 
 # --- cross-checks ------------------------------------------------------------------------------------

@@ -1003,6 +1003,10 @@ def missing_note(data: object) -> str:
     """The chapter's 'not measured here' callout (``book.missing_note``'s words), less
     the nginx reason, which the cross-check section says once itself."""
     from ..book import SUBJECT_NAMES
+    from ..store import ResultSet
+
+    if not isinstance(data, ResultSet):
+        raise TypeError(f"missing_note(): data must be a store.ResultSet, got {type(data).__name__}")
 
     subject = SUBJECT_NAMES.get("network", "network")
     reasons = list(
