@@ -335,8 +335,10 @@ def test_miss_and_threads_sentences() -> None:
                         ("write", 2, [4, 4, 4]), ("copy", 1, [3, 3, 3]), ("copy", 2, [1, 3, 9]))
     ])  # fmt: skip
     text = report.threads_sentence(bw)
-    assert text.startswith("With 2 threads, reads were 1.8× faster than one thread; writes were about the same as")
-    assert "copies were not clearly faster or slower than" in text
+    assert text.startswith(
+        "With 2 threads, reads were 1.8× faster than one thread; writes were about as fast as one thread (1×)"
+    )
+    assert "copies were not clearly faster or slower than one thread (1× by the medians; the runs overlap)" in text
     assert "Only 1 thread ran" in report.threads_sentence(bw.filter(pl.col("threads") == 1))
     assert report.threads_sentence(bw.head(0)) == "The bandwidth loops could not run here."
 
@@ -361,7 +363,7 @@ def test_same_loop_and_crosscheck_sentences() -> None:
         "the one-thread read ran at 6 GB/s in the sweep and 6 GB/s beside sysbench (16 passes over the buffer "
         "instead of the sweep's 4): about the same" in same
     )
-    assert "one-thread memcpy ran at 3 GB/s in the sweep and 3 GB/s beside perf: within the runs' spread" in same
+    assert "one-thread memcpy ran at 3 GB/s in the sweep and 3 GB/s beside perf: 1× by the medians, but within" in same
     assert "are the sweep's" in same
     moved = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [9 * mib] * 3, [5 * mib] * 3),
                                       _versus("perf", "gb_per_s", [1], [1]).head(0))  # fmt: skip
@@ -436,12 +438,18 @@ def test_seed_table_compares_only_like_with_like() -> None:
         assert rows[level]["compared"].startswith("not comparable")
     assert rows["RAM, read bandwidth"]["here"].startswith("10 GB/s (10–10 GB/s), sequential read, 1 thread")
     names = report.COST_NAMES
-    assert rows[names["mutex"]]["compared"].startswith("about as fast as (1×) the laptop; the seed names neither")
-    assert rows[names["getppid"]]["compared"].startswith("4.4× slower than the laptop; the seed does not name its call")
+    assert rows[names["mutex"]]["compared"].startswith("about as fast as the laptop (1×); the seed names neither")
+    assert rows[names["getppid"]]["compared"].startswith(
+        "4.4× slower than the laptop, at most: our wall clock also counted the time other programs took"
+    )
+    assert "; the seed does not name its call" in rows[names["getppid"]]["compared"]
+    assert "at most" not in rows[names["pipe_same_cpu"]]["compared"]
     assert rows[names["getppid"]]["here"] == "500 ns (500–500 ns) per call"
     assert rows[names["pipe_same_cpu"]]["compared"].startswith("2.5× faster than the laptop")
     assert rows[names["pipe_same_cpu"]]["here"] == "1 µs (1–1 µs) per switch"
-    assert rows[names["futex_same_cpu"]]["compared"].startswith("not clearly slower or faster than")
+    assert rows[names["futex_same_cpu"]]["compared"].startswith(
+        "not clearly slower or faster than the laptop (1.4× by the medians; the runs overlap); both hand over"
+    )
     assert rows[names["yield_same_cpu"]]["compared"].startswith(
         "not comparable: the seed's 374 ns is less than its own"
     )
@@ -487,7 +495,7 @@ def test_same_pipe_sentence_every_branch() -> None:
     higher = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [240_000] * 3, [90_000] * 3))
     assert "clearly higher (2.4×)" in higher
     spread = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [50_000, 120_000, 300_000], [1] * 3))
-    assert "within the runs' spread of each other (1.2×)" in spread
+    assert "1.2× by the medians, but within the runs' spread of each other" in spread
     empty = _versus("perf", "round_trips_per_s", [1], [1]).head(0)
     assert "ran once only" in report.same_pipe_sentence(costs, empty)
     bw = _runs("kind", "gb_per_s", "GB/s", {"read": [6, 6, 6]}).with_columns(threads=pl.lit(1))
@@ -501,3 +509,36 @@ def test_inside_sentence_with_one_working_set_per_level() -> None:
     assert report.inside_sentence(one_each, CACHES) == (
         "No cache level holds two of the working sets measured, so this run shows no rise within one."
     )
+
+
+def test_versus_puts_the_ratio_after_what_it_compares_with() -> None:
+    from howfast import claims
+
+    assert report.versus(claims.Comparison(claims.HIGHER, 2.0, 1.5, 3.0), "one thread", more="faster",
+                         less="slower") == "2× faster than one thread"  # fmt: skip
+    assert report.versus(claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "one thread", more="faster",
+                         less="slower") == "2× slower than one thread"  # fmt: skip
+    assert report.versus(claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03), "it", more="faster", less="slower",
+                         same="about as fast as") == "about as fast as it (1.01×)"  # fmt: skip
+    assert report.versus(claims.Comparison(claims.UNCLEAR, 0.99, 0.5, 2.0), "one thread", more="faster",
+                         less="slower") == (
+        "not clearly faster or slower than one thread (0.99× by the medians; the runs overlap)"
+    )  # fmt: skip
+    assert report.versus(claims.Comparison(claims.MISSING), "it", more="faster", less="slower") == (
+        "not measured here, so not compared with it"
+    )
+
+
+def test_costs_table_leaves_switch_blank_where_nothing_switches() -> None:
+    costs = pl.concat([_costs({"mutex": [10, 10, 10], "pipe_same_cpu": [2000, 2000, 2000]}),
+                       _costs({"pipe_same_cpu": [1000, 1000, 1000]}, "ns_per_switch")])  # fmt: skip
+    rows = {r["operation"]: r for r in report.costs_table(costs).iter_rows(named=True)}
+    assert rows[report.COST_NAMES["mutex"]]["ns per switch"] == ""
+    assert rows[report.COST_NAMES["pipe_same_cpu"]]["ns per switch"] == "1,000"
+
+
+def test_miss_sentence_says_the_far_figure_is_an_upper_bound_on_a_busy_machine() -> None:
+    far = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 256 * MiB: [100, 100, 100]}), CACHES)
+    assert "so on a busy machine that ratio is an upper bound" in far
+    overlap = report.miss_sentence(_lat({16 * KiB: [1, 1, 50], 256 * MiB: [2, 40, 100]}), CACHES)
+    assert "upper bound" not in overlap

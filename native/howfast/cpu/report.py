@@ -656,8 +656,12 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
     c = claims.compare(shared, separate)
     head = (
         f"Two threads incrementing counters on the same cache line took {fmt.num(shared.median)} ns per increment, "
-        + versus(c, f"the same threads on counters a cache line apart, at {fmt.num(separate.median)} ns",
-                 more="slower", less="faster")
+        + versus(
+            c,
+            f"the same threads on counters a cache line apart, at {fmt.num(separate.median)} ns",
+            more="slower",
+            less="faster",
+        )
     )
     if c.direction == claims.HIGHER:
         return head + ". That is false sharing: the counters are independent, but the cache works in lines."
@@ -797,8 +801,7 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
         return "not measured here"
     c = claims.compare(ours, Estimate.exact(seed))
     busy = (
-        " at most: our wall clock also counted the time other programs took on this shared machine, which only "
-        "adds"
+        " at most: our wall clock also counted the time other programs took on this shared machine, which only adds"
         if c.direction == claims.HIGHER
         else ""
     )
