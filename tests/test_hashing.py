@@ -291,7 +291,7 @@ def test_surprise_sentence_every_branch() -> None:
     # no ratio to the seeds: their library and input size are unknown
     apart = report.surprise_sentence(native_rows({"crc32c_isal": 30000.0, "crc32c_sse42": 6000.0}), 65536)
     assert "not comparable" in apart and "laptop" not in apart
-    assert "two CRC32C implementations on the same instruction, 5× apart" in apart
+    assert "two CRC32C implementations on the same CPU, 5× apart" in apart
     both = report.surprise_sentence(
         native_rows({"crc32c_isal": 30000.0, "crc32c_sse42": 6000.0, "xxh3_64": 1000.0, "xxh3_64_dispatch": 4000.0}),
         65536,
@@ -378,7 +378,9 @@ def test_reference_table_puts_the_seeds_beside_our_rows_and_says_why_not() -> No
     table = report.reference_table(native, 65536, 16)
     assert table.height == len(hashing.ALGORITHMS)
     sha3 = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["sha3-256"]).row(0, named=True)
-    assert sha3[report.LAPTOP] == 56.14 and sha3[report.PHONE] == 217.77 and sha3["MiB/s"] == 1000.0
+    assert sha3[report.LAPTOP] == "56.1" and sha3[report.PHONE] == "218" and sha3["MiB/s"] == 1000.0
+    sha256 = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["sha256"]).row(0, named=True)
+    assert sha256[report.LAPTOP] == "not measured" and sha256[report.PHONE] == "not measured"
     murmur = table.filter(pl.col("hash") == report.ALGORITHM_NAMES["murmur3_x64_128"]).row(0, named=True)
     assert murmur["MiB/s"] is None and murmur["note"] == "no library"
 
@@ -435,3 +437,107 @@ def test_crosscheck_table_and_sentence_when_the_tool_is_missing() -> None:
     )
     sentence = agreement_sentence(report.crosscheck_table(ran, "xxhsum"), tool="xxhsum")
     assert sentence.startswith("The one case that ran both agreed with xxhsum")  # 0.9: the edge of the band
+
+
+def test_seed_cell_says_why_it_is_empty() -> None:
+    assert report._seed_cell(56.14, True) == "56.1"
+    assert report._seed_cell(None, True) == "not given"
+    assert report._seed_cell(None, False) == "not measured"
+
+
+def test_versus_puts_the_ratio_after_what_it_compares_with() -> None:
+    from howfast import claims
+
+    assert report.versus(claims.Comparison(claims.HIGHER, 2.0, 1.5, 3.0), "SHA-256") == "2× faster than SHA-256"
+    assert report.versus(claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "SHA-256") == "2× slower than SHA-256"
+    assert report.versus(claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03), "it") == "about as fast as it (1.01×)"
+    assert report.versus(claims.Comparison(claims.UNCLEAR, 3.7, 0.9, 9.0), "the baseline") == (
+        "not clearly faster or slower than the baseline (3.7× by the medians; the runs overlap)"
+    )
+    assert report.versus(claims.Comparison(claims.MISSING), "it") == "not measured here, so not compared with it"
+
+
+def test_dispatch_sentence_counts_the_sweep() -> None:
+    sizes = (1024, 4096, 65536)
+    rows = pl.concat([native_rows({"xxh3_64": 1000.0, "xxh3_64_dispatch": d}, size=s)
+                      for s, d in zip(sizes, (4000.0, 500.0, 1000.0))])  # fmt: skip
+    text = report.dispatch_sentence(rows, 65536)
+    assert "about as fast as the same library's baseline entry point, at 1,000 MiB/s (1×)" in text
+    assert "At this size the runs were too noisy" in text
+    assert text.endswith(
+        "Of the 3 input sizes from 1 KiB up, the dispatching entry point was clearly faster at 1 and clearly slower "
+        "at 1; at 1 the runs could not tell them apart."
+    )
+    faster = pl.concat([native_rows({"xxh3_64": 1000.0, "xxh3_64_dispatch": 4000.0}, size=s) for s in sizes[:2]])
+    assert report.dispatch_sentence(faster, 4096).endswith("was clearly faster at 2.")
+    assert "Of the" not in report.dispatch_sentence(native_rows({"xxh3_64": 1.0, "xxh3_64_dispatch": 2.0}), 65536)
+
+
+def test_large_input_sentence_every_branch() -> None:
+    from howfast.claims import Cache
+
+    caches = [Cache("L2", 2**20, 1), Cache("L3", 32 * 2**20, 2)]
+    big = 16 * 2**20
+    at = native_rows({"sha3-256": 500.0, "xxh64": 10000.0, "crc32c_isal": 50000.0})
+    slowed = pl.concat([at, native_rows({"sha3-256": 160.0, "xxh64": 9990.0, "crc32c_isal": 50000.0}, size=big)])
+    text = report.large_input_sentence(slowed, 65536, big, caches, 0.005)
+    assert text.startswith("At 16 MiB, 1 hash ran clearly slower, by a fifth or more, than at 64 KiB: SHA3-256")
+    assert "XXH64" not in text  # a drop of a tenth of a per cent is not a drop
+    assert "from it CRC32C (ISA-L) read 50,000 MiB/s, so waiting for memory does not explain the drop" in text
+    assert "longer than a slice of the measurement (5 ms)" in text and "most likely the machine's load" in text
+    assert report.large_input_sentence(slowed, 65536, big, caches, 1.0).endswith("cannot say what slowed them.")
+    huge = pl.concat([at, native_rows({"sha3-256": 160.0}, size=2**30)])
+    assert "served from RAM, so memory may share in the drop" in report.large_input_sentence(
+        huge, 65536, 2**30, caches, 0.005
+    )
+    level = pl.concat([at, native_rows({"sha3-256": 490.0}, size=big)])
+    assert report.large_input_sentence(level, 65536, big, caches, 0.005).startswith("No hash ran clearly slower")
+    assert report.large_input_sentence(at, 65536, 65536, caches, 0.005) == ""
+
+
+def test_crosscheck_again_sentence_every_branch() -> None:
+    def vs(ours: list[float]) -> pl.DataFrame:
+        return pl.DataFrame([{"algorithm": "xxh64", "size": 16384, "tool": t, "repetition": i, "metric": "mib_per_s",
+                              "value": v, "unit": "MiB/s", "note": None}
+                             for t, values in (("howfast", ours), ("xxhsum", [1.0] * len(ours)))
+                             for i, v in enumerate(values)], schema_overrides={"note": pl.String})  # fmt: skip
+
+    sweep = native_rows({"xxh64": 10000.0}, size=16384)
+    sweep = pl.concat([sweep, sweep.filter(pl.col("metric") == "mib_per_s").with_columns(
+        metric=pl.lit("mean_mib_per_s"), value=pl.col("value") / 2)])  # fmt: skip
+    lower = report.crosscheck_again_sentence(sweep, vs([7000.0, 7000.0, 7000.0]), "xxhsum", whole_run=False)
+    assert "XXH64 (libxxhash) on 16 KiB blocks, 7,000 MiB/s beside xxhsum and 10,000 MiB/s" in lower
+    assert "clearly lower (0.7×)" in lower and "the fastest slice in both" in lower and "its chart" not in lower
+    assert "clearly higher (1.4×)" in report.crosscheck_again_sentence(sweep, vs([7000.0] * 3), "openssl",
+                                                                      whole_run=True)  # fmt: skip
+    whole = report.crosscheck_again_sentence(sweep, vs([5000.0] * 3), "openssl", whole_run=True)
+    assert "about the same (the sweep's fastest slices, which its chart shows, ran at 10,000 MiB/s)" in whole
+    spread = report.crosscheck_again_sentence(sweep, vs([2000.0, 9000.0, 30000.0]), "xxhsum", whole_run=False)
+    assert "0.9× by the medians, but within the runs' spread" in spread
+    assert report.crosscheck_again_sentence(sweep, vs([]), "xxhsum", whole_run=False) == ""
+
+
+def test_sha3_laptop_sentence_both_branches() -> None:
+    far = report.sha3_laptop_sentence(native_rows({"sha3-256": 500.0}), 65536)
+    assert far.startswith("More likely the laptop's figure is low: OpenSSL ran SHA3-256 at 500 MiB/s")
+    assert "8.9× the laptop's 56.1 MiB/s" in far
+    near = report.sha3_laptop_sentence(native_rows({"sha3-256": 100.0}), 65536)
+    assert near.startswith("Whatever made the phone's SHA3-256 faster")
+    assert report.sha3_laptop_sentence(native_rows({"sha3-256": None}), 65536).startswith("Whatever")
+
+
+def test_crc_path_sentence_every_branch() -> None:
+    wide = report.crc_path_sentence({"cpu_flags": {"avx512f": True, "avx512vl": True, "vpclmulqdq": True}})
+    assert "does not use the crc32 instruction at all" in wide
+    assert "three streams" in report.crc_path_sentence({"cpu_flags": {"pclmulqdq": True, "sse4_2": True}})
+    assert "table-driven" in report.crc_path_sentence({"cpu_flags": {"sse4_2": True}})
+    assert "not known here" in report.crc_path_sentence({})
+
+
+def test_python_table_says_blake2_is_pythons_own() -> None:
+    native = native_rows({"blake2b512": 1000.0}, size=16)
+    python = native_rows({"blake2b512": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
+    table = report.python_table(python, native, [16])
+    assert table["Python adds"][0] == "not comparable: Python's own BLAKE2, not OpenSSL's"
+    wheel = python.with_columns(module=pl.lit("pyblake2"))
+    assert report.python_table(wheel, native, [16])["Python adds"][0].endswith(" ns")

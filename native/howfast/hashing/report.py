@@ -51,12 +51,12 @@ FEATURES = {
         "SHA extensions (SHA-NI)",
         "SHA-256 (sha256rnds2: two rounds per instruction) and SHA-1 (sha1rnds4: four rounds) in OpenSSL",
     ),
-    "sse4_2": ("SSE4.2", "the crc32 instruction (CRC32C: ISA-L, crc32c wheel, our one-stream loop)"),
-    "pclmulqdq": ("PCLMULQDQ", "carry-less multiply: folds CRCs of several streams (ISA-L)"),
+    "sse4_2": ("SSE4.2", "the crc32 instruction (CRC32C: our one-stream loop; ISA-L where VPCLMULQDQ is missing)"),
+    "pclmulqdq": ("PCLMULQDQ", "carry-less multiply: folds the CRCs of several crc32 streams (ISA-L's older loops)"),
     "avx2": ("AVX2", "XXH3's 256-bit loop (libxxhash's dispatching entry points); OpenSSL's SHA-1 without SHA-NI"),
     "avx512f": ("AVX-512", "XXH3's 512-bit loop (dispatching entry points); ISA-L's CRC folding"),
     "vaes": ("VAES", "AES only: no hash here uses it"),
-    "vpclmulqdq": ("VPCLMULQDQ", "wide carry-less multiply: ISA-L's AVX-512 CRC32C"),
+    "vpclmulqdq": ("VPCLMULQDQ", "wide carry-less multiply: ISA-L's AVX-512 CRC32C, which needs no crc32 instruction"),
 }
 
 #: The words a reader sees for the seeds' machines (the source seed named).
@@ -110,15 +110,22 @@ def reference_table(native: pl.DataFrame, size: int, small: int) -> pl.DataFrame
                 "range": fmt.span(rate["min"][0], rate["max"][0]) if rate.height else fmt.NA,
                 "ns per hash": _pick(summary, "ns_per_hash", algorithm, size),
                 small_column(small): _pick(summary, "ns_per_hash", algorithm, small),
-                LAPTOP: seed.get("laptop"),
-                PHONE: seed.get("phone"),
+                LAPTOP: _seed_cell(seed.get("laptop"), algorithm in seeds),
+                PHONE: _seed_cell(seed.get("phone"), algorithm in seeds),
                 "note": _note(native, algorithm),
             }
         )
-    table = named(pl.DataFrame(rows, schema_overrides={LAPTOP: pl.Float64, PHONE: pl.Float64}))
+    table = named(pl.DataFrame(rows, schema_overrides={LAPTOP: pl.String, PHONE: pl.String}))
     if table["note"].drop_nulls().len() == 0:
         table = table.drop("note")
     return table
+
+
+def _seed_cell(value: float | None, named_by_seed: bool) -> str:
+    """A seed's MiB/s as the table prints it, or why the cell is empty."""
+    if value is not None:
+        return fmt.num(value)
+    return "not given" if named_by_seed else "not measured"
 
 
 def seed_comparison(native: pl.DataFrame, size: int, this_machine: str) -> pl.DataFrame:
@@ -198,6 +205,7 @@ def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
         for size in sizes:
             p = _estimate(py.drop("module"), "ns_per_hash", algorithm, size) if module else None
             n = _estimate(nat, "ns_per_hash", algorithm, size)
+            own = algorithm in OWN_CODE.get(str(module), ())
             rows.append(
                 {
                     "algorithm": algorithm,
@@ -205,7 +213,7 @@ def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
                     "input": fmt.size(size),
                     "Python ns per hash": None if p is None else p.median,
                     "native ns per hash": None if n is None else n.median,
-                    "Python adds": python_adds(p, n),
+                    "Python adds": OWN_CODE_WORDS if own and p is not None and n is not None else python_adds(p, n),
                 }
             )
     return named(
@@ -217,6 +225,11 @@ def small_column(small: int) -> str:
     """The reference table's column of nanoseconds per hash of the smallest input."""
     return f"ns per hash of {fmt.size(small)}"
 
+
+#: Python calls that run code of their own, not the library of our native loop: hashlib's
+#: BLAKE2 is Python's own C code, not OpenSSL's.
+OWN_CODE = {"hashlib": ("blake2b512",)}
+OWN_CODE_WORDS = "not comparable: Python's own BLAKE2, not OpenSSL's"
 
 #: Python calls that reach the same code as our native loop (hashlib's BLAKE2 is Python's
 #: own, and the PyPI wheels carry their own copies: the same algorithm, another build).
@@ -283,8 +296,9 @@ def sha_path_sentence(details: dict[str, Any]) -> str:
     if openssl.get("sha_ni"):
         return (
             "OpenSSL sees the SHA extensions on this CPU (bit 29 of the third word of its `OPENSSL_ia32cap`), so its "
-            "SHA-1 and SHA-256 ran on the SHA-NI instructions: a few instructions per 64-byte block instead of "
-            "dozens of additions and rotations."
+            "SHA-1 and SHA-256 ran on the SHA-NI instructions: one sha256rnds2 does two of SHA-256's 64 rounds "
+            "(sha1rnds4 four of SHA-1's 80) and two more instructions prepare the message schedule, where software "
+            "spends a dozen or so additions, rotations and logic operations on every round."
         )
     if flags.get("sha_ni"):
         return (
@@ -314,7 +328,7 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
         "not comparable with theirs hash by hash, and the chapter prints no ratio between them."
     )
     moved = [
-        f"two CRC32C implementations on the same instruction, {_apart(crc)} apart"
+        f"two CRC32C implementations on the same CPU, {_apart(crc)} apart"
         if crc.direction in (claims.HIGHER, claims.LOWER)
         else "",
         f"two entry points of the same XXH3 library, {_apart(xxh)} apart"
@@ -351,8 +365,8 @@ def fnv_note(native: pl.DataFrame, size: int) -> str:
         return 'The seeds do not say which variant of FNV their "fnv" was; we put it beside FNV-1a 64.'
     return (
         'One row stands out: the seeds\' "fnv" ran faster than their own xxhash, while our FNV-1a, which reads one '
-        f"byte per step and waits for each step's multiply, ran {claims.phrase(ours, more='faster', less='slower')} "
-        'XXH64 here. The seeds\' "fnv" was most likely another variant (one that reads whole words), so that row '
+        f"byte per step and waits for each step's multiply, ran {versus(ours, 'XXH64')} here. "
+        'The seeds\' "fnv" was most likely another variant (one that reads whole words), so that row '
         "compares two different hashes."
     )
 
@@ -368,7 +382,7 @@ def speed_sentence(native: pl.DataFrame, a: str, b: str, size: int) -> str:
     c = claims.compare(ea, eb)
     return (
         f"At {fmt.size(size)} {name_b} ran at {fmt.num(eb.median)} MiB/s and {name_a} at {fmt.num(ea.median)} "
-        f"MiB/s, {claims.phrase(c, more='faster', less='slower', same='about as fast as')} {name_b}."
+        f"MiB/s, {versus(c, name_b)}."
     )
 
 
@@ -425,12 +439,57 @@ def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
     lesson = {
         claims.HIGHER: " A program that calls the obvious function leaves that speed on the table.",
         claims.LOWER: " Here the wider loop did not pay; this run cannot say why.",
-    }.get(c.direction, " On this machine the runs were too noisy to say whether the wider loop paid.")
+    }.get(c.direction, " At this size the runs were too noisy to say whether the wider loop paid.")
+    other = f"the same library's baseline entry point, at {fmt.num(base.median)} MiB/s"
     return (
         f"At {fmt.size(size)}, XXH3 through the dispatching entry point ran at {fmt.num(wide.median)} MiB/s, "
-        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} the same library's "
-        f"baseline entry point ({fmt.num(base.median)} MiB/s).{lesson}"
+        f"{versus(c, other)}.{lesson}{_dispatch_sizes(summary, size)}"
     )
+
+
+#: Two x86 cores a few years apart differ per core by well under this factor on the same code.
+SAME_CODE_GAP = 3.0
+
+
+def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
+    """Whether the laptop's SHA3-256 figure looks like a slow implementation: said only
+    when OpenSSL's SHA3-256 on this x86 CPU ran clearly more than ``SAME_CODE_GAP`` times
+    the laptop's figure (more than a CPU generation explains); otherwise no guess."""
+    laptop = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}.get("sha3-256", {}).get("laptop")
+    ours = _estimate(stats.summarize(native, ["algorithm", "size"]), "mib_per_s", "sha3-256", size)
+    unknown = (
+        "Whatever made the phone's SHA3-256 faster than the laptop's was in the software the seed ran, which it "
+        "does not name."
+    )
+    if laptop is None or ours is None or ours.lo is None or ours.lo < SAME_CODE_GAP * laptop:
+        return unknown
+    return (
+        f"More likely the laptop's figure is low: OpenSSL ran SHA3-256 at {fmt.num(ours.median)} MiB/s on this "
+        f"x86 CPU, {fmt.ratio_of(ours.median, laptop)} the laptop's {fmt.num(laptop)} MiB/s, and two x86 cores of "
+        "recent generations differ per core by far less on the same code, so the laptop most likely ran a slower "
+        "implementation, which the seed does not name."
+    )
+
+
+def crc_path_sentence(details: dict[str, Any]) -> str:
+    """How ISA-L computes CRC32C on this CPU, from the features it lists: with AVX-512 and
+    VPCLMULQDQ a folding loop that uses no crc32 instruction; with PCLMULQDQ and SSE4.2
+    three crc32 chains folded together; without them a table-driven loop."""
+    flags = details.get("cpu_flags") or {}
+    if not flags:
+        return "Which CRC32C loop ISA-L picked is not known here: the CPU's features were not recorded."
+    if flags.get("avx512f") and flags.get("avx512vl") and flags.get("vpclmulqdq"):
+        return (
+            "This CPU has AVX-512 and VPCLMULQDQ, and for such CPUs ISA-L picks, at run time, a loop that does not "
+            "use the crc32 instruction at all: it folds the buffer 64 bytes per register with wide carry-less "
+            "multiplications and reduces the result to a CRC only at the end."
+        )
+    if flags.get("pclmulqdq") and flags.get("sse4_2"):
+        return (
+            "ISA-L splits the buffer into three streams, runs a crc32 chain on each in parallel and folds the "
+            "partial CRCs together with carry-less multiplications (PCLMULQDQ)."
+        )
+    return "This CPU lacks SSE4.2 or PCLMULQDQ, so ISA-L computes CRC32C with a table-driven loop."
 
 
 def crc_sentence(native: pl.DataFrame, size: int) -> str:
@@ -442,12 +501,8 @@ def crc_sentence(native: pl.DataFrame, size: int) -> str:
         missing = [name for name, v in (("ISA-L's CRC32C", isal), ("the crc32 instruction loop", one)) if v is None]
         words = " and ".join(missing)
         return f"{words[0].upper()}{words[1:]} could not run here, so the two CRC32C paths are not compared."
-    return (
-        f"At {fmt.size(size)}, ISA-L's CRC32C was "
-        f"{claims.phrase(claims.compare(isal, one), more='faster', less='slower', same='about as fast as')} "
-        "our loop of one crc32 "
-        "instruction after another."
-    )
+    c = claims.compare(isal, one)
+    return f"At {fmt.size(size)}, ISA-L's CRC32C was {versus(c, 'our loop of one crc32 instruction after another')}."
 
 
 def openssl_small_block_sentence(table: pl.DataFrame) -> str:
@@ -485,6 +540,144 @@ def crosscheck_table(metrics: pl.DataFrame, tool: str) -> pl.DataFrame:
     return named(
         table.with_columns(pl.col("size").map_elements(fmt.size, return_dtype=pl.String).alias("block")).drop("size")
     ).select(["hash", "block", *[c for c in table.columns if c not in ("algorithm", "size")]])
+
+
+def versus(
+    c: claims.Comparison, other: str, *, more: str = "faster", less: str = "slower", same: str = "about as fast as"
+) -> str:
+    """``claims.phrase`` followed by what it compares with, the ratio's parenthesis after
+    it: '2× faster than SHA-256', 'about as fast as SHA-256 (1.01×)', 'not clearly faster
+    or slower than SHA-256 (1.3× by the medians; the runs overlap)'."""
+    if c.direction == claims.UNCLEAR and c.ratio is not None:
+        return f"not clearly {more} or {less} than {other} ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+    if c.direction == claims.SAME_WORD and c.ratio is not None:
+        return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
+    return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
+
+
+#: A hash slowed at large inputs when its whole ratio interval lies below 1 / DROP.
+DROP = 1.25
+#: From this input size up a call's fixed cost no longer decides a hash's rate.
+LARGE_INPUT = 1024
+
+
+def _dispatch_sizes(summary: pl.DataFrame, size: int) -> str:
+    """How the two XXH3 entry points compared at every size from ``LARGE_INPUT`` up: one
+    size can land on a noisy moment, the sweep as a whole tells more."""
+    sizes = sorted(int(x) for x in summary.filter(pl.col("size") >= LARGE_INPUT)["size"].unique().to_list())
+    outcomes = []
+    for at in sizes:
+        wide = _estimate(summary, "mib_per_s", "xxh3_64_dispatch", at)
+        base = _estimate(summary, "mib_per_s", "xxh3_64", at)
+        if wide is not None and base is not None:
+            outcomes.append(claims.compare(wide, base).direction)
+    if len(outcomes) < 2:
+        return ""
+    faster, slower = outcomes.count(claims.HIGHER), outcomes.count(claims.LOWER)
+    n = fmt.count(len(outcomes), "input size")
+    tally = f" Of the {n} from {fmt.size(LARGE_INPUT)} up, the dispatching entry point was clearly faster at " + (
+        f"{fmt.exact(faster)}" + (f" and clearly slower at {fmt.exact(slower)}" if slower else "")
+    )
+    rest = len(outcomes) - faster - slower
+    if rest:
+        tally += f"; at {fmt.exact(rest)} the runs could not tell them apart"
+    return tally + "."
+
+
+def large_input_sentence(
+    native: pl.DataFrame, at: int, largest: int, caches: list[claims.Cache], slice_seconds: float
+) -> str:
+    """The hashes that ran clearly slower at the largest input than at the table's size,
+    and what this run can say about why: whether the input still fits in a cache (then
+    memory is not the limit, and the fastest hash's rate there shows it), and whether one
+    call outlasts a slice of the measurement (then the fastest slice no longer filters out
+    other programs on a busy CPU)."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    slowed = []
+    for algorithm in ALGORITHM_NAMES:
+        small, large = (_estimate(summary, "mib_per_s", algorithm, s) for s in (at, largest))
+        c = claims.compare(large, small)
+        if c.direction == claims.LOWER and c.hi is not None and c.hi <= 1 / DROP:
+            slowed.append((algorithm, small, large))
+    if largest == at:
+        return ""
+    if not slowed:
+        return f"No hash ran clearly slower, by a fifth or more, at {fmt.size(largest)} than at {fmt.size(at)}."
+    listed = "; ".join(
+        f"{ALGORITHM_NAMES[a]} from {fmt.num(s.median)} to {fmt.num(e.median)} MiB/s" for a, s, e in slowed
+    )
+    text = (
+        f"At {fmt.size(largest)}, {fmt.count(len(slowed), 'hash', 'hashes')} ran clearly slower, by a fifth or "
+        f"more, than at {fmt.size(at)}: {listed}."
+    )
+    rates = summary.filter((pl.col("size") == largest) & (pl.col("metric") == "mib_per_s")).sort(
+        "median", descending=True
+    )
+    if claims.cache_level(largest, caches) is not None and rates.height:
+        top = rates.row(0, named=True)
+        text += (
+            f" The input still {claims.cache_words(largest, caches)}, and from it {ALGORITHM_NAMES[top['algorithm']]} "
+            f"read {fmt.num(top['median'])} MiB/s, so waiting for memory does not explain the drop."
+        )
+    else:
+        text += f" The input {claims.cache_words(largest, caches)}, so memory may share in the drop."
+    calls = [_estimate(summary, "ns_per_hash", a, largest) for a, _, _ in slowed]
+    shortest = min((c.median for c in calls if c is not None), default=None)
+    if shortest is not None and shortest >= slice_seconds * 1e9:
+        text += (
+            f" Each of their calls there took {fmt.duration_us(shortest / 1e3)} or more, longer than a slice of "
+            "the measurement "
+            f"({fmt.duration_us(slice_seconds * 1e6)}): no slice was short enough to fall between the other programs' "
+            "turns on this shared CPU, so the fastest slice no longer filtered them out. The drop is most likely the "
+            "machine's load, not the hash."
+        )
+    else:
+        text += " This run cannot say what slowed them."
+    return text
+
+
+def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str, *, whole_run: bool) -> str:
+    """Our half of a cross-check is the size sweep's loop run again, later, at one block size:
+    the two figures of the same loop side by side, with the words the intervals allow, and
+    which of them the chapter quotes."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    metric = "mean_mib_per_s" if whole_run else "mib_per_s"
+    if not {"algorithm", "size", "tool", "metric", "value"} <= set(vs.columns):
+        return ""
+    ours = vs.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "mib_per_s"))
+    parts = []
+    for (algorithm, size), rows in ours.group_by(["algorithm", "size"], maintain_order=True):
+        values = rows["value"].drop_nulls().to_list()
+        sweep = _estimate(summary, metric, str(algorithm), int(size))
+        best = _estimate(summary, "mib_per_s", str(algorithm), int(size))
+        if not values or sweep is None:
+            continue
+        lo, hi, level = stats.median_interval(values)
+        again = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
+        c = claims.compare(again, sweep)
+        words = {
+            claims.HIGHER: f"clearly higher ({fmt.ratio(c.ratio)})",
+            claims.LOWER: f"clearly lower ({fmt.ratio(c.ratio)})",
+            claims.SAME_WORD: "about the same",
+        }.get(c.direction, f"{fmt.num(c.ratio or 1.0, 2)}× by the medians, but within the runs' spread")
+        parts.append(
+            f"{ALGORITHM_NAMES.get(str(algorithm), str(algorithm))} on {fmt.size_adjective(int(size))} blocks, "
+            f"{fmt.num(again.median)} MiB/s beside {tool} and {fmt.num(sweep.median)} MiB/s in the size sweep: {words}"
+            + (
+                f" (the sweep's fastest slices, which its chart shows, ran at {fmt.num(best.median)} MiB/s)"
+                if whole_run and best is not None
+                else ""
+            )
+        )
+    if not parts:
+        return ""
+    kind = "over the whole run" if whole_run else "of the fastest slice"
+    return (
+        f"Our half of this cross-check is the size sweep's loop run again, later, alternating with {tool} (the rate "
+        f"{kind} in both): " + "; ".join(parts) + ". Same code, same block; where the two differ, the machine's "
+        "load at the time did, not the loop. The chapter's figures are the sweep's; these runs serve only as "
+        f"{tool}'s partner in its ratio."
+    )
 
 
 # every public function above refuses bad arguments with a clear exception
