@@ -187,6 +187,7 @@ def _group(medians: dict[int, tuple[float, float, float]]) -> pl.DataFrame:
     [
         ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (20000, 21000, 22000)}, "still rising at the largest batch"),
         ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (3100, 3200, 3300)}, "stops rising clearly from 8 records"),
+        ({1: (400, 450, 500), 8: (2000, 3100, 6000), 64: (3000, 6500, 9000)}, "though the medians still rose"),
         ({1: (400, 450, 500), 8: (420, 460, 520), 64: (410, 440, 505)}, "No batch size was clearly faster"),
         ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (100, 110, 120)}, "Past 8 records per fsync the rate fell"),
         ({1: (400, 450, 500)}, "could not be measured across batch sizes"),
@@ -217,11 +218,106 @@ def test_four_kib_runs_and_sentence() -> None:
     table = fsync_report.four_kib_runs(lat, empty, empty, empty)
     assert table["run"].to_list() == [fsync_report.FOUR_KIB_RUNS["latency"], fsync_report.FOUR_KIB_RUNS["overwrite"]]
     assert table["writes/s"].to_list() == [450.0, 850.0] and table["repetitions"].to_list() == [3, 3]
+    assert table.select(fsync_report.FOUR_KIB_SHOWN).columns == fsync_report.FOUR_KIB_SHOWN
     text = fsync_report.four_kib_sentence(table)
-    assert "2 experiments" in text and "from 450" in text and "to 850" in text and "growing file" in text
+    assert "in 2 runs" in text and "from 450" in text and "to 850" in text and "growing file" in text
+    assert "the latency run's appends" in text and "latency run:" not in text  # prose names, not table labels
     assert fsync_report.four_kib_sentence(table.head(1)) == ""
     same = table.with_columns(pl.lit(500.0).alias("writes/s"))
     assert "at the same rate" in fsync_report.four_kib_sentence(same)
+
+
+def _runs_4k(rows: list[tuple[str, float, float, float, int]]) -> pl.DataFrame:
+    return pl.DataFrame(
+        [
+            {
+                "run": fsync_report.FOUR_KIB_RUNS[key],
+                "writes per repetition": writes,
+                "repetitions": 3,
+                "writes/s": median,
+                "interval": f"{lo}–{hi}",
+                "layout": fsync_report.FOUR_KIB_LAYOUTS[key],
+                "prose": fsync_report.FOUR_KIB_PROSE[key],
+                "lo": lo,
+                "hi": hi,
+            }
+            for key, median, lo, hi, writes in rows
+        ]
+    )
+
+
+def test_four_kib_sentence_tells_runs_of_one_layout_apart() -> None:
+    apart = _runs_4k([("latency", 469, 374, 555, 400), ("block_sizes", 926, 886, 1080, 100)])
+    text = fsync_report.four_kib_sentence(apart)
+    assert "Runs that do the same thing to the file differ too" in text and "2× as many" in text
+    assert "(400 against 100 writes per repetition)" in text and "does not measure which" in text
+    together = _runs_4k(
+        [("latency", 469, 374, 555, 400), ("block_sizes", 500, 450, 560, 100), ("overwrite", 830, 748, 1160, 400)]
+    )
+    text = fsync_report.four_kib_sentence(together)
+    assert "agree within their intervals" in text and "differ too" not in text
+    unpaired = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 1160, 400)])
+    text = fsync_report.four_kib_sentence(unpaired)
+    assert "in how many writes a repetition makes" in text and "agree within" not in text
+
+
+@pytest.mark.parametrize(
+    ("p50", "rows", "expected"),
+    [
+        (E(939, 900, 1000), [("latency", 469, 374, 555, 400), ("block_sizes", 926, 886, 1080, 100)],
+         ["took about 939 µs at the median", "the chapter's 2 runs of it made 469 to 926", "to 80 million a day"]),
+        (E(939, 900, 1000), [("latency", 469, 374, 555, 400)], ["its run made 469 durable writes per second"]),
+        (None, [("latency", 469, 374, 555, 400)], ["one durable 4 KiB write at a time: its run made 469"]),
+        (None, [], ["could not be measured here"]),
+    ],
+)  # fmt: skip
+def test_commit_rule(p50, rows, expected: list[str]) -> None:
+    runs = _runs_4k(rows) if rows else pl.DataFrame()
+    text = fsync_report.commit_rule(p50, runs)
+    for words in expected:
+        assert words in text
+    assert "cannot exceed" not in text  # no ceiling another run of the page beat
+
+
+def _sweep(values: dict[tuple[str, int], tuple[list[float], list[float]]]) -> pl.DataFrame:
+    rows = []
+    for (method, size), (mb, p50) in values.items():
+        for metric, series in (("mb_per_s", mb), ("p50", p50)):
+            for rep, v in enumerate(series):
+                unit = "MB/s" if metric == "mb_per_s" else "us"
+                row = {"method": method, "block_size": size, "repetition": rep, "metric": metric}
+                rows.append({**row, "unit": unit, "value": v})
+    return pl.DataFrame(rows)
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]),
+          ("fsync", 1048576): ([460, 469, 480], [1300, 1390, 1500])},
+         ["256× the bytes for 2.7× the time", "nearly all of a durable write is the flush's fixed cost"]),
+        ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]),
+          ("fsync", 1048576): ([20, 21, 22], [90000, 95000, 99000])},
+         ["the bytes, not the flush, cost most"]),
+        ({("fsync", 4096): ([3.0, 3.8, 5.0], [500, 514, 530]), ("fsync", 1048576): ([2.5, 4.0, 6.0], [900, 950, 990])},
+         ["did not clearly make more bytes durable per second"]),
+        ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530])}, ["did not measure two block sizes"]),
+    ],
+)  # fmt: skip
+def test_block_sentence(values: dict, expected: list[str]) -> None:
+    text = fsync_report.block_sentence(_sweep(values))
+    for words in expected:
+        assert words in text
+    if len(values) > 1:
+        assert text.startswith("In the block-size sweep (appending, fsync after each write), 4 KiB blocks")
+    assert "could not run" in fsync_report.block_sentence(pl.DataFrame())
+
+
+def test_write_cache_short() -> None:
+    assert fsync_report.write_cache_short({"write_cache": "write back", "fua": False}) == "write back, without FUA"
+    assert fsync_report.write_cache_short({"write_cache": "write through", "fua": True}) == "write through, with FUA"
+    assert fsync_report.write_cache_short({"write_cache": "write back"}) == "write back"
+    assert fsync_report.write_cache_short({}).startswith("not reported")
 
 
 def test_reference_sentence_names_the_write_cache() -> None:
@@ -243,7 +339,9 @@ def _fio(
         for method, (ours, theirs) in table.items():
             for tool, values in (("howfast", ours), ("fio", theirs)):
                 for r, v in enumerate(values):
-                    rows.append({"method": method, "tool": tool, "repetition": r, "metric": metric, "value": v})
+                    unit = "writes/s" if metric == "writes_per_s" else "us"
+                    row = {"method": method, "tool": tool, "repetition": r, "metric": metric, "unit": unit}
+                    rows.append({**row, "value": v, "note": None})
     return pl.DataFrame(rows)
 
 
@@ -265,6 +363,18 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
     assert "yet with a mean time per write that agrees" in text and "its own set-up" in text  # dsync: time agrees
     assert "cannot be told apart from fio on this machine on O_DIRECT | O_DSYNC write" in text
     assert text.startswith("Over 3 rounds")
+    assert "part of the gap lies in the I/O" not in text
+    # the time per write leans the same way, but by another factor: only part of the gap is the I/O
+    partly = fsync_report.fio_sentence(_fio({"fsync": faster}, {"fsync": ([400.0] * 3, [1000.0] * 3)}))
+    assert "mean time per write 0.4× fio's" in partly and "part of the gap lies in the I/O" in partly
+    assert "the gap lies in the I/O itself" not in partly
+    # the table shows the very ratios the sentence quotes
+    table = fsync_report.fio_table(metrics)
+    row = table.filter(pl.col("method") == "write + fdatasync").row(0, named=True)
+    assert row[fsync_report.FIO_RATIO] == pytest.approx(1.4) and row["ratio range"] == "1.4–1.4"
+    assert row["mean latency, howfast / fio"] == pytest.approx(0.7)
+    edge = _fio({"fsync": ([1000.0, 1005, 700], [1000.0] * 3)}, {})
+    assert fsync_report.fio_table(edge).row(0, named=True)["ratio range"] == "0.7–1.005"
     slower = _fio({"fsync": ([700.0] * 3, [1000.0] * 3)}, {})
     assert "is slower than fio on write + fsync (1.4×;" in fsync_report.fio_sentence(slower)
     missing = pl.DataFrame(
@@ -280,6 +390,26 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
     assert "could not run here (fio is not installed)" in fsync_report.fio_sentence(missing)
 
 
+def test_fio_rounds_sentence() -> None:
+    three = _fio({"fsync": ([1000.0] * 3, [1000.0] * 3)}, {})
+    assert "With 3 rounds, each interval runs from the lowest to the highest ratio" in (
+        fsync_report.fio_rounds_sentence(three)
+    ) and "75 % confidence" in fsync_report.fio_rounds_sentence(three)
+    nine = _fio({"fsync": ([1000.0] * 9, [1000.0] * 9)}, {})
+    assert fsync_report.fio_rounds_sentence(nine).startswith("Each interval holds the median ratio of its 9 rounds")
+    assert fsync_report.fio_rounds_sentence(pl.DataFrame()) == ""
+
+
+def test_reference_chart_writes_numbers_as_prose() -> None:
+    frame = pl.DataFrame(
+        {"label": ["this machine, growing file", "HDD (estimate) — seed 003"], "latency_us": [939.0, 20000.0],
+         "this_machine": [True, False]}
+    )  # fmt: skip
+    spec = fsync_report.reference_chart(frame).to_dict()
+    assert spec["layer"][1]["encoding"]["text"]["format"] == ",.3~r"
+    assert "data" in spec or all("data" in layer for layer in spec["layer"])
+
+
 @pytest.mark.parametrize(
     ("big", "one", "expected"),
     [
@@ -290,6 +420,8 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
 )
 def test_batch_rule(big, one, expected: str) -> None:
     assert expected in fsync_report.batch_rule(big, one)
+    if big is not None:
+        assert " of 1,024 records per fsync made" in fsync_report.batch_rule(big, one, 1024)
 
 
 @pytest.mark.parametrize(
@@ -303,6 +435,16 @@ def test_batch_rule(big, one, expected: str) -> None:
 )
 def test_layout_rule(rewrite, append, expected: str) -> None:
     assert expected in fsync_report.layout_rule(rewrite, append)
+
+
+def test_layout_rule_names_another_append_run_that_matched_the_rewrites() -> None:
+    rewrite, append = E(830, 750, 1160), E(469, 374, 555)
+    sweep = ("the block-size sweep's appends", E(926, 886, 1080))
+    text = fsync_report.layout_rule(rewrite, append, [sweep])
+    assert "1.8× faster" in text and "the block-size sweep's appends made 926 per second" in text
+    assert "cheaper to sync than one that grows" not in text and "cannot say" in text
+    slower = ("the block-size sweep's appends", E(300, 280, 320))
+    assert "cheaper to sync than one that grows" in fsync_report.layout_rule(rewrite, append, [slower, ("x", None)])
 
 
 def test_interval_ends_near_one_keep_their_side() -> None:

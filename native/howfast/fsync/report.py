@@ -6,9 +6,10 @@ Code compares the methods' ids (``experiments.METHODS``); what a reader sees is
 
 from __future__ import annotations
 
+import altair as alt
 import polars as pl
 
-from .. import claims, fmt, machine, reference, stats
+from .. import charts, claims, fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
 from ..crosscheck import side_by_side
@@ -94,17 +95,34 @@ def versus_reference(metrics: pl.DataFrame) -> pl.DataFrame:
     summary = stats.summarize(metrics, ["method", "layout"])
     words = {"append": "growing file", "overwrite": "rewritten file"}
     ours = summary.filter((pl.col("method") == "fsync") & (pl.col("metric") == "p50")).select(
-        label=pl.concat_str(pl.lit(f"{THIS_MACHINE}: 4 KiB write + fsync, "), pl.col("layout").replace_strict(words)),
+        label=pl.concat_str(pl.lit(f"{THIS_MACHINE}, "), pl.col("layout").replace_strict(words)),
         latency_us=pl.col("median"),
         this_machine=pl.lit(True),
     )
     ref = reference.in_us(reference.load("fsync").filter(pl.col("metric") == "latency"))
+    estimate = (pl.col("figure_type") == "estimate") & ~pl.col("device").str.contains("(", literal=True)
     theirs = ref.select(
-        label=pl.concat_str(pl.col("device"), pl.lit(" — seed "), pl.col("source").str.slice(0, 3)),
+        label=pl.concat_str(
+            pl.col("device"),
+            pl.when(estimate).then(pl.lit(" (estimate)")).otherwise(pl.lit("")),
+            pl.lit(" — seed "),
+            pl.col("source").str.slice(0, 3),
+        ),
         latency_us=pl.col("value"),
         this_machine=pl.lit(False),
     )
     return pl.concat([ours, theirs])
+
+
+def reference_chart(frame: pl.DataFrame) -> alt.LayerChart:
+    """``charts.versus`` of ``versus_reference``, its bar labels written as the prose writes
+    numbers ("1,000", not "1k": a k beside µs reads as a unit)."""
+    chart = charts.versus(
+        frame, label="label", value="latency_us", unit="µs per durable write", title="Lower is better"
+    )
+    chart = chart.copy(deep=True)
+    chart.layer[1] = chart.layer[1].encode(text=alt.Text("latency_us:Q", format=",.3~r"))
+    return chart
 
 
 def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_per_s") -> str:
@@ -122,9 +140,40 @@ def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_
     )
 
 
+#: The fio table's column of the median per-round ratio, named so that no reader takes it
+#: for the ratio of the two medians beside it (rounds pair differently from medians).
+FIO_RATIO = "howfast / fio, per round"
+
+
 def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Ours beside fio per method, in durable writes per second."""
-    return named(side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s"))
+    """Ours beside fio per method, in durable writes per second. The ratio, its interval
+    and the mean-latency ratio are the very estimates ``fio_sentence`` quotes (medians of
+    per-round ratios, the interval ends shown as ``_edge`` shows them), so the table and
+    the text give one value each."""
+    table = side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s")
+    if metrics.height and "tool" in metrics.columns and table.height:
+        rates = _ratio_estimates(metrics, "writes_per_s")
+        speed = _ratio_estimates(metrics, "mean", invert=True)
+        methods = table["method"].to_list()
+        table = table.with_columns(
+            pl.Series("howfast / fio", [rates[m].median if m in rates else None for m in methods], pl.Float64),
+            pl.Series(
+                "ratio range",
+                [f"{_edge(rates[m].lo)}–{_edge(rates[m].hi)}" if m in rates else None for m in methods],
+                pl.String,
+            ),
+        )
+        if "mean latency, howfast / fio" in table.columns:
+            table = table.with_columns(
+                pl.Series(
+                    "mean latency, howfast / fio",
+                    [1 / speed[m].median if m in speed else None for m in methods],
+                    pl.Float64,
+                )
+            )
+    if "howfast / fio" in table.columns:
+        table = table.rename({"howfast / fio": FIO_RATIO})
+    return named(table)
 
 
 # --- What the chapter says: every qualitative word from claims, over the intervals ---
@@ -245,10 +294,17 @@ def batch_sentence(group: pl.DataFrame) -> str:
         f"{_us(wait)} to become durable."
     )
     if shape.kind == "knee":
+        at = stats.estimate(summary, "records_per_s", records_per_sync=shape.x)
         text += (
             f" The rate stops rising clearly from {fmt.count(int(shape.x), 'record')} per fsync: no bigger batch "
-            "beat it by more than the repetitions' spread."
+            f"beat its range by more than a tenth"
         )
+        if at is not None and big.median > at.median * (1 + claims.FLAT_GAIN):
+            text += (
+                f", though the medians still rose from {fmt.num(at.median)} to {fmt.num(big.median)}; with "
+                f"{fmt.count(big.runs, 'repetition')} per batch size the curve may level off there or keep rising"
+            )
+        text += "."
         first_wait = stats.estimate(summary, "p50", records_per_sync=n1)
         knee_wait = stats.estimate(summary, "p50", records_per_sync=shape.x)
         longer = claims.compare(knee_wait, first_wait)
@@ -271,6 +327,47 @@ def batch_sentence(group: pl.DataFrame) -> str:
     return text
 
 
+def block_sentence(sweep: pl.DataFrame, method: str = "fsync") -> str:
+    """The block-size sweep for `method`: bytes made durable per second at the smallest and
+    the largest block, and whether the time per write grew much less than the bytes (the
+    flush's fixed cost dominates small writes) or with them, from ``claims.compare``."""
+    if sweep.height == 0 or "block_size" not in sweep.columns:
+        return "The block-size sweep could not run here."
+    summary = stats.summarize(sweep.filter(pl.col("method") == method), ["block_size"])
+    sizes = sorted(summary["block_size"].unique().to_list()) if summary.height else []
+    if len(sizes) < 2:
+        return "The block-size sweep did not measure two block sizes here."
+    small, large = sizes[0], sizes[-1]
+    mb = {b: stats.estimate(summary, "mb_per_s", block_size=b) for b in (small, large)}
+    p50 = {b: stats.estimate(summary, "p50", block_size=b) for b in (small, large)}
+    if None in (*mb.values(), *p50.values()):
+        return "The block-size sweep could not measure both ends here."
+    name = f"{method} after each write" if method in ("fsync", "fdatasync") else METHOD_NAMES.get(method, method)
+    text = (
+        f"In the block-size sweep (appending, {name}), {fmt.size(small)} blocks made "
+        f"{fmt.num(mb[small].median)} MB/s durable and {fmt.size(large)} blocks {fmt.num(mb[large].median)} MB/s."
+    )
+    more = claims.compare(mb[large], mb[small])
+    longer = claims.compare(p50[large], p50[small])
+    factor = large / small
+    if more.direction != claims.HIGHER:
+        return text + (
+            f" The bigger blocks did not clearly make more bytes durable per second "
+            f"({fmt.num(more.ratio, 2)}× by the medians): here the cost grew with the bytes, not a fixed cost "
+            "per flush."
+        )
+    text += (
+        f" One {fmt.size(large)} durable write took {_us(p50[large])} at the median against {_us(p50[small])} for "
+        f"{fmt.size(small)}: {fmt.exact(round(factor))}× the bytes for {fmt.ratio(longer.ratio)} the time."
+    )
+    if longer.hi is not None and longer.hi < factor / 2:
+        return text + (
+            f" So at {fmt.size(small)} nearly all of a durable write is the flush's fixed cost, and bigger writes "
+            "spread it over more bytes."
+        )
+    return text + " The time per write grew nearly with the bytes: at these sizes the bytes, not the flush, cost most."
+
+
 #: What one run of the chapter's '4 KiB write + fsync' did, by experiment.
 FOUR_KIB_RUNS = {
     "latency": "latency run: appends to a new file",
@@ -278,6 +375,25 @@ FOUR_KIB_RUNS = {
     "block_sizes": "block-size sweep: appends to a new file",
     "group_commit": "group commit, 1 record per fsync: appends",
     "vs_fio": "fio cross-check, ours: rewrites a laid-out file",
+}
+
+
+#: The same runs as a sentence names them.
+FOUR_KIB_PROSE = {
+    "latency": "the latency run's appends",
+    "overwrite": "the latency run's rewrites",
+    "block_sizes": "the block-size sweep's 4 KiB appends",
+    "group_commit": "group commit's appends at 1 record per fsync",
+    "vs_fio": "our side of the fio cross-check",
+}
+
+#: What each of those runs does to the file: grows it, or rewrites written blocks.
+FOUR_KIB_LAYOUTS = {
+    "latency": "append",
+    "overwrite": "overwrite",
+    "block_sizes": "append",
+    "group_commit": "append",
+    "vs_fio": "overwrite",
 }
 
 
@@ -310,6 +426,10 @@ def four_kib_runs(latency: pl.DataFrame, sweep: pl.DataFrame, group: pl.DataFram
                 "repetitions": len(values),
                 "writes/s": float(pl.Series(values).median()),
                 "interval": fmt.span(lo, hi),
+                "layout": FOUR_KIB_LAYOUTS[key],
+                "prose": FOUR_KIB_PROSE[key],
+                "lo": lo,
+                "hi": hi,
             }
         )
 
@@ -326,32 +446,83 @@ def four_kib_runs(latency: pl.DataFrame, sweep: pl.DataFrame, group: pl.DataFram
         "repetitions": pl.Int64,
         "writes/s": pl.Float64,
         "interval": pl.String,
+        "layout": pl.String,
+        "prose": pl.String,
+        "lo": pl.Float64,
+        "hi": pl.Float64,
     }
     return pl.DataFrame(rows, schema=schema)
 
 
+#: The columns of ``four_kib_runs`` a reader sees (the others feed the sentence).
+FOUR_KIB_SHOWN = ["run", "writes per repetition", "repetitions", "writes/s", "interval"]
+
+
+def _prose(row: dict) -> str:
+    return row.get("prose") or row["run"]
+
+
 def four_kib_sentence(table: pl.DataFrame) -> str:
-    """Why the chapter's runs of the same 4 KiB write + fsync give different rates."""
+    """Why the chapter's runs of the same 4 KiB write + fsync give different rates: the
+    range, then whether runs that do the same thing to the file (``layout``) differ clearly
+    (``claims.compare`` on their intervals), which the layout cannot explain."""
     if table.height < 2:
         return ""
-    lo, hi = table.sort("writes/s").row(0, named=True), table.sort("writes/s").row(-1, named=True)
+    ordered = table.sort("writes/s")
+    lo, hi = ordered.row(0, named=True), ordered.row(-1, named=True)
+    runs = fmt.count(table.height, "run")
     if lo["writes/s"] == hi["writes/s"]:
-        runs = fmt.count(table.height, "experiment")
-        return f"The same 4 KiB write + fsync runs in {runs} of this chapter, at the same rate."
-    return (
-        f"The same 4 KiB write + fsync runs in {fmt.count(table.height, 'experiment')} of this chapter, and "
-        f"their rates range from {fmt.num(lo['writes/s'])} ({lo['run']}) to {fmt.num(hi['writes/s'])} "
-        f"({hi['run']}) durable writes per second. They differ in what each write does to the file (a growing "
-        "file commits its new size on every sync, a rewrite only its data and timestamps), in how many writes a "
-        "repetition makes, and in when they ran on a disk whose speed drifts from minute to minute. Each figure "
-        "in the text says which run it comes from; the headline is the latency run's growing file."
+        return f"The chapter makes 4 KiB writes durable one fsync at a time in {runs}, at the same rate."
+    text = (
+        f"The chapter makes 4 KiB writes durable one fsync at a time in {runs}, and their rates range from "
+        f"{fmt.num(lo['writes/s'])} ({_prose(lo)}) to {fmt.num(hi['writes/s'])} ({_prose(hi)}) durable writes "
+        "per second."
+    )
+    rows = table.to_dicts()
+
+    def est(row: dict) -> stats.Estimate:
+        return stats.Estimate(row["writes/s"], row["lo"], row["hi"], row["repetitions"], 0.0)
+
+    pairs = [
+        (b, a, claims.compare(est(b), est(a)))
+        for a in rows
+        for b in rows
+        if a is not b and a.get("layout") is not None and a.get("layout") == b.get("layout")
+    ]
+    apart = [p for p in pairs if p[2].direction == claims.HIGHER]
+    if apart:
+        fast, slow, c = max(apart, key=lambda p: p[2].ratio)
+        sizes = ""
+        if fast["writes per repetition"] != slow["writes per repetition"]:
+            sizes = (
+                f" ({fmt.exact(slow['writes per repetition'])} against {fmt.exact(fast['writes per repetition'])} "
+                "writes per repetition)"
+            )
+        text += (
+            f" Runs that do the same thing to the file differ too: {_prose(slow)} made {fmt.num(slow['writes/s'])} "
+            f"per second and {_prose(fast)} {fmt.num(fast['writes/s'])}, {fmt.ratio(c.ratio)} as many, with "
+            f"intervals that do not overlap. What separates them is how many writes a repetition makes{sizes} and "
+            "when each ran, on a disk whose speed drifts; this page does not measure which."
+        )
+    elif pairs:
+        text += (
+            " Runs that do the same thing to the file agree within their intervals; what separates the others is "
+            "what each write does to the file (a growing file commits its new size on every sync, a rewrite only "
+            "its data and timestamps)."
+        )
+    else:
+        text += (
+            " They differ in what each write does to the file (a growing file commits its new size on every sync, "
+            "a rewrite only its data and timestamps), in how many writes a repetition makes, and in when they ran."
+        )
+    return text + (
+        " Each figure in the text says which run it comes from; the headline is the latency run's growing file."
     )
 
 
 def reference_sentence(ours: stats.Estimate | None, laptop_us: float, facts: dict) -> str:
     """This machine's durable append beside seed 000's laptop (about 660 µs per fsync on a
     WD SN750): the two figures side by side, and why they are not comparable as drives."""
-    cache = machine.write_cache_words(facts)
     here = (
         f"this machine's 4 KiB write + fsync (growing file, latency run) took {_us(ours)} at the median"
         if ours is not None
@@ -360,16 +531,15 @@ def reference_sentence(ours: stats.Estimate | None, laptop_us: float, facts: dic
     text = (
         f"Seed 000's laptop took about {fmt.duration_us(laptop_us)} per fsync on its NVMe drive; {here}. "
         "The two are not comparable as drives. The seed does not say what its program wrote (block size, "
-        "growing or rewritten file) or its drive's write-cache mode. Here the write cache is "
-        f"{cache}"
+        "growing or rewritten file) or its drive's write-cache mode; here it is "
+        f"{write_cache_short(facts)}."
     )
     if "virtual" in str(facts.get("device_kind", "")):
         text += (
-            " (its own cache, a host's disk, network storage), so this machine's figure is what a program here "
-            "waits for, not what a medium takes."
+            " And this disk is virtual: its flush ends wherever the hypervisor decides (its own cache, a host's "
+            "disk, network storage), so this machine's figure is what a program here waits for, not what a "
+            "medium takes."
         )
-    else:
-        text += "."
     return text
 
 
@@ -419,9 +589,12 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
             per_io = speed.get(method)
             if per_io is not None:
                 timed = claims.crosscheck(per_io)
-                if timed.outcome == verdict.outcome:
+                if timed.outcome == verdict.outcome and _same_factor(r, per_io):
                     text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
                     explained.add("inside")
+                elif timed.outcome == verdict.outcome:
+                    text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
+                    explained.add("partly")
                 elif timed.outcome == "agrees":
                     text += f", yet with a mean time per {per} that agrees with fio's ({fmt.ratio(1 / per_io.median)})"
                     explained.add("outside")
@@ -444,8 +617,13 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
     )
     if "inside" in explained:
         text += (
-            f" Where the rate and the time per {per} differ by the same factor, the gap lies in the I/O "
-            "itself, not in anything fio does before or after it; this page does not measure its cause."
+            f" Where the time per {per} differs from fio's by about the same factor as the rate, the gap lies "
+            "in the I/O itself, not in anything fio does before or after it; this page does not measure its cause."
+        )
+    if "partly" in explained:
+        text += (
+            f" Where the time per {per} leans the same way as the rate but by a factor outside the rate's range, "
+            "part of the gap lies in the I/O and part in what each tool counts around it."
         )
     if "outside" in explained:
         text += (
@@ -453,6 +631,29 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
             "rate divides by a runtime that also holds its own set-up."
         )
     return text
+
+
+def _same_factor(rate: stats.Estimate, per_io: stats.Estimate) -> bool:
+    """Whether the rate ratio ours / fio and the time ratio fio / ours tell the same factor:
+    their intervals meet, allowing the cross-check's own agreement band."""
+    slack = claims.AGREES[1]
+    return per_io.lo <= rate.hi * slack and rate.lo <= per_io.hi * slack
+
+
+def fio_rounds_sentence(metrics: pl.DataFrame) -> str:
+    """How much the fio verdicts can be trusted: the rounds behind each interval and the
+    confidence of that interval; empty when the comparison did not run."""
+    rates = _ratio_estimates(metrics, "writes_per_s")
+    if not rates:
+        return ""
+    r = min(rates.values(), key=lambda e: e.runs)
+    level = fmt.num(100 * r.confidence, 2)
+    if r.runs <= 3:
+        return (
+            f"With {fmt.count(r.runs, 'round')}, each interval runs from the lowest to the highest ratio, and it "
+            f"holds the median ratio with {level} % confidence only: read a verdict as a lead, not a proof."
+        )
+    return f"Each interval holds the median ratio of its {fmt.count(r.runs, 'round')} with {level} % confidence."
 
 
 def _edge(x: float) -> str:
@@ -471,45 +672,107 @@ def _listed(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None) -> str:
+def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: int | None = None) -> str:
     """The closing rule on group commit: the largest batch's durable records per second
-    against one record per fsync."""
+    (`batch` records per fsync, when given) against one record per fsync."""
     c = claims.compare(big, one)
     if c.direction == claims.MISSING:
         return "What batching buys could not be measured here."
+    size = "" if batch is None else f" of {fmt.exact(int(batch))} records per fsync"
     if c.direction == claims.HIGHER:
         return (
-            f"Batching is the lever. On the same disk, group commit made records durable {fmt.ratio(c.ratio)} "
+            f"Batching is the lever. On the same disk, group commit{size} made records durable {fmt.ratio(c.ratio)} "
             "faster than one fsync per record; the price is that a record waits for its batch."
         )
     words = versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as")
     return (
-        f"Batching did not pay here: the largest batch made records durable {words}, "
+        f"Batching did not pay here: the largest batch{size} made records durable {words}, "
         "so on this disk the flush is not what limits the rate."
     )
 
 
-def layout_rule(rewrite: stats.Estimate | None, append: stats.Estimate | None) -> str:
+def layout_rule(
+    rewrite: stats.Estimate | None,
+    append: stats.Estimate | None,
+    other_appends: list[tuple[str, stats.Estimate | None]] | None = None,
+) -> str:
     """The closing rule on preallocated logs: durable 4 KiB writes per second (the
-    latency run) rewriting a file against appending to a new one."""
+    latency run) rewriting a file against appending to a new one. `other_appends` are the
+    chapter's other runs that append ((words, estimate)): where one of them is not clearly
+    below the rewrites, the gap between the layouts is no larger than the drift between
+    runs, and the rule says so instead of quoting a factor as the disk's."""
     c = claims.compare(rewrite, append)
     if c.direction == claims.MISSING:
         return "Whether a reused log file is cheaper to sync than a growing one could not be measured here."
     words = versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
     if c.direction == claims.HIGHER:
+        rival = next(
+            (
+                (name, e)
+                for name, e in other_appends or []
+                if e is not None and claims.compare(rewrite, e).direction != claims.HIGHER
+            ),
+            None,
+        )
+        if rival is None:
+            return (
+                "A preallocated, reused log file is cheaper to sync than one that grows: in the latency run, "
+                f"rewriting a file made 4 KiB writes durable {words}."
+            )
+        name, e = rival
         return (
-            f"A preallocated, reused log file is cheaper to sync than one that grows: rewriting a file made 4 KiB "
-            f"writes durable {words} here."
+            f"In the latency run, rewriting a file made 4 KiB writes durable {words}, as expected: a growing "
+            f"file commits its new size on every sync. But {name} made {fmt.num(e.median)} per second, not "
+            "clearly fewer than those rewrites: on this disk the gap between the layouts is no larger than the "
+            "drift between runs. A preallocated, reused log saves the metadata commit; what that is worth, this "
+            "machine cannot say."
         )
     if c.direction == claims.LOWER:
         return (
-            f"Rewriting a file made 4 KiB writes durable {words} here: the opposite of what the work predicts, "
-            "so read it as this disk's drift between the runs."
+            f"Rewriting a file made 4 KiB writes durable {words} in the latency run: the opposite of what the work "
+            "predicts, so read it as this disk's drift between the runs."
         )
     return (
-        f"Rewriting a file made 4 KiB writes durable {words} here: on this machine the metadata of a growing "
-        "file does not show beyond the noise; on a disk where a journal commit costs more, it can."
+        f"Rewriting a file made 4 KiB writes durable {words} in the latency run: on this machine the metadata of a "
+        "growing file does not show beyond the noise; on a disk where a journal commit costs more, it can."
     )
+
+
+def commit_rule(p50: stats.Estimate | None, runs: pl.DataFrame) -> str:
+    """The closing rule on one commit at a time: the latency run's median 4 KiB write +
+    fsync, and the range of durable writes per second over the chapter's runs of it
+    (``four_kib_runs``), so the rule quotes no ceiling another run of the page beat."""
+    if runs.height == 0:
+        return "One durable write at a time could not be measured here."
+    rates = runs["writes/s"].to_list()
+    lo, hi = min(rates), max(rates)
+    if runs.height == 1 or fmt.num(lo) == fmt.num(hi):
+        made = f"made {fmt.num(hi)} durable writes per second"
+        day = f"{fmt.num(hi * 86400)} a day"
+        subject = "its run" if runs.height == 1 else f"the chapter's {fmt.count(runs.height, 'run')} of it"
+    else:
+        made = f"made {fmt.num(lo)} to {fmt.num(hi)} durable writes per second"
+        day = f"{fmt.num(lo * 86400)} to {fmt.num(hi * 86400)} a day"
+        subject = f"the chapter's {fmt.count(runs.height, 'run')} of it"
+    head = (
+        f"On this machine, one durable 4 KiB write at a time took about {_us(p50)} at the median "
+        f"(the latency run, growing file), and {subject} {made}"
+        if p50 is not None
+        else f"On this machine, one durable 4 KiB write at a time: {subject} {made}"
+    )
+    return (
+        f"{head}. A single-threaded program that commits every record gets about that many commits per second "
+        f"({day}), however fast its CPU is."
+    )
+
+
+def write_cache_short(facts: dict) -> str:
+    """The disk's write-cache mode and FUA in a few words, for a table whose text above says
+    what they mean: 'write back, without FUA'."""
+    mode, fua = facts.get("write_cache"), facts.get("fua")
+    if not mode:
+        return "not reported (no block device, or the kernel does not say)"
+    return mode + ("" if fua is None else (", with FUA" if fua else ", without FUA"))
 
 
 # every public function above refuses bad arguments with a clear exception
