@@ -299,6 +299,7 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
     text = report.beyond_sentence(rising, CACHES, PAGES)
     assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.3× as long" in text
     assert "65,536 of them" in text and "'madvise'" in text and "not a measurement" in text
+    assert "(8 bytes per page: 512 KiB of last-level entries at 256 MiB)" in text
     few = report.beyond_sentence(rising, CACHES, {"page_size": 2 * MiB, "thp": "never"})
     assert "cannot say why" in few and "TLB holds" not in few
     assert "was not recorded" in report.beyond_sentence(rising, CACHES, {})

@@ -344,6 +344,17 @@ def test_python_adds_every_branch() -> None:
     assert report.python_adds(Estimate(100, 99.5, 100.5), Estimate(100, 99.5, 100.5)) == "nothing measurable"
     assert report.python_adds(Estimate(300, 50, 400), nat) == "unclear: the runs overlap"
     assert report.python_adds(None, nat) == "n/a"
+    # within PY_DRIFT: sets made minutes apart drift by that much, whatever the call costs
+    assert report.python_adds(Estimate(134000, 133000, 135000), Estimate(127000, 126500, 127500)) == (
+        "nothing measurable"
+    )
+    assert report.python_adds(Estimate(2580, 2500, 2600), Estimate(1130, 1120, 1140), other_build=True) == (
+        "not the call: the package's own build ran 2.3× slower"
+    )
+    assert report.python_adds(nat, py, other_build=True) == "none: the package's build was faster"
+    drift = Estimate(134000, 128000, 142000), Estimate(127000, 126500, 127500)
+    assert report.python_adds(*drift) == "7,000 ns"
+    assert report.python_adds(*drift, large=True) == "nothing measurable"
 
 
 def test_openssl_small_block_sentence_every_verdict() -> None:
@@ -541,3 +552,8 @@ def test_python_table_says_blake2_is_pythons_own() -> None:
     assert table["Python adds"][0] == "not comparable: Python's own BLAKE2, not OpenSSL's"
     wheel = python.with_columns(module=pl.lit("pyblake2"))
     assert report.python_table(wheel, native, [16])["Python adds"][0].endswith(" ns")
+    big_native = native_rows({"crc32c_isal": 50000.0}, size=65536)
+    big_python = native_rows({"crc32c_isal": 20000.0}, size=65536).with_columns(module=pl.lit("crc32c"))
+    assert report.python_table(big_python, big_native, [65536])["Python adds"][0].startswith("not the call")
+    hashlib_big = big_python.with_columns(module=pl.lit("hashlib"))
+    assert report.python_table(hashlib_big, big_native, [65536])["Python adds"][0].endswith(" ns")

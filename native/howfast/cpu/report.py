@@ -390,7 +390,10 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     tlb = (
         f"A larger working set does not make RAM slower; it spans more pages: {pages}, far more translations than "
         "a TLB holds (a few thousand entries on current x86 cores), so more loads also wait for a page-table "
-        "walk, on a virtual machine through the hypervisor's tables too. This run does not count TLB misses "
+        f"walk, on a virtual machine through the hypervisor's tables too; and the larger the working set, the "
+        f"larger the tables the walk reads (8 bytes per page: {fmt.size(ws1 // page * 8) if page else ''} of "
+        f"last-level entries at {fmt.size(ws1)}), so the walks themselves miss the caches more often. "
+        "This run does not count TLB misses "
         "(perf's dTLB-load-misses counter would), so that is a likely cause, not a measurement."
         if many
         else f"This run cannot say why ({pages})."

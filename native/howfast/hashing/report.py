@@ -178,13 +178,35 @@ def _estimate(summary: pl.DataFrame, metric: str, algorithm: str, size: int) -> 
         return None
 
 
-def python_adds(python_ns: stats.Estimate | None, native_ns: stats.Estimate | None) -> str:
+#: Python's runs and the native loop's were made minutes apart on a shared machine: a
+#: difference whose whole ratio interval lies within this factor of 1 is drift, not the call.
+PY_DRIFT = 1.1
+
+
+def python_adds(
+    python_ns: stats.Estimate | None,
+    native_ns: stats.Estimate | None,
+    *,
+    other_build: bool = False,
+    large: bool = False,
+) -> str:
     """What a Python call adds over the native loop, in words that follow the intervals:
-    '250 ns' where Python was clearly slower, 'lost in the noise' where the runs overlap,
-    'none: this build was faster' where Python's package was clearly faster (another build
-    of the code), 'n/a' where either is missing."""
+    '250 ns' where Python was clearly slower, 'unclear' where the runs overlap, 'nothing
+    measurable' within ``PY_DRIFT``, 'none: this build was faster' where Python's package
+    was clearly faster (another build of the code), 'n/a' where either is missing. With
+    `other_build` (a wheel's own copy of the code, on a large input, where a call's cost
+    is lost in the bytes) a clearly slower Python row is the build's, not the call's. With
+    `large` (an input whose hash takes far longer than a call), medians within ``PY_DRIFT``
+    are the drift between the two sets, not a cost of the call."""
     c = claims.compare(python_ns, native_ns)
+    if c.direction in (claims.HIGHER, claims.LOWER) and c.lo is not None and c.hi is not None:
+        if 1 / PY_DRIFT <= c.lo and c.hi <= PY_DRIFT:
+            return "nothing measurable"
+        if large and c.ratio is not None and 1 / PY_DRIFT <= c.ratio <= PY_DRIFT:
+            return "nothing measurable"
     if c.direction == claims.HIGHER and python_ns is not None and native_ns is not None:
+        if other_build:
+            return f"not the call: the package's own build ran {fmt.ratio(c.ratio)} slower"
         return f"{fmt.num(python_ns.median - native_ns.median)} ns"
     if c.direction == claims.LOWER:
         return "none: the package's build was faster"
@@ -213,7 +235,11 @@ def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
                     "input": fmt.size(size),
                     "Python ns per hash": None if p is None else p.median,
                     "native ns per hash": None if n is None else n.median,
-                    "Python adds": OWN_CODE_WORDS if own and p is not None and n is not None else python_adds(p, n),
+                    "Python adds": OWN_CODE_WORDS
+                    if own and p is not None and n is not None
+                    else python_adds(
+                        p, n, other_build=module != "hashlib" and size >= LARGE_INPUT, large=size >= LARGE_INPUT
+                    ),
                 }
             )
     return named(
