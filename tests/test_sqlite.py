@@ -252,7 +252,8 @@ def test_results_are_stored_and_reported(tiny_runs: dict) -> None:
     assert values["rows_per_day_seed_method"] == pytest.approx(values["c_normal_1000"] * 86400)
     derived = sqlite_report.derived_table(inserts, baseline)
     assert derived["this machine"].null_count() == 0
-    assert derived.filter(pl.col("seed 003").is_not_null())["seed 003"].to_list() == [
+    assert derived["seed 003"].null_count() == 0
+    assert derived.filter(pl.col("seed 003") != "not in the seed")["seed 003"].to_list() == [
         "40 µs",
         "8 µs",
         "11 billion",
@@ -402,7 +403,7 @@ def test_normal_commit_sentence(normal, plain, expected: str) -> None:
         (E(200, 190, 210), E(270, 250, 300), E(90000, 85000, 95000), E(120000, 110000, 130000),
          ["1.4× slower than the plain write + fsync", "SQLite's own work besides", "1.3× slower than NORMAL"]),
         (E(510, 380, 560), E(270, 250, 300), E(90000, 80000, 130000), E(120000, 85000, 140000),
-         ["1.9× faster than the plain write + fsync of the baseline run", "does not explain the gap",
+         ["1.9× faster than the plain write + fsync of the baseline run", "SQLite syncs its log with fdatasync",
           "not clearly faster or slower than NORMAL"]),
         (E(270, 268, 272), E(270, 269, 271), E(120000, 119000, 121000), E(120000, 119500, 120500),
          ["about as fast as the plain write + fsync", "about as fast as NORMAL"]),
@@ -414,6 +415,62 @@ def test_full_commit_sentence(full, plain, batched, normal, expected: list[str])
     text = sqlite_report.full_commit_sentence(full, plain, batched, normal)
     assert all(e in text for e in expected), text
     assert "`" not in text
+
+
+def _cpu(values: dict[tuple[str, int], tuple[float, ...]]) -> pl.DataFrame:
+    rows = [
+        {"client": client, "batch_size": batch, "repetition": r, "metric": "cpu_us_per_row", "value": v,
+         "unit": "us", "note": None}
+        for (client, batch), runs in values.items() for r, v in enumerate(runs)
+    ]  # fmt: skip
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String})
+
+
+def test_client_adds() -> None:
+    base = {(C, 1000): (2.36, 2.44, 2.89)}
+    clear = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (3.0, 3.0, 3.26)}), PY, 1000)
+    assert clear == "added 560 ns of CPU time per row"
+    overlap = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (2.6, 2.67, 2.73)}), PY, 1000)
+    assert overlap.startswith("added 230 ns of CPU time per row by the medians, though its runs overlap")
+    nothing = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (2.3, 2.4, 2.5)}), PY, 1000, verb="cost the C loop")
+    assert nothing == "cost the C loop no CPU time per row that the runs can show"
+    less = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (1.0, 1.1, 1.2)}), PY, 1000, per="transaction")
+    assert less.startswith("added no CPU time per transaction at all")
+    assert "could not be measured here" in sqlite_report.client_adds(_cpu(base), PY, 1000)
+    assert "could not be measured here" in sqlite_report.client_adds(pl.DataFrame(), PY, 1000)
+
+
+def test_off_sentence() -> None:
+    normal_1, normal_k = E(25700, 24300, 30900), E(125000, 83300, 142000)
+    unclear = sqlite_report.off_sentence(E(31900, 18200, 43800), normal_1, E(153000, 91600, 197000), normal_k)
+    assert "gave 31,900 rows per second with one row per transaction, not clearly faster or slower" in unclear
+    assert "; and 153,000 rows per second with 1,000 rows per transaction" in unclear
+    assert "little for OFF to save" in unclear
+    faster = sqlite_report.off_sentence(E(40000, 39000, 41000), normal_1, None, normal_k)
+    assert "40,000 rows per second with one row per transaction, 1.6× faster than NORMAL." in faster
+    assert "1,000 rows" not in faster and "little for OFF" not in faster
+    alone = sqlite_report.off_sentence(E(40000, 39000, 41000), None, None, None)
+    assert alone == "Dropping the syncs altogether (OFF) gave 40,000 rows per second with one row per transaction."
+    assert "could not be measured here" in sqlite_report.off_sentence(None, normal_1, None, normal_k)
+
+
+def test_memory_rates_sentence() -> None:
+    disk = E(125000, 83300, 142000)
+    slower = sqlite_report.memory_rates_sentence(E(69700, 55300, 75000), disk)
+    assert "1.8× slower than the same loop on the disk at 125,000 rows per second" in slower
+    assert "compared by CPU time" in slower
+    overlap = sqlite_report.memory_rates_sentence(E(110000, 90000, 130000), disk)
+    assert "not clearly faster or slower than the same loop on the disk" in overlap and "CPU time" in overlap
+    faster = sqlite_report.memory_rates_sentence(E(300000, 290000, 310000), disk)
+    assert "faster than the same loop on the disk" in faster and "as a file system in memory should be" in faster
+    assert sqlite_report.memory_rates_sentence(None, disk) == ""
+
+
+def test_seed_cell_says_why_a_seed_figure_is_missing() -> None:
+    assert sqlite_report.seed_cell(None) == "not run"
+    assert sqlite_report.seed_cell(22800.0) == "22,800"
+    shown = sqlite_report.seed_cells(pl.DataFrame({"laptop rows/s": [22800.0, None], "phone rows/s": [None, None]}))
+    assert shown.rows() == [("22,800", "not run"), ("not run", "not run")]
 
 
 def test_cost_cell_hides_sign_noise() -> None:
@@ -442,13 +499,24 @@ def _shell(ratios: dict[int, tuple[float, ...]]) -> pl.DataFrame:
 
 def test_shell_check_sentence() -> None:
     good = sqlite_report.shell_check_sentence(_shell({1: (1.4, 1.5, 1.6), 1000: (0.98, 1.0, 1.02)}))
-    assert "is 1.5× faster than the shell" in good and "as it should be" in good
+    assert "is faster than the shell (median per round 1.5×, interval 1.4–1.6×)" in good and "as it should be" in good
     assert "agrees with the shell" in good and "adds little of its own" in good
     open_ = sqlite_report.shell_check_sentence(_shell({1: (0.9, 1.2, 1.5), 1000: (0.6, 0.9, 1.1)}))
     assert "not clearly slower" in open_ and "leaves that half of the check open" in open_
+    assert "cannot be told apart from the shell on this machine (median per round 1.2×, interval 0.9–1.5×" in open_
     bad = sqlite_report.shell_check_sentence(_shell({1: (0.5, 0.6, 0.7), 1000: (0.5, 0.6, 0.7)}))
     assert "read the loop's numbers on this machine with care" in bad and "batched numbers with care" in bad
     assert "could not run here" in sqlite_report.shell_check_sentence(_shell({1: (1.0,)}))
+
+
+def test_cli_table_gives_the_sentences_ratio() -> None:
+    metrics = _shell({1: (0.9, 1.2, 1.5), 1000: (0.99, 1.0, 1.02)}).with_columns(
+        unit=pl.lit("rows/s"), note=pl.lit(None, pl.String)
+    )
+    table = sqlite_report.cli_table(metrics)
+    ratios = sqlite_report.shell_ratios(metrics)
+    assert table[sqlite_report.SHELL_RATIO].to_list() == [ratios[1].median, ratios[1000].median]
+    assert table["ratio range"].to_list() == ["0.9–1.5", "0.99–1.02"]
 
 
 def test_python_rates_sentence() -> None:

@@ -19,7 +19,7 @@ import polars as pl
 import pytest
 
 from conftest import block_file_matches
-from howfast import _native, store
+from howfast import _native, stats, store
 from howfast.bench import run
 from howfast.profiles import PROFILES
 from howfast.storage import experiments as storage
@@ -336,6 +336,9 @@ def test_page_cache_sentence(cold, direct, expected: str) -> None:
 
 def test_memory_sentences() -> None:
     fast, disk = R(40000, 39000, 41000), R(1000, 900, 1100)
+    measured = storage_report.memory_sentence(fast, disk, 121.0)
+    assert "one 4 KiB read from this disk, alone in flight, took 121 µs at the median" in measured
+    assert "tens of microseconds or more" in storage_report.memory_sentence(fast, disk)
     assert "Memory was 40× faster here" in storage_report.memory_sentence(fast, disk)
     assert "could not be measured here" in _shown(storage_report.memory_sentence(fast, None))
     assert "slower than the memory copy" not in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
@@ -354,11 +357,67 @@ def test_measured_sentence_names_the_disk_and_its_write_cache() -> None:
     assert "(filesystem: ext4)" in text and "write back, without FUA" in text and "a ext4" not in text
 
 
-def test_fsync_rule_falls_back_to_the_page_cache() -> None:
-    assert "741 MB/s with O_DIRECT" in storage_report.fsync_rule(741, 700)
-    assert "700 MB/s through the page cache" in storage_report.fsync_rule(None, 700)
-    assert "could not be measured here" in storage_report.fsync_rule(None, None)
-    assert "`" not in storage_report.fsync_rule(741, 700)
+def test_fsync_rule_quotes_the_matrix_paragraphs_figures() -> None:
+    both = storage_report.fsync_rule(47.4, 1570, 92.8)
+    assert "page cache reached 1,570 MB/s without an fsync and 47.4 MB/s with one" in both
+    assert "(92.8 MB/s with O_DIRECT)" in both and "`" not in both
+    assert "(92.8" not in storage_report.fsync_rule(47.4, 1570, None)
+    assert "with an fsync each reached 47.4 MB/s (92.8" in storage_report.fsync_rule(47.4, None, 92.8)
+    assert "reached 92.8 MB/s with O_DIRECT" in storage_report.fsync_rule(None, 1570, 92.8)
+    assert "could not be measured here" in storage_report.fsync_rule(None, None, None)
+
+
+def _fsync_matrix(rates: dict[tuple[str, bool, str], tuple[float, ...] | None]) -> pl.DataFrame:
+    """A stats.summarize frame of write + fsync rows: (engine, direct, pattern) -> MB/s runs."""
+    rows = []
+    for (engine, direct, pattern), values in rates.items():
+        case = {"engine": engine, "pattern": pattern, "op": "write", "fsync": True, "direct": direct,
+                "block_size": 262144}  # fmt: skip
+        if values is None:
+            rows.append({**case, "repetition": 0, "metric": "unsupported", "value": None, "note": "why"})
+            continue
+        rows += [{**case, "repetition": r, "metric": "mb_per_s", "value": v} for r, v in enumerate(values)]
+    return stats.summarize(_metrics(rows), storage_report.CASE)
+
+
+def _parallel(values: tuple[float, ...] | None) -> pl.DataFrame:
+    case = {"op": "write", "fsync": True, "block_size": 1048576, "jobs": 8}
+    if values is None:
+        return _metrics([{**case, "repetition": 0, "metric": "unsupported", "value": None, "note": "why"}])
+    return _metrics([{**case, "repetition": r, "metric": "mb_per_s", "value": v} for r, v in enumerate(values)])
+
+
+def test_parallel_sentence() -> None:
+    single = R(47.4, 47.2, 64.3)
+    faster = _shown(storage_report.parallel_sentence(_parallel((800.0, 896, 950)), single))
+    assert faster.startswith("With 8 writers, each calling fsync after every 1 MiB block, the writers together")
+    assert "19× faster than the matrix's one writer with 256 KiB blocks (47.4 MB/s)" in faster
+    assert "does not separate them" in faster
+    overlap = _shown(storage_report.parallel_sentence(_parallel((40.0, 50, 70)), single))
+    assert "not clearly faster or slower than the matrix's one writer" in overlap and "gained" in overlap
+    assert "could not be measured here" in storage_report.parallel_sentence(_parallel((800.0, 896, 950)), None)
+    assert "could not run here" in storage_report.parallel_sentence(_parallel(None), single)
+
+
+def test_fsync_engines_sentence() -> None:
+    same = {(e, d, p): (100.0, 110, 120) for e in ("sync", "aio", "io_uring") for d in (False, True)
+            for p in ("sequential", "random")}  # fmt: skip
+    text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(same)))
+    assert "did not differ beyond the repetitions' spread either: in all 8 pairs of rows" in text
+    faster = same | {("aio", True, "sequential"): (400.0, 450, 480)}
+    text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(faster)))
+    assert "aio sequential, O_DIRECT (450 against 110 MB/s) was faster than pwrite + fsync" in text
+    assert "in the other 7 pairs of rows the runs overlap" in text and "does not find its cause" in text
+    both = faster | {("io_uring", False, "random"): (40.0, 45, 50), ("aio", False, "random"): (300.0, 310, 320)}
+    text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(both)))
+    assert "were faster than pwrite + fsync" in text and "; and " in text
+    assert "io_uring random, buffered (45 against 110 MB/s) was slower than pwrite + fsync" in text
+    gone = {k: None for k in same}
+    assert "could not be measured here" in storage_report.fsync_engines_sentence(_fsync_matrix(gone))
+    assert "could not be measured here" in storage_report.fsync_engines_sentence(stats.summarize(
+        _metrics([{"engine": "sync", "pattern": "sequential", "op": "read", "fsync": False, "direct": False,
+                   "block_size": 262144, "repetition": 0, "metric": "mb_per_s", "value": 1.0}]),
+        storage_report.CASE))  # fmt: skip
 
 
 def _sweep(runs: bool, mb: dict[int, float] | None = None) -> pl.DataFrame:
@@ -412,12 +471,35 @@ def _depths(reads_per_s: dict[int, float] | None, p99: dict[int, float] | None =
     return _metrics(rows)
 
 
+def _depths_spread(reads_per_s: dict[int, float]) -> pl.DataFrame:
+    """Like _depths, with runs spread widely (0.5× to 1.5× of each median)."""
+    rows = []
+    for depth, rate in reads_per_s.items():
+        for rep, factor in enumerate((0.5, 1.0, 1.5)):
+            rows.append({"op": "read", "queue_depth": depth, "repetition": rep, "metric": "ops_per_s",
+                         "value": rate * factor})  # fmt: skip
+            rows.append({"op": "read", "queue_depth": depth, "repetition": rep, "metric": "p50",
+                         "value": 100.0 * depth * factor})  # fmt: skip
+    return _metrics(rows)
+
+
+def test_single_read_p50() -> None:
+    assert storage_report.single_read_p50(_depths_spread({1: 20000, 4: 50000})) == 100.0
+    assert storage_report.single_read_p50(_depths_spread({4: 50000})) is None
+
+
 def test_queue_depth_sentence() -> None:
     rising = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 70000}))
     assert "One 4 KiB random read at a time gave 20,000" in rising and "still rising at 32" in rising
     assert "3.5× the single read's" in rising and "knee" in rising  # 'No knee within this range'
     knee = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 52000}))
     assert "stops rising clearly from 4 requests in flight" in knee and "extra requests mostly waited" in knee
+    assert "The best median, 52,000 per second at 32, is 2.6× the single read's rate." in knee
+    assert "still rose" not in knee
+    open_ = storage_report.queue_depth_sentence(_depths_spread({1: 20000, 4: 50000, 32: 90000}))
+    assert "stops rising clearly from 4 requests in flight" in open_
+    assert "The medians still rose past it, from 50,000 per second at 4 to 90,000 at 32" in open_
+    assert "this run cannot tell" in open_
     calm = storage_report.queue_depth_sentence(
         _depths({1: 20000, 4: 50000, 32: 52000}, {1: 100.0, 4: 100.0, 32: 100.0})
     )
@@ -443,6 +525,17 @@ def _fio_runs(ours: list[float], theirs: list[float], time_ratio: float) -> pl.D
             {**case, "tool": "fio", "repetition": rep, "metric": "mean", "value": 100.0},
         ]
     return _metrics(rows)
+
+
+def test_fio_table_gives_the_sentences_ratios() -> None:
+    runs = _fio_runs([1400.0, 1450, 1500], [1000.0, 1000, 1000], 0.7)
+    table = storage_report.fio_table(runs)
+    assert table[storage_report.FIO_RATIO].to_list() == [pytest.approx(1.45)]
+    assert table["ratio range"].to_list() == ["1.4–1.5"]
+    assert table["mean latency, howfast / fio"].to_list() == [pytest.approx(0.7)]
+    assert "1.4×" in storage_report.fio_sentence(runs) and "0.7× fio's" in storage_report.fio_sentence(runs)
+    near = storage_report.fio_table(_fio_runs([1010.0, 1500, 2000], [1000.0, 1000, 1000], 1.0))
+    assert near["ratio range"].to_list() == ["1.01–2"]
 
 
 def test_fio_sentence() -> None:
@@ -500,8 +593,8 @@ def test_same_quantity_runs_and_sentence() -> None:
     assert table["run"].to_list() == ["RAM against disk", "block-size sweep"]
     assert table["MB/s"].to_list() == [650.0, 1000.0]
     text = storage_report.same_quantity_sentence(table)
-    assert text.startswith("1 quantity of this chapter is measured by more than one run")
+    assert text.startswith("This chapter measures 1 quantity in more than one run")
     assert "650 MB/s in the RAM against disk against 1,000 MB/s in the block-size sweep" in text
     assert storage_report.same_quantity_sentence(table.clear()) == ""
     many = pl.concat([table, table.with_columns(pl.lit("other").alias("quantity"))])
-    assert storage_report.same_quantity_sentence(many).startswith("2 quantities of this chapter are measured")
+    assert storage_report.same_quantity_sentence(many).startswith("This chapter measures 2 quantities in more than")

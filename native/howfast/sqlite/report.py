@@ -94,6 +94,22 @@ def _range(low: pl.Expr, high: pl.Expr) -> pl.Expr:
     )
 
 
+def seed_cell(x: float | None) -> str:
+    """A laptop or phone cell of the rates table: the seed's rows/s, or why there is none
+    (the seeds ran neither FULL nor, on the phone, OFF)."""
+    return "not run" if x is None else fmt.num(x)
+
+
+def seed_cells(table: pl.DataFrame) -> pl.DataFrame:
+    """The rates table with its laptop and phone columns as text (``seed_cell``), so a
+    configuration the seeds did not run says so instead of 'n/a'."""
+    return table.with_columns(
+        pl.col(c).map_elements(seed_cell, return_dtype=pl.String, skip_nulls=False)
+        for c in ("laptop rows/s", "phone rows/s")
+        if c in table.columns
+    )
+
+
 def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """One row per configuration (1000-byte rows): this machine's rows/s through the C
     API and through Python's sqlite3 (median, slowest–fastest run), the ratio of the
@@ -215,7 +231,7 @@ def derived(metrics: pl.DataFrame, baseline: pl.DataFrame) -> dict[str, float | 
 
 def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame:
     """Seed 003's figures beside the same quantities from this machine, as text
-    (durations, counts in words, factors); "—" where there is no figure."""
+    (durations, counts in words, factors); where there is no figure, the cell says why."""
     d = derived(metrics, baseline)
     time, count, factor = fmt.duration_us, words, fmt.ratio
     rows = [
@@ -238,14 +254,14 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame
             d["us_per_row_full_1"],
             None,
             time,
-            "an fsync at every commit",
+            "a sync of the log at every commit",
         ),
         (
             "time per row, synchronous FULL, 1,000 rows per transaction",
             d["us_per_row_full_1000"],
             None,
             time,
-            "an fsync per 1,000 rows",
+            "a sync of the log per 1,000 rows",
         ),
         (
             "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)",
@@ -276,9 +292,15 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame
             "ratio of the two lines above",
         ),
     ]
-    show = lambda value, how: None if value is None else how(value)  # noqa: E731
+
+    def show(value: float | None, how: Callable[[float], str], none: str) -> str:
+        return none if value is None else how(value)
+
     return pl.DataFrame(
-        [(q, show(ours, how), show(seed, how), note) for q, ours, seed, how, note in rows],
+        [
+            (q, show(ours, how, "not measured here"), show(seed, how, "not in the seed"), note)
+            for q, ours, seed, how, note in rows
+        ],
         schema={"quantity": pl.String, "this machine": pl.String, "seed 003": pl.String, "how": pl.String},
         orient="row",
     )
@@ -328,8 +350,51 @@ def client_cost_us(metrics: pl.DataFrame, client: str, batch_size: int) -> float
     return values[client] - values[C_API]
 
 
+def client_adds(metrics: pl.DataFrame, client: str, batch_size: int, *, verb: str = "added", per: str = "row") -> str:
+    """What `client` adds in CPU time per row over the C API loop (difference of the
+    medians, as the table gives it), worded by ``claims.compare`` on the two clients'
+    CPU-time intervals: a bare figure only where the runs do not overlap."""
+    summary = stats.summarize(metrics, ["client", "batch_size"]) if metrics.height else metrics
+    try:
+        mine = stats.estimate(summary, "cpu_us_per_row", client=client, batch_size=batch_size)
+        base = stats.estimate(summary, "cpu_us_per_row", client=C_API, batch_size=batch_size)
+    except (KeyError, pl.exceptions.PolarsError):
+        mine = base = None
+    if mine is None or base is None:
+        return f"{verb} an amount of CPU time per {per} that could not be measured here"
+    added = mine.median - base.median
+    c = claims.compare(mine, base)
+    if c.direction == claims.HIGHER:
+        return f"{verb} {fmt.duration_us(added)} of CPU time per {per}"
+    if c.direction == claims.LOWER:
+        return f"{verb} no CPU time per {per} at all: its runs used less than the C API loop's"
+    if added > 0:
+        return (
+            f"{verb} {fmt.duration_us(added)} of CPU time per {per} by the medians, though its runs overlap the "
+            "C API loop's"
+        )
+    return f"{verb} no CPU time per {per} that the runs can show"
+
+
+#: The shell table's ratio: the median of per-round ratios (the same estimate the sentence
+#: below it quotes), named so no reader takes it for the ratio of the two medians.
+SHELL_RATIO = "C API / shell, per round"
+
+
+def _edge(x: float) -> str:
+    """An end of a ratio's interval: two significant digits, three where two would show
+    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
+    shown = fmt.num(x, 2)
+    return f"{x:.3f}".rstrip("0") if shown == "1" and x != 1 else shown
+
+
+def _ratio_span(e: stats.Estimate) -> str:
+    return f"{_edge(e.lo)}–{_edge(e.hi)}"
+
+
 def cli_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL)."""
+    """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL); the
+    ratio is the median of the per-round ratios with its interval, as the sentence gives it."""
     summary = stats.summarize(metrics, ["tool", "batch_size"]).filter(pl.col("metric") == "rows_per_s")
     parts = []
     for tool, name in (("howfast", "C API"), ("sqlite3", "sqlite3 shell")):
@@ -343,7 +408,16 @@ def cli_table(metrics: pl.DataFrame) -> pl.DataFrame:
     table = metrics.select("batch_size").unique(maintain_order=True)
     for part in parts:
         table = table.join(part, on="batch_size", how="left", maintain_order="left")
-    table = table.with_columns((pl.col("C API rows/s") / pl.col("sqlite3 shell rows/s")).alias("C API / shell"))
+    ratios = shell_ratios(metrics)
+    batches = table["batch_size"].to_list()
+    table = table.with_columns(
+        pl.Series(SHELL_RATIO, [ratios[b].median if b in ratios else None for b in batches], pl.Float64),
+        pl.Series(
+            "ratio range",
+            [_ratio_span(ratios[b]) if b in ratios else None for b in batches],
+            pl.String,
+        ),
+    )
     missing = stats.unsupported(metrics, ["tool"])
     if missing.height:
         table = table.with_columns(pl.lit("; ".join(missing["note"].unique().to_list())).alias("unsupported"))
@@ -404,7 +478,7 @@ def headline(
             batch_size=batch,
         )
         cli = cli_table(cli_metrics).filter(pl.col("rows per transaction") == batch)
-        out[f"shell_{batch}"] = cli["C API / shell"][0] if cli.height and "C API / shell" in cli.columns else None
+        out[f"shell_{batch}"] = cli[SHELL_RATIO][0] if cli.height and SHELL_RATIO in cli.columns else None
     out["many_adds_1000"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON_EXECUTEMANY, 1000))
     sizes = _maybe(lambda: wal_sizes(inserts_metrics))
     out["bytes_per_row"] = None if sizes is None else fmt.quotient(sizes["file_size"], sizes["rows"])
@@ -692,6 +766,40 @@ def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
     )
 
 
+def off_sentence(
+    off_1: stats.Estimate | None,
+    normal_1: stats.Estimate | None,
+    off_1000: stats.Estimate | None,
+    normal_1000: stats.Estimate | None,
+) -> str:
+    """OFF against NORMAL (C loop, rows/s), one row and 1,000 rows per transaction, in
+    ``claims.compare``'s words: NORMAL does not sync at commit either, so OFF need not win."""
+    if off_1 is None and off_1000 is None:
+        return "Dropping the syncs altogether (OFF) could not be measured here."
+    parts = []
+    for off, normal, what in ((off_1, normal_1, "one row"), (off_1000, normal_1000, "1,000 rows")):
+        if off is None:
+            continue
+        c = claims.compare(off, normal)
+        versus = (
+            ""
+            if c.direction == claims.MISSING
+            else f", {_versus(c, 'NORMAL', more='faster', less='slower', same=SAME_SPEED)}"
+        )
+        parts.append(f"{fmt.num(off.median)} rows per second with {what} per transaction{versus}")
+    tail = (
+        " NORMAL skips the sync at commit too and syncs only before a checkpoint, so there is little for OFF "
+        "to save; where the runs overlap, this run could not see it."
+        if any(
+            claims.compare(o, n).direction in (claims.UNCLEAR, claims.SAME_WORD)
+            for o, n in ((off_1, normal_1), (off_1000, normal_1000))
+            if o is not None and n is not None
+        )
+        else ""
+    )
+    return f"Dropping the syncs altogether (OFF) gave {'; and '.join(parts)}.{tail}"
+
+
 def baseline_sentence(baseline: pl.DataFrame) -> str:
     """Which run the SQLite section's plain write + fsync comes from, and why it differs
     from the fsync chapter's figures for the same pair."""
@@ -722,6 +830,16 @@ def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate 
     return f"A NORMAL commit, which does not flush at all, took {took}: here it was {words}."
 
 
+#: Why a FULL commit can beat the plain pair although it does more work: the two syncs differ.
+FULL_VERSUS_PLAIN = (
+    "Both write and then sync, but not the same way. SQLite syncs its log with fdatasync, and once a "
+    "checkpoint has reset the log it writes over blocks the file already holds, so a sync need not commit "
+    "new blocks or a new file size to the file system's journal; the plain pair appends to a new file, so "
+    "each of its fsyncs commits both. This page does not measure how much of the gap that explains; the two "
+    "also ran at different moments, on a disk whose speed drifts."
+)
+
+
 def full_commit_sentence(
     full: stats.Estimate | None,
     plain: stats.Estimate | None,
@@ -746,8 +864,7 @@ def full_commit_sentence(
         elif c.direction == claims.HIGHER:
             first += (
                 f", {_versus(c, 'the plain write + fsync', more='faster', less='slower', same='as fast as')} of the "
-                "baseline run. A FULL commit does a write and a sync like the plain pair, plus SQLite's own work, so "
-                "the work does not explain the gap; the two ran at different moments, on a disk whose speed drifts."
+                f"baseline run. {FULL_VERSUS_PLAIN}"
             )
         else:
             words = _versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
@@ -774,6 +891,34 @@ def cost_cell(us: float | None) -> str:
     return "none measured" if us < 0 else fmt.num(us)
 
 
+def memory_estimate(client_metrics: pl.DataFrame, batch_size: int) -> stats.Estimate | None:
+    """The C loop's rows/s in memory (the client-cost run, tmpfs, NORMAL), with its interval."""
+    try:
+        return stats.estimate(
+            stats.summarize(client_metrics, ["client", "batch_size"]), "rows_per_s", client=C_API, batch_size=batch_size
+        )
+    except KeyError:
+        return None
+
+
+def memory_rates_sentence(memory: stats.Estimate | None, disk: stats.Estimate | None) -> str:
+    """The C loop's batched rate in memory against the same loop on the disk (rows/s both,
+    NORMAL, 1,000 rows per transaction), from ``claims.compare``; where memory is not
+    clearly faster, the page says why wall-clock rates cannot settle the clients."""
+    c = claims.compare(memory, disk)
+    if c.direction == claims.MISSING:
+        return ""
+    other = f"the same loop on the disk at {fmt.num(disk.median)} rows per second"
+    words = _versus(c, other, more="faster", less="slower", same=SAME_SPEED)
+    if c.direction == claims.HIGHER:
+        return f"That is {words}, as a file system in memory should be."
+    return (
+        f"That is {words}, measured in another minute, although no disk is involved here: with NORMAL a batched "
+        "commit hardly waits for the disk, and on a shared machine a loop's wall-clock rate moves with whatever "
+        "else runs. That is why the clients are compared by CPU time."
+    )
+
+
 def shell_ratios(metrics: pl.DataFrame) -> dict[int, stats.Estimate]:
     """Per batch size, the median of the per-round ratios C loop / shell (rows/s), with
     its interval: the two ran one after the other in each round."""
@@ -795,20 +940,31 @@ def shell_check_sentence(metrics: pl.DataFrame) -> str:
     """The shell cross-check's verdicts from ``claims.crosscheck`` over the per-round
     ratios: with one row per transaction the loop must not be slower than the shell
     (which compiles every statement); with big batches (no client work per row in the
-    shell) the two should agree."""
+    shell) the two should agree. The ratios are the table's, with the same digits."""
     ratios = shell_ratios(metrics)
     one, big = ratios.get(1), ratios.get(1000)
     if one is None or big is None:
         return "Without both tools, this check could not run here."
     v1, vk = claims.crosscheck(one), claims.crosscheck(big)
-    first = f"With one row per transaction the C loop {v1.words(tool='the shell')}"
+
+    def said(v: claims.Verdict, e: stats.Estimate) -> str:
+        span = f"median per round {fmt.ratio(e.median)}, interval {_ratio_span(e)}×"
+        if v.outcome == "agrees":
+            return f"agrees with the shell ({span})"
+        if v.outcome == "ours higher":
+            return f"is faster than the shell ({span})"
+        if v.outcome == "ours lower":
+            return f"is slower than the shell ({span})"
+        return f"cannot be told apart from the shell on this machine ({span}: the interval holds 1)"
+
+    first = f"With one row per transaction the C loop {said(v1, one)}"
     if v1.outcome == "ours lower":
         first += ", although the shell compiles every statement: read the loop's numbers on this machine with care."
     elif v1.outcome == "ours higher":
         first += ", as it should be against a client that compiles every statement."
     else:
-        first += ", so it is not clearly slower than a client that compiles every statement."
-    second = f"With 1,000 rows per transaction it {vk.words(tool='the shell')}"
+        first += "; so the loop is at least not clearly slower than a client that compiles every statement."
+    second = f"With 1,000 rows per transaction it {said(vk, big)}"
     if vk.outcome == "agrees":
         second += ": where the shell does no work per row, the loop adds little of its own to SQLite's time."
     elif vk.outcome == "inconclusive":

@@ -18,9 +18,9 @@ CASE = ["engine", "pattern", "op", "fsync", "direct", "block_size"]
 LAPTOP = "laptop, WD SN750 (seed 000)"
 #: The words for the RAM-against-disk cases (medium, what).
 MEDIUM_NAMES = {
-    ("ram", "copy"): "RAM (memcpy)",
-    ("disk", "read"): "disk, O_DIRECT sequential read",
-    ("disk", "write"): "disk, O_DIRECT sequential write",
+    ("ram", "copy"): "RAM, memcpy",
+    ("disk", "read"): "disk read, O_DIRECT",
+    ("disk", "write"): "disk write, O_DIRECT",
 }
 
 
@@ -127,7 +127,7 @@ def page_cache_rows(metrics: pl.DataFrame) -> pl.DataFrame:
         pl.col("min").alias("MB/s min"),
         pl.col("max").alias("MB/s max"),
     )
-    p50 = s.filter(pl.col("metric") == "p50").select("direct", "cache", pl.col("median").alias("p50 per read (µs)"))
+    p50 = s.filter(pl.col("metric") == "p50").select("direct", "cache", pl.col("median").alias("p50 per read"))
     out = (
         cases.join(mb, on=["direct", "cache"], how="left", maintain_order="left")
         .join(p50, on=["direct", "cache"], how="left", maintain_order="left")
@@ -137,7 +137,7 @@ def page_cache_rows(metrics: pl.DataFrame) -> pl.DataFrame:
             )
         )
     )
-    columns = ["how", "MB/s", "MB/s min", "MB/s max", "p50 per read (µs)"]
+    columns = ["how", "MB/s", "MB/s min", "MB/s max", "p50 per read"]
     missing = stats.unsupported(metrics, ["direct", "cache"])
     if missing.height:
         out = out.join(missing, on=["direct", "cache"], how="left", maintain_order="left")
@@ -150,7 +150,7 @@ def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
     s = stats.summarize(metrics, ["medium", "what"]).filter(pl.col("metric") == "mb_per_s")
     ours = s.select(
         pl.concat_str(
-            pl.lit(f"{THIS_MACHINE}: "),
+            pl.lit("here: "),
             pl.struct("medium", "what").map_elements(
                 lambda r: MEDIUM_NAMES[(r["medium"], r["what"])], return_dtype=pl.String
             ),
@@ -165,7 +165,7 @@ def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
     )
     factor = {"GB/s": 1e3, "MB/s": 1.0, "TB/s": 1e6}
     theirs = ladder.select(
-        pl.concat_str(pl.lit("seed 000 ladder: "), pl.col("level")).alias("label"),
+        pl.concat_str(pl.lit("seed 000 table: "), pl.col("level")).alias("label"),
         (pl.col("value") * pl.col("unit").replace_strict(factor, return_dtype=pl.Float64)).alias("mb_per_s"),
         pl.lit(False).alias("this_machine"),
     )
@@ -194,7 +194,8 @@ def queue_depth_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
 
 
 def parallel_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Seed 001's table for this machine: 8 jobs, latency percentiles (µs) and MB/s."""
+    """Seed 001's table for this machine: 8 jobs, latency percentiles (µs) and MB/s, each
+    rate named by its direction as the seed's rows are ('read 1,290')."""
     by = ["op", "fsync"]
     s = stats.summarize(metrics, by)
     wide = s.pivot(on="metric", index=by, values="median")
@@ -209,11 +210,40 @@ def parallel_table(metrics: pl.DataFrame) -> pl.DataFrame:
         lambda r: (
             f"read {fmt.num(r['read_mb_per_s'])} / write {fmt.num(r['write_mb_per_s'])}"
             if r["op"] == "readwrite"
-            else fmt.num(r["mb_per_s"])
+            else f"{'read' if r['op'] == 'read' else 'write'} {fmt.num(r['mb_per_s'])}"
         ),
         return_dtype=pl.String,
     )
     return wide.select("job", "p50", "p90", "p99", "p99.99", throughput.alias("MB/s"))
+
+
+def parallel_sentence(metrics: pl.DataFrame, single: Rate | None) -> str:
+    """Eight buffered writers with an fsync after each 1 MiB block, together (MB/s), against
+    the matrix's one writer with an fsync after each 256 KiB block, from ``claims.compare``;
+    the sentence names both differences (writers and block size) and does not split them."""
+    try:
+        many = rate(stats.summarize(metrics, ["op", "fsync"]), "mb_per_s", op="write", fsync=True)
+    except KeyError:
+        many = None
+    if many is None:
+        return "The parallel writers with an fsync after each block could not run here."
+    rows = metrics.filter((pl.col("op") == "write") & pl.col("fsync"))
+    jobs = int(rows["jobs"].drop_nulls()[0]) if "jobs" in rows.columns and rows["jobs"].drop_nulls().len() else 8
+    block = fmt.size(int(rows["block_size"][0])) if "block_size" in rows.columns else "1 MiB"
+    head = (
+        f"With {fmt.count(jobs, 'writer')}, each calling fsync after every {block} block, the writers together "
+        f"wrote {fmt.num(many.median)} MB/s"
+    )
+    if single is None:
+        return f"{head}; the single writer to set beside them could not be measured here."
+    words = _versus(many, single, f"the matrix's one writer with 256 KiB blocks ({fmt.num(single.median)} MB/s)")
+    if compare(many, single) == "faster":
+        return (
+            f"{head}, {words}. Two things differ, the number of writers and the block size, and this page does "
+            "not separate them: syncs in flight together can share the file system's journal commits and the "
+            "device's cache flushes, and a bigger block spreads each sync over more bytes."
+        )
+    return f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the spread of the runs here."
 
 
 def seed_parallel() -> pl.DataFrame:
@@ -240,11 +270,9 @@ def seed_parallel() -> pl.DataFrame:
     return lat.join(mb, on=["machine", "job"]).select("machine", "job", "p50", "p90", "p99", "p99.99", "MB/s")
 
 
-def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    by = ["engine", "pattern", "op", "fsync", "direct", "block_size", "queue_depth"]
-    table = side_by_side(metrics, by, "mb_per_s", unit="MB/s")
-    label = _row_label(with_size=False)
-    size = pl.concat_str(
+def _fio_size() -> pl.Expr:
+    """', 256 KiB, QD 32, O_DIRECT': what tells the fio cross-check's rows apart besides the engine."""
+    return pl.concat_str(
         pl.lit(", "),
         (pl.col("block_size") // 1024).cast(pl.String),
         pl.lit(" KiB"),
@@ -253,9 +281,45 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
         .otherwise(pl.lit("")),
         pl.when(pl.col("direct")).then(pl.lit(", O_DIRECT")).otherwise(pl.lit(", buffered")),
     )
-    return table.with_columns(pl.concat_str(label, size).alias("row")).select(
-        "row", *[c for c in table.columns if c not in by]
-    )
+
+
+#: The fio table's column of the median per-round ratio, named so that no reader takes it
+#: for the ratio of the two medians beside it (rounds pair differently from medians).
+FIO_RATIO = "howfast / fio, per round"
+
+
+def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Ours beside fio per row. The ratio, its interval and the mean-latency ratio are the
+    very estimates the sentence below the table quotes (medians of per-round ratios), so
+    the table and the text give one value each."""
+    by = ["engine", "pattern", "op", "fsync", "direct", "block_size", "queue_depth"]
+    table = side_by_side(metrics, by, "mb_per_s", unit="MB/s")
+    table = table.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
+    if metrics.height and "tool" in metrics.columns:
+        from ..fsync.report import _edge, _ratio_estimates
+
+        labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("method"))
+        rates = _ratio_estimates(labelled, "mb_per_s")
+        speed = _ratio_estimates(labelled, "mean", invert=True)
+        rows = table["row"].to_list()
+        table = table.with_columns(
+            pl.Series("howfast / fio", [rates[r].median if r in rates else None for r in rows], pl.Float64),
+            pl.Series(
+                "ratio range",
+                [f"{_edge(rates[r].lo)}–{_edge(rates[r].hi)}" if r in rates else None for r in rows],
+                pl.String,
+            ),
+        )
+        if "mean latency, howfast / fio" in table.columns:
+            table = table.with_columns(
+                pl.Series(
+                    "mean latency, howfast / fio",
+                    [1 / speed[r].median if r in speed else None for r in rows],
+                    pl.Float64,
+                )
+            )
+    table = table.rename({"howfast / fio": FIO_RATIO}) if "howfast / fio" in table.columns else table
+    return table.select("row", *[c for c in table.columns if c not in by and c != "row"])
 
 
 # --- What the chapter says: the sentences whose wording depends on what was measured ---
@@ -317,9 +381,17 @@ def measured_sentence(facts: dict) -> str:
     )
 
 
-def memory_sentence(memcpy: Rate | None, disk: Rate | None) -> str:
-    """How memory compared with the disk in bandwidth (MB/s both), from ``claims.compare``."""
-    latency = "a memory access takes nanoseconds, a disk read tens or hundreds of microseconds."
+def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float | None = None) -> str:
+    """How memory compared with the disk in bandwidth (MB/s both), from ``claims.compare``;
+    the latency side from this page's own single 4 KiB read (`read_p50_us`, the median
+    latency at queue depth 1) where it was measured."""
+    if read_p50_us is None:
+        latency = "a memory access takes nanoseconds, a read from a disk tens of microseconds or more."
+    else:
+        latency = (
+            "a memory access takes nanoseconds (the CPU chapter measures how many), while one 4 KiB read from this "
+            f"disk, alone in flight, took {fmt.duration_us(read_p50_us)} at the median (the queue-depth sweep below)."
+        )
     outcome = compare(memcpy, disk)
     if outcome == "missing":
         return (
@@ -358,19 +430,77 @@ def engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
     both = f"io_uring read sequentially at {fmt.num(uring.median)} MB/s"
     if outcome in ("same", "unclear"):
         return (
-            f"And at queue depth 1 the engine made no difference the repetitions can show: with O_DIRECT, {both}, "
+            f"And at queue depth 1 the engine made no difference to reads that the repetitions can show: with "
+            f"O_DIRECT, {both}, "
             f"{_versus(uring, sync, 'pread')} at {fmt.num(sync.median)} MB/s."
         )
     if outcome == "faster":
         return (
-            f"At queue depth 1 the engine made some difference: with O_DIRECT, {both}, "
+            f"At queue depth 1 the engine made some difference to reads: with O_DIRECT, {both}, "
             f"{fmt.ratio_of(uring.median, sync.median)} the {fmt.num(sync.median)} MB/s of pread."
         )
     return (
-        f"At queue depth 1 io_uring bought nothing: with O_DIRECT, pread read sequentially at "
+        f"At queue depth 1 io_uring bought reads nothing: with O_DIRECT, pread read sequentially at "
         f"{fmt.num(sync.median)} MB/s, {fmt.ratio_of(sync.median, uring.median)} io_uring's "
         f"{fmt.num(uring.median)} MB/s."
     )
+
+
+def fsync_engines_sentence(summary: pl.DataFrame) -> str:
+    """aio and io_uring against pwrite, each write followed by an fsync at queue depth 1
+    (256 KiB, sequential and random, buffered and O_DIRECT), from ``claims.compare`` on the
+    intervals: the rows where an engine differed, and the honest word that the engines end
+    in the same calls, so a gap is not explained by them."""
+    faster, slower, overlap = [], [], 0
+    for direct in (False, True):
+        for pattern in ("sequential", "random"):
+            where = {"pattern": pattern, "op": "write", "fsync": True, "direct": direct, "block_size": 262144}
+            try:
+                base = rate(summary, "mb_per_s", engine="sync", **where)
+            except KeyError:
+                continue
+            for engine in ("aio", "io_uring"):
+                try:
+                    other = rate(summary, "mb_per_s", engine=engine, **where)
+                except KeyError:
+                    continue
+                outcome = compare(other, base)
+                if outcome == "missing":
+                    continue
+                mode = "O_DIRECT" if direct else "buffered"
+                if outcome in ("faster", "slower"):
+                    row = f"{engine} {pattern}, {mode} ({fmt.num(other.median)} against {fmt.num(base.median)} MB/s)"
+                    (faster if outcome == "faster" else slower).append(row)
+                else:
+                    overlap += 1
+    if not (faster or slower or overlap):
+        return "Whether the engine matters for writes with an fsync could not be measured here."
+    if not (faster or slower):
+        return (
+            "With an fsync after every write the engines did not differ beyond the repetitions' spread either: in "
+            f"all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the runs overlap."
+        )
+    said = []
+    if faster:
+        said.append(f"{_listed(faster)} {'was' if len(faster) == 1 else 'were'} faster than pwrite + fsync")
+    if slower:
+        said.append(f"{_listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
+    rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the runs overlap" if overlap else ""
+    return (
+        f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine ends in "
+        "the same work, a write and then an fsync that waits for the device (aio's helper thread and io_uring's "
+        "kernel worker call the same fsync), so the engine does not explain a gap of that size; this page does "
+        "not find its cause, and one quick run on a shared virtual disk is too little to rely on it."
+    )
+
+
+def _listed(items: list[str]) -> str:
+    """'a, b and c'; 'a; b; and c' when the items hold commas of their own."""
+    if len(items) <= 1:
+        return "".join(items)
+    if any("," in item for item in items):
+        return "; ".join(items[:-1]) + "; and " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def page_cache_rates(metrics: pl.DataFrame) -> dict[str, Rate | None]:
@@ -483,6 +613,12 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
+def single_read_p50(metrics: pl.DataFrame) -> float | None:
+    """The median p50 latency (µs) of a lone 4 KiB random read (queue depth 1), or None."""
+    points = _points(metrics, "queue_depth", "p50", op="read")
+    return next((e.median for x, e in points if x == 1), None)
+
+
 def queue_depth_sentence(metrics: pl.DataFrame) -> str:
     """What more requests in flight bought for 4 KiB random reads: the shape from
     ``claims.curve`` over the depths' intervals, and what the p99 did."""
@@ -531,11 +667,19 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
             if deeper.direction == claims.HIGHER
             else ""
         )
+        at_x = next((e for x, e in points if x == shape.x), None)
+        if at_x is not None and best_x > shape.x and best.median > at_x.median * claims.SAME:
+            settled = (
+                f" The medians still rose past it, from {fmt.num(at_x.median)} per second at {fmt.exact(int(shape.x))} "
+                f"to {fmt.num(best.median)} at {fmt.exact(int(best_x))} ({gain}), but within the spread of the runs: "
+                "whether the device levels off there, this run cannot tell."
+            )
+        else:
+            settled = f" The best median, {fmt.num(best.median)} per second at {fmt.exact(int(best_x))}, is {gain}."
         return (
             f"{start} With more in flight the device works on several at once: the rate stops rising clearly from "
             f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue beat it by more than the "
-            f"repetitions' spread (the best median, {fmt.num(best.median)} per second at {fmt.exact(int(best_x))}, "
-            f"is {gain}).{waiting}{tail}"
+            f"repetitions' spread.{settled}{waiting}{tail}"
         )
     return (
         f"{start} The rate peaked at {fmt.num(best.median)} per second with {fmt.exact(int(shape.peak_x))} in flight "
@@ -551,12 +695,20 @@ def _versus_e(c: claims.Comparison, other: str, *, more: str, less: str, same: s
     return f"{words} {other}"
 
 
-def fsync_rule(direct_mb: float | None, buffered_mb: float | None) -> str:
-    """The closing rule on what durability costs: 256 KiB writes with an fsync each."""
-    if direct_mb is not None:
-        return f"256 KiB writes with an fsync each reached {fmt.num(direct_mb)} MB/s with O_DIRECT."
-    if buffered_mb is not None:
-        return f"256 KiB writes with an fsync each reached {fmt.num(buffered_mb)} MB/s through the page cache."
+def fsync_rule(buffered_fsync: float | None, buffered: float | None, direct_fsync: float | None) -> str:
+    """The closing rule on what durability costs: the same sync sequential 256 KiB writes the
+    engine-matrix paragraph quotes (through the page cache, with and without an fsync each),
+    and the O_DIRECT figure named as such, so no quantity gets a second, unnamed value."""
+    direct = "" if direct_fsync is None else f" ({fmt.num(direct_fsync)} MB/s with O_DIRECT)"
+    if buffered_fsync is not None and buffered is not None:
+        return (
+            f"Sequential 256 KiB writes through the page cache reached {fmt.num(buffered)} MB/s without an "
+            f"fsync and {fmt.num(buffered_fsync)} MB/s with one after each write{direct}."
+        )
+    if buffered_fsync is not None:
+        return f"Sequential 256 KiB writes with an fsync each reached {fmt.num(buffered_fsync)} MB/s{direct}."
+    if direct_fsync is not None:
+        return f"Sequential 256 KiB writes with an fsync each reached {fmt.num(direct_fsync)} MB/s with O_DIRECT."
     return "What 256 KiB writes with an fsync each reach could not be measured here."
 
 
@@ -712,8 +864,8 @@ def same_quantity_sentence(table: pl.DataFrame) -> str:
         if ratio > gap:
             widest, gap = (quantity, part), ratio
     text = (
-        f"{fmt.count(table['quantity'].n_unique(), 'quantity', 'quantities')} of this chapter "
-        "{verb} measured by more than one run. ".replace("{verb}", "is" if table["quantity"].n_unique() == 1 else "are")
+        f"This chapter measures {fmt.count(table['quantity'].n_unique(), 'quantity', 'quantities')} in more than "
+        "one run. "
     )
     if widest is not None:
         quantity, part = widest
