@@ -625,8 +625,8 @@ def large_input_sentence(
         c = claims.compare(large, small)
         if c.direction == claims.LOWER and c.hi is not None and c.hi <= 1 / DROP:
             slowed.append((algorithm, small, large))
-    if largest == at:
-        return ""
+    if largest <= at:
+        return f"The sweep stops at {fmt.size(largest)}, so it has no input larger than the table's to compare."
     if not slowed:
         return f"No hash ran clearly slower, by a fifth or more, at {fmt.size(largest)} than at {fmt.size(at)}."
     listed = "; ".join(
@@ -668,8 +668,9 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
     which of them the chapter quotes."""
     summary = stats.summarize(native, ["algorithm", "size"])
     metric = "mean_mib_per_s" if whole_run else "mib_per_s"
+    nothing = f"Our loop did not run beside {tool} here, so every figure of ours on this page is the size sweep's."
     if not {"algorithm", "size", "tool", "metric", "value"} <= set(vs.columns):
-        return ""
+        return nothing
     ours = vs.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "mib_per_s"))
     parts = []
     for (algorithm, size), rows in ours.group_by(["algorithm", "size"], maintain_order=True):
@@ -696,7 +697,7 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
             )
         )
     if not parts:
-        return ""
+        return nothing
     kind = "over the whole run" if whole_run else "of the fastest slice"
     return (
         f"Our half of this cross-check is the size sweep's loop run again, later, alternating with {tool} (the rate "
