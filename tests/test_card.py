@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from conftest import LEFT_TO_MEASURE, ROOT, command_env, copy_book, environment, howfast_command
-from howfast import card, headlines, stats, store
+from howfast import card, fmt, headlines, stats, store
 from howfast.notebook import execute_chapter
 
 SUBJECTS = list(card.SUBJECTS)
@@ -80,7 +80,9 @@ def _expected() -> dict[str, float]:
         "memory_bandwidth": float(
             bandwidth.filter((c("kind") == "read") & (c("metric") == "gb_per_s"))["median"].max()
         ),
-        "hashing": _median("hashing", "native", "mib_per_s", (c("algorithm") == "xxh64") & (c("size") == 65536)),
+        "hashing": _median("hashing", "native", "mib_per_s", (c("algorithm") == "xxh64") & (c("size") == 65536))
+        * 2**20
+        / 1e6,  # the card's rates are decimal: MB/s
         "tcp": _median("network", "tcp_bulk", "gbit_per_s", c("streams") == 1),
         "http": float(http.filter(c("metric") == "req_per_s")["median"].max()),
         "redis": _median("network", "redis_suite", "req_per_s", c("test") == "get"),
@@ -162,7 +164,7 @@ def test_the_card_is_the_registry(use: Path) -> None:
     mb = {r["id"]: r["value"] for r in registry.iter_rows(named=True)}
     assert inputs.seq_read == mb["seq_read"] * 1e6 and inputs.read_iops == mb["random_read_qd32"]
     assert inputs.write_iops == mb["random_write_qd32"] and inputs.network == mb["tcp"] * 1e9 / 8
-    assert inputs.hashing == mb["hashing"] * 2**20 and inputs.memory == mb["memory_bandwidth"] * 1e9
+    assert inputs.hashing == mb["hashing"] * 1e6 and inputs.memory == mb["memory_bandwidth"] * 1e9
     assert set(measured.QUANTITIES.values()) <= set(headlines.IDS)
 
 
@@ -362,7 +364,8 @@ def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_esti
     assert {f"{m:,} machines" for m in expected["machines"]} <= texts
     top = expected.filter(pl.col("bottleneck")).row(0, named=True)
     assert f"Bottleneck: {top['resource']}" in texts
-    assert f"{top['machines']:,} machines, ${top['cost']:,.0f}" in texts
+    cost = fmt.num(top["cost"], 4) if top["cost"] >= 1e6 else fmt.exact(int(top["cost"]))
+    assert f"{top['machines']:,} machines, {cost} dollars" in texts
 
 
 def test_a_tight_interval_gets_the_digits_to_show_it() -> None:
@@ -377,7 +380,7 @@ def test_one_quantity_in_several_runs_says_which_the_card_quotes(use: Path) -> N
     others compared with it in claims' words, each with its range."""
     runs = card.other_runs("fsync")
     assert runs.height == 1 + len(headlines.other_runs("fsync")) >= 3
-    assert runs["against the card's run"][0] == "the card's run" and "the run the card quotes" in runs["run"][0]
+    assert runs["against the card's run"][0] == "the card's run" and "(the card quotes it)" in runs["run"][0]
     words = ("faster than the card's run", "slower than the card's run", "about the same as the card's run",
              "not clearly slower or faster than the card's run", "not measured here")  # fmt: skip
     assert all(any(w in said for w in words) for said in runs["against the card's run"].to_list()[1:])
@@ -397,3 +400,45 @@ def test_a_durable_write_on_a_virtual_disk_is_not_compared_with_the_laptops_driv
         assert "this disk is virtual (write cache: write back)" in seed.check(virtual)
         assert seed.check(real) is None
     assert headlines.get("seq_read").laptop.check is None  # a read waits on no flush
+
+
+@pytest.mark.parametrize(
+    ("row", "cell"),
+    [
+        ({"unit": "MB/s", "laptop": None}, card.NO_SEED_FIGURE),
+        ({"unit": "req/s", "laptop": 184501.84, "laptop kind": "measured", "laptop article": "seed 000",
+          "laptop converted": False}, "184,501.84 req/s (seed 000)"),
+        ({"unit": "µs", "laptop": 660.0, "laptop kind": "rounded", "laptop article": "seed 000",
+          "laptop converted": False}, "660 µs (seed 000, rounded)"),
+        ({"unit": "MB/s", "laptop": 1827.8 * 2**20 / 1e6, "laptop kind": "measured", "laptop article": "seed 000",
+          "laptop converted": True, "laptop quoted": "1827.80 MiB/sec"},
+         "1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)"),
+        ({"unit": "ns", "laptop": 2500.0, "laptop kind": "rounded", "laptop article": "seed 000",
+          "laptop converted": True, "laptop quoted": "2.5μs"}, "2.5 µs (seed 000, rounded)"),  # a time: its unit
+    ],
+)  # fmt: skip
+def test_seed_cell_for_every_kind_of_figure(row: dict, cell: str) -> None:
+    """No figure: a reason, not n/a; a figure printed in another unit: the row's unit and
+    the figure as printed; a time converted between ns and µs: shown in its best unit."""
+    assert card.seed_cell(row, "laptop") == cell
+
+
+def test_the_hashing_row_is_decimal_and_quotes_the_seed_as_printed() -> None:
+    q = headlines.get("hashing")
+    assert q.unit == "MB/s"
+    fig = headlines.seed_figure(q.laptop)
+    assert fig.converted and fig.quoted == "1827.80 MiB/sec" and abs(fig.value - 1827.8 * 2**20 / 1e6) < 1e-6
+    assert not headlines.seed_figure(headlines.get("http").laptop).converted
+
+
+def test_runs_note_reads_as_a_sentence_per_number() -> None:
+    frame = pl.DataFrame({"label": ["system call"], "run": ["the cost table's getppid row: the cheapest call"]})
+    assert card.runs_note(frame) == "- The system call comes from the cost table's getppid row: the cheapest call."
+
+
+def test_every_other_run_has_a_short_name_and_one_colon() -> None:
+    """The table of a quantity's runs names each run in a few words, then why it differs."""
+    for id_ in ("fsync",):
+        assert headlines.get(id_).run_name
+        for q in headlines.other_runs(id_):
+            assert q.run_name and ":" not in q.run

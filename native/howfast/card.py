@@ -75,7 +75,10 @@ def machines_in_order(*, include_here: bool = True) -> list[str]:
 #: The columns a machine gets in the card: its value, interval and runs, why it is missing, when.
 _PER_MACHINE = ("lo", "hi", "runs", "reason")
 #: The seed columns of the card (per reference machine).
-_SEED_PARTS = ("", " kind", " article", " quoted", " differs", " comparable", " why not")
+_SEED_PARTS = ("", " kind", " article", " quoted", " differs", " comparable", " why not", " converted")
+
+#: A seed column's cell where the articles have no figure for the row.
+NO_SEED_FIGURE = "not measured in the articles"
 
 
 def card(machines: list[str] | None = None, *, measure: bool = True) -> pl.DataFrame:
@@ -256,11 +259,17 @@ def ratio_chart(ratios: pl.DataFrame, machine: str) -> alt.LayerChart:
 
 def seed_cell(row: dict, seed: str) -> str:
     """A seed's figure as the card shows it: every digit printed, the article, and the kind
-    when it is not a measurement ('40,000 req/s (seed 001, rounded)'); n/a when none."""
+    when it is not a measurement ('40,000 req/s (seed 001, rounded)'); a figure the article
+    printed in another unit in the row's unit (four digits) with the figure as printed
+    ('1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)'); NO_SEED_FIGURE when none."""
     if row.get(seed) is None:
-        return fmt.NA
+        return NO_SEED_FIGURE
     kind = row[f"{seed} kind"]
-    said = f"{seed_display(row[seed], row['unit'])} ({row[f'{seed} article']}"
+    if row.get(f"{seed} converted") and row["unit"] not in TIMES:
+        shown = f"{fmt.num(row[seed], 4)} {row['unit']}"
+        said = f"{shown} ({row[f'{seed} article']}, printed as {row[f'{seed} quoted']}"
+    else:
+        said = f"{seed_display(row[seed], row['unit'])} ({row[f'{seed} article']}"
     return said + (")" if kind == "measured" else f", {kind})")
 
 
@@ -279,7 +288,7 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
             out[n] = f"{value} ({ends})" if ends else value
         out["laptop"] = seed_cell(row, "laptop")
         out["phone"] = seed_cell(row, "phone")
-        out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else ""
+        out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else "no laptop figure"
         said = {m: row[f"{m} differs"] for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row[m] is not None}
         if len(said) > 1 and len(set(said.values())) == 1:
             differs = next(iter(said.values()))
@@ -314,7 +323,8 @@ def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:
             said = claims.phrase(claims.compare(e, card_run), more=more, less=less)
             words = f"{said} the card's run" if not said.endswith(")") else said.replace(" (", " the card's run (", 1)
         ends = spread(row["lo"], row["hi"], row["runs"], row["unit"])
-        run = f"{row['label']}: the run the card quotes" if row["id"] == id_ else f"{row['label']}: {row['run']}"
+        name = headlines_registry.get(row["id"]).run_name or row["label"]
+        run = f"{name} (the card quotes it)" if row["id"] == id_ else f"{name}: {row['run']}"
         value = display(row["value"], row["unit"], digits_for(row["lo"], row["hi"]))
         out.append({"run": run, "median": value + (f" ({ends})" if ends else ""), "against the card's run": words})
     return pl.DataFrame(out, schema=dict.fromkeys(["run", "median", "against the card's run"], pl.String))
@@ -322,7 +332,7 @@ def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:
 
 def runs_note(frame: pl.DataFrame) -> str:
     """Which run each number is, and why that one (markdown list)."""
-    return "\n".join(f"- {row['label']}: {row['run']}." for row in frame.iter_rows(named=True))
+    return "\n".join(f"- The {row['label']} comes from {row['run']}." for row in frame.iter_rows(named=True))
 
 
 def reasons_note(frame: pl.DataFrame) -> str:

@@ -331,7 +331,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         "storage",
         "queue_depth",
         "chapters/storing-data.qmd#sec-queue-depth",
-        "the queue-depth sweep at depth 1: one read in flight",
+        "the queue-depth sweep at depth 1, one read in flight",
         _one("queue_depth", _QD_BY, "ops_per_s", op="read", queue_depth=1, block_size=4096),
         note="io_uring, O_DIRECT, one read in flight",
     ),  # fmt: skip
@@ -485,7 +485,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         "http_closed",
         "chapters/networks.qmd#sec-http",
         "the closed loop's best connection count: the most the server answered (the system-design chapter "
-        "also uses the open loop's knee, the rate at which the tail stays short)",
+        "also uses the open loop's highest offered rate whose p99 stays near the lightest load's)",
         _best("http_closed", ["connections"], "req_per_s"),
         Seed(
             "http",
@@ -583,10 +583,10 @@ QUANTITIES += (
     Quantity(
         "sqlite_fsync_baseline", "4 KiB write + fsync (SQLite's baseline)", "µs", "sqlite", "fsync_baseline",
         "chapters/storing-data.qmd#sec-sqlite-rates",
-        "the same append + fsync, run right after SQLite's insert runs: another moment on the shared disk",
+        "the same append + fsync, run right after SQLite's insert runs, at another moment on the shared disk",
         _one("fsync_baseline", ["method"], "p50", method="4 KiB write + fsync"),
         note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
-        run_name="the SQLite chapter's baseline",
+        run_name="the SQLite baseline (storing data)",
     ),
 )  # fmt: skip
 
