@@ -8,9 +8,12 @@ import json
 import math
 import re
 
+import altair as alt
+import polars as pl
 import pytest
 import vl_convert as vlc
 
+from howfast import fmt
 from howfast.design import calculator, history
 from howfast.design import estimates as est
 from howfast.design.estimates import GB, MB, PB, TB, Inputs
@@ -128,8 +131,30 @@ def test_the_charts_defaults_equal_the_python_computation(missing: str | None) -
     top = expected.filter(expected["bottleneck"]).row(0, named=True)
     verdict = [t for t in texts if t.startswith("Bottleneck: ")]
     assert verdict == [f"Bottleneck: {top['resource']}"]  # three short lines: none outgrows a column
-    assert f"{top['machines']:,} machines, ${top['cost']:,.0f}" in texts
-    assert "at 100M requests/s of 1MB" in texts
+    cost = fmt.num(top["cost"], 4) if top["cost"] >= 1e6 else fmt.exact(int(top["cost"]))
+    assert f"{top['machines']:,} machines, {cost} dollars" in texts
+    assert "at 100 million requests/s of 1 MB" in texts
+
+
+@pytest.mark.parametrize(
+    ("value", "words", "size"),
+    [
+        (950.0, "950", "950 bytes"),
+        (84_350.0, "84,350", "84.35 kB"),
+        (84_350_000.0, "84.35 million", "84.35 MB"),
+        (2.5e9, "2.5 billion", "2.5 GB"),
+        (52.7e12, "52.7 trillion", "52,700 GB"),
+    ],
+)
+def test_the_calculators_words_for_large_numbers_and_sizes(value: float, words: str, size: str) -> None:
+    """Each branch of the chart's number and size expressions, as Vega evaluates them."""
+    frame = pl.DataFrame({"x": [value]})
+    spec = alt.layer(
+        alt.Chart(frame).transform_calculate(t=calculator.words_expr("x")).mark_text().encode(text="t:N"),
+        alt.Chart(frame).transform_calculate(t=calculator.size_expr("x")).mark_text().encode(text="t:N"),
+    ).to_dict()
+    texts = _svg_texts(spec)
+    assert words in texts and size in texts
 
 
 def test_the_spec_compiles_and_keeps_the_capacities_as_data() -> None:
@@ -188,3 +213,20 @@ def test_the_inputs_are_the_registrys_quantities() -> None:
     got = {f: measured._value(fake, i) for f, i in measured.QUANTITIES.items()}
     assert got["read_iops"] == float(headlines.IDS.index("random_read_qd32") + 1)
     assert got["network"] == float(headlines.IDS.index("tcp") + 1) * 1e9 / 8
+
+
+@pytest.mark.parametrize(
+    ("hash_machines", "disk_machines", "words"),
+    [
+        (372_932, 84_350, "the CPU runs out first"),
+        (9_000, 84_350, "the disk runs out first"),
+        (100_000, 84_350, "too close to say"),
+        (None, 84_350, "cannot say"),
+        (372_932, None, "cannot say"),
+    ],
+)
+def test_checksum_words_name_what_runs_out_first(hash_machines, disk_machines, words) -> None:
+    said = est.checksum_words(hash_machines, disk_machines, 100 * TB)
+    assert words in said
+    if hash_machines and disk_machines:
+        assert "84,350" in said and "100 TB/s" in said

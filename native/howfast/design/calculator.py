@@ -128,6 +128,26 @@ def _data(found: list[Resource]) -> pl.DataFrame:
     )  # fmt: skip
 
 
+def words_expr(field: str) -> str:
+    """A Vega expression writing `field` as the book writes a large number: every digit
+    under a million ('84,350'), words above ('84.35 million', '2.5 billion')."""
+    x = f"datum.{field}"
+    return (
+        f"({x} >= 1e12 ? format({x} / 1e12, ',.4~r') + ' trillion' : "
+        f"{x} >= 1e9 ? format({x} / 1e9, ',.4~r') + ' billion' : "
+        f"{x} >= 1e6 ? format({x} / 1e6, ',.4~r') + ' million' : format({x}, ',.0f'))"
+    )
+
+
+def size_expr(field: str) -> str:
+    """A Vega expression writing a size in bytes in decimal units with a space ('1 MB')."""
+    x = f"datum.{field}"
+    return (
+        f"({x} >= 1e9 ? format({x} / 1e9, ',.3~f') + ' GB' : {x} >= 1e6 ? format({x} / 1e6, '.3~f') + ' MB' : "
+        f"{x} >= 1e3 ? format({x} / 1e3, '.3~f') + ' kB' : format({x}, '.3~f') + ' bytes')"
+    )
+
+
 def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
     """The calculator: sliders, a bar per resource (machines, log scale), the bottleneck
     named with the machines and their cost."""
@@ -167,7 +187,7 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
         y=y,
         x=alt.X(
             "machines:Q",
-            scale=alt.Scale(type="log"),
+            scale=alt.Scale(type="log", padding=90),  # room right of the longest bar for its label
             stack=None,
             title="machines needed (log scale)",
             axis=alt.Axis(labelExpr=charts.DECADE_LABEL),
@@ -192,14 +212,14 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
         .encode(text="text:N", x=alt.value(0), y=alt.value(-56))
     )
     count = (
-        top.transform_calculate(text="format(datum.machines, ',') + ' machines, $' + format(datum.cost, ',.0f')")
+        top.transform_calculate(
+            text="format(datum.machines, ',') + ' machines, ' + " + words_expr("cost") + " + ' dollars'"
+        )
         .mark_text(align="left", baseline="top", fontSize=12)
         .encode(text="text:N", x=alt.value(0), y=alt.value(-38))
     )
     load = (
-        top.transform_calculate(
-            text="'at ' + format(datum.rate, ',.3~s') + ' requests/s of ' + format(datum.size, '.3~s') + 'B'"
-        )
+        top.transform_calculate(text="'at ' + " + words_expr("rate") + " + ' requests/s of ' + " + size_expr("size"))
         .mark_text(align="left", baseline="top", fontSize=12)
         .encode(text="text:N", x=alt.value(0), y=alt.value(-20))
     )

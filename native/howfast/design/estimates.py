@@ -165,4 +165,30 @@ def s3(inputs: Inputs, requests_per_s: float = 1e8, read_share: float = 0.8, siz
     }
 
 
+def checksum_words(hash_machines: int | None, disk_machines: int | None, requests_bytes_per_s: float) -> str:
+    """Which runs out first on seed 001's S3, the CPU that computes its 4 billion checksums
+    a second or the disk (reads and writes together, as the calculator counts them), and
+    why the calculator may say otherwise: it checksums each request's bytes once. Called
+    only a clear winner where one count is more than twice the other (the inputs' ranges on
+    this page are far narrower than that); otherwise too close to call from medians."""
+    from .. import fmt
+
+    if hash_machines is None or disk_machines is None:
+        return "Without both the hashing rate and the disk's measured here, this page cannot say which runs out first."
+    once = f"{fmt.num(requests_bytes_per_s / TB)} TB/s"
+    calc = (
+        f"The calculator below checksums each request's bytes once ({once}), far less than S3's 4 billion "
+        "checksums, so its bottleneck need not be this one."
+    )
+    disk = f"the {fmt.exact(disk_machines)} the disk needs for reads and writes together"
+    if hash_machines > 2 * disk_machines:
+        return f"That is more machines than {disk}: counted at S3's checksum rate, the CPU runs out first. {calc}"
+    if disk_machines > 2 * hash_machines:
+        return f"That is fewer machines than {disk}: even at S3's checksum rate, the disk runs out first. {calc}"
+    return (
+        f"That is within a factor of two of {disk}: by the medians the two are too close to say which runs "
+        f"out first. {calc}"
+    )
+
+
 checked(globals())

@@ -34,8 +34,8 @@ def with_this_machine(disk_bytes_per_s: float | None, memory_bytes_per_s: float 
         "bytes_per_s",
         pl.lit(False).alias("this_machine"),
     )
-    ours = [(f"{charts.THIS_MACHINE}: disk, sequential read", disk_bytes_per_s),
-            (f"{charts.THIS_MACHINE}: memory, sequential read", memory_bytes_per_s)]  # fmt: skip
+    ours = [(f"{charts.THIS_MACHINE}: disk", disk_bytes_per_s),
+            (f"{charts.THIS_MACHINE}: memory", memory_bytes_per_s)]  # fmt: skip
     extra = pl.DataFrame(
         [{"label": label, "bytes_per_s": value, "this_machine": True} for label, value in ours if value is not None],
         schema=rows.schema,
@@ -43,26 +43,35 @@ def with_this_machine(disk_bytes_per_s: float | None, memory_bytes_per_s: float 
     return pl.concat([rows, extra])
 
 
+#: An axis tick in decimal units with a space, as the table writes them ('10 B/s', '100 kB/s', '1 GB/s').
+RATE_LABEL = (
+    "datum.value >= 1e9 ? format(datum.value / 1e9, '~g') + ' GB/s' : "
+    "datum.value >= 1e6 ? format(datum.value / 1e6, '~g') + ' MB/s' : "
+    "datum.value >= 1e3 ? format(datum.value / 1e3, '~g') + ' kB/s' : format(datum.value, '~g') + ' B/s'"
+)
+
+
 def chart(frame: pl.DataFrame) -> alt.LayerChart:
     """Bytes per second on a log scale, in the table's order (oldest first, this machine last)."""
     order = frame["label"].to_list()
-    domain = charts.log_domain(frame["bytes_per_s"])
+    low, high = charts.log_domain(frame["bytes_per_s"])
+    domain = [low, high * 30]  # room right of the longest bar for its label
     frame = frame.with_columns(
         pl.col("bytes_per_s").map_elements(fmt.bytes_per_s, return_dtype=pl.String).alias("shown")
     )
-    decades = [10.0**k for k in range(math.floor(math.log10(domain[0])), math.ceil(math.log10(domain[1])) + 1)]
+    decades = [10.0**k for k in range(math.floor(math.log10(domain[0])), math.floor(math.log10(domain[1])) + 1)]
     base = alt.Chart(frame, title="Higher is faster").encode(
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=340)),
     )
     bars = base.mark_bar().encode(
         x=alt.X("bytes_per_s:Q", scale=alt.Scale(type="log", domain=domain), title="bytes per second (log scale)",
-                axis=alt.Axis(values=decades[::2], labelExpr="format(datum.value, '~s') + 'B/s'")),
+                axis=alt.Axis(values=decades[::2], labelExpr=RATE_LABEL)),
         x2=alt.datum(domain[0]),
         color=alt.condition(alt.datum.this_machine, alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
         tooltip=[alt.Tooltip("label:N"), alt.Tooltip("shown:N", title="rate")],
     )  # fmt: skip
     text = base.mark_text(align="left", dx=4, fontSize=11, color="#333").encode(x="bytes_per_s:Q", text="shown:N")
-    return (bars + text).properties(height=alt.Step(24))
+    return (bars + text).properties(height=alt.Step(34))  # room for a label wrapped on two lines
 
 
 checked(globals())
