@@ -363,12 +363,13 @@ def test_openssl_small_block_sentence_every_verdict() -> None:
                              "verdict": ["agrees", verdict]})  # fmt: skip
 
     assert report.openssl_small_block_sentence(table("ours higher")).startswith(
-        "On 64-byte blocks (SHA-256 (OpenSSL)) ours was faster"
+        "On 64-byte blocks of SHA-256 (OpenSSL), ours was faster"
     )
-    assert "this run cannot say why" in report.openssl_small_block_sentence(table("ours lower"))
-    assert "ours agreed with `openssl speed`" in report.openssl_small_block_sentence(table("agrees"))
+    assert "This run cannot say why." in report.openssl_small_block_sentence(table("ours lower"))
+    assert "ours agreed with openssl speed" in report.openssl_small_block_sentence(table("agrees"))
+    assert "`" not in report.openssl_small_block_sentence(table("agrees"))
     assert "could not tell the two apart" in report.openssl_small_block_sentence(table("inconclusive"))
-    assert report.openssl_small_block_sentence(pl.DataFrame({"hash": [], "block": []})) == ""
+    assert report.openssl_small_block_sentence(pl.DataFrame({"hash": [], "block": []})).startswith("No block size")
 
 
 def test_ranking_and_crc_sentences_every_branch() -> None:

@@ -316,12 +316,13 @@ def sha_path_sentence(details: dict[str, Any]) -> str:
     flags = details.get("cpu_flags") or {}
     if openssl is None:
         return (
-            "The `openssl` command was not there to print its view of this CPU (`openssl version -a`), so which "
+            "The openssl command was not there to print its view of this CPU (openssl version -a), so which "
             "SHA-256 code path libcrypto took is not known here."
         )
     if openssl.get("sha_ni"):
         return (
-            "OpenSSL sees the SHA extensions on this CPU (bit 29 of the third word of its `OPENSSL_ia32cap`), so its "
+            "OpenSSL sees the SHA extensions on this CPU (bit 29 of the third word of its OPENSSL_ia32cap vector), "
+            "so its "
             "SHA-1 and SHA-256 ran on the SHA-NI instructions: one sha256rnds2 does two of SHA-256's 64 rounds "
             "(sha1rnds4 four of SHA-1's 80) and two more instructions prepare the message schedule, where software "
             "spends a dozen or so additions, rotations and logic operations on every round."
@@ -329,7 +330,7 @@ def sha_path_sentence(details: dict[str, Any]) -> str:
     if flags.get("sha_ni"):
         return (
             "This CPU lists the SHA extensions, but OpenSSL's capability vector has them masked off (an "
-            "`OPENSSL_ia32cap` setting, or a hypervisor hiding them from cpuid), so SHA-1 and SHA-256 ran in software."
+            "OPENSSL_ia32cap setting, or a hypervisor hiding them from cpuid), so SHA-1 and SHA-256 ran in software."
         )
     path = "AVX2" if openssl.get("avx2") else "SSE"
     return (
@@ -535,24 +536,27 @@ def openssl_small_block_sentence(table: pl.DataFrame) -> str:
     """What the smallest block's verdict against ``openssl speed`` says: our loop reuses one
     digest context where ``openssl speed`` (EVP_Digest) creates and frees one per call,
     so a lead of ours there has a reason; a deficit has none this run can name."""
+    nothing = "No block size ran both here, so the per-call cost of openssl speed is not seen."
     if "verdict" not in table.columns or table.height == 0:
-        return ""
+        return nothing
     rows = table.filter(pl.col("verdict").is_not_null())
     if rows.height == 0:
-        return ""
+        return nothing
     smallest = rows.row(int(rows["block"].map_elements(_block_bytes, return_dtype=pl.Int64).arg_min()), named=True)
-    where = f"On {fmt.size_adjective(_block_bytes(smallest['block']))} blocks ({smallest['hash']})"
-    less_work = "it reuses one digest context where `openssl speed` (`EVP_Digest`) creates and frees one for every call"
+    where = f"On {fmt.size_adjective(_block_bytes(smallest['block']))} blocks of {smallest['hash']},"
+    less_work = (
+        "it reuses one digest context, where openssl speed calls EVP_Digest, which creates and frees one per call"
+    )
     if smallest["verdict"] == "ours higher":
         return (
-            f"{where} ours was faster, as expected: `openssl speed` calls `EVP_Digest`, which creates and frees a "
+            f"{where} ours was faster, as expected: openssl speed calls EVP_Digest, which creates and frees a "
             "digest context for every call, where our loop reuses one."
         )
     if smallest["verdict"] == "ours lower":
-        return f"{where} ours was slower although it does less work per call ({less_work}): this run cannot say why."
+        return f"{where} ours was slower although it does less work per call: {less_work}. This run cannot say why."
     if smallest["verdict"] == "agrees":
-        return f"{where} ours agreed with `openssl speed`, although it does less work per call ({less_work})."
-    return f"{where} the rounds could not tell the two apart, although ours does less work per call ({less_work})."
+        return f"{where} ours agreed with openssl speed, although it does less work per call: {less_work}."
+    return f"{where} the rounds could not tell the two apart, although ours does less work per call: {less_work}."
 
 
 def _block_bytes(text: str) -> int:
