@@ -723,3 +723,136 @@ def test_benchmark_counts_segment_files(db: Path) -> None:
     assert r["segments_prepared"] >= r["segments"] and r["segment_prepare_ns"] > 0
     assert 0 <= r["rollover_wait_ns"] <= r["segment_create_ns"]
     assert list(db.iterdir()) == []
+
+
+# ---- the chapter's segment section: every branch of its sentences ------------------------------
+
+
+def test_signed_numbers_and_spans() -> None:
+    assert report.signed(-25.9) == "−25.9" and report.signed(593.0) == "593" and report.signed(None) == "n/a"
+    assert report.signed_span(-84.6, 593.0) == "−84.6 to 593" and report.signed_span(None, 1.0) == "n/a"
+    assert report.ratio_span(1.004, 1.5) == "1.004–1.5"  # an interval above 1 never reads '1–1.5'
+    assert report.ratio_span(0.62, 1.0) == "0.62–1" and report.ratio_span(0.81, 1.02) == "0.81–1.02"
+
+
+def segment_runs(default: dict[bool, list[float]], one: dict[bool, list[float]], ours_one: float = 100.0):
+    """Fake fio cross-check rows at 1 MiB: ours / fio per round with the default segment
+    size (`default`, per O_DSYNC setting) and with one 1 GiB file (`one`); fio always 100 MB/s,
+    ours into the one file `ours_one` × the ratio."""
+    rows = []
+    for segment, ratios in ((64 * MiB, default), (1024 * MiB, one)):
+        for dsync, rs in ratios.items():
+            for i, r in enumerate(rs):
+                base = {"capacity": MiB, "dsync": dsync, "mode": "uring_deep", "buffers": 32, "segment_bytes": segment,
+                        "metric": "mb_per_s", "repetition": i, "records": 8192, "record_size": 16 * KiB}  # fmt: skip
+                rows += [base | {"tool": "fio", "value": 100.0}, base | {"tool": "howfast", "value": 100.0 * r}]
+    return pl.DataFrame(rows)
+
+
+@pytest.mark.parametrize(
+    ("default", "one", "words"),
+    [
+        ({False: [0.96, 0.97, 0.98]}, {False: [0.96, 0.97, 0.98]},
+         ["agrees in the table", "the interval lies wholly at or above it, so the default size meets it",
+          "about as fast as into one file"]),
+        ({False: [0.5, 0.6, 0.7]}, {False: [0.9, 0.95, 1.0]},
+         ["ours lower in the table", "the interval lies wholly below it, so the default size misses it",
+          "slower than into one file, the interval wholly below 1"]),
+        ({False: [1.2, 1.3, 1.4]}, {False: [0.9, 0.95, 1.0]},
+         ["ours higher in the table", "so the default size meets it", "faster than into one file"]),
+        ({False: [0.6, 1.0, 1.3]}, {False: [0.9, 0.95, 1.0]},
+         ["inconclusive in the table", "on both sides of it, so whether the default size meets it is not decided",
+          "not clearly slower or faster than into one file"]),
+        ({False: [0.96, 0.97, 0.98], True: [0.5, 0.6, 0.7]}, {False: [1, 1, 1], True: [1, 1, 1]},
+         ["without O_DSYNC, the interval lies wholly at or above it", "with O_DSYNC, the interval lies wholly below"]),
+    ],
+)  # fmt: skip
+def test_segment_goal_sentence_every_verdict(default: dict, one: dict, words: list[str]) -> None:
+    text = report.segment_goal_sentence(segment_runs(default, one))
+    assert text.startswith("In those rows the memtable wrote 128 MiB per run into 64 MiB files, 1 rollover per run")
+    assert "these rows say little about what a rollover costs" in text
+    for w in words:
+        assert w in text, (w, text)
+    assert not any(c in text for c in "`*^")
+
+
+def test_segment_goal_sentence_without_the_default_rows() -> None:
+    metrics = segment_runs({False: [1.0]}, {False: [1.0]}).filter(pl.col("segment_bytes") != 64 * MiB)
+    assert report.segment_goal_sentence(metrics).startswith("The default 64 MiB segments could not be compared")
+
+
+def rollover_runs(cases: dict[tuple[int, int], dict[str, list[float]]]) -> pl.DataFrame:
+    """Fake rollover runs with O_DSYNC: per (segments_ahead, segment_bytes), each metric per round."""
+    rows = [
+        {"dsync": True, "segments_ahead": ahead, "segment_bytes": seg, "repetition": i, "metric": m, "value": float(v)}
+        for (ahead, seg), metrics in cases.items()
+        for m, vs in metrics.items()
+        for i, v in enumerate(vs)
+    ]
+    return pl.DataFrame(rows)
+
+
+def rollover_case(elapsed: list[float], wait: list[float], make: list[float], rate: list[float], rollovers: int):
+    return {"elapsed_ms": elapsed, "rollovers": [rollovers] * len(elapsed), "records_per_s": rate,
+            "wait_us": wait, "make_ms": make}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("writer_elapsed", "helper_wait", "helper_make", "helper_rate", "words"),
+    [
+        ([110, 111, 112], [5, 6, 7], [0.9, 1.0, 1.1], [100, 101, 102],
+         ["each rollover cost the run", "shorter than when it made its own files",
+          "(the helper shares the disk and the CPUs with the writes)", "about as fast as into one file"]),
+        ([90, 91, 92], [595, 600, 605], [0.3, 0.35, 0.4], [60, 61, 62],
+         ["every round ran faster than into a single file", "about as long as when it made its own files",
+          "slower than into one file"]),
+        ([90, 100, 112], [100, 600, 2000], [0.2, 0.5, 0.9], [50, 100, 150],
+         ["ran from −1,000 to 1,200 µs over the rounds, so against this disk's noise the cost is inconclusive",
+          "not clearly longer or shorter than when it made its own files", "not clearly faster or slower"]),
+    ],
+)  # fmt: skip
+def test_rollover_sentence_every_branch(
+    writer_elapsed: list[float], helper_wait: list[float], helper_make: list[float], helper_rate: list[float],
+    words: list[str],
+) -> None:  # fmt: skip
+    metrics = rollover_runs(
+        {
+            (0, 64 * MiB): rollover_case(writer_elapsed, [595, 600, 605], [0.3, 0.35, 0.4], [90, 91, 92], 10),
+            (0, 1024 * MiB): rollover_case([100, 100, 100], [0, 0, 0], [0.3, 0.35, 0.4], [100, 100, 100], 0),
+            (2, 64 * MiB): rollover_case([100, 100, 100], helper_wait, helper_make, helper_rate, 10),
+            (2, 1024 * MiB): rollover_case([100, 100, 100], [0, 0, 0], [0.3, 0.35, 0.4], [100, 101, 102], 0),
+        }
+    )
+    text = report.rollover_sentence(metrics)
+    assert text.startswith("With O_DSYNC, making a 64 MiB file took 350 µs when the writer made its files itself")
+    for w in words:
+        assert w in text, (w, text)
+    assert "-" not in text.replace("O_DSYNC", "")
+
+
+def test_depth_repeat_sentence_every_branch() -> None:
+    keys = ("group", "variant", "capacity", "dsync", "mode", "buffers")
+    depth = runs(
+        {
+            ("depth", "depth_1", 256 * KiB, True, "blocking", 1): [100, 101, 102],
+            ("depth", "depth_2", 256 * KiB, True, "uring_deep", 2): [200, 300, 400],
+            ("depth", "depth_32", 256 * KiB, True, "uring_deep", 32): [900, 910, 920],
+        },
+        keys,
+    )
+    sweep_runs = runs(
+        {
+            (256 * KiB, True, "blocking", 1): [100, 101, 102],
+            (256 * KiB, True, "uring_double", 2): [250, 300, 350],
+            (256 * KiB, True, "uring_deep", 32): [600, 610, 620],
+            (256 * KiB, False, "uring_deep", 32): [2000, 2000, 2000],
+        },
+        SWEEP_KEYS,
+    )
+    text = report.depth_repeat_sentence(sweep_runs, depth)
+    assert "blocking made 101 records/s in the sweep and 101 here (the same within their ranges)" in text
+    assert "io_uring ×2 made 300 records/s in the sweep and 300 here (1× apart by the medians, but" in text
+    assert "io_uring ×32 made 610 records/s in the sweep and 910 here (1.5× apart with nothing changed" in text
+    assert report.depth_repeat_sentence(sweep_runs, depth.clear()).startswith("The buffer counts could not run")
+    other = sweep_runs.filter(pl.col("capacity") < 0)
+    assert report.depth_repeat_sentence(other, depth).startswith("The sweep ran none of these buffer counts")

@@ -93,9 +93,10 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     fio = report.fio_table(vs_fio.filter(pl.col("segment_bytes") == TINY.memtable.segment_bytes))
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     ours = fio.filter(pl.col("flush") == "blocking")["ours / fio"]
-    sentence = report.fio_sentence(vs_fio)
-    assert sentence.startswith("Against fio at the same block size and depth") and "blocking at 256 KiB (" in sentence
-    assert f"blocking at 256 KiB ({fmt.ratio(ours[0])}" in sentence
+    sentence = report.fio_sentence(vs_fio)  # the runs have two segment sizes: each case names its own
+    case = f"blocking at 256 KiB in {fmt.size(TINY.memtable.segment_bytes)} segments ("
+    assert sentence.startswith("Against fio at the same block size and depth") and case in sentence
+    assert f"{case}{fmt.ratio(ours[0])}" in sentence
     assert ((fio["first fill"] > 0) & (fio["first fill"] < 1)).all()
     assert "of a run of 8 flushes" in report.first_fill_sentence(vs_fio)
     assert "MB/s from one repetition to the next" in report.fio_steadiness(vs_fio)
@@ -111,6 +112,8 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
         report.plateau_sentence(sweep),
         report.repeat_sentence(sweep, variants, TINY.memtable.variant_capacity),
         report.seed_small_words(sweep),
+        report.depth_repeat_sentence(sweep, variants),
+        report.segment_goal_sentence(vs_fio),
     ]
     for text in prose:  # inline output: markdown-safe, nouns agreeing
         assert not any(c in text for c in "`*^"), text
@@ -130,7 +133,7 @@ def test_fio_rows_with_the_default_segment_size(tiny: dict) -> None:
     )
     default = table.filter(pl.col("segment") == fmt.size(memtable_plan.DEFAULT_SEGMENT_BYTES))
     assert default["capacity"].to_list() == [fmt.size(plan.fio_default_capacity)] * 2
-    assert default["dsync"].to_list() == ["no", "yes"] and (default["ours / fio"] > 0).all()
+    assert default["O_DSYNC"].to_list() == ["no", "yes"] and (default["ours / fio"] > 0).all()
     ratios = report.segment_ratios(vs_fio)
     assert ratios["dsync"].to_list() == [False, True] and (ratios["rounds"] == TINY.repetitions).all()
     assert ((ratios["min"] <= ratios["median"]) & (ratios["median"] <= ratios["max"])).all()
@@ -143,8 +146,9 @@ def test_fio_rows_with_the_default_segment_size(tiny: dict) -> None:
     cost = report.segment_cost(vs_fio)
     assert cost["dsync"].to_list() == [False, True] and (cost["median"] > 0).all()
     sentence = report.segment_goal_sentence(vs_fio)
-    assert sentence.startswith("With Memtable's default 64 MiB segment files")
-    assert "With one segment file for the whole run" in sentence and "of the single file's speed" in sentence
+    assert sentence.startswith("In those rows the memtable wrote") and "per run into 64 MiB files" in sentence
+    assert "Into one segment file for the whole run" in sentence and "ours into one file ran" in sentence
+    assert not any(c in sentence for c in "`*^")
     nothing = vs_fio.filter(pl.col("segment_bytes") != memtable_plan.DEFAULT_SEGMENT_BYTES)
     assert report.segment_ratios(nothing).height == 0 and "could not be compared" in report.segment_goal_sentence(
         nothing
@@ -170,7 +174,7 @@ def test_rollover_table_and_numbers(tiny: dict) -> None:
     assert table["rollovers"].to_list() == [3.0, 0.0] * 4  # 1 MiB in 256 KiB files: 4 files
     assert table.filter(pl.col("rollovers") == 0)["per rollover µs"].null_count() == 4
     assert table.filter(pl.col("rollovers") > 0)["per rollover µs"].null_count() == 0
-    assert (table["records/s"] > 0).all() and (table["making a file ms"] > 0).all()
+    assert (table["records/s"] > 0).all() and (table["making a file µs"] > 0).all()
     assert (table.filter(pl.col("rollovers") == 0)["writer's wait µs"] == 0).all()
     n = report.rollover_numbers(metrics, 256 * KiB)
     assert all(v is not None for v in n.values()) and n["make_writer_ms"] > 0 and n["helper_vs_one"] > 0
@@ -181,6 +185,7 @@ def test_rollover_table_and_numbers(tiny: dict) -> None:
     )
     assert sum(words.count(p) for p in ("each rollover cost the run", "no cost shows here", "inconclusive here")) == 2
     assert "could not run here" in report.rollover_sentence(metrics)  # no 64 MiB files in this plan
+    assert "In records per second, 256 KiB files made ahead ran" in words and "-" not in words
 
 
 def test_breakdown_tables_and_numbers(tiny: dict) -> None:

@@ -328,6 +328,7 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
             pl.col("buffers").alias("writes in flight"),
         )
         .drop("buffers")
+        .rename({"dsync": "O_DSYNC"})
     )
 
 
@@ -346,7 +347,7 @@ def first_fill_sentence(metrics: pl.DataFrame) -> str:
         f"{fmt.size(worst['capacity'])} buffers ({mode_name(worst['mode'], worst['buffers'])}"
         f"{', O_DSYNC' if worst['dsync'] else ''}) that took {fmt.duration_us(worst['first_fill_ms'] * 1e3)}, "
         f"{fmt.share(worst['first_fill_share'], 2)} of a run of {fmt.count(int(flushes), 'flush', 'flushes')}. "
-        "The column first fill gives that share for every row; the fewer flushes a run has, the more of it "
+        "The table gives that share for every row (first fill); the fewer flushes a run has, the more of it "
         "goes to the start."
     )
 
@@ -721,21 +722,9 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
         found = [(who, e) for who, e in runs if e is not None]
         if len(found) < 2:
             continue
-        low = min(found, key=lambda r: r[1].median)
-        high = max(found, key=lambda r: r[1].median)
-        c = claims.compare(high[1], low[1])
         shown = [f"{fmt.num(e.median)} records/s in {who}" for who, e in found]
         figures = ", ".join(shown[:-1]) + " and " + shown[-1]
-        if c.direction == claims.SAME_WORD:
-            verdict = "the same within their ranges"
-        elif c.direction == claims.UNCLEAR:
-            verdict = f"{fmt.ratio(c.ratio)} apart by the medians, but their runs overlap"
-        else:
-            verdict = (
-                f"{fmt.ratio(c.ratio)} apart with nothing changed but the moment they ran: "
-                "this disk's speed moves from minute to minute"
-            )
-        parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({verdict})")
+        parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({_apart_words(found)})")
     if not parts:
         return (
             f"The {fmt.size(capacity)} configurations that several experiments share could not run here, "
@@ -745,6 +734,59 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
         "One configuration, several experiments: " + "; ".join(parts) + ". That is why this page compares "
         "figures only within one table, between runs made close together, and quotes the sweep's figure "
         "for a capacity."
+    )
+
+
+def _apart_words(found: list[tuple[str, Estimate]]) -> str:
+    """How far apart the runs of one configuration in several experiments are: the same
+    within their ranges, apart by the medians only, or apart with nothing changed but the
+    moment (claims.compare of the highest and the lowest)."""
+    low = min(found, key=lambda r: r[1].median)
+    high = max(found, key=lambda r: r[1].median)
+    c = claims.compare(high[1], low[1])
+    if c.direction == claims.SAME_WORD:
+        return "the same within their ranges"
+    if c.direction == claims.UNCLEAR:
+        return f"{fmt.ratio(c.ratio)} apart by the medians, but their runs overlap"
+    return (
+        f"{fmt.ratio(c.ratio)} apart with nothing changed but the moment they ran: "
+        "this disk's speed moves from minute to minute"
+    )
+
+
+def depth_repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame) -> str:
+    """The depth experiment's cases that the O_DSYNC sweep also ran (the same capacity,
+    records and buffer count: one buffer, two, and the sweep's deep count): both figures and
+    whether they differ, so the page does not show two values for one case without a word."""
+    rows = variants.filter((pl.col("group") == "depth") & (pl.col("metric") == "records_per_s"))
+    if rows.height == 0:
+        return "The buffer counts could not run here, so they are not set beside the sweep."
+    capacity = int(rows["capacity"][0])
+    parts = []
+    for buffers in sorted({int(b) for b in rows["buffers"].unique().to_list()}):
+        ours = _estimate(rows, "records_per_s", buffers=buffers)
+        same = sweep.filter(
+            (pl.col("capacity") == capacity) & pl.col("dsync") & (pl.col("buffers") == buffers)
+            & (pl.col("metric") == "records_per_s")
+        )  # fmt: skip
+        if ours is None or same.height == 0:
+            continue
+        mode = str(same["mode"][0])
+        there = _estimate(same, "records_per_s", mode=mode)
+        if there is None:
+            continue
+        found = [("the sweep", there), ("this experiment", ours)]
+        parts.append(
+            f"{mode_name(mode, buffers)} made {fmt.num(there.median)} records/s in the sweep and "
+            f"{fmt.num(ours.median)} here ({_apart_words(found)})"
+        )
+    if not parts:
+        return "The sweep ran none of these buffer counts at this capacity, so no case has two figures."
+    return (
+        f"The O_DSYNC sweep ran some of the same cases at {fmt.size(capacity)}, at another moment: "
+        + "; ".join(parts)
+        + ". The buffer counts here ran close together in one experiment: compare them with each other, and "
+        "quote the sweep's tables for a capacity's rate."
     )
 
 
@@ -1227,14 +1269,16 @@ def fio_segment_table(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def segment_ratios(metrics: pl.DataFrame, segment: int | None = None) -> pl.DataFrame:
     """The deep io_uring rows of the fio cross-check with segment files of `segment` bytes
-    (default: Memtable's default size): per O_DSYNC setting, ours / fio run by run
-    (median, min, max, rounds) and the verdict against ``SEGMENT_GOAL``: *meets* when
-    every round reached it, *misses* when none did, *inconclusive* otherwise."""
+    (default: Memtable's default size): per O_DSYNC setting, ours / fio run by run (the
+    median, the interval of the median as the fio table gives it in ``min`` and ``max``,
+    rounds, the table's verdict in ``crosscheck``) and the verdict against ``SEGMENT_GOAL``:
+    *meets* when the whole interval reaches it, *misses* when it lies wholly below,
+    *inconclusive* otherwise."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
     segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
     schema = {"dsync": pl.Boolean, "capacity": pl.Int64, "median": pl.Float64, "min": pl.Float64,
-              "max": pl.Float64, "rounds": pl.UInt32, "verdict": pl.String}  # fmt: skip
+              "max": pl.Float64, "rounds": pl.UInt32, "crosscheck": pl.String, "verdict": pl.String}  # fmt: skip
     if "segment_bytes" not in metrics.columns:
         return pl.DataFrame(schema=schema)
     rows = metrics.filter(
@@ -1245,13 +1289,7 @@ def segment_ratios(metrics: pl.DataFrame, segment: int | None = None) -> pl.Data
     wide = rows.pivot(on="tool", index=["dsync", "capacity", "repetition"], values="value")
     ratios = wide.select("dsync", "capacity", (pl.col("howfast") / pl.col("fio")).alias("r")).drop_nulls("r")
     return (
-        ratios.group_by("dsync", "capacity")
-        .agg(
-            pl.col("r").median().alias("median"),
-            pl.col("r").min().alias("min"),
-            pl.col("r").max().alias("max"),
-            pl.len().alias("rounds"),
-        )
+        _interval_rows(ratios, ["dsync", "capacity"])
         .with_columns(
             pl.when(pl.col("min") >= SEGMENT_GOAL)
             .then(pl.lit("meets"))
@@ -1268,10 +1306,12 @@ def segment_ratios(metrics: pl.DataFrame, segment: int | None = None) -> pl.Data
 def segment_cost(metrics: pl.DataFrame) -> pl.DataFrame:
     """Per O_DSYNC setting, at the capacity of the default-segment rows: our MB/s with
     Memtable's default segment size over ours with one segment file per run (the chapter's
-    size), round by round: median, min and max (empty when either did not run)."""
+    size), round by round: the median, the interval of the median (``min``, ``max``) and its
+    crosscheck verdict (empty when either did not run)."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
-    schema = {"dsync": pl.Boolean, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64, "rounds": pl.UInt32}
+    schema = {"dsync": pl.Boolean, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64, "rounds": pl.UInt32,
+              "crosscheck": pl.String}  # fmt: skip
     if "segment_bytes" not in metrics.columns:
         return pl.DataFrame(schema=schema)
     default = metrics.filter(pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)["capacity"].unique()
@@ -1289,25 +1329,67 @@ def segment_cost(metrics: pl.DataFrame) -> pl.DataFrame:
     if set(rows["seg"].unique().to_list()) != {"d", "one"}:
         return pl.DataFrame(schema=schema)
     wide = rows.pivot(on="seg", index=["dsync", "repetition"], values="value", aggregate_function="first")
-    return (
-        wide.select("dsync", (pl.col("d") / pl.col("one")).alias("r"))
-        .drop_nulls("r")
-        .group_by("dsync")
-        .agg(
-            pl.col("r").median().alias("median"),
-            pl.col("r").min().alias("min"),
-            pl.col("r").max().alias("max"),
-            pl.len().alias("rounds"),
-        )
-        .sort("dsync")
-        .cast(schema)
-    )
+    ratios = wide.select("dsync", (pl.col("d") / pl.col("one")).alias("r")).drop_nulls("r")
+    return _interval_rows(ratios, ["dsync"]).sort("dsync").cast(schema)
+
+
+def _interval_rows(ratios: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Per group of `by`, the per-round ratios ``r`` as the fio table shows them: the median,
+    the interval of that median (``min``, ``max``: crosscheck.ratio_estimate, the whole range
+    with few rounds), the rounds, and the crosscheck verdict of that interval (``crosscheck``)."""
+    rows = []
+    for key, part in ratios.group_by(by, maintain_order=True):
+        est = ratio_estimate(part["r"].to_list())
+        rows.append({**dict(zip(by, key)), "median": est.median, "min": est.lo, "max": est.hi,
+                     "rounds": est.runs, "crosscheck": claims.crosscheck(est).outcome})  # fmt: skip
+    schema = {**{k: ratios.schema[k] for k in by}, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64,
+              "rounds": pl.UInt32, "crosscheck": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+#: The fio table's verdict of a row, in a sentence about that row.
+TABLE_VERDICT_WORDS = {
+    "agrees": "agrees in the table: the interval lies within 0.9–1.1×",
+    "ours lower": "ours lower in the table: the interval lies wholly below 1",
+    "ours higher": "ours higher in the table: the interval lies wholly above 1",
+    "inconclusive": "inconclusive in the table: the interval includes 1 and leaves 0.9–1.1×",
+}
+#: Where the intervals of ours / fio lie against ``SEGMENT_GOAL``, by verdict.
+GOAL_WORDS = {
+    "meets": "lies wholly at or above it, so the default size meets it",
+    "misses": "lies wholly below it, so the default size misses it",
+    "inconclusive": "lies on both sides of it, so whether the default size meets it is not decided here",
+}
+#: Ours with the default segment size over ours with one segment file, by crosscheck verdict.
+SEGMENT_COST_WORDS = {
+    "agrees": "about as fast as into one file, the interval within 0.9–1.1×",
+    "ours lower": "slower than into one file, the interval wholly below 1",
+    "ours higher": "faster than into one file, the interval wholly above 1",
+    "inconclusive": "not clearly slower or faster than into one file, the interval including 1",
+}
+
+
+def ratio_span(lo: float, hi: float) -> str:
+    """An interval of ratios, two significant digits, more where an end would otherwise
+    show as 1 though it is not 1 (an interval wholly above 1 never reads '1–1.5')."""
+    if lo is None or hi is None:
+        return fmt.NA
+
+    def end(x: float) -> str:
+        for digits in (2, 3, 4):
+            text = fmt.num(x, digits)
+            if text != "1" or x == 1:
+                return text
+        return text
+
+    return f"{end(lo)}–{end(hi)}"
 
 
 def segment_goal_sentence(metrics: pl.DataFrame) -> str:
-    """What the default segment size reached against fio, with O_DSYNC and without,
-    whether that meets the goal on this machine, and the same flushes into one segment
-    file per run beside it."""
+    """The fio table's rows with Memtable's default segment size in words: how many
+    rollovers a run had (fio writes one file in every row), ours / fio with its interval and
+    the table's verdict, where those intervals lie against ``SEGMENT_GOAL``, and the same
+    flushes into one segment file, run by run, with the verdict of that ratio."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
     r = segment_ratios(metrics)
@@ -1315,11 +1397,6 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
     if r.height == 0:
         why = charts.reasons(metrics)
         return f"The default {size} segments could not be compared with fio here ({why or 'no result'})."
-    words = {
-        "meets": f"every round at or above the goal of {fmt.ratio(SEGMENT_GOAL)}, so it meets the goal",
-        "misses": f"every round below the goal of {fmt.ratio(SEGMENT_GOAL)}, so it misses the goal",
-        "inconclusive": f"straddling the goal of {fmt.ratio(SEGMENT_GOAL)}, so inconclusive on this machine",
-    }
     capacity = int(r["capacity"][0])
     others = metrics.filter((pl.col("capacity") == capacity) & (pl.col("segment_bytes") != DEFAULT_SEGMENT_BYTES))
     one = segment_ratios(metrics, int(others["segment_bytes"].max())) if others.height else r.clear()
@@ -1329,30 +1406,61 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
     def setting(dsync: bool) -> str:
         return "with O_DSYNC" if dsync else "without O_DSYNC"
 
-    def ratio_range(row: dict) -> str:
-        return f"{fmt.ratio(row['median'])} ({fmt.span(row['min'], row['max'], 2)})"
+    def interval(row: dict, table: bool = True) -> str:  # as the fio table prints it, or exact at 1
+        shown = fmt.span(row["min"], row["max"], 2) if table else ratio_span(row["min"], row["max"])
+        return f"{fmt.ratio(row['median'])} ({shown})"
 
-    text = (
-        f"With Memtable's default {size} segment files, a rollover every {size}, the deep io_uring mode at "
-        f"{fmt.size(capacity)} flushes reached "
-        + " and ".join(
-            f"{fmt.ratio(row['median'])} of fio's MB/s {setting(row['dsync'])} "
-            f"({fmt.span(row['min'], row['max'], 2)} over {fmt.count(row['rounds'], 'round')}, "
-            f"{words[row['verdict']]})"
-            for row in r.iter_rows(named=True)
-        )
-        + "."
+    text = ""
+    rollovers: int | None = None
+    ours = metrics.filter(
+        (pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)
+        & (pl.col("tool") == "howfast")
+        & (pl.col("capacity") == capacity)
     )
-    if one.height:
-        text += " With one segment file for the whole run, the same flushes reached " + " and ".join(
-            f"{ratio_range(row)} {setting(row['dsync'])}" for row in one.iter_rows(named=True)
+    if {"records", "record_size"} <= set(ours.columns) and ours.height:
+        run = int(ours["records"][0]) * int(ours["record_size"][0])
+        rollovers = max(-(-run // DEFAULT_SEGMENT_BYTES) - 1, 0)
+        text += (
+            f"In those rows the memtable wrote {fmt.size(run)} per run into {size} files, "
+            f"{fmt.count(rollovers, 'rollover')} per run, and fio, as in every row, one file. "
         )
-        text += "." if cost.height == 0 else ""
+    rows = list(r.iter_rows(named=True))
+    text += (
+        f"Against fio, the deep io_uring mode at {fmt.size(capacity)} flushes reached "
+        + "; ".join(
+            f"{interval(row)} {setting(row['dsync'])} over {fmt.count(row['rounds'], 'round')}, "
+            f"{TABLE_VERDICT_WORDS[row['crosscheck']]}"
+            for row in rows
+        )
+        + ". "
+    )
+    goals = {row["verdict"] for row in rows}
+    target = f"The target this book sets for the default size is at least {fmt.ratio(SEGMENT_GOAL)} of fio's MB/s"
+    if len(goals) == 1:
+        both = "the interval" if len(rows) == 1 else "each interval"
+        text += f"{target}: {both} {GOAL_WORDS[goals.pop()]}."
+    else:
+        text += f"{target}: " + "; ".join(f"{setting(row['dsync'])}, the interval {GOAL_WORDS[row['verdict']]}"
+                                          for row in rows) + "."  # fmt: skip
+    if one.height:
+        text += (
+            " Into one segment file for the whole run, the same flushes reached "
+            + " and ".join(f"{interval(row)} {setting(row['dsync'])}" for row in one.iter_rows(named=True))
+            + "."
+        )
     if cost.height:
         text += (
-            "; run by run, the default segment files ran at "
-            + " and ".join(f"{ratio_range(row)} {setting(row['dsync'])}" for row in cost.iter_rows(named=True))
-            + " of the single file's speed."
+            " Run by run, ours into the default files against ours into one file ran "
+            + "; ".join(
+                f"{setting(row['dsync'])} at {interval(row, table=False)}: {SEGMENT_COST_WORDS[row['crosscheck']]}"
+                for row in cost.iter_rows(named=True)
+            )
+            + (
+                f". With {fmt.count(rollovers, 'rollover')} in a run, these rows say little about what a rollover "
+                "costs; the rollover experiment above measures that."
+                if rollovers is not None and rollovers <= 1
+                else "."
+            )
         )
     return text
 
@@ -1367,7 +1475,7 @@ ROLLOVER_COLUMNS = [
     "records/s",
     "records/s range",
     "writer's wait µs",
-    "making a file ms",
+    "making a file µs",
     "per rollover µs",
     "per rollover range",
 ]
@@ -1409,6 +1517,21 @@ def rollover_rounds(metrics: pl.DataFrame) -> pl.DataFrame:
     ).drop("base_ms", "base_rollovers")
 
 
+def signed(x: float | None) -> str:
+    """``fmt.num`` with a minus sign, not a hyphen, before a negative number: '−25.9'."""
+    if x is None:
+        return fmt.NA
+    return f"−{fmt.num(-x)}" if x < 0 else fmt.num(x)
+
+
+def signed_span(lo: float | None, hi: float | None) -> str:
+    """A range whose ends may be negative: '−84.6 to 593' (a dash between them would read as
+    a minus); 'n/a' when unmeasured."""
+    if lo is None or hi is None:
+        return fmt.NA
+    return f"{signed(lo)} to {signed(hi)}"
+
+
 def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
     """Per O_DSYNC setting, maker and segment size (medians over the rounds): rollovers,
     records/s and its range, the writer's wait per segment file, the time making one took,
@@ -1416,7 +1539,7 @@ def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
     runs = rollover_rounds(metrics)
     if runs.height == 0:  # nothing ran: every column, and why on each case's row
         missing = stats.unsupported(metrics, _ROLLOVER_KEYS)
-        numbers = ["rollovers", "records/s", "writer's wait µs", "making a file ms", "per rollover µs"]
+        numbers = ["rollovers", "records/s", "writer's wait µs", "making a file µs", "per rollover µs"]
         return pl.DataFrame(
             {
                 "O_DSYNC": ["yes" if d else "no" for d in missing["dsync"]],
@@ -1436,7 +1559,7 @@ def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
             pl.col("records_per_s").min().alias("lo"),
             pl.col("records_per_s").max().alias("hi"),
             pl.col("wait_us").median().alias("writer's wait µs"),
-            pl.col("make_ms").median().alias("making a file ms"),
+            (pl.col("make_ms").median() * 1e3).alias("making a file µs"),
             pl.col("per_rollover_us").median().alias("per rollover µs"),
             pl.col("per_rollover_us").min().alias("cost lo"),
             pl.col("per_rollover_us").max().alias("cost hi"),
@@ -1453,10 +1576,10 @@ def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
         .map_elements(lambda r: fmt.span(r["lo"], r["hi"]), return_dtype=pl.String)
         .alias("records/s range"),
         "writer's wait µs",
-        "making a file ms",
+        "making a file µs",
         "per rollover µs",
         pl.struct("cost lo", "cost hi")
-        .map_elements(lambda r: fmt.span(r["cost lo"], r["cost hi"]), return_dtype=pl.String)
+        .map_elements(lambda r: signed_span(r["cost lo"], r["cost hi"]), return_dtype=pl.String)
         .alias("per rollover range"),
     )
 
@@ -1508,11 +1631,22 @@ def _us_from_ms(ms: float | None) -> float | None:
     return None if ms is None else ms * 1e3
 
 
+def _rounds_estimate(values: pl.Series) -> Estimate | None:
+    """The median of per-round values with the interval of that median; None without any."""
+    v = [float(x) for x in values.drop_nulls().to_list()]
+    if not v:
+        return None
+    lo, hi, level = stats.median_interval(v)
+    return Estimate(float(pl.Series(v).median()), lo, hi, len(v), level)
+
+
 def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
     """The rollover experiment in words, with O_DSYNC at `segment` bytes (default:
-    Memtable's default size): what making a file took and what the writer waited per
-    rollover, by who made the files; then the run's time per rollover, called a cost
-    only where every round's was above zero, inconclusive otherwise."""
+    Memtable's default size), in the table's µs: what making a file took and what the
+    writer waited per rollover, by who made the files (longer or shorter only where the
+    rounds' intervals do not overlap); then the run's time per rollover, called a cost only
+    where every round's was above zero; then records/s with the helper against the run
+    into a single file."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
     segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
@@ -1521,44 +1655,52 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
     if n["make_writer_ms"] is None and n["make_helper_ms"] is None:
         why = charts.reasons(metrics)
         return f"The rollover experiment could not run here ({why or f'no O_DSYNC runs with {size} files'})."
-    slower = (n["make_helper_ms"] or 0) > (n["make_writer_ms"] or float("inf"))
+
+    def us(x: float | None) -> str:
+        return f"{fmt.num(x)} µs" if x is not None else fmt.NA
+
+    runs = rollover_rounds(metrics).filter(pl.col("dsync"))
+    at = runs.filter(pl.col("segment_bytes") == segment)
+    writer, helper = at.filter(pl.col("segments_ahead") == 0), at.filter(pl.col("segments_ahead") > 0)
+    make = claims.compare(_rounds_estimate(helper["make_ms"]), _rounds_estimate(writer["make_ms"]))
+    wait = claims.compare(_rounds_estimate(helper["wait_us"]), _rounds_estimate(writer["wait_us"]))
     text = (
-        f"With O_DSYNC, making a {size} file took {fmt.duration_us(_us_from_ms(n['make_writer_ms']))} when the "
-        f"writer made it itself, and it waited {fmt.duration_us(n['wait_writer_us'])} at each rollover. Made ahead "
-        f"by the helper, a file took {fmt.duration_us(_us_from_ms(n['make_helper_ms']))}"
-        + (" (the helper shares the disk and the CPUs with the writes)" if slower else "")
-        + f", and the writer waited {fmt.duration_us(n['wait_helper_us'])} per rollover, "
-        + fmt.compared(n["wait_helper_us"], n["wait_writer_us"], more="longer", less="shorter", same="about as long")
-        + " when it made its own files."
+        f"With O_DSYNC, making a {size} file took {us(_us_from_ms(n['make_writer_ms']))} when the writer made "
+        f"its files itself (the mean over all of a run's files, the first one included, which no rollover "
+        f"waits for), and the writer waited {us(n['wait_writer_us'])} at each rollover. Made ahead by the "
+        f"helper, a file took {us(_us_from_ms(n['make_helper_ms']))}"
+        + (" (the helper shares the disk and the CPUs with the writes)" if make.direction == claims.HIGHER else "")
+        + f", and the writer waited {us(n['wait_helper_us'])} per rollover, "
+        + versus(wait, "when it made its own files", more="longer", less="shorter", same="about as long as")
+        + "."
     )
-    runs = rollover_rounds(metrics).filter(pl.col("dsync") & (pl.col("segment_bytes") == segment))
     parts = []
-    for label, rows in (
-        ("made by the writer", runs.filter(pl.col("segments_ahead") == 0)),
-        ("made ahead", runs.filter(pl.col("segments_ahead") > 0)),
-    ):
+    for label, rows in (("made by the writer", writer), ("made ahead", helper)):
         cost = rows["per_rollover_us"].drop_nulls()
         if cost.len() == 0:
             continue
         lo, hi, mid = float(cost.min()), float(cost.max()), float(cost.median())
         if lo > 0:
             parts.append(
-                f"with files {label}, each rollover cost the run {fmt.duration_us(mid)} "
-                f"({fmt.duration_us(lo)} to {fmt.duration_us(hi)} over the rounds)"
+                f"with files {label}, each rollover cost the run {us(mid)} ({us(lo)} to {us(hi)} over the rounds)"
             )
         elif hi < 0:
             parts.append(
                 f"with files {label}, every round ran faster than into a single file (by "
-                f"{fmt.duration_us(-hi)} to {fmt.duration_us(-lo)} per rollover), so no cost shows here"
+                f"{us(-hi)} to {us(-lo)} per rollover), so no cost shows here"
             )
         else:
             parts.append(
                 f"with files {label}, the run's time per rollover beyond the single file's ran from "
-                f"−{fmt.duration_us(-lo)} to {fmt.duration_us(hi)} over the rounds, so against this "
-                "disk's noise the cost is inconclusive here"
+                f"{signed(lo)} to {signed(hi)} µs over the rounds, so against this disk's noise the cost is "
+                "inconclusive here"
             )
     if parts:
         text += " Against the run into a single file, " + "; ".join(parts) + "."
+    if helper.height:
+        whole = runs.filter((pl.col("segments_ahead") > 0) & (pl.col("segment_bytes") == runs["segment_bytes"].max()))
+        rate = claims.compare(_rounds_estimate(helper["records_per_s"]), _rounds_estimate(whole["records_per_s"]))
+        text += f" In records per second, {size} files made ahead ran " + _rate_versus(rate, "into one file") + "."
     return text
 
 
