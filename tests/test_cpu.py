@@ -545,3 +545,15 @@ def test_miss_sentence_says_the_far_figure_is_an_upper_bound_on_a_busy_machine()
     assert "so on a busy machine that ratio is an upper bound" in far
     overlap = report.miss_sentence(_lat({16 * KiB: [1, 1, 50], 256 * MiB: [2, 40, 100]}), CACHES)
     assert "upper bound" not in overlap
+
+
+def test_buffer_sentence_every_branch() -> None:
+    past = report.buffer_sentence(128 * MiB, CACHES)
+    assert past == (
+        "The 128 MiB buffer is larger than every cache of the machine that measured (its L3 holds 32 MiB, shared by "
+        "2 CPUs), so every pass streams from RAM."
+    )
+    inside = report.buffer_sentence(16 * MiB, CACHES)
+    assert inside.startswith("The 16 MiB buffer fits in the L3 of the machine that measured (32 MiB, shared by 2 CPUs)")
+    assert "not RAM" in inside
+    assert "cannot say" in report.buffer_sentence(128 * MiB, {"machine": "elsewhere", "cache_levels": []})

@@ -493,6 +493,25 @@ def _bandwidth(bandwidth: pl.DataFrame, kind: str, threads: int) -> Estimate | N
         return None
 
 
+def buffer_sentence(size: int, facts: dict[str, Any]) -> str:
+    """Where the bandwidth buffer sits in the measured caches: past them all (the loops
+    read RAM), inside one (they measure that cache), or unknown."""
+    caches = data_caches(facts)
+    if not caches:
+        return "The kernel reported no cache sizes, so this page cannot say whether the buffer fits in one."
+    level = claims.cache_level(size, caches)
+    if level is None:
+        last = caches[-1]
+        return (
+            f"The {fmt.size(size)} buffer is larger than every cache of the machine that measured (its {last.name} "
+            f"holds {fmt.size(last.size)}, {_sharing(last)}), so every pass streams from RAM."
+        )
+    return (
+        f"The {fmt.size(size)} buffer fits in the {level.name} of the machine that measured "
+        f"({fmt.size(level.size)}, {_sharing(level)}), so these loops measure that cache, not RAM."
+    )
+
+
 def threads_sentence(bandwidth: pl.DataFrame) -> str:
     """Every thread against one, per kind of loop (``claims.compare``)."""
     if bandwidth.height == 0:
