@@ -31,4 +31,5 @@ PYBIND11_MODULE(_native, m) {
   howfast::register_network(m);
   howfast::register_hashing(m);
   howfast::register_cpu(m);
+  howfast::register_codecs(m);
 }

@@ -1,0 +1,359 @@
+"""The codecs subject's experiments: compression and decompression speed and ratio per
+(codec, level, input, block size) in native loops over the libraries; sorts of 64-bit
+integers in native loops and from Python; and the cross-checks (``crosscheck``).
+
+``measure`` runs every experiment through ``bench.run`` in one scratch directory (the
+cross-check writes its input there for the tools) and hands each to the results store;
+the native loops are ``native/src/codecs/``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .. import _native
+from ..bench import Case, Outcome, Unsupported, run
+from ..checks import checked
+from ..paths import book_root
+from ..profiles import Profile
+from ..scratch import Scratch
+from ..store import Writer
+from . import crosscheck
+
+#: The shape of what this subject stores; bump it when its cases, ids or metrics change.
+SCHEMA = 1
+
+COMPRESS = "compress"
+SORT = "sort"
+PYTHON_SORT = "python_sort"
+VS_ZSTD = crosscheck.VS_ZSTD
+VS_LZ4 = crosscheck.VS_LZ4
+
+#: Each input: what a reader would recognise it as.
+INPUTS: dict[str, str] = {
+    "text": "the book's own sources (its chapters, README and Python code)",
+    "json": "JSON log lines (a web service's access log, made up with a fixed seed)",
+    "csv": "a CSV of numbers (ids, timestamps, prices, quantities; fixed seed)",
+    "binary": "the book's native module (a compiled shared library)",
+    "random": "random bytes (incompressible)",
+}
+
+#: Each measurement is cut into this many slices of equal work; its rate is that of the
+#: fastest slice (other programs share this CPU), ``mean_mb_per_s`` that of the whole run.
+SLICES = 3
+
+
+def _book_text() -> bytes:
+    root = book_root(Path(__file__).resolve().parent) or book_root()
+    if root is None:
+        raise Unsupported("text: the book's sources are not here (run from a checkout)")
+    files = [*sorted((root / "chapters").glob("*.qmd")), root / "README.md", root / "index.qmd"]
+    files += sorted((root / "native" / "howfast").rglob("*.py"))
+    return b"".join(f.read_bytes() for f in files if f.is_file())
+
+
+def _json_lines(size: int) -> bytes:
+    rng = np.random.default_rng(23)
+    paths = ["/api/users", "/api/orders", "/static/app.js", "/api/search", "/health", "/api/cart"]
+    out: list[bytes] = []
+    total, t = 0, 1_780_000_000.0
+    while total < size:
+        n = 4096
+        status = rng.choice([200, 200, 200, 201, 204, 301, 404, 500], n)
+        for i in range(n):
+            t += float(rng.exponential(0.004))
+            line = json.dumps({
+                "ts": round(t, 3), "level": "error" if status[i] >= 500 else "info", "service": "api",
+                "method": "GET" if i % 4 else "POST", "path": f"{paths[i % len(paths)]}/{int(rng.integers(1, 99999))}",
+                "status": int(status[i]), "ms": round(float(rng.lognormal(2.5, 0.8)), 2),
+                "bytes": int(rng.integers(64, 65536)), "user": f"u{int(rng.integers(1, 50000)):05d}",
+            }).encode() + b"\n"  # fmt: skip
+            out.append(line)
+            total += len(line)
+    return b"".join(out)[:size]
+
+
+def _csv_numbers(size: int) -> bytes:
+    rng = np.random.default_rng(24)
+    rows = max(16, size // 40)
+    ids = np.arange(rows) + 1_000_000
+    ts = 1_780_000_000 + np.cumsum(rng.integers(0, 1000, rows))
+    price = np.round(rng.lognormal(3, 1, rows), 2)
+    qty = rng.integers(1, 500, rows)
+    lines = [f"{a},{b},{c:.2f},{d}\n" for a, b, c, d in zip(ids.tolist(), ts.tolist(), price.tolist(), qty.tolist())]
+    return (b"id,ts,price,qty\n" + "".join(lines).encode())[:size]
+
+
+def _binary() -> bytes:
+    return Path(_native.__file__).read_bytes()
+
+
+@lru_cache(maxsize=16)
+def _input(name: str, size: int) -> bytes:
+    if name == "text":
+        return _book_text()[:size]
+    if name == "json":
+        return _json_lines(size)
+    if name == "csv":
+        return _csv_numbers(size)
+    if name == "binary":
+        return _binary()[:size]
+    return np.random.default_rng(size).integers(0, 256, size, dtype=np.uint8).tobytes()
+
+
+def input_bytes(name: str, size: int) -> bytes:
+    """Input `name` (one of ``INPUTS``), `size` bytes long (the text and the binary: at most
+    their real length); the same bytes every call."""
+    if name not in INPUTS:
+        raise ValueError(f"name must be one of {', '.join(INPUTS)}; got {name!r}")
+    if not 1 <= size <= 1 << 31:
+        raise ValueError(f"size must be from 1 byte to 2 GiB, got {size}")
+    return _input(name, size)
+
+
+def _support(codec: str) -> str:
+    support = _native.codec_support()
+    if codec not in support:
+        raise ValueError(f"unknown codec {codec!r}; choose from {sorted(support)}")
+    return support[codec]
+
+
+def _passes(loop: Callable[[int], dict], seconds: float) -> tuple[int, list[dict]]:
+    """Runs of `loop` filling about `seconds`: one pass first; when that alone takes half the
+    time (brotli -11, zstd -19 on a large input) it is the measurement; otherwise the pass
+    count grows ×4 until a run lasts a quarter of a slice, then ``SLICES`` slices run."""
+    first = loop(1)
+    if first["elapsed_ns"] >= seconds * 1e9 / 2:
+        return 1, [first]
+    slice_ns = seconds * 1e9 / SLICES
+    n, r = 1, first
+    while r["elapsed_ns"] < slice_ns / 4 and n < 1 << 30:
+        n *= 4
+        r = loop(n)
+    n = max(1, round(n * slice_ns / max(r["elapsed_ns"], 1)))
+    return n, [loop(n) for _ in range(SLICES)]
+
+
+def codec_speed(codec: str, level: int, data: bytes, block: int, seconds: float) -> Outcome:
+    """One measurement of compression and decompression of `data` in blocks of `block` bytes
+    (0: one block): MB/s of input for each (fastest slice, and over the whole run), the
+    ratio (input / compressed) and the compressed size. Each loop's last pass is compared
+    with `data` byte for byte in C++; here every pass's byte count is checked."""
+    reason = _support(codec)
+    if reason:
+        raise Unsupported(f"{codec}: {reason}")
+    if seconds <= 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    metrics: dict[str, tuple[float, str]] = {}
+    compressed = 0
+    for name, loop in (("compress", _native.compress_loop), ("decompress", _native.decompress_loop)):
+
+        def once(n: int, loop: Callable[..., dict] = loop) -> dict:
+            return loop(codec, level, data, n, block=block)
+
+        n, runs = _passes(once, seconds)
+        for r in runs:
+            if not r["round_trip"] or r["bytes"] != n * len(data):
+                raise RuntimeError(f"{codec} {level}: {name} did not process every byte back to the input")
+            want = n * r["compressed"] if name == "compress" else n * len(data)
+            if r["checksum"] != want:
+                raise RuntimeError(f"{codec} {level}: {name} passes produced {r['checksum']} bytes, expected {want}")
+            compressed = r["compressed"]
+        times = [max(r["elapsed_ns"], 1) for r in runs]
+        metrics[f"{name}_mb_per_s"] = (n * len(data) / (min(times) / 1e9) / 1e6, "MB/s")
+        metrics[f"{name}_mean_mb_per_s"] = (n * len(data) * len(times) / (sum(times) / 1e9) / 1e6, "MB/s")
+    metrics["ratio"] = (len(data) / compressed, "x")
+    metrics["compressed_bytes"] = (float(compressed), "B")
+    metrics["input_bytes"] = (float(len(data)), "B")
+    return Outcome(metrics)
+
+
+def measure_codec(case: Case, scratch: Scratch | None) -> Outcome:
+    data = input_bytes(case["input"], case["size"])
+    return codec_speed(case["codec"], case["level"], data, case["block"], case["seconds"])
+
+
+# ---- sorting ------------------------------------------------------------------------------------
+
+#: The orders a sort meets, in the chapter's order.
+ORDERS: dict[str, str] = {
+    "random": "uniformly random 64-bit integers",
+    "sorted": "already sorted",
+    "reversed": "sorted backwards",
+    "few_unique": "16 distinct values, shuffled",
+}
+
+
+def sort_input(order: str, n: int) -> np.ndarray:
+    """`n` 64-bit unsigned integers in `order` (one of ``ORDERS``), the same every call."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
+    if not 1 <= n <= 1 << 31:
+        raise ValueError(f"n must be from 1 to 2**31, got {n}")
+    rng = np.random.default_rng(n)
+    if order == "few_unique":
+        return rng.integers(0, 2**64, 16, dtype=np.uint64, endpoint=False)[rng.integers(0, 16, n)]
+    values = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    if order == "sorted":
+        values.sort()
+    elif order == "reversed":
+        values = np.sort(values)[::-1].copy()
+    return values
+
+
+def _memory_available() -> int | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def _check_memory(n: int, copies: int) -> None:
+    need = n * 8 * copies
+    have = _memory_available()
+    if have is not None and need > have * 0.8:
+        raise Unsupported(f"{n:,} values need {need / 2**30:.1f} GiB and only {have / 2**30:.1f} GiB of memory is free")
+
+
+def _sort_rates(n: int, times: list[int]) -> Outcome:
+    best = min(times)
+    return Outcome({
+        "mb_per_s": (n * 8 / (best / 1e9) / 1e6, "MB/s"),
+        "ns_per_element": (best / n, "ns"),
+        "mean_mb_per_s": (n * 8 * len(times) / (sum(times) / 1e9) / 1e6, "MB/s"),
+    })  # fmt: skip
+
+
+def native_sort(algorithm: str, order: str, n: int, seconds: float) -> Outcome:
+    """One measurement of a native sort of `n` values: its fastest of the sorts run in about
+    `seconds` (at least ``SLICES``), each output checked for order and sum in C++."""
+    if algorithm not in _native.sort_algorithms():
+        raise ValueError(f"algorithm must be one of {', '.join(_native.sort_algorithms())}; got {algorithm!r}")
+    _check_memory(n, 4)
+    values = sort_input(order, n)
+    want = int(values.sum(dtype=np.uint64))
+    times = []
+    deadline = time.perf_counter() + seconds
+    while len(times) < SLICES or time.perf_counter() < deadline:
+        r = _native.sort_loop(algorithm, values, 1)
+        if r["checksum"] != want:
+            raise RuntimeError(f"{algorithm}: the sorted values' sum {r['checksum']} differs from the input's {want}")
+        times.append(max(r["elapsed_ns"], 1))
+    return _sort_rates(n, times)
+
+
+def measure_sort(case: Case, scratch: Scratch | None) -> Outcome:
+    return native_sort(case["algorithm"], case["order"], case["n"], case["seconds"])
+
+
+#: From Python: what a program calls to sort an array of 64-bit integers.
+PYTHON_SORTS = ("numpy.sort", "polars.sort")
+
+
+def python_sort(library: str, order: str, n: int, seconds: float) -> Outcome:
+    """One measurement of numpy's or polars' sort of `n` values (their default algorithm),
+    the output checked for order and sum after each timed sort."""
+    import polars as pl
+
+    if library not in PYTHON_SORTS:
+        raise ValueError(f"library must be one of {', '.join(PYTHON_SORTS)}; got {library!r}")
+    _check_memory(n, 4)
+    values = sort_input(order, n)
+    want = values.sum(dtype=np.uint64)
+    series = pl.Series("v", values)
+    times = []
+    deadline = time.perf_counter() + seconds
+    while len(times) < SLICES or time.perf_counter() < deadline:
+        start = time.perf_counter_ns()
+        out = np.sort(values) if library == "numpy.sort" else series.sort()
+        times.append(max(time.perf_counter_ns() - start, 1))
+        got = out if isinstance(out, np.ndarray) else out.to_numpy()
+        if not (np.all(got[1:] >= got[:-1]) and got.sum(dtype=np.uint64) == want):
+            raise RuntimeError(f"{library}: the output is not the input sorted")
+    return _sort_rates(n, times)
+
+
+def measure_python_sort(case: Case, scratch: Scratch | None) -> Outcome:
+    return python_sort(case["library"], case["order"], case["n"], case["seconds"])
+
+
+# ---- cases ------------------------------------------------------------------------------------
+
+
+def codec_cases(profile: Profile) -> list[dict]:
+    plan = profile.codecs
+    return [
+        {"codec": c, "level": lv, "input": i, "block": b, "size": plan.size, "seconds": plan.seconds}
+        for c, lv in plan.levels
+        for i in (plan.slow_inputs if (c, lv) in plan.slow_levels else plan.inputs)
+        for b in plan.blocks
+    ]
+
+
+def sort_cases(profile: Profile) -> list[dict]:
+    plan = profile.codecs
+    return [
+        {"algorithm": a, "order": o, "n": n, "seconds": plan.sort_seconds}
+        for n in plan.sort_sizes
+        for a in _native.sort_algorithms()
+        for o in ORDERS
+    ]
+
+
+def python_sort_cases(profile: Profile) -> list[dict]:
+    plan = profile.codecs
+    return [
+        {"library": lib, "order": o, "n": n, "seconds": plan.python_sort_seconds}
+        for n in plan.sort_sizes
+        for lib in PYTHON_SORTS
+        for o in ORDERS
+    ]
+
+
+def input_sizes(profile: Profile) -> dict[str, int | None]:
+    """Bytes of each input of the plan (None: it could not be made here)."""
+    sizes: dict[str, int | None] = {}
+    for name in profile.codecs.inputs:
+        try:
+            sizes[name] = len(input_bytes(name, profile.codecs.size))
+        except Unsupported:
+            sizes[name] = None
+    return sizes
+
+
+def python_versions() -> dict[str, str | None]:
+    import polars as pl
+
+    return {"numpy": np.__version__, "polars": pl.__version__}
+
+
+def measure(profile: Profile, out: Writer) -> None:
+    """The subject's experiments in one scratch dir, each handed to `out`."""
+    with Scratch(need_bytes=profile.codecs.size * 2) as scratch:
+        out.record_facts(scratch.path)
+        out.details["libraries"] = _native.codec_libraries()
+        out.details["python"] = python_versions()
+        out.details["tools"] = crosscheck.tool_versions()
+        out.details["inputs"] = input_sizes(profile)
+        out.add(run(COMPRESS, codec_cases(profile), measure_codec, repetitions=profile.repetitions, scratch=scratch))
+        for versus in crosscheck.versus_tools(profile, scratch, input_bytes, codec_speed):
+            out.add(versus)
+        out.add(run(SORT, sort_cases(profile), measure_sort, repetitions=profile.repetitions, scratch=scratch))
+        out.add(
+            run(PYTHON_SORT, python_sort_cases(profile), measure_python_sort, repetitions=profile.repetitions,
+                scratch=scratch)
+        )  # fmt: skip
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())

@@ -1,0 +1,308 @@
+"""The codecs subject (compression and sorting): every codec's round trip is byte for byte,
+its output is the real format (zlib reads our zlib, the zstd tool reads our zstd), the
+loops' checksums prove every pass ran, every sort's output is the input sorted, bad
+arguments raise clear exceptions, the tools' outputs parse, and every branch of the
+chapter's sentences reads right."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import zlib
+
+import numpy as np
+import polars as pl
+import pytest
+
+from howfast import _native
+from howfast.bench import Unsupported
+from howfast.codecs import crosscheck, plan, report
+from howfast.codecs import experiments as codecs
+from howfast.stats import Estimate
+
+SUPPORT = _native.codec_support()
+LEVELS = [(c, lv) for c, lv in plan.LEVELS if SUPPORT.get(c) == ""]
+
+
+def needs(*names: str) -> pytest.MarkDecorator:
+    missing = [f"{c}: {SUPPORT.get(c)}" for c in names if SUPPORT.get(c) != ""]
+    return pytest.mark.skipif(bool(missing), reason="; ".join(missing))
+
+
+def test_every_codec_is_listed_with_a_reason_or_none() -> None:
+    assert set(SUPPORT) == set(report.CODEC_NAMES)
+    assert all(isinstance(reason, str) for reason in SUPPORT.values())
+    assert {c for c, _ in plan.LEVELS} == set(SUPPORT)
+
+
+@pytest.mark.parametrize(("codec", "level"), LEVELS)
+@pytest.mark.parametrize("block", [0, 4096, 65536])
+def test_round_trip_is_byte_for_byte(codec: str, level: int, block: int) -> None:
+    for name in ("json", "random", "csv"):
+        data = codecs.input_bytes(name, 100_000)
+        packed, sizes = _native.compress(codec, level, data, block=block)
+        assert sum(sizes) == len(packed)
+        assert len(sizes) == (1 if block == 0 else -(-len(data) // block))
+        assert _native.decompress(codec, packed, sizes, len(data), block=block) == data
+        assert (len(packed) < len(data)) == (name != "random")  # random bytes do not shrink
+
+
+@needs("zlib")
+def test_our_zlib_is_the_zlib_format() -> None:
+    data = codecs.input_bytes("json", 50_000)
+    packed, sizes = _native.compress("zlib", 6, data)
+    assert zlib.decompress(packed) == data
+    assert zlib.decompress(_native.compress("zlib", 9, data)[0]) == data
+
+
+@needs("zstd")
+@pytest.mark.skipif(shutil.which("zstd") is None, reason="the zstd command is not installed")
+def test_the_zstd_tool_reads_our_frames() -> None:
+    data = codecs.input_bytes("csv", 80_000)
+    packed, _ = _native.compress("zstd", 3, data)
+    done = subprocess.run(["zstd", "-d", "-c"], input=packed, capture_output=True, check=True)
+    assert done.stdout == data
+
+
+@needs("zstd")
+def test_corrupt_input_raises_with_the_codec_named() -> None:
+    data = codecs.input_bytes("json", 10_000)
+    packed, sizes = _native.compress("zstd", 1, data)
+    bad = bytes([packed[0] ^ 0xFF]) + packed[1:]
+    with pytest.raises(RuntimeError, match="zstd"):
+        _native.decompress("zstd", bad, sizes, len(data))
+
+
+@pytest.mark.parametrize(("codec", "level"), LEVELS[:4])
+def test_loops_check_every_pass(codec: str, level: int) -> None:
+    data = codecs.input_bytes("json", 40_000)
+    for loop in (_native.compress_loop, _native.decompress_loop):
+        r = loop(codec, level, data, 3, block=8192)
+        assert r["round_trip"] and r["iterations"] == 3 and r["bytes"] == 3 * len(data)
+        packed, _ = _native.compress(codec, level, data, block=8192)
+        assert r["compressed"] == len(packed)
+    assert _native.compress_loop(codec, level, data, 3, block=8192)["checksum"] == 3 * len(packed)
+    assert _native.decompress_loop(codec, level, data, 3, block=8192)["checksum"] == 3 * len(data)
+
+
+def test_bad_codec_arguments_raise_value_error_naming_them() -> None:
+    data = b"hello" * 100
+    with pytest.raises(ValueError, match="codec"):
+        _native.compress_loop("nope", 1, data, 1)
+    with pytest.raises(ValueError, match="level"):
+        _native.compress("zlib", 42, data)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.decompress_loop("zstd", 1, data, 0)
+    with pytest.raises(ValueError, match="block"):
+        _native.compress("zstd", 1, data, block=-1)
+    with pytest.raises(ValueError, match="data"):
+        _native.compress_loop("zstd", 1, b"", 1)
+    with pytest.raises(ValueError, match="data"):
+        _native.compress("zstd", 1, np.arange(10, dtype=np.uint32))
+    packed, sizes = _native.compress("zlib", 1, data, block=100)
+    with pytest.raises(ValueError, match="sizes"):
+        _native.decompress("zlib", packed, sizes[:-1], len(data), block=100)
+    with pytest.raises(ValueError, match="name"):
+        codecs.input_bytes("nope", 10)
+    with pytest.raises(ValueError, match="size"):
+        codecs.input_bytes("json", 0)
+
+
+def test_a_codec_built_without_its_library_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecs._native, "codec_support", lambda: {**SUPPORT, "brotli": "built without libbrotli"})
+    with pytest.raises(Unsupported, match="brotli: built without libbrotli"):
+        codecs.codec_speed("brotli", 1, b"abc" * 1000, 0, 0.001)
+
+
+def test_inputs_are_what_they_say_and_stable() -> None:
+    assert codecs.input_bytes("json", 5000) == codecs.input_bytes("json", 5000)
+    lines = codecs.input_bytes("json", 20000).split(b"\n")[:-1]
+    import json
+
+    assert all(json.loads(line)["service"] == "api" for line in lines)
+    assert codecs.input_bytes("csv", 3000).startswith(b"id,ts,price,qty\n")
+    assert codecs.input_bytes("binary", 4)[:4] == b"\x7fELF"
+    assert len(codecs.input_bytes("random", 12345)) == 12345
+
+
+@needs("zstd", "lz4")
+def test_codec_speed_has_its_metrics() -> None:
+    m = codecs.codec_speed("zstd", 1, codecs.input_bytes("json", 30000), 8192, 0.003).metrics
+    assert {"compress_mb_per_s", "decompress_mb_per_s", "ratio", "compressed_bytes"} <= set(m)
+    assert m["ratio"][0] > 1 and m["input_bytes"][0] == 30000
+
+
+# ---- sorting ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["std_sort", "std_stable_sort", "radix_lsd"])
+@pytest.mark.parametrize("order", list(codecs.ORDERS))
+def test_every_sort_gives_the_input_sorted(algorithm: str, order: str) -> None:
+    for n in (1, 2, 1000, 70_001):
+        values = codecs.sort_input(order, n)
+        assert np.array_equal(_native.sort_u64(algorithm, values), np.sort(values))
+    r = _native.sort_loop(algorithm, values, 2)
+    assert r["checksum"] == int(values.sum(dtype=np.uint64)) and r["elements"] == 2 * n
+
+
+def test_radix_sort_on_the_extremes() -> None:
+    values = np.array([2**64 - 1, 0, 2**63, 1, 2**63 - 1, 255, 256] * 7, dtype=np.uint64)
+    assert np.array_equal(_native.sort_u64("radix_lsd", values), np.sort(values))
+
+
+def test_orders_are_what_they_say() -> None:
+    assert np.all(np.diff(codecs.sort_input("sorted", 1000).astype(np.float64)) >= 0)
+    assert np.all(np.diff(codecs.sort_input("reversed", 1000).astype(np.float64)) <= 0)
+    assert len(np.unique(codecs.sort_input("few_unique", 10000))) <= 16
+
+
+def test_bad_sort_arguments_raise_value_error_naming_them() -> None:
+    values = codecs.sort_input("random", 10)
+    with pytest.raises(ValueError, match="algorithm"):
+        _native.sort_loop("bogo", values, 1)
+    with pytest.raises(ValueError, match="algorithm"):
+        _native.sort_u64("bogo", values)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.sort_loop("std_sort", values, 0)
+    with pytest.raises(ValueError, match="values"):
+        _native.sort_loop("std_sort", np.zeros(0, dtype=np.uint64), 1)
+    with pytest.raises(ValueError, match="order"):
+        codecs.sort_input("shuffled", 10)
+    with pytest.raises(ValueError, match="library"):
+        codecs.python_sort("qsort", "random", 10, 0.001)
+
+
+def test_sorts_have_their_metrics() -> None:
+    m = codecs.native_sort("radix_lsd", "random", 5000, 0.001).metrics
+    assert m["mb_per_s"][1] == "MB/s" and m["ns_per_element"][0] > 0
+    m = codecs.python_sort("polars.sort", "few_unique", 5000, 0.001).metrics
+    assert m["mb_per_s"][0] > 0
+
+
+def test_too_large_a_sort_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecs, "_memory_available", lambda: 1 << 20)
+    with pytest.raises(Unsupported, match="memory"):
+        codecs.native_sort("std_sort", "random", 100_000, 0.001)
+
+
+# ---- the tools ----------------------------------------------------------------------------------
+
+ZSTD_OUT = (
+    " 3#t23.txt           :    161896 ->     51894 (x3.120),   47.3 MB/s,  143.9 MB/s\r"
+    " 3#t23.txt           :    161896 ->     51894 (x3.120),   48.9 MB/s,  187.5 MB/s\r 3#\n"
+)
+LZ4_OUT = " 1#t23.txt           :    161896 ->     79907 (2.026), 148.4 MB/s ,1511.2 MB/s\r 1#\n"
+
+
+def test_parse_bench_reads_the_last_result_of_each_tool() -> None:
+    assert crosscheck.parse_bench(ZSTD_OUT) == (161896, 51894, 48.9, 187.5)
+    assert crosscheck.parse_bench(LZ4_OUT) == (161896, 79907, 148.4, 1511.2)
+    with pytest.raises(ValueError, match="no result"):
+        crosscheck.parse_bench("zstd: error")
+
+
+def test_tool_levels_and_a_missing_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert crosscheck.tool_level("lz4", 0) == 1 and crosscheck.tool_level("lz4hc", 9) == 9
+    assert crosscheck.tool_level("zstd", 19) == 19
+    with pytest.raises(ValueError, match="codec"):
+        crosscheck.tool_level("brotli", 1)
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
+    with pytest.raises(Unsupported, match="zstd command is not installed"):
+        crosscheck.tool_bench("zstd", 1, "/nonexistent", 1)
+
+
+# ---- the chapter's words --------------------------------------------------------------------------
+
+
+def test_labels_and_frontier() -> None:
+    assert [report.label(*x) for x in (("zstd", 3), ("lz4", 0), ("lz4hc", 9), ("snappy", 0))] == [
+        "zstd -3", "lz4", "lz4 HC -9", "snappy",
+    ]  # fmt: skip
+    points = [("a", 500.0, 2.0), ("b", 100.0, 3.0), ("c", 90.0, 2.5), ("d", 5.0, 3.5)]
+    assert report.frontier(points) == ["a", "b", "d"]
+    with pytest.raises(ValueError, match="point"):
+        report.frontier([("a", 0.0, 1.0)])
+
+
+def test_rule_sentence_every_branch() -> None:
+    e = Estimate
+    assert "too few codecs" in report.rule_sentence(None, 10.0)
+    assert "the rule holds here" in report.rule_sentence(e(12.0, 9.0, 15.0), 10.0)
+    assert "steeper than" in report.rule_sentence(e(40.0, 30.0, 50.0), 10.0)
+    assert "gentler than" in report.rule_sentence(e(3.0, 2.5, 4.0), 10.0)
+    assert "not clearly steeper or gentler" in report.rule_sentence(e(12.0, 4.0, 40.0), 10.0)
+    assert "napkin" not in report.rule_sentence(e(12.0, 9.0, 15.0), None)
+
+
+def _summary(rows: list[tuple[str, int, str, int, str, list[float]]]) -> pl.DataFrame:
+    frame = pl.DataFrame(
+        [
+            {"codec": c, "level": lv, "input": i, "block": b, "repetition": r, "metric": m, "value": v, "unit": "x",
+             "note": None}
+            for c, lv, i, b, m, values in rows
+            for r, v in enumerate(values)
+        ]
+    )  # fmt: skip
+    return report.compress_summary(frame)
+
+
+def test_blocks_sentence_every_branch() -> None:
+    costs = _summary(
+        [("zstd", 3, "json", 65536, "ratio", [4.0, 4.1, 4.0]), ("zstd", 3, "json", 0, "ratio", [6.0, 6.1, 6.0])]
+    )
+    assert "costs ratio" in report.blocks_sentence(costs, "zstd", 3, "json", 65536)
+    same = _summary(
+        [("zstd", 3, "json", 65536, "ratio", [4.0, 4.0, 4.0]), ("zstd", 3, "json", 0, "ratio", [4.01, 4.0, 4.0])]
+    )
+    assert "almost nothing" in report.blocks_sentence(same, "zstd", 3, "json", 65536)
+    odd = _summary(
+        [("zstd", 3, "json", 65536, "ratio", [5.0, 5.0, 5.0]), ("zstd", 3, "json", 0, "ratio", [4.0, 4.0, 4.0])]
+    )
+    assert "unusual" in report.blocks_sentence(odd, "zstd", 3, "json", 65536)
+    missing = pl.DataFrame([
+        {"codec": "zstd", "level": 3, "input": "json", "block": b, "repetition": 0, "metric": "unsupported",
+         "value": None, "unit": "", "note": "no"} for b in (0, 65536)
+    ])  # fmt: skip
+    assert "did not run here" in report.blocks_sentence(report.compress_summary(missing), "zstd", 3, "json", 65536)
+
+
+def test_cost_per_ratio_step_reads_a_tenfold_line() -> None:
+    rows = []
+    for codec, level, ratio in (("lz4", 0, 2.0), ("zstd", 3, 3.0), ("zstd", 19, 4.0)):
+        speed = 1000.0 / 10 ** (ratio - 2)
+        rows += [
+            (codec, level, "text", 0, "ratio", [ratio] * 3),
+            (codec, level, "text", 0, "compress_mb_per_s", [speed] * 3),
+        ]
+    frame = pl.DataFrame([
+        {"codec": c, "level": lv, "input": i, "block": b, "repetition": r, "metric": m, "value": v, "unit": "x",
+         "note": None}
+        for c, lv, i, b, m, values in rows for r, v in enumerate(values)
+    ])  # fmt: skip
+    factor = report.cost_per_ratio_step(frame, "text", 0)
+    assert factor is not None and factor.median == pytest.approx(10.0)
+    assert report.cost_per_ratio_step(frame, "json", 0) is None
+
+
+def test_pays_and_napkin_sentences_every_branch() -> None:
+    assert report.breakeven_mb_per_s(300.0, 3.0) == pytest.approx(200.0)
+    assert "pays before" in report.pays_sentence(300.0, 3.0, 100.0, "the network")
+    assert "does not pay" in report.pays_sentence(300.0, 3.0, 1000.0, "the network")
+    assert "never pays" in report.pays_sentence(300.0, 1.0, 100.0, "the network")
+    assert "no stored measurement" in report.pays_sentence(300.0, 3.0, None, "the network")
+    assert "did not run" in report.pays_sentence(None, 3.0, 100.0, "the network")
+    e = Estimate(400.0, 380.0, 420.0, 3)
+    assert "faster than napkin-math" in report.versus_napkin(e, 200.0, "x")
+    assert "slower than napkin-math" in report.versus_napkin(e, 800.0, "x")
+    assert "no such row" in report.versus_napkin(e, None, "x")
+    assert "did not run" in report.versus_napkin(None, 200.0, "x")
+    assert report.log_cost(1e9, 500.0, 4.0) == {"seconds": 2.0, "shipped": 2.5e8}
+    assert report.log_cost(1e9, None, 4.0)["seconds"] is None
+    assert report.seconds_words(30.0) == "30 s" and report.seconds_words(600.0) == "10 minutes"
+
+
+def test_napkin_figures_are_read_in_mb_per_s() -> None:
+    assert report.napkin("sorting_64_bit_integers") == pytest.approx(200 * 2**20 / 1e6)
+    assert report.napkin("decompression") == pytest.approx(2**30 / 1e6)
+    assert report.napkin("compression_rule_of_thumb", "speed_cost_per_ratio_step") == 10.0
+    assert report.napkin("no_such_row") is None
