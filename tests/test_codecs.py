@@ -306,3 +306,33 @@ def test_napkin_figures_are_read_in_mb_per_s() -> None:
     assert report.napkin("decompression") == pytest.approx(2**30 / 1e6)
     assert report.napkin("compression_rule_of_thumb", "speed_cost_per_ratio_step") == 10.0
     assert report.napkin("no_such_row") is None
+
+
+def _sorts(rows: dict[str, list[float]], key: str = "algorithm", name: str = "radix_lsd") -> pl.DataFrame:
+    return pl.DataFrame([
+        {key: name, "order": order, "n": 1000, "repetition": r, "metric": "mb_per_s", "value": v, "unit": "MB/s",
+         "note": None}
+        for order, values in rows.items() for r, v in enumerate(values)
+    ])  # fmt: skip
+
+
+def test_order_sentence_and_sort_bars() -> None:
+    even = _sorts({"random": [100.0, 101.0, 99.0], "sorted": [110.0, 111.0, 109.0]})
+    assert "within 1.1× of the same speed on every order" in report.order_sentence(even, "radix_lsd", 1000)
+    uneven = _sorts({"random": [100.0, 101.0, 99.0], "sorted": [900.0, 910.0, 890.0]})
+    said = report.order_sentence(uneven, "radix_lsd", 1000)
+    assert "depends on the order: 9×" in said and said.index("random") < said.index("sorted")
+    assert "did not run here" in report.order_sentence(uneven, "std_sort", 1000)
+    bars = report.sort_bars(uneven, _sorts({"random": [50.0, 60.0, 55.0]}, "library", "numpy.sort"), 1000)
+    assert set(bars["sort"]) == {"LSD radix sort (ours)", "numpy.sort"} and bars["min"].min() == 50.0
+
+
+def test_versus_napkin_keeps_digits_for_a_near_ratio() -> None:
+    assert "1.04× slower than napkin-math" in report.versus_napkin(Estimate(500.0, 490.0, 510.0, 3), 520.0, "x")
+    assert report.napkin_quoted("decompression") == "1 GiB/s" and report.napkin_quoted("nope") == "n/a"
+
+
+@needs("lz4")
+def test_fastest_pass_as_the_tools_measure() -> None:
+    m = codecs.fastest_pass("lz4", 0, codecs.input_bytes("json", 20000), 0, 0.002).metrics
+    assert set(m) == {"compress_mb_per_s", "decompress_mb_per_s", "ratio"} and m["ratio"][0] > 1

@@ -4,7 +4,8 @@ level and one block (both tools benchmark a whole file as one block by default).
 and the tool alternate run by run (``bench.run(..., alternate=True)``).
 
 Units: both tools print "MB/s" of input with MB = 10^6 bytes (their bench.c's MB_UNIT),
-the fastest of their passes; we report our fastest slice, in the same unit. ``lz4 -b1``
+the fastest of their passes; beside them we time our passes one by one and report the
+fastest (``experiments.fastest_pass``), in the same unit. ``lz4 -b1``
 is lz4's fast mode (LZ4_compress_fast, acceleration 1), ``-b9`` and up its HC mode.
 """
 

@@ -39,6 +39,7 @@ class Plan:
     slow_inputs: tuple[str, ...]
     size: int  # bytes of each input (the text and the binary: at most their real size)
     blocks: tuple[int, ...]  # block sizes (0: the whole input as one block)
+    block_inputs: tuple[str, ...]  # inputs measured in blocks too; every input is measured as one buffer
     seconds: float  # each measurement runs about this long (iterations calibrated), in slices
     crosscheck_levels: tuple[tuple[str, int], ...]  # (codec, level) beside `zstd -b` / `lz4 -b`
     crosscheck_inputs: tuple[str, ...]  # on these inputs
@@ -59,6 +60,7 @@ QUICK = Plan(
     slow_inputs=("text", "json"),
     size=256 * KiB,
     blocks=(64 * KiB, 0),
+    block_inputs=("text", "json"),
     seconds=0.01,
     crosscheck_levels=(("zstd", 1), ("lz4", 0)),
     crosscheck_inputs=("text",),
@@ -75,6 +77,7 @@ FULL = Plan(
     slow_inputs=INPUTS,
     size=16 * MiB,
     blocks=(64 * KiB, 0),
+    block_inputs=INPUTS,
     seconds=0.3,
     crosscheck_levels=_CROSS,
     crosscheck_inputs=("text", "json", "binary"),
@@ -93,6 +96,7 @@ SMOKE = Plan(
     slow_inputs=("text",),
     size=64 * KiB,
     blocks=(16 * KiB, 0),
+    block_inputs=("text", "json"),
     seconds=0.002,
     crosscheck_levels=(("zstd", 1), ("lz4", 0)),
     crosscheck_inputs=("text",),

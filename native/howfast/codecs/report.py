@@ -56,6 +56,14 @@ def napkin(benchmark: str, metric: str = "throughput", machine: str = NAPKIN_MAC
     return float(row["value"]) * _TO_MB.get(row["unit"], 1.0) if metric == "throughput" else float(row["value"])
 
 
+def napkin_quoted(benchmark: str, metric: str = "throughput", machine: str = NAPKIN_MACHINE) -> str:
+    """napkin-math's cell as its README prints it ('500 MiB/s'); 'n/a' when it has none."""
+    frame = reference.load("napkin_math").filter(
+        (pl.col("benchmark") == benchmark) & (pl.col("metric") == metric) & (pl.col("machine") == machine)
+    )
+    return " ".join(str(frame["quoted"][0]).split()) if frame.height else fmt.NA
+
+
 # ---- compression ---------------------------------------------------------------------------------
 
 
@@ -241,6 +249,39 @@ def sort_table(native: pl.DataFrame, python: pl.DataFrame, n: int) -> pl.DataFra
     return wide.with_columns(pl.col("sort").replace_strict(SORT_NAMES, return_dtype=pl.String))
 
 
+def sort_bars(native: pl.DataFrame, python: pl.DataFrame, n: int) -> pl.DataFrame:
+    """Median, min and max MB/s per sort and order, for ``charts.grouped_bars``."""
+    parts = []
+    for frame, key in ((native, "algorithm"), (python, "library")):
+        part = frame.filter((pl.col("n") == n) & (pl.col("metric") == "mb_per_s")) if frame.height else frame
+        if part.height:
+            s = stats.summarize(part, [key, "order"]).rename({key: "sort"})
+            parts.append(s.select("sort", "order", "median", "min", "max"))
+    if not parts:
+        return pl.DataFrame(schema={"sort": pl.String, "order": pl.String, "median": pl.Float64, "min": pl.Float64,
+                                    "max": pl.Float64})  # fmt: skip
+    return pl.concat(parts).with_columns(
+        pl.col("sort").replace_strict(SORT_NAMES, return_dtype=pl.String),
+        pl.col("order").replace_strict(ORDER_NAMES, return_dtype=pl.String),
+    )
+
+
+def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
+    """How much a native sort's speed depends on the order of its input."""
+    part = native.filter((pl.col("n") == n) & (pl.col("algorithm") == algorithm) & (pl.col("metric") == "mb_per_s"))
+    name = SORT_NAMES.get(algorithm, algorithm)
+    if part.height == 0:
+        return f"{name} did not run here."
+    medians = stats.summarize(part, ["order"]).sort("median")
+    slow, fast = medians.row(0, named=True), medians.row(-1, named=True)
+    spread = fast["median"] / slow["median"]
+    if spread <= 1.5:
+        return f"{name} runs within {fmt.num(spread, 2)}× of the same speed on every order."
+    return (f"{name}'s speed depends on the order: {fmt.num(spread, 2)}× between "
+            f"{ORDER_NAMES[str(slow['order'])]} ({fmt.num(slow['median'])} MB/s) and "
+            f"{ORDER_NAMES[str(fast['order'])]} ({fmt.num(fast['median'])} MB/s).")  # fmt: skip
+
+
 def sort_estimate(
     native: pl.DataFrame, algorithm: str, order: str, n: int, metric: str = "mb_per_s"
 ) -> Estimate | None:
@@ -258,8 +299,12 @@ def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str
     if figure is None:
         return f"{what} runs at {fmt.num(ours.median)} MB/s; napkin-math has no such row."
     c = claims.compare(ours, Estimate.exact(figure))
+    words = claims.phrase(c, more="faster", less="slower")
+    if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio is not None and 1 / 1.5 < c.ratio < 1.5:
+        times = c.ratio if c.direction == claims.HIGHER else 1 / c.ratio
+        words = f"{fmt.num(times, 3)}× {'faster' if c.direction == claims.HIGHER else 'slower'} than"
     return (f"{what} runs at {fmt.num(ours.median)} MB/s ({fmt.num(ours.lo)}–{fmt.num(ours.hi)}), "
-            f"{claims.phrase(c, more='faster', less='slower')} napkin-math's {fmt.num(figure)} MB/s.")  # fmt: skip
+            f"{words} napkin-math's {fmt.num(figure)} MB/s.")  # fmt: skip
 
 
 # ---- what it means for a design ---------------------------------------------------------------
