@@ -336,3 +336,104 @@ def test_versus_napkin_keeps_digits_for_a_near_ratio() -> None:
 def test_fastest_pass_as_the_tools_measure() -> None:
     m = codecs.fastest_pass("lz4", 0, codecs.input_bytes("json", 20000), 0, 0.002).metrics
     assert set(m) == {"compress_mb_per_s", "decompress_mb_per_s", "ratio"} and m["ratio"][0] > 1
+
+
+# ---- serialization ------------------------------------------------------------------------------
+
+SERIAL = _native.serial_support()
+
+
+def needs_json(*names: str) -> pytest.MarkDecorator:
+    missing = [f"{c}: {SERIAL.get(c)}" for c in names if SERIAL.get(c) != ""]
+    return pytest.mark.skipif(bool(missing), reason="; ".join(missing))
+
+
+def _python_sums(rows: list[dict]) -> dict:
+    strings = [r[k].encode() for r in rows for k in ("user", "path")]
+    return {
+        "records": len(rows), "ids": sum(r["id"] for r in rows), "statuses": sum(r["status"] for r in rows),
+        "bytes": sum(r["bytes"] for r in rows), "ts": sum(r["ts"] for r in rows), "ms": sum(r["ms"] for r in rows),
+        "string_bytes": sum(len(s) for s in strings), "string_sum": sum(sum(s) for s in strings),
+    }  # fmt: skip
+
+
+@needs_json("simdjson", "rapidjson")
+def test_parsed_values_equal_the_records() -> None:
+    columns = codecs.records(2000)
+    rows = codecs.record_list(columns)
+    want = _python_sums(rows)
+    assert _native.record_sums(columns) == want
+    text = codecs.records_json(2000).decode()
+    assert _native.parse_sums("simdjson", text) == want
+    assert _native.parse_sums("rapidjson", text) == want
+    import json
+
+    assert json.loads(_native.write_json(columns)) == rows  # RapidJSON's text is the same records
+    assert _native.binary_sums(_native.write_binary(columns)) == want
+
+
+@needs_json("simdjson", "rapidjson")
+def test_serial_loops_hand_back_the_sums() -> None:
+    columns = codecs.records(500)
+    want = _native.record_sums(columns)
+    text = codecs.records_json(500).decode()
+    for library in ("simdjson", "rapidjson"):
+        r = _native.parse_loop(library, text, 3)
+        assert r["sums"] == want and r["bytes"] == len(text) and r["iterations"] == 3
+    for library in ("rapidjson", "binary"):
+        assert _native.write_loop(library, columns, 2)["sums"] == want
+    assert _native.read_binary_loop(columns, 2)["sums"] == want
+
+
+@needs_json("simdjson", "rapidjson")
+def test_bad_json_and_bad_arguments_raise_clearly() -> None:
+    with pytest.raises(RuntimeError, match="simdjson"):
+        _native.parse_sums("simdjson", '[{"id": 1,')
+    with pytest.raises(RuntimeError, match="rapidjson"):
+        _native.parse_sums("rapidjson", '[{"id": "one"}]')
+    with pytest.raises(ValueError, match="library"):
+        _native.parse_loop("binary", "[]", 1)
+    with pytest.raises(ValueError, match="library"):
+        _native.write_loop("simdjson", codecs.records(3), 1)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.parse_loop("simdjson", "[]", 0)
+    columns = codecs.records(3)
+    with pytest.raises(ValueError, match="records"):
+        _native.write_loop("binary", {k: v for k, v in columns.items() if k != "path"}, 1)
+    with pytest.raises(ValueError, match="same length"):
+        _native.write_binary({**columns, "user": columns["user"][:2]})
+    with pytest.raises(RuntimeError, match="binary"):
+        _native.binary_sums(_native.write_binary(columns)[:-1])
+    with pytest.raises(ValueError, match="operation, library"):
+        codecs.native_serial("parse", "binary", 10, 0.001)
+    with pytest.raises(ValueError, match="n must be"):
+        codecs.records(0)
+
+
+def test_python_serialization_checks_and_a_missing_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = codecs.python_serial("parse", "json", 200, 0.001).metrics
+    assert m["records_per_s"][0] > 0 and m["bytes_per_record"][1] == "B"
+    real = codecs.importlib.import_module
+
+    def missing(name: str):  # noqa: ANN202
+        if name == "orjson":
+            raise ImportError(name)
+        return real(name)
+
+    monkeypatch.setattr(codecs.importlib, "import_module", missing)
+    with pytest.raises(Unsupported, match="orjson is not installed"):
+        codecs.python_serial("write", "orjson", 10, 0.001)
+
+
+def test_serial_table_names_every_row() -> None:
+    frame = pl.DataFrame([
+        {"operation": "parse", "library": lib, "records": 10, "seconds": 0.1, "repetition": r, "metric": m,
+         "value": v, "unit": "u", "note": None}
+        for lib in ("rapidjson", "binary") for r in range(3)
+        for m, v in (("mb_per_s", 100.0 + r), ("records_per_s", 1e6), ("bytes_per_record", 90.0))
+    ])  # fmt: skip
+    table = report.serial_table(frame, frame.clear())
+    assert table["library"].to_list() == ["RapidJSON (C++)", "length-prefixed dump (C++)"]
+    assert table["MB/s"].to_list() == [101.0, 101.0]
+    assert report.serial_estimate(frame, "rapidjson", "parse").median == 101.0
+    assert report.serial_estimate(frame, "simdjson", "parse") is None

@@ -9,6 +9,8 @@ the native loops are ``native/src/codecs/``.
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
 import json
 import time
 from collections.abc import Callable
@@ -27,7 +29,7 @@ from ..store import Writer
 from . import crosscheck
 
 #: The shape of what this subject stores; bump it when its cases, ids or metrics change.
-SCHEMA = 1
+SCHEMA = 2
 
 COMPRESS = "compress"
 SORT = "sort"
@@ -309,6 +311,141 @@ def measure_python_sort(case: Case, scratch: Scratch | None) -> Outcome:
     return python_sort(case["library"], case["order"], case["n"], case["seconds"])
 
 
+# ---- serialization ------------------------------------------------------------------------------
+
+SERIAL = "serial"
+PYTHON_SERIAL = "python_serial"
+
+#: Native serialization cases: (operation, library).
+NATIVE_SERIAL = (("parse", "simdjson"), ("parse", "rapidjson"), ("write", "rapidjson"), ("write", "binary"),
+                 ("read", "binary"))  # fmt: skip
+#: Python serialization cases: (operation, library); msgpack is msgspec's MessagePack.
+PYTHON_SERIAL_CASES = (
+    ("parse", "json"), ("write", "json"), ("parse", "orjson"), ("write", "orjson"),
+    ("parse", "msgspec"), ("write", "msgspec"), ("read", "msgpack"), ("write", "msgpack"),
+)  # fmt: skip
+_PATHS = ("/api/users", "/api/orders", "/static/app.js", "/api/search", "/health", "/api/cart")
+
+
+def records(n: int) -> dict:
+    """`n` access-log records as columns (id, ts, status, ms, bytes as arrays; user and path
+    as lists of str), the same every call."""
+    if not 1 <= n <= 10_000_000:
+        raise ValueError(f"n must be from 1 to 10 million records, got {n}")
+    rng = np.random.default_rng(n + 7)
+    return {
+        "id": np.arange(n, dtype=np.int64) + 10_000_000,
+        "ts": np.round(1_780_000_000 + np.cumsum(rng.exponential(0.004, n)), 3),
+        "status": rng.choice([200, 200, 200, 201, 204, 301, 404, 500], n).astype(np.int64),
+        "ms": np.round(rng.lognormal(2.5, 0.8, n), 2),
+        "bytes": rng.integers(64, 65536, n, dtype=np.int64),
+        "user": [f"u{int(x):05d}" for x in rng.integers(1, 50000, n)],
+        "path": [f"{_PATHS[i % len(_PATHS)]}/{int(x)}" for i, x in enumerate(rng.integers(1, 99999, n))],
+    }
+
+
+def record_list(columns: dict) -> list[dict]:
+    """The records as a list of dicts (what json.dumps writes and json.loads gives back)."""
+    keys = ("id", "ts", "status", "ms", "bytes", "user", "path")
+    lists = [columns[k].tolist() if isinstance(columns[k], np.ndarray) else list(columns[k]) for k in keys]
+    return [dict(zip(keys, row)) for row in zip(*lists)]
+
+
+def records_json(n: int) -> bytes:
+    """The records as one JSON array, compact, written by Python's json."""
+    return json.dumps(record_list(records(n)), separators=(",", ":")).encode()
+
+
+def native_serial(operation: str, library: str, n: int, seconds: float) -> Outcome:
+    """One measurement of a native parse, write or read of `n` records: MB/s of the text or
+    dump and records/s of the fastest of ``SLICES`` slices; the sums of every field of the
+    records read or written back are compared with the records' own."""
+    if (operation, library) not in NATIVE_SERIAL:
+        raise ValueError(f"(operation, library) must be one of {NATIVE_SERIAL}; got {(operation, library)!r}")
+    reason = _native.serial_support().get(library, "")
+    if reason:
+        raise Unsupported(f"{library}: {reason}")
+    columns = records(n)
+    want = _native.record_sums(columns)
+    text = records_json(n).decode() if operation == "parse" else ""
+
+    def once(k: int) -> dict:
+        if operation == "parse":
+            return _native.parse_loop(library, text, k)
+        if operation == "write":
+            return _native.write_loop(library, columns, k)
+        return _native.read_binary_loop(columns, k)
+
+    k, runs = _passes(once, seconds)
+    for r in runs:
+        if r["sums"] != want:
+            raise RuntimeError(f"{library} {operation}: the records' fields differ from the originals")
+    best = max(min(r["elapsed_ns"] for r in runs), 1)
+    size = runs[0]["bytes"]
+    return Outcome({
+        "mb_per_s": (k * size / (best / 1e9) / 1e6, "MB/s"),
+        "records_per_s": (k * n / (best / 1e9), "records/s"),
+        "bytes_per_record": (size / n, "B"),
+    })  # fmt: skip
+
+
+def measure_serial(case: Case, scratch: Scratch | None) -> Outcome:
+    return native_serial(case["operation"], case["library"], case["records"], case["seconds"])
+
+
+def python_serial(operation: str, library: str, n: int, seconds: float) -> Outcome:
+    """One measurement of a Python library parsing or writing the same records (json, orjson,
+    msgspec's JSON, msgspec's MessagePack), checked: what is parsed equals the records, what
+    is written parses back to them."""
+    if (operation, library) not in PYTHON_SERIAL_CASES:
+        raise ValueError(f"(operation, library) must be one of {PYTHON_SERIAL_CASES}; got {(operation, library)!r}")
+    module = {"json": "json", "orjson": "orjson", "msgspec": "msgspec", "msgpack": "msgspec"}[library]
+    try:
+        lib = importlib.import_module(module)
+    except ImportError:
+        raise Unsupported(f"the Python package {module} is not installed (pip install {module})") from None
+    rows = record_list(records(n))
+    if library == "json":
+        encode, decode = (lambda x: json.dumps(x, separators=(",", ":")).encode()), json.loads
+    elif library == "orjson":
+        encode, decode = lib.dumps, lib.loads
+    elif library == "msgspec":
+        encode, decode = lib.json.encode, lib.json.decode
+    else:
+        encode, decode = lib.msgpack.encode, lib.msgpack.decode
+    data = encode(rows)
+    call = (lambda: decode(data)) if operation in ("parse", "read") else (lambda: encode(rows))
+    times, deadline = [], time.perf_counter() + seconds
+    while len(times) < SLICES or time.perf_counter() < deadline:
+        start = time.perf_counter_ns()
+        out = call()
+        times.append(max(time.perf_counter_ns() - start, 1))
+    if (decode(out) if operation == "write" else out) != rows:
+        raise RuntimeError(f"{library} {operation}: the records came back different")
+    best = min(times)
+    return Outcome({
+        "mb_per_s": (len(data) / (best / 1e9) / 1e6, "MB/s"),
+        "records_per_s": (n / (best / 1e9), "records/s"),
+        "bytes_per_record": (len(data) / n, "B"),
+    })  # fmt: skip
+
+
+def measure_python_serial(case: Case, scratch: Scratch | None) -> Outcome:
+    return python_serial(case["operation"], case["library"], case["records"], case["seconds"])
+
+
+def serial_cases(profile: Profile) -> list[dict]:
+    plan = profile.codecs
+    return [{"operation": o, "library": lib, "records": plan.records, "seconds": plan.serial_seconds}
+            for o, lib in NATIVE_SERIAL]  # fmt: skip
+
+
+def python_serial_cases(profile: Profile) -> list[dict]:
+    plan = profile.codecs
+    return [{"operation": o, "library": lib, "records": plan.records, "seconds": plan.serial_seconds}
+            for o, lib in PYTHON_SERIAL_CASES]  # fmt: skip
+
+
 # ---- cases ------------------------------------------------------------------------------------
 
 
@@ -357,14 +494,20 @@ def input_sizes(profile: Profile) -> dict[str, int | None]:
 def python_versions() -> dict[str, str | None]:
     import polars as pl
 
-    return {"numpy": np.__version__, "polars": pl.__version__}
+    out: dict[str, str | None] = {"numpy": np.__version__, "polars": pl.__version__}
+    for package in ("orjson", "msgspec"):
+        try:
+            out[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            out[package] = None
+    return out
 
 
 def measure(profile: Profile, out: Writer) -> None:
     """The subject's experiments in one scratch dir, each handed to `out`."""
     with Scratch(need_bytes=profile.codecs.size * 2) as scratch:
         out.record_facts(scratch.path)
-        out.details["libraries"] = _native.codec_libraries()
+        out.details["libraries"] = _native.codec_libraries() | _native.serial_libraries()
         out.details["python"] = python_versions()
         out.details["tools"] = crosscheck.tool_versions()
         out.details["inputs"] = input_sizes(profile)
@@ -372,6 +515,11 @@ def measure(profile: Profile, out: Writer) -> None:
         for versus in crosscheck.versus_tools(profile, scratch, input_bytes, fastest_pass):
             out.add(versus)
         out.add(run(SORT, sort_cases(profile), measure_sort, repetitions=profile.repetitions, scratch=scratch))
+        out.add(run(SERIAL, serial_cases(profile), measure_serial, repetitions=profile.repetitions, scratch=scratch))
+        out.add(
+            run(PYTHON_SERIAL, python_serial_cases(profile), measure_python_serial, repetitions=profile.repetitions,
+                scratch=scratch)
+        )  # fmt: skip
         out.add(
             run(PYTHON_SORT, python_sort_cases(profile), measure_python_sort, repetitions=profile.repetitions,
                 scratch=scratch)

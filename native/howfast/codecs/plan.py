@@ -48,6 +48,8 @@ class Plan:
     sort_sizes: tuple[int, ...]  # elements of each sort
     sort_seconds: float  # each sort measurement runs about this long (at least one sort)
     python_sort_seconds: float
+    records: int  # records of the serialization rows
+    serial_seconds: float  # each serialization measurement runs about this long
 
 
 _SLOW = (("zstd", 19), ("brotli", 11))
@@ -69,6 +71,8 @@ QUICK = Plan(
     sort_sizes=(1_000_000,),
     sort_seconds=0.02,
     python_sort_seconds=0.02,
+    records=20_000,
+    serial_seconds=0.05,
 )
 FULL = Plan(
     levels=LEVELS,
@@ -86,6 +90,8 @@ FULL = Plan(
     sort_sizes=(1_000_000, 100_000_000),
     sort_seconds=0.5,
     python_sort_seconds=0.5,
+    records=200_000,
+    serial_seconds=0.5,
 )
 
 #: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
@@ -105,4 +111,6 @@ SMOKE = Plan(
     sort_sizes=(10_000,),
     sort_seconds=0.001,
     python_sort_seconds=0.001,
+    records=300,
+    serial_seconds=0.002,
 )

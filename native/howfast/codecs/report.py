@@ -307,6 +307,53 @@ def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str
             f"{words} napkin-math's {fmt.num(figure)} MB/s.")  # fmt: skip
 
 
+# ---- serialization ------------------------------------------------------------------------------
+
+SERIAL_NAMES = {
+    "simdjson": "simdjson (C++)",
+    "rapidjson": "RapidJSON (C++)",
+    "binary": "length-prefixed dump (C++)",
+    "json": "json (Python)",
+    "orjson": "orjson (Python)",
+    "msgspec": "msgspec JSON (Python)",
+    "msgpack": "msgspec MessagePack (Python)",
+}
+OPERATION_NAMES = {"parse": "parse", "write": "write", "read": "read back"}
+
+
+def serial_table(native: pl.DataFrame, python: pl.DataFrame) -> pl.DataFrame:
+    """One row per library and operation: MB/s of text or dump, records/s and bytes per
+    record (medians over the repetitions)."""
+    parts = [f for f in (native, python) if f.height]
+    schema = {"library": pl.String, "operation": pl.String, "MB/s": pl.Float64, "records/s": pl.Float64,
+              "bytes per record": pl.Float64}  # fmt: skip
+    if not parts:
+        return pl.DataFrame(schema=schema)
+    summary = stats.summarize(pl.concat(parts, how="diagonal"), ["library", "operation"])
+    rows = []
+    for library, operation in summary.select("library", "operation").unique(maintain_order=True).iter_rows():
+        where = {"library": library, "operation": operation}
+        rows.append({
+            "library": SERIAL_NAMES.get(library, library), "operation": OPERATION_NAMES.get(operation, operation),
+            "MB/s": stats.pick(summary, "mb_per_s", **where),
+            "records/s": stats.pick(summary, "records_per_s", **where),
+            "bytes per record": stats.pick(summary, "bytes_per_record", **where),
+        })  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+def serial_estimate(frame: pl.DataFrame, library: str, operation: str, metric: str = "mb_per_s") -> Estimate | None:
+    """One serialization case's figure with its interval; None when it did not run."""
+    if (
+        frame.height == 0
+        or frame.filter((pl.col("library") == library) & (pl.col("operation") == operation)).height == 0
+    ):
+        return None
+    return stats.estimate(
+        stats.summarize(frame, ["library", "operation"]), metric, library=library, operation=operation
+    )
+
+
 # ---- what it means for a design ---------------------------------------------------------------
 
 

@@ -15,5 +15,6 @@ void register_network(pybind11::module_& m);
 void register_hashing(pybind11::module_& m);
 void register_cpu(pybind11::module_& m);
 void register_codecs(pybind11::module_& m);
+void register_serial(pybind11::module_& m);
 
 }  // namespace howfast
