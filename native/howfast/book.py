@@ -21,7 +21,7 @@ CHAPTERS: dict[str, tuple[str, ...]] = {
     "hashing": ("hashing",),
     "cpu-and-memory": ("cpu",),
     "compress-encode-sort": ("codecs",),
-    "system-design": ("storage", "network", "hashing", "cpu"),
+    "system-design": ("storage", "network", "hashing", "cpu", "codecs"),
 }
 
 
