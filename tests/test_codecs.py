@@ -258,7 +258,7 @@ def test_blocks_sentence_every_branch() -> None:
     odd = _summary(
         [("zstd", 3, "json", 65536, "ratio", [5.0, 5.0, 5.0]), ("zstd", 3, "json", 0, "ratio", [4.0, 4.0, 4.0])]
     )
-    assert "unusual" in report.blocks_sentence(odd, "zstd", 3, "json", 65536)
+    assert "picks its parameters by the input's size" in report.blocks_sentence(odd, "zstd", 3, "json", 65536)
     missing = pl.DataFrame([
         {"codec": "zstd", "level": 3, "input": "json", "block": b, "repetition": 0, "metric": "unsupported",
          "value": None, "unit": "", "note": "no"} for b in (0, 65536)
@@ -330,12 +330,6 @@ def test_order_sentence_and_sort_bars() -> None:
 def test_versus_napkin_keeps_digits_for_a_near_ratio() -> None:
     assert "1.04× slower than napkin-math" in report.versus_napkin(Estimate(500.0, 490.0, 510.0, 3), 520.0, "x")
     assert report.napkin_quoted("decompression") == "1 GiB/s" and report.napkin_quoted("nope") == "n/a"
-
-
-@needs("lz4")
-def test_fastest_pass_as_the_tools_measure() -> None:
-    m = codecs.fastest_pass("lz4", 0, codecs.input_bytes("json", 20000), 0, 0.002).metrics
-    assert set(m) == {"compress_mb_per_s", "decompress_mb_per_s", "ratio"} and m["ratio"][0] > 1
 
 
 # ---- serialization ------------------------------------------------------------------------------

@@ -176,28 +176,6 @@ def codec_speed(codec: str, level: int, data: bytes, block: int, seconds: float)
     return Outcome(metrics)
 
 
-def fastest_pass(codec: str, level: int, data: bytes, block: int, seconds: float) -> Outcome:
-    """As the ``zstd -b`` and ``lz4 -b`` tools measure: single passes, timed one by one for
-    about `seconds` per direction (at least ``SLICES``), the fastest reported; the ratio beside."""
-    reason = _support(codec)
-    if reason:
-        raise Unsupported(f"{codec}: {reason}")
-    if seconds <= 0:
-        raise ValueError(f"seconds must be positive, got {seconds}")
-    metrics: dict[str, tuple[float, str]] = {}
-    for name, loop in (("compress", _native.compress_loop), ("decompress", _native.decompress_loop)):
-        best, runs, deadline = None, 0, time.perf_counter() + seconds
-        while runs < SLICES or time.perf_counter() < deadline:
-            r = loop(codec, level, data, 1, block=block)
-            if not r["round_trip"]:
-                raise RuntimeError(f"{codec} {level}: {name} did not give the input back")
-            best = r if best is None or r["elapsed_ns"] < best["elapsed_ns"] else best
-            runs += 1
-        metrics[f"{name}_mb_per_s"] = (len(data) / (max(best["elapsed_ns"], 1) / 1e9) / 1e6, "MB/s")
-        metrics["ratio"] = (len(data) / best["compressed"], "x")
-    return Outcome(metrics)
-
-
 def measure_codec(case: Case, scratch: Scratch | None) -> Outcome:
     data = input_bytes(case["input"], case["size"])
     return codec_speed(case["codec"], case["level"], data, case["block"], case["seconds"])
@@ -512,7 +490,7 @@ def measure(profile: Profile, out: Writer) -> None:
         out.details["tools"] = crosscheck.tool_versions()
         out.details["inputs"] = input_sizes(profile)
         out.add(run(COMPRESS, codec_cases(profile), measure_codec, repetitions=profile.repetitions, scratch=scratch))
-        for versus in crosscheck.versus_tools(profile, scratch, input_bytes, fastest_pass):
+        for versus in crosscheck.versus_tools(profile, scratch, input_bytes, codec_speed):
             out.add(versus)
         out.add(run(SORT, sort_cases(profile), measure_sort, repetitions=profile.repetitions, scratch=scratch))
         out.add(run(SERIAL, serial_cases(profile), measure_serial, repetitions=profile.repetitions, scratch=scratch))

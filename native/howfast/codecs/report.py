@@ -214,7 +214,8 @@ def blocks_sentence(summary: pl.DataFrame, codec: str, level: int, input_name: s
     if c.direction == claims.LOWER:
         return (
             f"{name} reaches a higher ratio in {fmt.size(block)} blocks ({fmt.num(blocks.median)}×) than as one "
-            f"buffer ({fmt.num(whole.median)}×), which is unusual."
+            f"buffer ({fmt.num(whole.median)}×): the library picks its parameters by the input's size, and those "
+            "it picks for small inputs find more here."
         )
     return (f"{fmt.size(block)} blocks cost {name} almost nothing in ratio ({fmt.num(blocks.median)}× against "
             f"{fmt.num(whole.median)}× as one buffer): its matches are mostly near each other.")  # fmt: skip
