@@ -431,3 +431,11 @@ def test_serial_table_names_every_row() -> None:
     assert table["MB/s"].to_list() == [101.0, 101.0]
     assert report.serial_estimate(frame, "rapidjson", "parse").median == 101.0
     assert report.serial_estimate(frame, "simdjson", "parse") is None
+
+
+def test_sort_table_names_sorts_and_orders() -> None:
+    native = _sorts({"random": [100.0, 101.0, 99.0], "few_unique": [300.0, 300.0, 300.0]})
+    python = _sorts({"random": [50.0, 60.0, 55.0], "few_unique": [80.0, 80.0, 80.0]}, "library", "polars.sort")
+    table = report.sort_table(native, python, 1000)
+    assert table.columns == ["sort", "random", "16 distinct values"]
+    assert table.row(0) == ("LSD radix sort (ours)", 100.0, 300.0) and table.row(1) == ("polars sort", 55.0, 80.0)

@@ -247,6 +247,7 @@ def sort_table(native: pl.DataFrame, python: pl.DataFrame, n: int) -> pl.DataFra
         return pl.DataFrame(schema={"sort": pl.String})
     long = pl.concat(parts).filter(pl.col("metric") == "mb_per_s")
     wide = long.pivot(on="order", index="sort", values="median")
+    wide = wide.rename({o: ORDER_NAMES[o] for o in wide.columns if o in ORDER_NAMES})
     return wide.with_columns(pl.col("sort").replace_strict(SORT_NAMES, return_dtype=pl.String))
 
 
