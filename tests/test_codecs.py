@@ -439,3 +439,24 @@ def test_sort_table_names_sorts_and_orders() -> None:
     table = report.sort_table(native, python, 1000)
     assert table.columns == ["sort", "random", "16 distinct values"]
     assert table.row(0) == ("LSD radix sort (ours)", 100.0, 300.0) and table.row(1) == ("polars sort", 55.0, 80.0)
+
+
+def _versus(ours: list[float], theirs: list[float], tool: str = "zstd") -> pl.DataFrame:
+    rows = []
+    for r, (a, b) in enumerate(zip(ours, theirs)):
+        for who, v in (("howfast", a), (tool, b)):
+            for metric in ("compress_mb_per_s", "decompress_mb_per_s"):
+                rows.append({"codec": "zstd", "level": 1, "input": "text", "tool": who, "repetition": r,
+                             "metric": metric, "value": v, "unit": "MB/s", "note": None})  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def test_goal_sentence_every_branch() -> None:
+    assert "reach at least 0.9 of zstd's speed: zstd -1 compressing" in report.goal_sentence(
+        _versus([100.0, 101.0, 99.0], [100.0, 100.0, 100.0]), "zstd"
+    )
+    assert "fall short of 0.9" in report.goal_sentence(_versus([50.0, 51.0, 49.0], [100.0, 100.0, 100.0]), "zstd")
+    assert "cannot be told" in report.goal_sentence(_versus([50.0, 120.0, 95.0], [100.0, 100.0, 100.0]), "zstd")
+    assert "could not run" in report.goal_sentence(_versus([1.0], [1.0]).filter(pl.col("tool") == "howfast"), "zstd")
+    with pytest.raises(ValueError, match="goal"):
+        report.goal_sentence(_versus([1.0], [1.0]), "zstd", 2.0)

@@ -232,6 +232,39 @@ def versus_table(metrics: pl.DataFrame, tool: str, metric: str) -> pl.DataFrame:
     ).drop("level")
 
 
+#: The cross-check's goal: at least this share of the tool's speed at the same level.
+GOAL = 0.9
+
+
+def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
+    """Whether every case and direction reaches `goal` × the tool's speed, from the interval
+    of the per-round ratios ours / tool: met (the interval's low end at or above it), missed
+    (its high end below it), or not decided by the rounds."""
+    if not 0 < goal <= 1:
+        raise ValueError(f"goal must be a share in (0, 1], got {goal}")
+    met, missed, open_ = [], [], []
+    for metric, direction in (("compress_mb_per_s", "compressing"), ("decompress_mb_per_s", "decompressing")):
+        rows = metrics.filter(pl.col("metric") == metric) if metrics.height else metrics
+        if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
+            continue
+        wide = rows.pivot(on="tool", index=["codec", "level", "input", "repetition"], values="value")
+        wide = wide.with_columns(r=pl.col("howfast") / pl.col(tool)).drop_nulls("r")
+        for (codec, level, input_name), part in wide.group_by(["codec", "level", "input"], maintain_order=True):
+            e = general.ratio_estimate(part["r"].to_list())
+            what = f"{label(str(codec), int(level))} {direction} the {input_name} input"  # type: ignore[arg-type]
+            (met if e.lo >= goal else missed if e.hi < goal else open_).append(what)
+    if not (met or missed or open_):
+        return f"The comparison with {tool} could not run here."
+    parts = []
+    if met:
+        parts.append(f"reach at least {fmt.num(goal)} of {tool}'s speed: {', '.join(met)}")
+    if missed:
+        parts.append(f"fall short of {fmt.num(goal)} of it: {', '.join(missed)}")
+    if open_:
+        parts.append(f"cannot be told from {fmt.num(goal)} of it over these rounds: {', '.join(open_)}")
+    return "Against the goal, these " + "; these ".join(parts) + "."
+
+
 # ---- sorting -------------------------------------------------------------------------------------
 
 
