@@ -96,7 +96,16 @@ FULL = Plan(
 
 #: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
 SMOKE = Plan(
-    levels=(("lz4", 0), ("zstd", 1), ("zstd", 3), ("zstd", 19), ("lz4hc", 9), ("snappy", 0), ("zlib", 1), ("brotli", 1)),
+    levels=(
+        ("lz4", 0),
+        ("zstd", 1),
+        ("zstd", 3),
+        ("zstd", 19),
+        ("lz4hc", 9),
+        ("snappy", 0),
+        ("zlib", 1),
+        ("brotli", 1),
+    ),
     inputs=INPUTS,
     slow_levels=(("zstd", 19),),
     slow_inputs=("text", "json"),  # the chapter's design section reads zstd -19 on json
