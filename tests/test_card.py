@@ -400,6 +400,10 @@ def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_esti
 
 
 def test_a_tight_interval_gets_the_digits_to_show_it() -> None:
-    assert card.digits_for(1010.0, 1570.0) == 3 and card.digits_for(10225.0, 10234.0) == 4 and card.digits_for(10231.0, 10234.0) == 5
+    assert (
+        card.digits_for(1010.0, 1570.0) == 3
+        and card.digits_for(10225.0, 10234.0) == 4
+        and card.digits_for(10231.0, 10234.0) == 5
+    )
     assert card.digits_for(None, None) == 3 and card.digits_for(5.0, 5.0) == 3
     assert card.spread(10231.0, 10234.0, 3, "MiB/s") == "10,231–10,234 MiB/s, 3 runs"
