@@ -193,20 +193,38 @@ ORDERS: dict[str, str] = {
 
 
 def sort_input(order: str, n: int) -> np.ndarray:
-    """`n` 64-bit unsigned integers in `order` (one of ``ORDERS``), the same every call."""
+    """`n` 64-bit unsigned integers in `order` (one of ``ORDERS``), the same every call
+    (read-only: the last one made is kept, as the cases of one order follow each other)."""
     if order not in ORDERS:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
     if not 1 <= n <= 1 << 31:
         raise ValueError(f"n must be from 1 to 2**31, got {n}")
+    return _sort_input(order, n)
+
+
+@lru_cache(maxsize=1)
+def _sort_input(order: str, n: int) -> np.ndarray:
     rng = np.random.default_rng(n)
     if order == "few_unique":
-        return rng.integers(0, 2**64, 16, dtype=np.uint64, endpoint=False)[rng.integers(0, 16, n)]
-    values = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+        values = rng.integers(0, 2**64, 16, dtype=np.uint64, endpoint=False)[rng.integers(0, 16, n)]
+    else:
+        values = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
     if order == "sorted":
         values.sort()
     elif order == "reversed":
-        values = np.sort(values)[::-1].copy()
+        values.sort()
+        values = values[::-1].copy()
+    values.flags.writeable = False
     return values
+
+
+#: Inputs of at least this many bytes are sorted once per measurement (a sort takes
+#: seconds); smaller ones at least ``SLICES`` times.
+ONE_SORT_BYTES = 64 * 2**20
+
+
+def _sorts_at_least(n: int) -> int:
+    return 1 if n * 8 >= ONE_SORT_BYTES else SLICES
 
 
 def _memory_available() -> int | None:
@@ -246,7 +264,7 @@ def native_sort(algorithm: str, order: str, n: int, seconds: float) -> Outcome:
     want = int(values.sum(dtype=np.uint64))
     times = []
     deadline = time.perf_counter() + seconds
-    while len(times) < SLICES or time.perf_counter() < deadline:
+    while len(times) < _sorts_at_least(n) or time.perf_counter() < deadline:
         r = _native.sort_loop(algorithm, values, 1)
         if r["checksum"] != want:
             raise RuntimeError(f"{algorithm}: the sorted values' sum {r['checksum']} differs from the input's {want}")
@@ -275,7 +293,7 @@ def python_sort(library: str, order: str, n: int, seconds: float) -> Outcome:
     series = pl.Series("v", values)
     times = []
     deadline = time.perf_counter() + seconds
-    while len(times) < SLICES or time.perf_counter() < deadline:
+    while len(times) < _sorts_at_least(n) or time.perf_counter() < deadline:
         start = time.perf_counter_ns()
         out = np.sort(values) if library == "numpy.sort" else series.sort()
         times.append(max(time.perf_counter_ns() - start, 1))
@@ -443,8 +461,8 @@ def sort_cases(profile: Profile) -> list[dict]:
     return [
         {"algorithm": a, "order": o, "n": n, "seconds": plan.sort_seconds}
         for n in plan.sort_sizes
-        for a in _native.sort_algorithms()
         for o in ORDERS
+        for a in _native.sort_algorithms()
     ]
 
 
@@ -453,8 +471,8 @@ def python_sort_cases(profile: Profile) -> list[dict]:
     return [
         {"library": lib, "order": o, "n": n, "seconds": plan.python_sort_seconds}
         for n in plan.sort_sizes
-        for lib in PYTHON_SORTS
         for o in ORDERS
+        for lib in PYTHON_SORTS
     ]
 
 
