@@ -255,14 +255,18 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
             (met if e.lo >= goal else missed if e.hi < goal else open_).append(what)
     if not (met or missed or open_):
         return f"The comparison with {tool} could not run here."
+
+    def both(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
     parts = []
     if met:
-        parts.append(f"reach at least {fmt.num(goal)} of {tool}'s speed: {', '.join(met)}")
+        parts.append(f"{both(met)} reach at least {fmt.num(goal)} of {tool}'s speed")
     if missed:
-        parts.append(f"fall short of {fmt.num(goal)} of it: {', '.join(missed)}")
+        parts.append(f"{both(missed)} fall short of {fmt.num(goal)} of it")
     if open_:
-        parts.append(f"cannot be told from {fmt.num(goal)} of it over these rounds: {', '.join(open_)}")
-    return "Against the goal, these " + "; these ".join(parts) + "."
+        parts.append(f"{both(open_)} cannot be told from {fmt.num(goal)} of it over these rounds")
+    return "Against that goal, " + "; ".join(parts) + "."
 
 
 # ---- sorting -------------------------------------------------------------------------------------
