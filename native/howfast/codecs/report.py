@@ -259,11 +259,14 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
     def both(items: list[str]) -> str:
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+    def verb(items: list[str], one: str, many: str) -> str:
+        return one if len(items) == 1 else many
+
     parts = []
     if met:
-        parts.append(f"{both(met)} reach at least {fmt.num(goal)} of {tool}'s speed")
+        parts.append(f"{both(met)} {verb(met, 'reaches', 'reach')} at least {fmt.num(goal)} of {tool}'s speed")
     if missed:
-        parts.append(f"{both(missed)} fall short of {fmt.num(goal)} of it")
+        parts.append(f"{both(missed)} {verb(missed, 'falls', 'fall')} short of {fmt.num(goal)} of it")
     if open_:
         parts.append(f"{both(open_)} cannot be told from {fmt.num(goal)} of it over these rounds")
     return "Against that goal, " + "; ".join(parts) + "."
