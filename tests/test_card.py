@@ -98,7 +98,25 @@ def _expected() -> dict[str, float]:
         "memtable": _median(
             "memtable", "sweep", "records_per_s", (c("capacity") == cap) & c("dsync") & (c("mode") == "blocking")
         ),
+        **_codecs_expected(),
     }
+
+
+def _codecs_expected() -> dict[str, float]:
+    """The codecs rows at the smoke profile's sizes: zstd -1 on the book's sources in the
+    profile's smallest block, std::sort of random integers at its smallest size."""
+    from howfast.profiles import current_profile
+
+    c = pl.col
+    plan = current_profile("smoke").codecs
+    block, n = min(b for b in plan.blocks if b > 0), min(plan.sort_sizes)
+    zstd1 = (c("codec") == "zstd") & (c("level") == 1) & (c("input") == "text") & (c("block") == block)
+    return {
+        "compression": _median("codecs", "compress", "compress_mb_per_s", zstd1),
+        "decompression": _median("codecs", "compress", "decompress_mb_per_s", zstd1),
+        "sort": _median("codecs", "sort", "mb_per_s", (c("algorithm") == "std_sort") & (c("order") == "random")
+                        & (c("n") == n)),
+    }  # fmt: skip
 
 
 def test_every_headline_row_holds_the_stored_number(use: Path) -> None:
@@ -107,7 +125,7 @@ def test_every_headline_row_holds_the_stored_number(use: Path) -> None:
     assert set(card.IDS) == {"seq_read", "seq_write", "random_read_qd1", "random_read_qd32", "random_write_qd32",
                              "fsync", "syscall",
                              "context_switch", "memory_latency", "memory_bandwidth", "hashing", "tcp", "http",
-                             "redis", "sqlite_insert", "memtable"}  # fmt: skip
+                             "redis", "sqlite_insert", "memtable", "compression", "decompression", "sort"}  # fmt: skip
     expected = _expected()
     for row in rows.iter_rows(named=True):
         assert row["value"] == expected[row["id"]], row["id"]
@@ -148,6 +166,25 @@ def test_like_with_like_only(use: Path) -> None:
     page = card.rows_for_page(frame)
     redis = page.filter(pl.col("number").str.contains("Redis")).row(0, named=True)
     assert redis["laptop"] == "184,501.84 req/s (seed 000)" and redis["phone"] == "40,000 req/s (seed 001, rounded)"
+
+
+def test_the_napkin_math_column(use: Path) -> None:
+    """napkin-math's figure beside every row it has a like row for, in the row's unit,
+    rounded as its README prints it; n/a where it has none; not comparable with the
+    reason where the setups differ materially."""
+    frame = card.card()
+    here = card.value_columns(frame)[0]
+    rows = {r["id"]: r for r in frame.iter_rows(named=True)}
+    assert rows["sort"]["napkin"] == pytest.approx(200 * 2**20 / 1e6)  # 200 MiB/s in MB/s
+    assert rows["syscall"]["napkin"] == 500 and rows["context_switch"]["napkin"] == 10_000  # 10 µs in ns
+    assert rows["fsync"]["napkin"] == 1000  # 1 ms in µs
+    assert rows["redis"]["napkin"] is None and rows["http"]["napkin"] is None  # no like row: n/a
+    assert rows["sort"]["napkin kind"] == "rounded" and rows["sort"]["napkin article"] == "napkin-math"
+    assert card.against(rows["hashing"], here, "napkin").startswith("not comparable: napkin-math hashes 64-byte")
+    page = {r["number"]: r for r in card.rows_for_page(frame).iter_rows(named=True)}
+    sort_row = next(r for k, r in page.items() if "sorting" in k)
+    assert sort_row["napkin-math"].endswith("MB/s (napkin-math, rounded)")
+    assert next(r for k, r in page.items() if "Redis" in k)["napkin-math"] == "n/a"
 
 
 def test_the_card_is_the_registry(use: Path) -> None:

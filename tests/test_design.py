@@ -22,7 +22,7 @@ from howfast.design.estimates import GB, MB, PB, TB, Inputs
 def _inputs(**overrides: float | None) -> Inputs:
     base = dict(seq_read=3 * GB, seq_write=1 * GB, read_iops=400_000.0, write_iops=150_000.0, network=300 * MB,
                 http=200_000.0, http_p99_us=100.0, http_best=250_000.0, redis=200_000.0, hashing=2 * GB,
-                memory=25 * GB)  # fmt: skip
+                memory=25 * GB, compression=500 * MB, decompression=1.5 * GB)  # fmt: skip
     return Inputs(**(base | overrides))
 
 
@@ -93,8 +93,12 @@ def test_the_seeds_figures_are_read_not_typed() -> None:
 
 def test_resources_leave_out_what_was_not_measured() -> None:
     found, missing = calculator.resources(_inputs(read_iops=None))
-    assert [r.name for r in found] == ["disk bandwidth", "network", "CPU for hashing"]
+    assert [r.name for r in found] == ["disk bandwidth", "network", "CPU for hashing", "CPU for compression"]
     assert missing == ["disk IOPS"]
+    found, missing = calculator.resources(_inputs(compression=None))
+    assert "CPU for compression" not in [r.name for r in found] and missing == ["CPU for compression"]
+    compressing = next(r for r in calculator.resources(_inputs())[0] if r.name == "CPU for compression")
+    assert compressing.write_byte == 1 / (500 * MB) and compressing.read_byte == 1 / (1.5 * GB)
 
 
 def test_the_python_calculator_follows_its_formula() -> None:

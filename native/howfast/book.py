@@ -14,14 +14,15 @@ from .store import SUBJECTS, ResultSet
 
 #: chapter (its file name in chapters/, without .qmd) -> the subjects it shows
 CHAPTERS: dict[str, tuple[str, ...]] = {
-    "numbers-card": ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu"),
+    "numbers-card": ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu", "codecs"),
     "fsync": ("fsync",),
     "storing-data": ("storage", "sqlite"),
     "memtables": ("memtable", "rocksdb"),
     "networks": ("network",),
     "hashing": ("hashing",),
     "cpu-and-memory": ("cpu",),
-    "system-design": ("storage", "network", "hashing", "cpu"),
+    "compress-encode-sort": ("codecs",),
+    "system-design": ("storage", "network", "hashing", "cpu", "codecs"),
 }
 
 
@@ -45,6 +46,7 @@ def subjects_for(names: list[str]) -> list[str]:
 
 #: How a callout names a subject whose reason does not say what it is about
 SUBJECT_NAMES = {"sqlite": "SQLite", "rocksdb": "RocksDB", "network": "Networks", "hashing": "Hashing"}
+SUBJECT_NAMES["codecs"] = "Compression and sorting"
 
 
 def missing_note(*sets: ResultSet) -> str:

@@ -288,6 +288,7 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
             out[n] = f"{value} ({ends})" if ends else value
         out["laptop"] = seed_cell(row, "laptop")
         out["phone"] = seed_cell(row, "phone")
+        out["napkin-math"] = seed_cell(row, "napkin")
         out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else "no laptop figure"
         said = {m: row[f"{m} differs"] for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row[m] is not None}
         if len(said) > 1 and len(set(said.values())) == 1:
@@ -296,8 +297,8 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
             differs = "; ".join(f"{m}: {d}" for m, d in said.items())
         out["what was measured"] = row["note"] + (f" ({differs})" if differs else "")
         rows.append(out)
-    return pl.DataFrame(rows, schema=dict.fromkeys(["number", *names, "laptop", "phone", "against the laptop",
-                                                    "what was measured"], pl.String))  # fmt: skip
+    columns = ["number", *names, "laptop", "phone", "napkin-math", "against the laptop", "what was measured"]
+    return pl.DataFrame(rows, schema=dict.fromkeys(columns, pl.String))
 
 
 def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:

@@ -17,7 +17,7 @@ materially from ours, reads "not comparable", with the reason, never a ratio.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import polars as pl
@@ -35,10 +35,10 @@ class UnknownQuantity(KeyError, ValueError):
 Reader = Callable[[store.ResultSet], Estimate | None]
 
 #: The subjects the registry's quantities come from.
-SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu")
+SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "network", "hashing", "cpu", "codecs")
 
 #: The seeds' reference machines, as the card's columns name them.
-REFERENCE_MACHINES = ("laptop", "phone")
+REFERENCE_MACHINES = ("laptop", "phone", "napkin")
 
 #: Seed file -> how the book names the article.
 ARTICLES = {
@@ -47,6 +47,7 @@ ARTICLES = {
     "002_facba156bcf0a89b.txt": "seed 002",
     "003_064050ceb117d508.txt": "seed 003",
     "004_fb53e115d7c56adf.txt": "seed 004",
+    "github:sirupsen/napkin-math/README.md@f1edabbb517a": "napkin-math",
 }
 
 
@@ -157,6 +158,8 @@ class Quantity:
     same_as: str | None = None
     #: the run in a few words, for the table of a quantity's runs ("" : the label)
     run_name: str = ""
+    #: napkin-math's figure for the like row of its table (the card's napkin-math column)
+    napkin: Seed | None = None
 
 
 def _one(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
@@ -589,6 +592,81 @@ QUANTITIES += (
         run_name="the SQLite baseline (storing data)",
     ),
 )  # fmt: skip
+
+# --- napkin-math's column, and its rows the compress-encode-sort chapter measures ------------
+
+
+def _napkin(benchmark: str, metric: str, scale: float, differs: str = "", material: str = "") -> Seed:
+    """A row of napkin-math's table (the Xeon E-2236 version, data/reference/napkin_math.csv)."""
+    where = {"machine": "napkin_e2236", "benchmark": benchmark, "metric": metric}
+    return Seed("napkin_math", where, scale=scale, differs=differs, material=material)
+
+
+_GIB_MB, _MIB_MB = 2**30 / 1e6, 2**20 / 1e6
+NAPKIN: dict[str, Seed] = {
+    "seq_read": _napkin("sequential_ssd_read_8_kib", "throughput", _GIB_MB,
+                        material="napkin-math reads 8 KiB at a time in one thread; ours 1 MiB blocks in 8 jobs"),
+    "seq_write": _napkin("sequential_ssd_write_with_fsync_8kib", "throughput", _MIB_MB,
+                         material="napkin-math syncs after every 8 KiB; ours after every 1 MiB"),
+    "fsync": _napkin("sequential_ssd_write_with_fsync_8kib", "latency", 1e3,
+                     differs="napkin-math writes 8 KiB before each fsync, ours 4 KiB to a new file"),
+    "syscall": _napkin("system_call", "latency", 1.0, differs="napkin-math does not name its call; ours is getppid"),
+    "context_switch": _napkin("context_switch", "latency", 1e3,
+                              differs="napkin-math cites its figure; ours is a pipe ping-pong on one CPU"),
+    "memory_latency": _napkin("random_memory_r_w_64_bytes", "latency", 1.0,
+                              differs="napkin-math's random 64-byte reads and writes; ours dependent loads"),
+    "memory_bandwidth": _napkin("sequential_memory_r_w_64_bytes_threaded_simd", "throughput", _GIB_MB / 1e3,
+                                differs="napkin-math's threaded SIMD reads; ours the best thread count"),
+    "hashing": _napkin("hashing_not_crypto_safe_64_bytes", "throughput", 1024.0,
+                       material="napkin-math hashes 64-byte inputs; ours 64 KiB inputs"),
+    "tcp": _napkin("tcp_echo_server_32_kib", "throughput", 2**30 * 8 / 1e9,
+                   material="napkin-math's echo server answers 32 KiB messages; ours is a one-way bulk stream"),
+}  # fmt: skip
+
+
+def _codecs(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
+    """A case of the codecs subject at the profile's block size (or sort size)."""
+
+    def read(results: store.ResultSet) -> Estimate | None:
+        plan = current_profile(results.profile.split("+")[0]).codecs
+        extra = {"block": min(b for b in plan.blocks if b > 0)} if "block" in by else {"n": min(plan.sort_sizes)}
+        return stats.estimate(stats.summarize(results.table(experiment), list(by)), metric, **where, **extra)
+
+    return read
+
+
+_NO_CODEC = "napkin-math names no codec, level or input"
+CODEC_QUANTITIES: tuple[Quantity, ...] = (
+    Quantity(
+        "compression", "compression (zstd -1)", "MB/s", "codecs", "compress",
+        "chapters/compress-encode-sort.qmd#sec-codecs-compression",
+        "zstd at level 1 on the book's own sources in 64 KiB blocks (the smoke profile: 16 KiB), one core",
+        _codecs("compress", ["codec", "level", "input", "block"], "compress_mb_per_s", codec="zstd", level=1,
+                input="text"),
+        note="zstd -1, the book's sources, one core",
+        napkin=_napkin("compression", "throughput", _MIB_MB, differs=_NO_CODEC),
+    ),
+    Quantity(
+        "decompression", "decompression (zstd -1)", "MB/s", "codecs", "compress",
+        "chapters/compress-encode-sort.qmd#sec-codecs-compression",
+        "the same zstd level 1 blocks decompressed, one core",
+        _codecs("compress", ["codec", "level", "input", "block"], "decompress_mb_per_s", codec="zstd", level=1,
+                input="text"),
+        note="zstd -1, the book's sources, one core",
+        napkin=_napkin("decompression", "throughput", _GIB_MB, differs=_NO_CODEC),
+    ),
+    Quantity(
+        "sort", "sorting 64-bit integers", "MB/s", "codecs", "sort",
+        "chapters/compress-encode-sort.qmd#sec-codecs-sort",
+        "std::sort of a million random 64-bit integers (the smoke profile: fewer), one core",
+        _codecs("sort", ["algorithm", "order", "n"], "mb_per_s", algorithm="std_sort", order="random"),
+        note="std::sort, random order, one core",
+        napkin=_napkin("sorting_64_bit_integers", "throughput", _MIB_MB,
+                       differs="napkin-math does not name its sort or size"),
+    ),
+)  # fmt: skip
+
+QUANTITIES = tuple(replace(q, napkin=NAPKIN.get(q.id, q.napkin)) for q in QUANTITIES) + CODEC_QUANTITIES
 
 IDS = tuple(q.id for q in QUANTITIES)
 

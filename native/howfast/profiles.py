@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .codecs import plan as codecs_plan
 from .cpu import plan as cpu_plan
 from .fsync import plan as fsync_plan
 from .hashing import plan as hashing_plan
@@ -35,6 +36,7 @@ class Profile:
     network: network_plan.Plan
     hashing: hashing_plan.Plan
     cpu: cpu_plan.Plan
+    codecs: codecs_plan.Plan
     cell_timeout: int = 900  # seconds one chapter cell may run under `python -m howfast execute`
 
 
@@ -50,6 +52,7 @@ PROFILES: dict[str, Profile] = {
         network=network_plan.QUICK,
         hashing=hashing_plan.QUICK,
         cpu=cpu_plan.QUICK,
+        codecs=codecs_plan.QUICK,
     ),
     "full": Profile(
         name="full",
@@ -62,6 +65,7 @@ PROFILES: dict[str, Profile] = {
         network=network_plan.FULL,
         hashing=hashing_plan.FULL,
         cpu=cpu_plan.FULL,
+        codecs=codecs_plan.FULL,
         cell_timeout=6 * 3600,
     ),
     "smoke": Profile(
@@ -75,6 +79,7 @@ PROFILES: dict[str, Profile] = {
         network=network_plan.SMOKE,
         hashing=hashing_plan.SMOKE,
         cpu=cpu_plan.SMOKE,
+        codecs=codecs_plan.SMOKE,
     ),
 }
 

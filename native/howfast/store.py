@@ -48,7 +48,7 @@ from .profiles import Profile, current_profile
 
 #: Every measured subject, in the order of the book. Each is a package
 #: ``howfast.<subject>`` whose ``experiments.measure(profile, writer)`` fills a set.
-SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "rocksdb", "network", "hashing", "cpu")
+SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "rocksdb", "network", "hashing", "cpu", "codecs")
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # always fullmatch: "$" matches before a final "\n"
 MANIFEST = "manifest.json"

@@ -33,4 +33,6 @@ PYBIND11_MODULE(_native, m) {
   howfast::register_network(m);
   howfast::register_hashing(m);
   howfast::register_cpu(m);
+  howfast::register_codecs(m);
+  howfast::register_serial(m);
 }

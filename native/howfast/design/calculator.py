@@ -31,7 +31,7 @@ from .estimates import Inputs
 #: replication (as the seed assumed) and the seed's $1,000 laptop
 DEFAULTS = {"log_rate": 8.0, "log_size": 6.0, "read_share": 0.8, "replication": 1, "price": 1000.0}
 
-RESOURCES = ("disk bandwidth", "disk IOPS", "network", "CPU for hashing")
+RESOURCES = ("disk bandwidth", "disk IOPS", "network", "CPU for hashing", "CPU for compression")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,13 @@ def resources(inputs: Inputs) -> tuple[list[Resource], list[str]]:
                             capacity=f"{fmt.num(inputs.hashing / 1e6)} MB/s hashed"))  # fmt: skip
     else:
         missing.append("CPU for hashing")
+    if inputs.compression and inputs.decompression:  # written objects compressed, read ones decompressed
+        out.append(Resource("CPU for compression", read_byte=_inv(inputs.decompression),
+                            write_byte=_inv(inputs.compression),
+                            capacity=f"zstd -1: {fmt.num(inputs.compression / 1e6)} MB/s compressed, "
+                                     f"{fmt.num(inputs.decompression / 1e6)} MB/s decompressed"))  # fmt: skip
+    else:
+        missing.append("CPU for compression")
     return out, missing
 
 

@@ -106,6 +106,8 @@ class Inputs:
     redis: float | None  # Redis GETs/s
     hashing: float | None  # bytes/s hashed (XXH64, one thread)
     memory: float | None  # bytes/s, sequential memory reads
+    compression: float | None = None  # bytes/s of input compressed (zstd -1, one core)
+    decompression: float | None = None  # bytes/s of output decompressed (zstd -1, one core)
 
 
 # ---- seed 001's systems, recomputed ------------------------------------------------------

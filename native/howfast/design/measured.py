@@ -25,6 +25,8 @@ QUANTITIES = {
     "redis": "redis",
     "hashing": "hashing",
     "memory": "memory_bandwidth",
+    "compression": "compression",
+    "decompression": "decompression",
 }
 
 

@@ -14,5 +14,7 @@ void register_sqlite(pybind11::module_& m);
 void register_network(pybind11::module_& m);
 void register_hashing(pybind11::module_& m);
 void register_cpu(pybind11::module_& m);
+void register_codecs(pybind11::module_& m);
+void register_serial(pybind11::module_& m);
 
 }  // namespace howfast

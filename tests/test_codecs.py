@@ -1,0 +1,468 @@
+"""The codecs subject (compression and sorting): every codec's round trip is byte for byte,
+its output is the real format (zlib reads our zlib, the zstd tool reads our zstd), the
+loops' checksums prove every pass ran, every sort's output is the input sorted, bad
+arguments raise clear exceptions, the tools' outputs parse, and every branch of the
+chapter's sentences reads right."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import zlib
+
+import numpy as np
+import polars as pl
+import pytest
+
+from howfast import _native
+from howfast.bench import Unsupported
+from howfast.codecs import crosscheck, plan, report
+from howfast.codecs import experiments as codecs
+from howfast.stats import Estimate
+
+SUPPORT = _native.codec_support()
+LEVELS = [(c, lv) for c, lv in plan.LEVELS if SUPPORT.get(c) == ""]
+
+
+def needs(*names: str) -> pytest.MarkDecorator:
+    missing = [f"{c}: {SUPPORT.get(c)}" for c in names if SUPPORT.get(c) != ""]
+    return pytest.mark.skipif(bool(missing), reason="; ".join(missing))
+
+
+def test_every_codec_is_listed_with_a_reason_or_none() -> None:
+    assert set(SUPPORT) == set(report.CODEC_NAMES)
+    assert all(isinstance(reason, str) for reason in SUPPORT.values())
+    assert {c for c, _ in plan.LEVELS} == set(SUPPORT)
+
+
+@pytest.mark.parametrize(("codec", "level"), LEVELS)
+@pytest.mark.parametrize("block", [0, 4096, 65536])
+def test_round_trip_is_byte_for_byte(codec: str, level: int, block: int) -> None:
+    for name in ("json", "random", "csv"):
+        data = codecs.input_bytes(name, 100_000)
+        packed, sizes = _native.compress(codec, level, data, block=block)
+        assert sum(sizes) == len(packed)
+        assert len(sizes) == (1 if block == 0 else -(-len(data) // block))
+        assert _native.decompress(codec, packed, sizes, len(data), block=block) == data
+        assert (len(packed) < len(data)) == (name != "random")  # random bytes do not shrink
+
+
+@needs("zlib")
+def test_our_zlib_is_the_zlib_format() -> None:
+    data = codecs.input_bytes("json", 50_000)
+    packed, sizes = _native.compress("zlib", 6, data)
+    assert zlib.decompress(packed) == data
+    assert zlib.decompress(_native.compress("zlib", 9, data)[0]) == data
+
+
+@needs("zstd")
+@pytest.mark.skipif(shutil.which("zstd") is None, reason="the zstd command is not installed")
+def test_the_zstd_tool_reads_our_frames() -> None:
+    data = codecs.input_bytes("csv", 80_000)
+    packed, _ = _native.compress("zstd", 3, data)
+    done = subprocess.run(["zstd", "-d", "-c"], input=packed, capture_output=True, check=True)
+    assert done.stdout == data
+
+
+@needs("zstd")
+def test_corrupt_input_raises_with_the_codec_named() -> None:
+    data = codecs.input_bytes("json", 10_000)
+    packed, sizes = _native.compress("zstd", 1, data)
+    bad = bytes([packed[0] ^ 0xFF]) + packed[1:]
+    with pytest.raises(RuntimeError, match="zstd"):
+        _native.decompress("zstd", bad, sizes, len(data))
+
+
+@pytest.mark.parametrize(("codec", "level"), LEVELS[:4])
+def test_loops_check_every_pass(codec: str, level: int) -> None:
+    data = codecs.input_bytes("json", 40_000)
+    for loop in (_native.compress_loop, _native.decompress_loop):
+        r = loop(codec, level, data, 3, block=8192)
+        assert r["round_trip"] and r["iterations"] == 3 and r["bytes"] == 3 * len(data)
+        packed, _ = _native.compress(codec, level, data, block=8192)
+        assert r["compressed"] == len(packed)
+    assert _native.compress_loop(codec, level, data, 3, block=8192)["checksum"] == 3 * len(packed)
+    assert _native.decompress_loop(codec, level, data, 3, block=8192)["checksum"] == 3 * len(data)
+
+
+def test_bad_codec_arguments_raise_value_error_naming_them() -> None:
+    data = b"hello" * 100
+    with pytest.raises(ValueError, match="codec"):
+        _native.compress_loop("nope", 1, data, 1)
+    with pytest.raises(ValueError, match="level"):
+        _native.compress("zlib", 42, data)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.decompress_loop("zstd", 1, data, 0)
+    with pytest.raises(ValueError, match="block"):
+        _native.compress("zstd", 1, data, block=-1)
+    with pytest.raises(ValueError, match="data"):
+        _native.compress_loop("zstd", 1, b"", 1)
+    with pytest.raises(ValueError, match="data"):
+        _native.compress("zstd", 1, np.arange(10, dtype=np.uint32))
+    packed, sizes = _native.compress("zlib", 1, data, block=100)
+    with pytest.raises(ValueError, match="sizes"):
+        _native.decompress("zlib", packed, sizes[:-1], len(data), block=100)
+    with pytest.raises(ValueError, match="name"):
+        codecs.input_bytes("nope", 10)
+    with pytest.raises(ValueError, match="size"):
+        codecs.input_bytes("json", 0)
+
+
+def test_a_codec_built_without_its_library_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecs._native, "codec_support", lambda: {**SUPPORT, "brotli": "built without libbrotli"})
+    with pytest.raises(Unsupported, match="brotli: built without libbrotli"):
+        codecs.codec_speed("brotli", 1, b"abc" * 1000, 0, 0.001)
+
+
+def test_inputs_are_what_they_say_and_stable() -> None:
+    assert codecs.input_bytes("json", 5000) == codecs.input_bytes("json", 5000)
+    lines = codecs.input_bytes("json", 20000).split(b"\n")[:-1]
+    import json
+
+    assert all(json.loads(line)["service"] == "api" for line in lines)
+    assert codecs.input_bytes("csv", 3000).startswith(b"id,ts,price,qty\n")
+    assert codecs.input_bytes("binary", 4)[:4] == b"\x7fELF"
+    assert len(codecs.input_bytes("random", 12345)) == 12345
+
+
+@needs("zstd", "lz4")
+def test_codec_speed_has_its_metrics() -> None:
+    m = codecs.codec_speed("zstd", 1, codecs.input_bytes("json", 30000), 8192, 0.003).metrics
+    assert {"compress_mb_per_s", "decompress_mb_per_s", "ratio", "compressed_bytes"} <= set(m)
+    assert m["ratio"][0] > 1 and m["input_bytes"][0] == 30000
+
+
+# ---- sorting ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["std_sort", "std_stable_sort", "radix_lsd"])
+@pytest.mark.parametrize("order", list(codecs.ORDERS))
+def test_every_sort_gives_the_input_sorted(algorithm: str, order: str) -> None:
+    for n in (1, 2, 1000, 70_001):
+        values = codecs.sort_input(order, n)
+        assert np.array_equal(_native.sort_u64(algorithm, values), np.sort(values))
+    r = _native.sort_loop(algorithm, values, 2)
+    assert r["checksum"] == int(values.sum(dtype=np.uint64)) and r["elements"] == 2 * n
+
+
+def test_radix_sort_on_the_extremes() -> None:
+    values = np.array([2**64 - 1, 0, 2**63, 1, 2**63 - 1, 255, 256] * 7, dtype=np.uint64)
+    assert np.array_equal(_native.sort_u64("radix_lsd", values), np.sort(values))
+
+
+def test_orders_are_what_they_say() -> None:
+    assert np.all(np.diff(codecs.sort_input("sorted", 1000).astype(np.float64)) >= 0)
+    assert np.all(np.diff(codecs.sort_input("reversed", 1000).astype(np.float64)) <= 0)
+    assert len(np.unique(codecs.sort_input("few_unique", 10000))) <= 16
+
+
+def test_bad_sort_arguments_raise_value_error_naming_them() -> None:
+    values = codecs.sort_input("random", 10)
+    with pytest.raises(ValueError, match="algorithm"):
+        _native.sort_loop("bogo", values, 1)
+    with pytest.raises(ValueError, match="algorithm"):
+        _native.sort_u64("bogo", values)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.sort_loop("std_sort", values, 0)
+    with pytest.raises(ValueError, match="values"):
+        _native.sort_loop("std_sort", np.zeros(0, dtype=np.uint64), 1)
+    with pytest.raises(ValueError, match="order"):
+        codecs.sort_input("shuffled", 10)
+    with pytest.raises(ValueError, match="library"):
+        codecs.python_sort("qsort", "random", 10, 0.001)
+
+
+def test_sorts_have_their_metrics() -> None:
+    m = codecs.native_sort("radix_lsd", "random", 5000, 0.001).metrics
+    assert m["mb_per_s"][1] == "MB/s" and m["ns_per_element"][0] > 0
+    m = codecs.python_sort("polars.sort", "few_unique", 5000, 0.001).metrics
+    assert m["mb_per_s"][0] > 0
+
+
+def test_too_large_a_sort_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecs, "_memory_available", lambda: 1 << 20)
+    with pytest.raises(Unsupported, match="memory"):
+        codecs.native_sort("std_sort", "random", 100_000, 0.001)
+
+
+# ---- the tools ----------------------------------------------------------------------------------
+
+ZSTD_OUT = (
+    " 3#t23.txt           :    161896 ->     51894 (x3.120),   47.3 MB/s,  143.9 MB/s\r"
+    " 3#t23.txt           :    161896 ->     51894 (x3.120),   48.9 MB/s,  187.5 MB/s\r 3#\n"
+)
+LZ4_OUT = " 1#t23.txt           :    161896 ->     79907 (2.026), 148.4 MB/s ,1511.2 MB/s\r 1#\n"
+
+
+def test_parse_bench_reads_the_last_result_of_each_tool() -> None:
+    assert crosscheck.parse_bench(ZSTD_OUT) == (161896, 51894, 48.9, 187.5)
+    assert crosscheck.parse_bench(LZ4_OUT) == (161896, 79907, 148.4, 1511.2)
+    with pytest.raises(ValueError, match="no result"):
+        crosscheck.parse_bench("zstd: error")
+
+
+def test_tool_levels_and_a_missing_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert crosscheck.tool_level("lz4", 0) == 1 and crosscheck.tool_level("lz4hc", 9) == 9
+    assert crosscheck.tool_level("zstd", 19) == 19
+    with pytest.raises(ValueError, match="codec"):
+        crosscheck.tool_level("brotli", 1)
+    monkeypatch.setattr(crosscheck.shutil, "which", lambda name: None)
+    with pytest.raises(Unsupported, match="zstd command is not installed"):
+        crosscheck.tool_bench("zstd", 1, "/nonexistent", 1)
+
+
+# ---- the chapter's words --------------------------------------------------------------------------
+
+
+def test_labels_and_frontier() -> None:
+    assert [report.label(*x) for x in (("zstd", 3), ("lz4", 0), ("lz4hc", 9), ("snappy", 0))] == [
+        "zstd -3", "lz4", "lz4 HC -9", "snappy",
+    ]  # fmt: skip
+    points = [("a", 500.0, 2.0), ("b", 100.0, 3.0), ("c", 90.0, 2.5), ("d", 5.0, 3.5)]
+    assert report.frontier(points) == ["a", "b", "d"]
+    with pytest.raises(ValueError, match="point"):
+        report.frontier([("a", 0.0, 1.0)])
+
+
+def test_rule_sentence_every_branch() -> None:
+    e = Estimate
+    assert "too few codecs" in report.rule_sentence(None, 10.0)
+    assert "the rule holds here" in report.rule_sentence(e(12.0, 9.0, 15.0), 10.0)
+    assert "steeper than" in report.rule_sentence(e(40.0, 30.0, 50.0), 10.0)
+    assert "gentler than" in report.rule_sentence(e(3.0, 2.5, 4.0), 10.0)
+    assert "not clearly steeper or gentler" in report.rule_sentence(e(12.0, 4.0, 40.0), 10.0)
+    assert "napkin" not in report.rule_sentence(e(12.0, 9.0, 15.0), None)
+
+
+def _summary(rows: list[tuple[str, int, str, int, str, list[float]]]) -> pl.DataFrame:
+    frame = pl.DataFrame(
+        [
+            {"codec": c, "level": lv, "input": i, "block": b, "repetition": r, "metric": m, "value": v, "unit": "x",
+             "note": None}
+            for c, lv, i, b, m, values in rows
+            for r, v in enumerate(values)
+        ]
+    )  # fmt: skip
+    return report.compress_summary(frame)
+
+
+def test_blocks_sentence_every_branch() -> None:
+    costs = _summary(
+        [("zstd", 3, "json", 65536, "ratio", [4.0, 4.1, 4.0]), ("zstd", 3, "json", 0, "ratio", [6.0, 6.1, 6.0])]
+    )
+    assert "costs ratio" in report.blocks_sentence(costs, "zstd", 3, "json", 65536)
+    same = _summary(
+        [("zstd", 3, "json", 65536, "ratio", [4.0, 4.0, 4.0]), ("zstd", 3, "json", 0, "ratio", [4.01, 4.0, 4.0])]
+    )
+    assert "almost nothing" in report.blocks_sentence(same, "zstd", 3, "json", 65536)
+    odd = _summary(
+        [("zstd", 3, "json", 65536, "ratio", [5.0, 5.0, 5.0]), ("zstd", 3, "json", 0, "ratio", [4.0, 4.0, 4.0])]
+    )
+    assert "picks its parameters by the input's size" in report.blocks_sentence(odd, "zstd", 3, "json", 65536)
+    missing = pl.DataFrame([
+        {"codec": "zstd", "level": 3, "input": "json", "block": b, "repetition": 0, "metric": "unsupported",
+         "value": None, "unit": "", "note": "no"} for b in (0, 65536)
+    ])  # fmt: skip
+    assert "did not run here" in report.blocks_sentence(report.compress_summary(missing), "zstd", 3, "json", 65536)
+
+
+def test_cost_per_ratio_step_reads_a_tenfold_line() -> None:
+    rows = []
+    for codec, level, ratio in (("lz4", 0, 2.0), ("zstd", 3, 3.0), ("zstd", 19, 4.0)):
+        speed = 1000.0 / 10 ** (ratio - 2)
+        rows += [
+            (codec, level, "text", 0, "ratio", [ratio] * 3),
+            (codec, level, "text", 0, "compress_mb_per_s", [speed] * 3),
+        ]
+    frame = pl.DataFrame([
+        {"codec": c, "level": lv, "input": i, "block": b, "repetition": r, "metric": m, "value": v, "unit": "x",
+         "note": None}
+        for c, lv, i, b, m, values in rows for r, v in enumerate(values)
+    ])  # fmt: skip
+    factor = report.cost_per_ratio_step(frame, "text", 0)
+    assert factor is not None and factor.median == pytest.approx(10.0)
+    assert report.cost_per_ratio_step(frame, "json", 0) is None
+
+
+def test_pays_and_napkin_sentences_every_branch() -> None:
+    assert report.breakeven_mb_per_s(300.0, 3.0) == pytest.approx(200.0)
+    assert "pays before" in report.pays_sentence(300.0, 3.0, 100.0, "the network")
+    assert "does not pay" in report.pays_sentence(300.0, 3.0, 1000.0, "the network")
+    assert "never pays" in report.pays_sentence(300.0, 1.0, 100.0, "the network")
+    assert "no stored measurement" in report.pays_sentence(300.0, 3.0, None, "the network")
+    assert "did not run" in report.pays_sentence(None, 3.0, 100.0, "the network")
+    e = Estimate(400.0, 380.0, 420.0, 3)
+    assert "faster than napkin-math" in report.versus_napkin(e, 200.0, "x")
+    assert "slower than napkin-math" in report.versus_napkin(e, 800.0, "x")
+    assert "no such row" in report.versus_napkin(e, None, "x")
+    assert "did not run" in report.versus_napkin(None, 200.0, "x")
+    assert report.log_cost(1e9, 500.0, 4.0) == {"seconds": 2.0, "shipped": 2.5e8}
+    assert report.log_cost(1e9, None, 4.0)["seconds"] is None
+    assert report.seconds_words(30.0) == "30 s" and report.seconds_words(600.0) == "10 minutes"
+
+
+def test_napkin_figures_are_read_in_mb_per_s() -> None:
+    assert report.napkin("sorting_64_bit_integers") == pytest.approx(200 * 2**20 / 1e6)
+    assert report.napkin("decompression") == pytest.approx(2**30 / 1e6)
+    assert report.napkin("compression_rule_of_thumb", "speed_cost_per_ratio_step") == 10.0
+    assert report.napkin("no_such_row") is None
+
+
+def _sorts(rows: dict[str, list[float]], key: str = "algorithm", name: str = "radix_lsd") -> pl.DataFrame:
+    return pl.DataFrame([
+        {key: name, "order": order, "n": 1000, "repetition": r, "metric": "mb_per_s", "value": v, "unit": "MB/s",
+         "note": None}
+        for order, values in rows.items() for r, v in enumerate(values)
+    ])  # fmt: skip
+
+
+def test_order_sentence_and_sort_bars() -> None:
+    even = _sorts({"random": [100.0, 101.0, 99.0], "sorted": [110.0, 111.0, 109.0]})
+    assert "within 1.1× of the same speed on every order" in report.order_sentence(even, "radix_lsd", 1000)
+    uneven = _sorts({"random": [100.0, 101.0, 99.0], "sorted": [900.0, 910.0, 890.0]})
+    said = report.order_sentence(uneven, "radix_lsd", 1000)
+    assert "depends on the order: 9×" in said and said.index("random") < said.index("sorted")
+    assert "did not run here" in report.order_sentence(uneven, "std_sort", 1000)
+    bars = report.sort_bars(uneven, _sorts({"random": [50.0, 60.0, 55.0]}, "library", "numpy.sort"), 1000)
+    assert set(bars["sort"]) == {"LSD radix sort (ours)", "numpy.sort"} and bars["min"].min() == 50.0
+
+
+def test_versus_napkin_keeps_digits_for_a_near_ratio() -> None:
+    assert "1.04× slower than napkin-math" in report.versus_napkin(Estimate(500.0, 490.0, 510.0, 3), 520.0, "x")
+    assert report.napkin_quoted("decompression") == "1 GiB/s" and report.napkin_quoted("nope") == "n/a"
+
+
+# ---- serialization ------------------------------------------------------------------------------
+
+SERIAL = _native.serial_support()
+
+
+def needs_json(*names: str) -> pytest.MarkDecorator:
+    missing = [f"{c}: {SERIAL.get(c)}" for c in names if SERIAL.get(c) != ""]
+    return pytest.mark.skipif(bool(missing), reason="; ".join(missing))
+
+
+def _python_sums(rows: list[dict]) -> dict:
+    strings = [r[k].encode() for r in rows for k in ("user", "path")]
+    return {
+        "records": len(rows), "ids": sum(r["id"] for r in rows), "statuses": sum(r["status"] for r in rows),
+        "bytes": sum(r["bytes"] for r in rows), "ts": sum(r["ts"] for r in rows), "ms": sum(r["ms"] for r in rows),
+        "string_bytes": sum(len(s) for s in strings), "string_sum": sum(sum(s) for s in strings),
+    }  # fmt: skip
+
+
+@needs_json("simdjson", "rapidjson")
+def test_parsed_values_equal_the_records() -> None:
+    columns = codecs.records(2000)
+    rows = codecs.record_list(columns)
+    want = _python_sums(rows)
+    assert _native.record_sums(columns) == want
+    text = codecs.records_json(2000).decode()
+    assert _native.parse_sums("simdjson", text) == want
+    assert _native.parse_sums("rapidjson", text) == want
+    import json
+
+    assert json.loads(_native.write_json(columns)) == rows  # RapidJSON's text is the same records
+    assert _native.binary_sums(_native.write_binary(columns)) == want
+
+
+@needs_json("simdjson", "rapidjson")
+def test_serial_loops_hand_back_the_sums() -> None:
+    columns = codecs.records(500)
+    want = _native.record_sums(columns)
+    text = codecs.records_json(500).decode()
+    for library in ("simdjson", "rapidjson"):
+        r = _native.parse_loop(library, text, 3)
+        assert r["sums"] == want and r["bytes"] == len(text) and r["iterations"] == 3
+    for library in ("rapidjson", "binary"):
+        assert _native.write_loop(library, columns, 2)["sums"] == want
+    assert _native.read_binary_loop(columns, 2)["sums"] == want
+
+
+@needs_json("simdjson", "rapidjson")
+def test_bad_json_and_bad_arguments_raise_clearly() -> None:
+    with pytest.raises(RuntimeError, match="simdjson"):
+        _native.parse_sums("simdjson", '[{"id": 1,')
+    with pytest.raises(RuntimeError, match="rapidjson"):
+        _native.parse_sums("rapidjson", '[{"id": "one"}]')
+    with pytest.raises(ValueError, match="library"):
+        _native.parse_loop("binary", "[]", 1)
+    with pytest.raises(ValueError, match="library"):
+        _native.write_loop("simdjson", codecs.records(3), 1)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.parse_loop("simdjson", "[]", 0)
+    columns = codecs.records(3)
+    with pytest.raises(ValueError, match="records"):
+        _native.write_loop("binary", {k: v for k, v in columns.items() if k != "path"}, 1)
+    with pytest.raises(ValueError, match="same length"):
+        _native.write_binary({**columns, "user": columns["user"][:2]})
+    with pytest.raises(RuntimeError, match="binary"):
+        _native.binary_sums(_native.write_binary(columns)[:-1])
+    with pytest.raises(ValueError, match="operation, library"):
+        codecs.native_serial("parse", "binary", 10, 0.001)
+    with pytest.raises(ValueError, match="n must be"):
+        codecs.records(0)
+
+
+def test_python_serialization_checks_and_a_missing_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = codecs.python_serial("parse", "json", 200, 0.001).metrics
+    assert m["records_per_s"][0] > 0 and m["bytes_per_record"][1] == "B"
+    real = codecs.importlib.import_module
+
+    def missing(name: str):  # noqa: ANN202
+        if name == "orjson":
+            raise ImportError(name)
+        return real(name)
+
+    monkeypatch.setattr(codecs.importlib, "import_module", missing)
+    with pytest.raises(Unsupported, match="orjson is not installed"):
+        codecs.python_serial("write", "orjson", 10, 0.001)
+
+
+def test_serial_table_names_every_row() -> None:
+    frame = pl.DataFrame([
+        {"operation": "parse", "library": lib, "records": 10, "seconds": 0.1, "repetition": r, "metric": m,
+         "value": v, "unit": "u", "note": None}
+        for lib in ("rapidjson", "binary") for r in range(3)
+        for m, v in (("mb_per_s", 100.0 + r), ("records_per_s", 1e6), ("bytes_per_record", 90.0))
+    ])  # fmt: skip
+    table = report.serial_table(frame, frame.clear())
+    assert table["library"].to_list() == ["RapidJSON (C++)", "length-prefixed dump (C++)"]
+    assert table["MB/s"].to_list() == [101.0, 101.0]
+    assert report.serial_estimate(frame, "rapidjson", "parse").median == 101.0
+    assert report.serial_estimate(frame, "simdjson", "parse") is None
+
+
+def test_sort_table_names_sorts_and_orders() -> None:
+    native = _sorts({"random": [100.0, 101.0, 99.0], "few_unique": [300.0, 300.0, 300.0]})
+    python = _sorts({"random": [50.0, 60.0, 55.0], "few_unique": [80.0, 80.0, 80.0]}, "library", "polars.sort")
+    table = report.sort_table(native, python, 1000)
+    assert table.columns == ["sort", "random", "16 distinct values"]
+    assert table.row(0) == ("LSD radix sort (ours)", 100.0, 300.0) and table.row(1) == ("polars sort", 55.0, 80.0)
+
+
+def _versus(ours: list[float], theirs: list[float], tool: str = "zstd") -> pl.DataFrame:
+    rows = []
+    for r, (a, b) in enumerate(zip(ours, theirs)):
+        for who, v in (("howfast", a), (tool, b)):
+            for metric in ("compress_mb_per_s", "decompress_mb_per_s"):
+                rows.append({"codec": "zstd", "level": 1, "input": "text", "tool": who, "repetition": r,
+                             "metric": metric, "value": v, "unit": "MB/s", "note": None})  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def test_goal_sentence_every_branch() -> None:
+    one = _versus([100.0, 101.0, 99.0], [100.0, 100.0, 100.0]).filter(pl.col("metric") == "compress_mb_per_s")
+    assert "zstd -1 compressing the text input reaches at least 0.9" in report.goal_sentence(one, "zstd")
+    assert (
+        "goal, zstd -1 compressing the text input and zstd -1 decompressing the text input reach at least 0.9"
+        in report.goal_sentence(_versus([100.0, 101.0, 99.0], [100.0, 100.0, 100.0]), "zstd")
+    )
+    assert (
+        "compressing the text input and zstd -1 decompressing the text input fall short of 0.9"
+        in report.goal_sentence(_versus([50.0, 51.0, 49.0], [100.0, 100.0, 100.0]), "zstd")
+    )
+    assert "cannot be told" in report.goal_sentence(_versus([50.0, 120.0, 95.0], [100.0, 100.0, 100.0]), "zstd")
+    assert "could not run" in report.goal_sentence(_versus([1.0], [1.0]).filter(pl.col("tool") == "howfast"), "zstd")
+    with pytest.raises(ValueError, match="goal"):
+        report.goal_sentence(_versus([1.0], [1.0]), "zstd", 2.0)
