@@ -36,6 +36,15 @@ class Profile:
     hashing: hashing_plan.Plan
     cpu: cpu_plan.Plan
     cell_timeout: int = 900  # seconds one chapter cell may run under `python -m howfast execute`
+    #: the stopping rule (``bench.run``): a case repeats until the interval of its median
+    #: (``stats.median_interval``) is within ±`target` of it (None: a fixed count, the
+    #: repetitions), at most `max_runs` times, and the rounds added to an experiment take
+    #: at most `extra_time` times what its first `repetitions` rounds took (its time cap)
+    target: float | None = None
+    max_runs: int = 0
+    extra_time: float = 0.0
+    #: runs of every case made and thrown away before the first counted round
+    warmups: int = 0
 
 
 PROFILES: dict[str, Profile] = {
@@ -50,6 +59,9 @@ PROFILES: dict[str, Profile] = {
         network=network_plan.QUICK,
         hashing=hashing_plan.QUICK,
         cpu=cpu_plan.QUICK,
+        target=0.10,
+        max_runs=12,
+        extra_time=1.0,
     ),
     "full": Profile(
         name="full",
@@ -63,6 +75,10 @@ PROFILES: dict[str, Profile] = {
         hashing=hashing_plan.FULL,
         cpu=cpu_plan.FULL,
         cell_timeout=6 * 3600,
+        target=0.03,
+        max_runs=30,
+        extra_time=2.0,
+        warmups=1,
     ),
     "smoke": Profile(
         name="smoke",

@@ -167,6 +167,31 @@ def wide_spreads(summary: pl.DataFrame, metric: str, by: Sequence[str], threshol
     )
 
 
+def stability(estimate: Estimate | None, target: float | None) -> str:
+    """'' for a figure whose interval is within ±`target` of its median (or with no
+    target, or no figure), else 'unstable: ±35 %', the half-width it stayed at."""
+    if estimate is not None and not isinstance(estimate, Estimate):
+        raise TypeError(f"estimate must be a stats.Estimate or None, got {type(estimate).__name__}")
+    if target is not None and not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    if estimate is None or target is None or estimate.runs < 2 or estimate.half_width <= target:
+        return ""
+    width = estimate.half_width
+    return "unstable: ±" + ("∞" if not math.isfinite(width) else f"{round(width * 100):d} %")
+
+
+def mark_unstable(summary: pl.DataFrame, target: float | None) -> pl.DataFrame:
+    """`summary` (``summarize``) with a column ``stability``: 'unstable: ±35 %' where the
+    interval of the median stayed wider than ±`target` (the profile's), else ''."""
+    if target is not None and not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    marks = [
+        stability(Estimate.from_row(row), target) if row.get("median") is not None else ""
+        for row in summary.iter_rows(named=True)
+    ]
+    return summary.with_columns(stability=pl.Series(marks, dtype=pl.String))
+
+
 def reasons(metrics: pl.DataFrame) -> list[str]:
     """The distinct reasons, in order, why cases of `metrics` could not run here."""
     if "note" not in metrics.columns:
