@@ -69,6 +69,10 @@ class Estimate:
 WIDE_SPREAD = 1.5
 
 
+#: Up to this many runs the ranks come from exact binomial sums; beyond, from its normal approximation.
+EXACT_RANKS = 2000
+
+
 def interval_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, float]:
     """(k, level): the k-th smallest and k-th largest of n sorted runs bracket the median
     with probability `level`, the largest k whose level reaches `confidence`; k = 1 (min
@@ -78,6 +82,12 @@ def interval_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, float]:
     if not 0 < confidence < 1:
         raise ValueError(f"confidence is a probability between 0 and 1, got {confidence!r}")
 
+    if n > EXACT_RANKS:  # the binomial's normal approximation: exact sums of 2**n would not end
+        from statistics import NormalDist
+
+        normal, half, spread = NormalDist(), n / 2, math.sqrt(n) / 2
+        k = max(1, math.floor(half - normal.inv_cdf((1 + confidence) / 2) * spread))
+        return k, 1 - 2 * normal.cdf((k - 0.5 - half) / spread)
     # P(X_(k) <= median <= X_(n-k+1)) = 1 - 2 P(Binom(n, 1/2) <= k-1), summed as it grows
     total, term, below = 2**n, 1, 0  # term = C(n, i); below = sum of C(n, j) for j < k
     best, best_level = 1, 1 - 2 / total
