@@ -299,3 +299,16 @@ def test_repeatability_counts_second_medians_inside_the_first_interval() -> None
     both = pl.concat([same, moved])
     assert "For 1 of 2 figures (50 %)" in repeatability.sentence(both, what="figure")
     assert repeatability.headline_figures({}, {}).height == 0
+
+
+def test_table_cells_carry_the_interval_the_run_count_and_the_mark() -> None:
+    from howfast import tables
+    from howfast.profiles import target_of
+
+    assert tables.figure(stats.Estimate(120, 80, 160, 5), 0.1) == "120 (80–160, 5 runs); unstable: ±33 %"
+    assert tables.figure(stats.Estimate(120, 118, 121, 9), 0.1) == "120 (118–121, 9 runs)"
+    assert tables.figure(None, 0.1) == "n/a"
+    metrics = pl.DataFrame({"k": [1, 1, 1], "metric": ["m"] * 3, "unit": ["u"] * 3, "value": [1.0, 2.0, 3.0]})
+    shown = tables.with_intervals(stats.summarize(metrics, ["k"]), 0.1).row(0, named=True)
+    assert (shown["interval"], shown["runs"], shown["stability"]) == ("1–3", 3, "unstable: ±50 %")
+    assert target_of("quick+no-io_uring") == current_profile("quick").target and target_of("smoke") is None

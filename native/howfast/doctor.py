@@ -46,7 +46,8 @@ class Finding:
 
     def line(self) -> str:
         """'warn  load: load average 19.3 on 2 CPUs. Wait for ...'."""
-        return f"{self.level:<4}  {self.topic}: {self.text}" + (f". {self.advice}" if self.advice else "")
+        advice = f". {self.advice[:1].upper()}{self.advice[1:]}" if self.advice else ""
+        return f"{self.level:<4}  {self.topic}: {self.text}{advice}"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

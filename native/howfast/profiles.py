@@ -126,3 +126,12 @@ def current_profile(name: str | None = None) -> Profile:
         source = "the profile" if name else "HOWFAST_PROFILE"
         raise ValueError(f"unknown profile {chosen!r} ({source}): choose one of {', '.join(PROFILES)}")
     return PROFILES[chosen]
+
+
+def target_of(folder: str) -> float | None:
+    """The stopping rule's target of the profile a set was measured on (its folder name,
+    ``quick`` or ``quick+no-io_uring``); None for a fixed count or an unknown profile."""
+    if not isinstance(folder, str):
+        raise TypeError(f"target_of(): folder must be text, got {type(folder).__name__}")
+    found = PROFILES.get(folder.split("+")[0])
+    return found.target if found else None
