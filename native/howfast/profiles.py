@@ -77,7 +77,7 @@ PROFILES: dict[str, Profile] = {
         cell_timeout=6 * 3600,
         target=0.03,
         max_runs=30,
-        extra_time=2.0,
+        extra_time=1.0,
         warmups=1,
     ),
     "smoke": Profile(
