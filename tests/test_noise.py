@@ -312,3 +312,12 @@ def test_table_cells_carry_the_interval_the_run_count_and_the_mark() -> None:
     shown = tables.with_intervals(stats.summarize(metrics, ["k"]), 0.1).row(0, named=True)
     assert (shown["interval"], shown["runs"], shown["stability"]) == ("1–3", 3, "unstable: ±50 %")
     assert target_of("quick+no-io_uring") == current_profile("quick").target and target_of("smoke") is None
+
+
+def test_a_repeatability_run_is_kept_for_the_preface() -> None:
+    assert "has not been measured" in repeatability.words()
+    first, second = _stored({}, 100.0, machine="first"), _stored({}, 130.0, machine="second")
+    table = pl.concat([repeatability.every_figure(first, first), repeatability.every_figure(first, second)])
+    repeatability.record(table, what="figure", load=3.5)
+    said = repeatability.words()
+    assert "for 1 of 2 figures (50 %" in said and "load average 3.5" in said

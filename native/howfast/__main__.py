@@ -130,6 +130,7 @@ def _repeatability(args: argparse.Namespace) -> int:
         second = {s: store.load(s, machine=args.sets[1]) for s in subjects}
     else:
         first, second = {}, {}
+        start = load_average()
         for subject in subjects:
             load = load_average()
             print(f"measuring {subject} twice (load average now {load[0] if load else 'not shown'})", file=sys.stderr)
@@ -149,6 +150,8 @@ def _repeatability(args: argparse.Namespace) -> int:
             f"{mark}  {row['figure']}: {row['first']:.4g} [{row['lo']:.4g}, {row['hi']:.4g}] then {row['second']:.4g}"
         )
     print(repeatability.sentence(table, what=what))
+    if not args.sets:
+        print(f"kept in {repeatability.record(table, what=what, load=start[0] if start else None)}", file=sys.stderr)
     return 0
 
 

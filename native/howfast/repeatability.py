@@ -9,7 +9,10 @@ stored machines' sets) and prints the table and the share.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Mapping
+from pathlib import Path
 
 import polars as pl
 
@@ -92,6 +95,43 @@ def sentence(table: pl.DataFrame, *, what: str = "headline figure") -> str:
     return (
         f"For {fmt.exact(inside)} of {fmt.count(total, what)} ({fmt.share(share, 2)}), the second run's median "
         f"fell inside the first run's interval; this {verdict} the goal of {fmt.share(GOAL, 2)}."
+    )
+
+
+def record(table: pl.DataFrame, *, what: str = "headline figure", load: float | None = None) -> Path:
+    """Keep the outcome of a repeatability run beside this machine's sets
+    (``<results>/<machine>/<profile>/repeatability.json``) for the preface to show."""
+    from .store import set_dir
+
+    inside, total = share_inside(table)
+    path = set_dir("fsync").parent / "repeatability.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    subjects = sorted(set(table["subject"].to_list())) if "subject" in table.columns else []
+    kept = {"inside": inside, "total": total, "what": what, "when": when, "load": load, "subjects": subjects}
+    path.write_text(json.dumps(kept, indent=2) + "\n")
+    return path
+
+
+def words(machine: str | None = None, profile: str | None = None) -> str:
+    """The last repeatability run of this (or the named) machine and profile in one
+    sentence, for the preface; how to make one when there is none."""
+    from .store import set_dir
+
+    path = set_dir("fsync", machine=machine, profile=profile).parent / "repeatability.json"
+    try:
+        kept = json.loads(path.read_text())
+        inside, total, what = int(kept["inside"]), int(kept["total"]), str(kept["what"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "Repeatability has not been measured on this machine yet: run `howfast repeatability`."
+    if total == 0:
+        return f"The last repeatability run ({kept.get('when')}) compared no {what}."
+    load = kept.get("load")
+    busy = f", load average {fmt.num(float(load), 2)} at the start" if isinstance(load, (int, float)) else ""
+    return (
+        f"Measured twice back to back ({kept.get('when')}{busy}), this machine put the second median inside the "
+        f"first run's interval for {fmt.exact(inside)} of {fmt.count(total, what)} ({fmt.share(inside / total, 2)}; "
+        f"the goal is {fmt.share(GOAL, 2)})."
     )
 
 
