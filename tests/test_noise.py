@@ -219,7 +219,9 @@ def test_decided_needs_the_minimum_rounds_and_a_verdict() -> None:
 # --- what the book says -------------------------------------------------------------------------
 
 
-def _stored(evidence: dict[str, float] | None, value: float = 100.0, *, machine: str | None = None) -> store.ResultSet:
+def _stored(
+    evidence: dict[str, float] | None, value: float = 100.0, *, machine: str | None = None, rounds: dict | None = None
+) -> store.ResultSet:
     """A fsync set of one experiment with made-up runs and noise evidence."""
     values = [value * 0.95, value, value * 1.05]
     metrics = pl.DataFrame(
@@ -238,7 +240,9 @@ def _stored(evidence: dict[str, float] | None, value: float = 100.0, *, machine:
             {"k": 1, "repetition": r, "warmup": False, **dict.fromkeys(noise.COLUMNS), **evidence} for r in range(3)
         ]
         frame = pl.DataFrame(rows, infer_schema_length=None)
-    bench_run = bench.Run("latency", "quick", metrics, pl.DataFrame(), "2026-01-01T00:00:00+00:00", frame, {}, {})
+    bench_run = bench.Run(
+        "latency", "quick", metrics, pl.DataFrame(), "2026-01-01T00:00:00+00:00", frame, {}, rounds or {}
+    )
     profile = current_profile("quick")
     writer = store.Writer("fsync", profile, machine=machine) if machine else store.Writer("fsync", profile)
     writer.record_facts(Path("."))
@@ -321,3 +325,13 @@ def test_a_repeatability_run_is_kept_for_the_preface() -> None:
     repeatability.record(table, what="figure", load=3.5)
     said = repeatability.words()
     assert "for 1 of 2 figures (50 %" in said and "load average 3.5" in said
+
+
+def test_cases_cut_off_by_the_cap_are_named() -> None:
+    cut = _stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 2, "cases": 5, "runs": 12})
+    assert book.unclear_words(cut) == (
+        "Cut off by the time cap: in latency, 2 of 5 cases stayed wider than ±10 % after up to 12 runs "
+        "(their figures are marked unstable)."
+    )
+    assert "2 of 5 cases" in book.noise_note(cut)
+    assert book.unclear_words(_stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 0, "cases": 5})) == ""

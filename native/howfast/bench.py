@@ -224,6 +224,7 @@ def run(
         "warmups": warm,
         "stop_on": chosen[0],
         "runs": max((len(s.values) for s in state), default=0),
+        "cases": len(state),
         "unclear": len(_unclear(state, pairs, goal)) if adaptive else 0,  # type: ignore[arg-type]
         "capped": capped,
     }

@@ -172,13 +172,34 @@ def busy(result: ResultSet) -> bool:
     )
 
 
+def unclear_words(result: ResultSet) -> str:
+    """Which experiments of `result` left cases wider than the profile's target when the
+    stopping rule's cap was reached ('in native, 63 of 70 cases stayed wider than ±10 %
+    after up to 9 runs'); '' when every case became clear, or the set kept no rounds."""
+    said = []
+    for name in result.experiments:
+        rounds = result.rounds(name)
+        unclear, target = rounds.get("unclear") or 0, rounds.get("target")
+        if not unclear or not target:
+            continue
+        cases = rounds.get("cases")
+        of = f" of {fmt.exact(int(cases))}" if cases else ""
+        said.append(
+            f"in {name}, {fmt.exact(int(unclear))}{of} {'case' if unclear == 1 and not cases else 'cases'} stayed "
+            f"wider than ±{fmt.share(float(target), 2)} after up to {fmt.count(int(rounds.get('runs') or 0), 'run')}"
+        )
+    if not said:
+        return ""
+    return "Cut off by the time cap: " + "; ".join(said) + " (their figures are marked unstable)."
+
+
 def noise_note(*sets: ResultSet) -> str:
     """A callout (Quarto markdown, for a cell with ``output: asis``) saying, for each set,
     how busy the machine was while it was measured and what that means for its numbers
     (``busy_words``); a warning when any was busy, a note otherwise."""
     if not sets:
         raise ValueError("noise_note() needs at least one results set")
-    lines = [f"- {busy_words(s)}" for s in sets]
+    lines = [f"- {busy_words(s)}" + (f" {cut}" if (cut := unclear_words(s)) else "") for s in sets]
     hot = any(busy(s) for s in sets)
     kind, title = ("warning", "The machine was busy") if hot else ("note", "How quiet the machine was")
     return (
