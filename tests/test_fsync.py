@@ -52,8 +52,10 @@ def test_every_case_and_repetition_is_stored(tiny_runs: dict) -> None:
             "manifest.json",
             *(f"{n}.parquet" for n in names),
             *(f"{n}.samples.parquet" for n in names[:3]),
+            *(f"{n}.noise.parquet" for n in names),  # every run's noise evidence
         ]
     )
+    assert all(data.noise(n).height >= data.table(n)["repetition"].n_unique() for n in names)
     assert list((base / "scratch").iterdir()) == []
 
 

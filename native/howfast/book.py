@@ -73,6 +73,9 @@ def missing_note(*sets: ResultSet) -> str:
     )
 
 
+#: How the noise note names each subject
+NOISE_NAMES = {**SUBJECT_NAMES, "cpu": "CPU and memory", "storage": "Disks", "memtable": "Memtables"}
+
 #: The measuring thread waited for a CPU at least this share of the wall time (the median
 #: of an experiment's runs): the machine was busy, and wall-timed CPU figures are low.
 WAITED = 0.10
@@ -119,7 +122,7 @@ def busy_words(result: ResultSet) -> str:
     by the thresholds ``WAITED``, ``STEAL``, ``OTHERS`` and ``IOWAIT`` on the medians of each
     experiment's runs (``noise_summary``)."""
     summary = noise_summary(result)
-    who = SUBJECT_NAMES.get(result.subject, result.subject)
+    who = NOISE_NAMES.get(result.subject, result.subject)
     if summary.height == 0:
         return f"{who}: no noise evidence recorded (these results were stored before howfast recorded it)."
 
