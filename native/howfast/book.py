@@ -165,6 +165,35 @@ def busy_words(result: ResultSet) -> str:
     return f"{who}: the machine was quiet enough" + (f" ({', '.join(quiet)})" if quiet else "") + "."
 
 
+def busy_clause(result: ResultSet) -> str:
+    """A clause for the set's stamp: ', on a busy machine (the measuring thread waited for
+    a CPU 36 % of the time during costs: CPU figures timed by the wall clock read low)',
+    ', with 18 % CPU steal during tcp (CPU figures read low)', ', on a quiet machine', or
+    ', no noise evidence recorded' for an older set."""
+    summary = noise_summary(result)
+    if summary.height == 0:
+        return ", no noise evidence recorded"
+
+    def worst(column: str) -> tuple[float, str] | None:
+        rows = summary.drop_nulls(column) if column in summary.columns else summary.clear()
+        if rows.height == 0:
+            return None
+        row = rows.sort(column, descending=True).row(0, named=True)
+        return float(row[column]), str(row["experiment"])
+
+    steal, waited, others = worst("steal"), worst("waited"), worst("others")
+    if steal and steal[0] >= STEAL:
+        return f", with {fmt.share(steal[0], 2)} CPU steal during {steal[1]} (CPU figures read low)"
+    if waited and waited[0] >= WAITED:
+        return (
+            f", on a busy machine (the measuring thread waited for a CPU {fmt.share(waited[0], 2)} of the time "
+            f"during {waited[1]}: CPU figures timed by the wall clock read low)"
+        )
+    if others and others[0] >= OTHERS:
+        return f", on a shared machine (other processes used {fmt.share(others[0], 2)} of the CPUs)"
+    return ", on a quiet machine"
+
+
 def busy(result: ResultSet) -> bool:
     """Whether the noise evidence of `result` passes any of the busy thresholds."""
     summary = noise_summary(result)

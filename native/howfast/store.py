@@ -422,7 +422,9 @@ class ResultSet:
             return None
 
     def stamp(self) -> str:
-        """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f)'."""
+        """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f), on a
+        busy machine (…)': how busy the machine was comes from the set's noise evidence
+        (``book.busy_clause``; 'no noise evidence recorded' for a set stored before it)."""
         from .fmt import duration_us
 
         when = dt.datetime.fromisoformat(self.manifest["finished"]).strftime("%Y-%m-%d %H:%M UTC")
@@ -430,7 +432,10 @@ class ResultSet:
         commit = f" (git {self.manifest['commit']})" if self.manifest.get("commit") else ""
         off = self.manifest.get("switched_off") or []
         without = f", with {', '.join(o.removeprefix('no-') for o in off)} switched off" if off else ""
-        return f"{self.profile} profile{without}, measured {when} in {took}, howfast {self.manifest['howfast']}{commit}"
+        from .book import busy_clause
+
+        version = f"howfast {self.manifest['howfast']}{commit}"
+        return f"{self.profile} profile{without}, measured {when} in {took}, {version}{busy_clause(self)}"
 
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
