@@ -56,6 +56,8 @@ def test_every_case_and_repetition_is_stored(tiny_runs: dict) -> None:
         ]
     )
     assert all(data.noise(n).height >= data.table(n)["repetition"].n_unique() for n in names)
+    assert {"load", "processes"} <= {f["topic"] for f in data.doctor()}  # measure ran the pre-flight check first
+    assert data.rounds(fsync.LATENCY)["min_runs"] == 2 and data.rounds(fsync.LATENCY)["target"] is None
     assert list((base / "scratch").iterdir()) == []
 
 
