@@ -339,7 +339,7 @@ def measure(subject: str, profile: Profile | None = None) -> ResultSet:
     profile = profile or current_profile()
     module = importlib.import_module(f"howfast.{check_subject(subject)}.experiments")
     with progress.subject(subject), writing(subject, profile) as writer:
-        writer.doctor = [f.as_dict() for f in findings()]
+        writer.doctor = [f.as_dict() for f in findings(interval=0.2)]
         module.measure(profile, writer)
     return load(subject, profile=profile.name)
 
