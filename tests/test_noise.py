@@ -344,3 +344,17 @@ def test_the_stamp_says_how_busy_the_machine_was() -> None:
     assert "18 % CPU steal during latency" in _stored({"steal": 0.18}).stamp()
     assert "other processes used 90 %" in book.busy_clause(_stored({"steal": 0.0, "waited": 0.01, "others": 0.9}))
     assert _stored(None).stamp().endswith(", no noise evidence recorded")
+
+
+def test_the_note_repeats_the_pre_flight_warnings_once() -> None:
+    first = _stored({"waited": 0.0})
+    manifest = json.loads((first.path / store.MANIFEST).read_text())
+    manifest["doctor"] = [
+        {"topic": "load", "level": "warn", "text": "load average 9.6 on 2 CPUs", "advice": "wait"},
+        {"topic": "thp", "level": "note", "text": "transparent huge pages: always", "advice": ""},
+    ]
+    (first.path / store.MANIFEST).write_text(json.dumps(manifest))
+    again = store.load("fsync")
+    assert book.doctor_words(again, again) == "Before measuring, the check found: load average 9.6 on 2 CPUs."
+    assert "load average 9.6" in book.noise_note(again) and "huge pages" not in book.noise_note(again)
+    assert book.doctor_words(_stored({"waited": 0.0}, machine="other")) == ""

@@ -225,6 +225,17 @@ def unclear_words(result: ResultSet) -> str:
     return "Cut off by the time cap: " + "; ".join(said) + " (their figures are marked unstable)."
 
 
+def doctor_words(*sets: ResultSet) -> str:
+    """The warnings the pre-flight check (``doctor``) stored with the sets, each once:
+    'Before measuring, the check found: load average 9.6 on 2 CPUs …; …'; '' when none."""
+    warned = list(
+        dict.fromkeys(
+            str(f.get("text")) for s in sets for f in s.doctor() if isinstance(f, dict) and f.get("level") == "warn"
+        )
+    )
+    return ("Before measuring, the check found: " + "; ".join(warned) + ".") if warned else ""
+
+
 def noise_note(*sets: ResultSet) -> str:
     """A callout (Quarto markdown, for a cell with ``output: asis``) saying, for each set,
     how busy the machine was while it was measured and what that means for its numbers
@@ -232,6 +243,9 @@ def noise_note(*sets: ResultSet) -> str:
     if not sets:
         raise ValueError("noise_note() needs at least one results set")
     lines = [f"- {busy_words(s)}" + (f" {cut}" if (cut := unclear_words(s)) else "") for s in sets]
+    found = doctor_words(*sets)
+    if found:
+        lines.append(f"- {found}")
     hot = any(busy(s) for s in sets)
     kind, title = ("warning", "The machine was busy") if hot else ("note", "How quiet the machine was")
     return (
