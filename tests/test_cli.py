@@ -177,3 +177,21 @@ def test_a_killed_launcher_takes_its_kernel_and_files_with_it(tmp_path: Path) ->
     while list((tmp_path / "scratch").iterdir()) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert list((tmp_path / "scratch").iterdir()) == [], "the kernel cleaned up on its way out"
+
+
+def test_doctor_prints_one_finding_a_line(tmp_path: Path) -> None:
+    done = _howfast(tmp_path, "doctor")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines and all(line.split()[0] in ("ok", "note", "warn") for line in lines)
+    assert {line.split()[1] for line in lines} >= {"load:", "processes:"}
+
+
+def test_repeatability_of_two_stored_machines(tmp_path: Path) -> None:
+    """Two machines' stored sets compared: the table, the sentence, a status 0."""
+    first = _howfast(tmp_path, "measure", "sqlite", HOWFAST_MACHINE="one")
+    second = _howfast(tmp_path, "measure", "sqlite", HOWFAST_MACHINE="two")
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    done = _howfast(tmp_path, "repeatability", "sqlite", "--every", "--sets", "one", "two")
+    assert done.returncode == 0, done.stderr
+    assert "the second run's median fell inside the first run's interval" in done.stdout

@@ -52,8 +52,12 @@ def test_every_case_and_repetition_is_stored(tiny_runs: dict) -> None:
             "manifest.json",
             *(f"{n}.parquet" for n in names),
             *(f"{n}.samples.parquet" for n in names[:3]),
+            *(f"{n}.noise.parquet" for n in names),  # every run's noise evidence
         ]
     )
+    assert all(data.noise(n).height >= data.table(n)["repetition"].n_unique() for n in names)
+    assert {"load", "processes"} <= {f["topic"] for f in data.doctor()}  # measure ran the pre-flight check first
+    assert data.rounds(fsync.LATENCY)["min_runs"] == 2 and data.rounds(fsync.LATENCY)["target"] is None
     assert list((base / "scratch").iterdir()) == []
 
 

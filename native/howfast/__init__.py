@@ -9,7 +9,9 @@ Shared pieces: ``profiles`` picks each subject's plan, ``bench`` runs cases with
 repetitions, ``scratch`` keeps benchmark files in a self-removing directory, ``machine``
 records machine facts, ``store`` keeps results sets (the seam between measuring and the
 book), ``book`` maps chapters to subjects, ``progress`` reports a run, ``reference``
-loads the source articles' figures, ``charts``, ``tables`` and ``fmt`` draw and format.
+loads the source articles' figures, ``charts``, ``tables`` and ``fmt`` draw and format;
+``noise`` records what else the machine was doing during every run, ``doctor`` checks the
+machine before measuring, ``repeatability`` measures twice and compares.
 """
 
 import os

@@ -8,6 +8,11 @@
   Jupyter notebook: a clean set for a class and a set executed on this machine.
 * ``card [MACHINE ...]``: the numbers card of the stored results, one column per machine.
 * ``facts [DIR]``: the machine facts for a directory.
+* ``doctor``: a pre-flight check of the machine, one finding a line with what to do
+  (``measure`` runs it first and stores the findings with each set).
+* ``repeatability [CHAPTER|SUBJECT ...] [--every] [--sets A B]``: measure twice, back to
+  back (or read two stored machines' sets), and report for how many figures the second
+  median falls inside the first's interval.
 * ``machines``: the machines with stored results; ``compare A B``: two of them side by
   side; ``export [MACHINE] FILE`` and ``import FILE [--as NAME] [--replace]``: a
   machine's results as one file, to pool machines.
@@ -87,6 +92,11 @@ def _measure(names: list[str]) -> int:
     profile = current_profile()
     console = Console(stderr=True)
     console.print(f"measuring {', '.join(subjects)} on the {profile.name} profile")
+    from .doctor import OK, findings
+
+    for finding in findings(interval=0.2):  # stored with each set too (store.measure)
+        if finding.level != OK:
+            console.print(f"doctor: {finding.line()}", markup=False, highlight=False)
     start = time.monotonic()
     done = []
     try:
@@ -104,6 +114,51 @@ def _measure(names: list[str]) -> int:
     for result in done:
         console.print(f"stored {result.subject}: {store.set_dir(result.subject)}")
     console.print(f"measured in {time.monotonic() - start:.0f} s")
+    return 0
+
+
+def _doctor() -> int:
+    from .doctor import findings, report
+
+    print(report(findings()))
+    return 0
+
+
+def _repeatability(args: argparse.Namespace) -> int:
+    """Two sets of each subject, measured back to back (or two stored machines' sets):
+    for how many figures the second median falls inside the first's interval."""
+    from . import repeatability, store
+    from .book import subjects_for
+    from .noise import load_average
+
+    subjects = subjects_for(args.names)
+    if args.sets:
+        first = {s: store.load(s, machine=args.sets[0]) for s in subjects}
+        second = {s: store.load(s, machine=args.sets[1]) for s in subjects}
+    else:
+        first, second = {}, {}
+        start = load_average()
+        for subject in subjects:
+            load = load_average()
+            print(f"measuring {subject} twice (load average now {load[0] if load else 'not shown'})", file=sys.stderr)
+            first[subject] = store.measure(subject)
+            second[subject] = store.measure(subject)
+    if args.every:
+        import polars as pl
+
+        table = pl.concat([repeatability.every_figure(first[s], second[s]) for s in subjects])
+        what = "figure"
+    else:
+        table = repeatability.headline_figures(first, second)
+        what = "headline figure"
+    for row in table.iter_rows(named=True):
+        mark = "inside " if row["inside"] else "OUTSIDE"
+        print(
+            f"{mark}  {row['figure']}: {row['first']:.4g} [{row['lo']:.4g}, {row['hi']:.4g}] then {row['second']:.4g}"
+        )
+    print(repeatability.sentence(table, what=what))
+    if not args.sets:
+        print(f"kept in {repeatability.record(table, what=what, load=start[0] if start else None)}", file=sys.stderr)
     return 0
 
 
@@ -338,6 +393,12 @@ def main(argv: list[str] | None = None) -> int:
     facts = sub.add_parser("facts", help="print the machine facts for a directory")
     facts.add_argument("directory", nargs="?", default=None)
     sub.add_parser("machines", help="list the machines with stored results")
+    sub.add_parser("doctor", help="check the machine before measuring: load, steal, governor, THP, swap, scratch")
+    again = sub.add_parser("repeatability", help="measure twice: do second medians fall inside the first intervals?")
+    again.add_argument("names", nargs="*", metavar="CHAPTER|SUBJECT", help="default: the whole book")
+    again.add_argument("--sets", nargs=2, metavar="MACHINE", default=None, help="compare two stored machines instead")
+    again.add_argument("--every", action="store_true", help="every metric of every case, not only the headlines")
+    again.add_argument("--profile", default=None, help="quick or full (default: $HOWFAST_PROFILE)")
     versus = sub.add_parser("compare", help="two machines' stored results side by side, with ratios")
     versus.add_argument("machines", nargs=2, metavar="MACHINE")
     versus.add_argument("--profile", dest="folder", default=None, help="the profile to compare (default: both have)")
@@ -370,6 +431,10 @@ def main(argv: list[str] | None = None) -> int:
             return pooled[args.command](args)
         if args.command == "card":
             return _card(args.machines)
+        if args.command == "doctor":
+            return _doctor()
+        if args.command == "repeatability":
+            return _repeatability(args)
         from .machine import facts as machine_facts
         from .scratch import scratch_base
 

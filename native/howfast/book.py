@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
+from . import fmt
 from .checks import checked
 from .store import SUBJECTS, ResultSet
 
@@ -70,6 +73,188 @@ def missing_note(*sets: ResultSet) -> str:
         + "\n\nThe cases this affects keep their rows in the tables below, with the reason, and the numbers "
         'that depend on them read "n/a".\n:::\n'
     )
+
+
+#: How the noise note names each subject
+NOISE_NAMES = {**SUBJECT_NAMES, "cpu": "CPU and memory", "storage": "Disks", "memtable": "Memtables"}
+
+#: The measuring thread waited for a CPU at least this share of the wall time (the median
+#: of an experiment's runs): the machine was busy, and wall-timed CPU figures are low.
+WAITED = 0.10
+#: The hypervisor stole at least this share of all CPU time: every CPU figure is low.
+STEAL = 0.05
+#: Other processes used at least this share of all CPUs: the machine was shared.
+OTHERS = 0.25
+#: Iowait of at least this share of all CPU time, in an experiment that does not write
+#: to disk itself, means another process was using the disk.
+IOWAIT = 0.20
+
+
+def noise_summary(result: ResultSet) -> pl.DataFrame:
+    """Per experiment, over its counted runs: ``runs``, the medians of ``ran`` (our CPU
+    time over the wall time), ``waited`` (the measuring thread's wait for a CPU), ``steal``,
+    ``iowait`` and ``others`` (noise.COLUMNS), and the highest load and runnable count. No
+    rows for a set stored before the evidence was recorded."""
+    parts = []
+    for name in result.experiments:
+        found = result.noise(name)
+        if found is None or found.height == 0:
+            continue
+        if "warmup" in found.columns:
+            found = found.filter(~pl.col("warmup"))
+        medians = [
+            (pl.col(c).median() if c in found.columns else pl.lit(None)).cast(pl.Float64).alias(c)
+            for c in ("ran", "waited", "steal", "iowait", "others")
+        ]
+        highest = [
+            (pl.max_horizontal(f"{c}_start", f"{c}_end").max() if f"{c}_start" in found.columns else pl.lit(None))
+            .cast(pl.Float64)
+            .alias(f"{c}_max")
+            for c in ("load", "runnable")
+        ]
+        parts.append(found.select(pl.lit(name).alias("experiment"), pl.len().alias("runs"), *medians, *highest))
+    if not parts:
+        return pl.DataFrame(schema={"experiment": pl.String, "runs": pl.UInt32})
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+def busy_words(result: ResultSet) -> str:
+    """What the machine was doing while `result` was measured, in one sentence, and what it
+    means for the numbers; 'no noise evidence recorded' for an older set. Busy is decided
+    by the thresholds ``WAITED``, ``STEAL``, ``OTHERS`` and ``IOWAIT`` on the medians of each
+    experiment's runs (``noise_summary``)."""
+    summary = noise_summary(result)
+    who = NOISE_NAMES.get(result.subject, result.subject)
+    if summary.height == 0:
+        return f"{who}: no noise evidence recorded (these results were stored before howfast recorded it)."
+
+    def worst(column: str) -> tuple[float, str] | None:
+        rows = summary.drop_nulls(column) if column in summary.columns else summary.clear()
+        if rows.height == 0:
+            return None
+        row = rows.sort(column, descending=True).row(0, named=True)
+        return float(row[column]), str(row["experiment"])
+
+    waited, steal, others, ran = worst("waited"), worst("steal"), worst("others"), worst("ran")
+    said = []
+    if steal and steal[0] >= STEAL:
+        said.append(f"steal {fmt.share(steal[0], 2)} during the {steal[1]} runs: the hypervisor gave our CPUs to "
+                    "other machines, and CPU figures are low")  # fmt: skip
+    if waited and waited[0] >= WAITED:
+        exp = waited[1]
+        row = summary.filter(pl.col("experiment") == exp).row(0, named=True)
+        got = f"; it ran {fmt.share(row['ran'], 2)} of the wall time" if row.get("ran") is not None else ""
+        said.append(
+            f"during the {exp} runs the measuring thread waited for a CPU {fmt.share(waited[0], 2)} of the wall "
+            f"time (median of its runs{got}): figures timed by the wall clock that need the CPU are low, by up to "
+            "about that share, and their intervals wider"
+        )
+    if others and others[0] >= OTHERS and not said:
+        said.append(
+            f"other processes used {fmt.share(others[0], 2)} of the CPUs during the {others[1]} runs, though ours "
+            "seldom waited for one: CPU figures are little affected, figures that share the disk or memory "
+            "bandwidth may be"
+        )
+    if said:
+        return f"{who}: the machine was busy: " + "; ".join(said) + "."
+    quiet = []
+    if others:
+        quiet.append(f"other processes used at most {fmt.share(others[0], 2)} of the CPUs")
+    if waited:
+        quiet.append(f"the measuring thread waited for a CPU at most {fmt.share(waited[0], 2)} of the time")
+    elif ran:
+        quiet.append(f"our process ran up to {fmt.share(ran[0], 2)} of the wall time")
+    return f"{who}: the machine was quiet enough" + (f" ({', '.join(quiet)})" if quiet else "") + "."
+
+
+def busy_clause(result: ResultSet) -> str:
+    """A clause for the set's stamp: ', on a busy machine (the measuring thread waited for
+    a CPU 36 % of the time during costs: CPU figures timed by the wall clock read low)',
+    ', with 18 % CPU steal during tcp (CPU figures read low)', ', on a quiet machine', or
+    ', no noise evidence recorded' for an older set."""
+    summary = noise_summary(result)
+    if summary.height == 0:
+        return ", no noise evidence recorded"
+
+    def worst(column: str) -> tuple[float, str] | None:
+        rows = summary.drop_nulls(column) if column in summary.columns else summary.clear()
+        if rows.height == 0:
+            return None
+        row = rows.sort(column, descending=True).row(0, named=True)
+        return float(row[column]), str(row["experiment"])
+
+    steal, waited, others = worst("steal"), worst("waited"), worst("others")
+    if steal and steal[0] >= STEAL:
+        return f", with {fmt.share(steal[0], 2)} CPU steal during {steal[1]} (CPU figures read low)"
+    if waited and waited[0] >= WAITED:
+        return (
+            f", on a busy machine (the measuring thread waited for a CPU {fmt.share(waited[0], 2)} of the time "
+            f"during {waited[1]}: CPU figures timed by the wall clock read low)"
+        )
+    if others and others[0] >= OTHERS:
+        return f", on a shared machine (other processes used {fmt.share(others[0], 2)} of the CPUs)"
+    return ", on a quiet machine"
+
+
+def busy(result: ResultSet) -> bool:
+    """Whether the noise evidence of `result` passes any of the busy thresholds."""
+    summary = noise_summary(result)
+    checks = {"waited": WAITED, "steal": STEAL, "others": OTHERS}
+    return any(
+        column in summary.columns and bool((summary[column].drop_nulls() >= limit).any())
+        for column, limit in checks.items()
+    )
+
+
+def unclear_words(result: ResultSet) -> str:
+    """Which experiments of `result` left cases wider than the profile's target when the
+    stopping rule's cap was reached ('in native, 63 of 70 cases stayed wider than ±10 %
+    after up to 9 runs'); '' when every case became clear, or the set kept no rounds."""
+    said = []
+    for name in result.experiments:
+        rounds = result.rounds(name)
+        unclear, target = rounds.get("unclear") or 0, rounds.get("target")
+        if not unclear or not target:
+            continue
+        cases = rounds.get("cases")
+        of = f" of {fmt.exact(int(cases))}" if cases else ""
+        said.append(
+            f"in {name}, {fmt.exact(int(unclear))}{of} {'case' if unclear == 1 and not cases else 'cases'} stayed "
+            f"wider than ±{fmt.share(float(target), 2)} after up to {fmt.count(int(rounds.get('runs') or 0), 'run')}"
+        )
+    if not said:
+        return ""
+    return "Cut off by the time cap: " + "; ".join(said) + " (their figures are marked unstable)."
+
+
+def doctor_words(*sets: ResultSet) -> str:
+    """The warnings the pre-flight check (``doctor``) stored with the sets, each once:
+    'Before measuring, the check found: load average 9.6 on 2 CPUs …; …'; '' when none."""
+    warned = list(
+        dict.fromkeys(
+            str(f.get("text")) for s in sets for f in s.doctor() if isinstance(f, dict) and f.get("level") == "warn"
+        )
+    )
+    return ("Before measuring, the check found: " + "; ".join(warned) + ".") if warned else ""
+
+
+def noise_note(*sets: ResultSet) -> str:
+    """A callout (Quarto markdown, for a cell with ``output: asis``) saying, for each set,
+    how busy the machine was while it was measured and what that means for its numbers
+    (``busy_words``); a warning when any was busy, a note otherwise."""
+    if not sets:
+        raise ValueError("noise_note() needs at least one results set")
+    lines = [f"- {busy_words(s)}" + (f" {cut}" if (cut := unclear_words(s)) else "") for s in sets]
+    found = doctor_words(*sets)
+    if found:
+        lines.append(f"- {found}")
+    hot = any(busy(s) for s in sets)
+    kind, title = ("warning", "The machine was busy") if hot else ("note", "How quiet the machine was")
+    return (
+        f"::: {{.callout-{kind} collapse=\"true\"}}\n## {title}\n\n" + "\n".join(lines)
+        + "\n\nEach run keeps its evidence: our process's CPU time beside the wall time, the time it waited for a "
+        "CPU, CPU steal and iowait, other processes' CPU time, the load.\n:::\n"
+    )  # fmt: skip
 
 
 # every public function above refuses arguments of the wrong kind with a clear exception

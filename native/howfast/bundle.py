@@ -8,7 +8,7 @@ A bundle is a zip file::
                                      SHA-256 of every file
     <profile>/<subject>/manifest.json
     <profile>/<subject>/machine.json
-    <profile>/<subject>/<experiment>.parquet, <experiment>.samples.parquet
+    <profile>/<subject>/<experiment>.parquet, <experiment>.samples.parquet, <experiment>.noise.parquet
 
 A zip rather than one parquet file: the sets are copied as they are stored, byte for
 byte, so an import gives back exactly the files that were exported (one parquet bundle
@@ -65,7 +65,9 @@ SMALL = 2**20
 #: what an import always leaves free on the results filesystem, and its unit of copying
 RESERVE_BYTES = 256 * 2**20
 CHUNK = 2**20
-_FILE = re.compile(r"manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]{0,63}(\.samples)?\.parquet")  # fullmatch only
+_FILE = re.compile(
+    r"manifest\.json|machine\.json|[a-z0-9][a-z0-9_-]{0,63}(\.samples|\.noise)?\.parquet"
+)  # fullmatch only
 _WHEN = (1980, 1, 1, 0, 0, 0)
 
 

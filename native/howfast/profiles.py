@@ -38,6 +38,15 @@ class Profile:
     cpu: cpu_plan.Plan
     codecs: codecs_plan.Plan
     cell_timeout: int = 900  # seconds one chapter cell may run under `python -m howfast execute`
+    #: the stopping rule (``bench.run``): a case repeats until the interval of its median
+    #: (``stats.median_interval``) is within ±`target` of it (None: a fixed count, the
+    #: repetitions), at most `max_runs` times, and the rounds added to an experiment take
+    #: at most `extra_time` times what its first `repetitions` rounds took (its time cap)
+    target: float | None = None
+    max_runs: int = 0
+    extra_time: float = 0.0
+    #: runs of every case made and thrown away before the first counted round
+    warmups: int = 0
 
 
 PROFILES: dict[str, Profile] = {
@@ -53,6 +62,9 @@ PROFILES: dict[str, Profile] = {
         hashing=hashing_plan.QUICK,
         cpu=cpu_plan.QUICK,
         codecs=codecs_plan.QUICK,
+        target=0.10,
+        max_runs=12,
+        extra_time=1.0,
     ),
     "full": Profile(
         name="full",
@@ -67,6 +79,10 @@ PROFILES: dict[str, Profile] = {
         cpu=cpu_plan.FULL,
         codecs=codecs_plan.FULL,
         cell_timeout=6 * 3600,
+        target=0.03,
+        max_runs=30,
+        extra_time=1.0,
+        warmups=1,
     ),
     "smoke": Profile(
         name="smoke",
@@ -115,3 +131,12 @@ def current_profile(name: str | None = None) -> Profile:
         source = "the profile" if name else "HOWFAST_PROFILE"
         raise ValueError(f"unknown profile {chosen!r} ({source}): choose one of {', '.join(PROFILES)}")
     return PROFILES[chosen]
+
+
+def target_of(folder: str) -> float | None:
+    """The stopping rule's target of the profile a set was measured on (its folder name,
+    ``quick`` or ``quick+no-io_uring``); None for a fixed count or an unknown profile."""
+    if not isinstance(folder, str):
+        raise TypeError(f"target_of(): folder must be text, got {type(folder).__name__}")
+    found = PROFILES.get(folder.split("+")[0])
+    return found.target if found else None

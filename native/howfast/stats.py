@@ -72,6 +72,10 @@ class Estimate:
 WIDE_SPREAD = 1.5
 
 
+#: Up to this many runs the ranks come from exact binomial sums; beyond, from its normal approximation.
+EXACT_RANKS = 2000
+
+
 def interval_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, float]:
     """(k, level): the k-th smallest and k-th largest of n sorted runs bracket the median
     with probability `level`, the largest k whose level reaches `confidence`; k = 1 (min
@@ -81,6 +85,12 @@ def interval_ranks(n: int, confidence: float = CONFIDENCE) -> tuple[int, float]:
     if not 0 < confidence < 1:
         raise ValueError(f"confidence is a probability between 0 and 1, got {confidence!r}")
 
+    if n > EXACT_RANKS:  # the binomial's normal approximation: exact sums of 2**n would not end
+        from statistics import NormalDist
+
+        normal, half, spread = NormalDist(), n / 2, math.sqrt(n) / 2
+        k = max(1, math.floor(half - normal.inv_cdf((1 + confidence) / 2) * spread))
+        return k, 1 - 2 * normal.cdf((k - 0.5 - half) / spread)
     # P(X_(k) <= median <= X_(n-k+1)) = 1 - 2 P(Binom(n, 1/2) <= k-1), summed as it grows
     total, term, below = 2**n, 1, 0  # term = C(n, i); below = sum of C(n, j) for j < k
     best, best_level = 1, 1 - 2 / total
@@ -168,6 +178,31 @@ def wide_spreads(summary: pl.DataFrame, metric: str, by: Sequence[str], threshol
     return summary.filter((pl.col("metric") == metric) & (pl.col("spread") > threshold)).select(
         [*by, "median", "min", "max", "spread"]
     )
+
+
+def stability(estimate: Estimate | None, target: float | None) -> str:
+    """'' for a figure whose interval is within ±`target` of its median (or with no
+    target, or no figure), else 'unstable: ±35 %', the half-width it stayed at."""
+    if estimate is not None and not isinstance(estimate, Estimate):
+        raise TypeError(f"estimate must be a stats.Estimate or None, got {type(estimate).__name__}")
+    if target is not None and not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    if estimate is None or target is None or estimate.runs < 2 or estimate.half_width <= target:
+        return ""
+    width = estimate.half_width
+    return "unstable: ±" + ("∞" if not math.isfinite(width) else f"{round(width * 100):d} %")
+
+
+def mark_unstable(summary: pl.DataFrame, target: float | None) -> pl.DataFrame:
+    """`summary` (``summarize``) with a column ``stability``: 'unstable: ±35 %' where the
+    interval of the median stayed wider than ±`target` (the profile's), else ''."""
+    if target is not None and not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    marks = [
+        stability(Estimate.from_row(row), target) if row.get("median") is not None else ""
+        for row in summary.iter_rows(named=True)
+    ]
+    return summary.with_columns(stability=pl.Series(marks, dtype=pl.String))
 
 
 def reasons(metrics: pl.DataFrame) -> list[str]:

@@ -52,6 +52,9 @@ SUBJECTS = ("fsync", "storage", "sqlite", "memtable", "rocksdb", "network", "has
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # always fullmatch: "$" matches before a final "\n"
 MANIFEST = "manifest.json"
+#: The shape of the noise evidence a set keeps (``<experiment>.noise.parquet`` and the
+#: manifest's ``noise``, ``doctor``); a set without it (older) still loads and says so.
+NOISE_VERSION = 1
 FACTS = "machine.json"
 
 
@@ -180,6 +183,10 @@ class Writer:
         self.machine_facts: dict[str, Any] | None = None
         #: what else a report needs to know about the run (library versions, ...): JSON values
         self.details: dict[str, Any] = {}
+        #: the pre-flight check's findings (``doctor.findings``), stored in the manifest
+        self.doctor: list[dict[str, Any]] = []
+        #: per experiment: the stopping rule as it ran and what held for it (``Run.rounds``, ``Run.environment``)
+        self.noise: dict[str, Any] = {}
         self.started = _now()
         self._clock = time.monotonic()
 
@@ -226,6 +233,9 @@ class Writer:
         run.metrics.with_columns(stamp).write_parquet(self.path / f"{run.benchmark}.parquet")
         if run.samples.height:
             run.samples.with_columns(stamp).write_parquet(self.path / f"{run.benchmark}.samples.parquet")
+        if run.noise.height:
+            run.noise.write_parquet(self.path / f"{run.benchmark}.noise.parquet")
+        self.noise[run.benchmark] = {"rounds": run.rounds, "environment": run.environment}
         self.experiments.append(run.benchmark)
 
     def commit(self, manifest: dict[str, Any] | None = None) -> Path:
@@ -251,6 +261,8 @@ class Writer:
                 "seconds": round(time.monotonic() - self._clock, 1),
                 "experiments": self.experiments,
                 "details": self.details,
+                "noise": {"version": NOISE_VERSION, "experiments": self.noise},
+                "doctor": self.doctor,
             }
             (self.path / FACTS).write_text(json.dumps(self.machine_facts, indent=2, sort_keys=True) + "\n")
             (self.path / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
@@ -322,10 +334,12 @@ def writing(subject: str, profile: Profile | None = None) -> Iterator[Writer]:
 def measure(subject: str, profile: Profile | None = None) -> ResultSet:
     """Run every experiment of `subject` and store them as this machine's set."""
     from . import progress
+    from .doctor import findings
 
     profile = profile or current_profile()
     module = importlib.import_module(f"howfast.{check_subject(subject)}.experiments")
     with progress.subject(subject), writing(subject, profile) as writer:
+        writer.doctor = [f.as_dict() for f in findings(interval=0.2)]
         module.measure(profile, writer)
     return load(subject, profile=profile.name)
 
@@ -377,6 +391,28 @@ class ResultSet:
 
         return list(dict.fromkeys(note for name in self.experiments for note in reasons(self.table(name))))
 
+    def noise(self, experiment: str) -> pl.DataFrame | None:
+        """An experiment's noise evidence, one row per run (``noise.COLUMNS``); None for a
+        set stored before it was recorded."""
+        if experiment not in self.experiments:
+            raise KeyError(f"{self.subject} has no experiment {experiment!r}; it has {', '.join(self.experiments)}")
+        key = (f"{experiment}.noise", False)
+        if key not in self._tables:
+            path = self.path / f"{experiment}.noise.parquet"
+            if not path.is_file():
+                return None
+            self._tables[key] = pl.read_parquet(path)
+        return self._tables[key]
+
+    def rounds(self, experiment: str) -> dict[str, Any]:
+        """How the stopping rule ran for an experiment (``bench.Run.rounds``); empty for an older set."""
+        found = (self.manifest.get("noise") or {}).get("experiments") or {}
+        return dict((found.get(experiment) or {}).get("rounds") or {})
+
+    def doctor(self) -> list[dict[str, Any]]:
+        """The pre-flight check's findings stored with the set (``doctor.findings``); empty for an older set."""
+        return list(self.manifest.get("doctor") or [])
+
     def samples(self, experiment: str) -> pl.DataFrame | None:
         """An experiment's per-operation samples, or None when it kept none (no case of it
         could run here, or it keeps percentiles only)."""
@@ -386,7 +422,9 @@ class ResultSet:
             return None
 
     def stamp(self) -> str:
-        """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f)'."""
+        """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f), on a
+        busy machine (…)': how busy the machine was comes from the set's noise evidence
+        (``book.busy_clause``; 'no noise evidence recorded' for a set stored before it)."""
         from .fmt import duration_us
 
         when = dt.datetime.fromisoformat(self.manifest["finished"]).strftime("%Y-%m-%d %H:%M UTC")
@@ -394,7 +432,10 @@ class ResultSet:
         commit = f" (git {self.manifest['commit']})" if self.manifest.get("commit") else ""
         off = self.manifest.get("switched_off") or []
         without = f", with {', '.join(o.removeprefix('no-') for o in off)} switched off" if off else ""
-        return f"{self.profile} profile{without}, measured {when} in {took}, howfast {self.manifest['howfast']}{commit}"
+        from .book import busy_clause
+
+        version = f"howfast {self.manifest['howfast']}{commit}"
+        return f"{self.profile} profile{without}, measured {when} in {took}, {version}{busy_clause(self)}"
 
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from . import fmt
+from . import fmt, stats
 from .checks import checked
 
 
@@ -91,6 +91,34 @@ class Table:
 
 def table(frame: pl.DataFrame, formats: Mapping[str, Callable[[Any], str]] | None = None) -> Table:
     return Table(frame, formats)
+
+
+def figure(
+    estimate: stats.Estimate | None, target: float | None = None, show: Callable[[float], str] | None = None
+) -> str:
+    """A figure for a table cell: its median, the interval of the median and the run
+    count ('120 (115–126, 9 runs)'), then '; unstable: ±35 %' where the interval stayed
+    wider than ±`target` (the profile's, ``profiles.target_of``); n/a when not measured."""
+    if estimate is None:
+        return fmt.NA
+    if not isinstance(estimate, stats.Estimate):
+        raise TypeError(f"estimate must be a stats.Estimate or None, got {type(estimate).__name__}")
+    if show is None:
+        show = fmt.num
+    mark = stats.stability(estimate, target)
+    runs = fmt.count(estimate.runs, "run")
+    return f"{show(estimate.median)} ({show(estimate.lo)}–{show(estimate.hi)}, {runs})" + (f"; {mark}" if mark else "")
+
+
+def with_intervals(summary: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """A ``stats.summarize`` frame with the columns ``interval`` (the interval of the
+    median as text), ``runs`` and ``stability`` ('unstable: ±35 %' or '')."""
+    if "median" not in summary.columns or "repetitions" not in summary.columns:
+        raise ValueError("summary must come from stats.summarize (median, lo, hi, repetitions)")
+    marked = stats.mark_unstable(summary, target)
+    lo, hi = ("lo", "hi") if "lo" in summary.columns else ("min", "max")
+    text = [fmt.span(a, b) for a, b in zip(marked[lo].to_list(), marked[hi].to_list())]
+    return marked.with_columns(interval=pl.Series(text, dtype=pl.String), runs=pl.col("repetitions"))
 
 
 # every public function above refuses arguments of the wrong kind with a clear exception

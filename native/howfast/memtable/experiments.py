@@ -544,7 +544,7 @@ def measure(profile: Profile, out: Writer) -> None:
             )
         )
         points = max(1, -(-plan.crash_points // len(crash)))
-        out.add(run(CRASH, crash, crash_test.crash_measurer(), repetitions=points, scratch=scratch))
+        out.add(run(CRASH, crash, crash_test.crash_measurer(), repetitions=points, scratch=scratch, target=None))
         cut = [
             {"mode": m.name} for m in powercut.POWERCUT_MODES
         ]  # io_uring ones: unsupported rows, with why, where it is missing

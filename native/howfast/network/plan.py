@@ -89,18 +89,18 @@ QUICK = Plan(
 )
 FULL = Plan(
     bulk_streams=(1, 2, 4, 8),
-    bulk_seconds=3.0,
+    bulk_seconds=2.0,
     bulk_write_size=1 * MiB,
     ping_connections=(1, 2, 4, 8, 16, 32, 64, 128),
-    ping_seconds=3.0,
+    ping_seconds=2.0,
     ping_message=64,
     http_connections=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
-    http_seconds=5.0,
+    http_seconds=2.0,
     load_threads=1,
     server_threads=0,
     open_connections=64,
     open_shares=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0, 1.1, 1.2),
-    open_seconds=5.0,
+    open_seconds=2.0,
     grace_seconds=5.0,
     redis_clients=50,
     redis_requests=100000,
@@ -110,7 +110,7 @@ FULL = Plan(
     scaling_clients=(1, 2, 5, 10, 20, 30, 40),
     scaling_requests=100000,
     scaling_io_threads=(1, 2),
-    crosscheck_seconds=5.0,
+    crosscheck_seconds=2.0,
     crosscheck_connections=256,
 )
 

@@ -22,11 +22,11 @@ class Plan:
     write_buffer_size: int = 64 * MiB  # the memtable (db_bench's default) ...
     max_write_buffer_number: int = 2  # ... and how many may exist at once
     cache_size: int = 8 * MiB  # the block cache (db_bench's default)
-    repetitions: int = 2  # fresh database each time
+    repetitions: int = 3  # fresh database each time; 3 or more lets the stopping rule add rounds
     max_samples: int = 200_000  # latencies kept per case and repetition (every k-th op beyond)
     disk_write_mib: int = 128  # the disk's sequential write bandwidth, for comparison
     crosscheck: bool = True  # run db_bench with the same settings beside ours, if installed
-    crosscheck_repetitions: int = 2  # ... alternating with our loop
+    crosscheck_repetitions: int = 3  # ... alternating with our loop
 
 
 QUICK = Plan()
@@ -35,7 +35,7 @@ FULL = Plan(
     reads=500_000,
     rww_reads=100_000,
     repetitions=3,
-    crosscheck_repetitions=2,
+    crosscheck_repetitions=3,
     max_samples=500_000,
     disk_write_mib=1024,
 )

@@ -1,0 +1,360 @@
+"""Noise evidence, the stopping rule, cross-checks that can say inconclusive, the
+pre-flight check and repeatability: on fake /proc and /sys trees and made-up runs, never
+on timings."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from howfast import bench, book, crosscheck, doctor, noise, repeatability, stats, store
+from howfast.bench import Outcome, run
+from howfast.profiles import current_profile
+
+# --- fake trees -------------------------------------------------------------------------------
+
+
+def _write(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def busy_tree(root: Path) -> Path:
+    """A 2-CPU VM under load: high load, steal, a busy process, powersave, THP always, swap
+    in use, scratch on tmpfs, a small memlock limit on an old kernel."""
+    _write(root, "proc/stat", "cpu  1000 0 500 1000 100 0 0 400 0 0\ncpu0 1 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0\n"
+           "procs_running 9\nprocs_blocked 1\n")  # fmt: skip
+    _write(root, "proc/loadavg", "12.50 10.00 8.00 9/400 12345\n")
+    _write(root, "proc/meminfo", "MemTotal: 4000000 kB\nSwapTotal: 1048576 kB\nSwapFree: 524288 kB\n")
+    _write(root, "proc/uptime", "1000.00 1500.00\n")
+    # pid 4242 "stress": 50,000 ticks (500 s at 100 Hz) of user time, started at tick 0
+    fields = ["S"] + ["0"] * 10 + ["40000", "10000"] + ["0"] * 6 + ["0"] + ["0"] * 20
+    _write(root, "proc/4242/stat", "4242 (stress) " + " ".join(fields) + "\n")
+    _write(root, "proc/thread-self/schedstat", "1000 2000 3\n")
+    _write(root, "proc/self/mountinfo", "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n2 1 0:5 / /scratch rw - tmpfs tmpfs rw\n")
+    _write(root, "proc/self/limits", "Limit Soft Hard Units\nMax locked memory 8388608 8388608 bytes\n")
+    _write(root, "proc/sys/kernel/osrelease", "5.4.0-42-generic\n")
+    _write(root, "proc/cpuinfo", "processor : 0\nflags : fpu sse2 hypervisor avx\n")
+    _write(root, "sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n")
+    _write(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave\n")
+    _write(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "2000000\n")
+    _write(root, "sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "3000000\n")
+    _write(root, "sys/devices/system/cpu/intel_pstate/no_turbo", "0\n")
+    return root
+
+
+def quiet_tree(root: Path) -> Path:
+    _write(root, "proc/stat", "cpu  100 0 50 10000 1 0 0 0 0 0\ncpu0 1 0 0 0 0 0 0 0\ncpu1 1 0 0 0 0 0 0 0\n")
+    _write(root, "proc/loadavg", "0.10 0.10 0.10 1/300 1\n")
+    _write(root, "proc/meminfo", "MemTotal: 4000000 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n")
+    _write(root, "proc/uptime", "1000.00 1900.00\n")
+    _write(root, "proc/self/mountinfo", "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n")
+    _write(root, "proc/self/limits", "Max locked memory unlimited unlimited bytes\n")
+    _write(root, "proc/sys/kernel/osrelease", "6.8.0\n")
+    _write(root, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n")
+    _write(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n")
+    return root
+
+
+# --- the readers ------------------------------------------------------------------------------
+
+
+def test_readers_parse_fake_proc_and_sys(tmp_path: Path) -> None:
+    root = busy_tree(tmp_path)
+    times = noise.cpu_times(root)
+    assert times["user"] == 1000 and times["steal"] == 400 and times["procs_running"] == 9
+    assert noise.load_average(root) == (12.5, 9)
+    assert noise.run_delay(root) == (1000, 2000)
+    assert noise.cpu_count(root) == 2
+    env = noise.environment(root)
+    assert env == {"thp": "always", "governor": "powersave", "mhz": 2500.0, "no_turbo": False, "swap_used": 2**29}
+    empty = noise.environment(tmp_path / "nothing")
+    assert set(empty.values()) == {None} and noise.cpu_times(tmp_path / "nothing") == {}
+    with pytest.raises(ValueError, match="task"):
+        noise.run_delay(root, "../../etc")
+
+
+def test_difference_shares_of_steal_iowait_others_and_our_cpu() -> None:
+    stat = {"user": 0, "nice": 0, "system": 0, "idle": 0, "iowait": 0, "irq": 0, "softirq": 0, "steal": 0}
+    before = noise.Snapshot(0.0, 1.0, 10, 5, stat, (2.0, 3), (0, 0))
+    # 2 s on 2 CPUs at 100 Hz: 400 ticks; 200 busy (2 s), ours 0.5 s, 80 stolen, 20 iowait
+    later = {**stat, "user": 150, "system": 50, "idle": 100, "iowait": 20, "steal": 80}
+    after = noise.Snapshot(2.0, 1.5, 17, 6, later, (4.0, 7), (500_000_000, 1_000_000_000))
+    d = noise.difference(before, after, hz=100)
+    assert d["wall_s"] == 2.0 and d["cpu_s"] == 0.5 and d["ran"] == 0.25
+    assert d["waited"] == 0.5 and d["involuntary_switches"] == 7 and d["voluntary_switches"] == 1
+    assert d["steal"] == 0.2 and d["iowait"] == 0.05 and d["others"] == pytest.approx(1.5 / 4)
+    assert (d["load_start"], d["load_end"], d["runnable_start"], d["runnable_end"]) == (2.0, 4.0, 3.0, 7.0)
+    blind = noise.difference(dataclasses.replace(before, stat={}, sched=None, load=None), after, hz=100)
+    assert blind["steal"] is None and blind["waited"] is None and blind["load_start"] is None
+    assert set(blind) == set(noise.COLUMNS)
+
+
+# --- doctor -----------------------------------------------------------------------------------
+
+
+def test_doctor_names_every_problem_of_a_busy_vm(tmp_path: Path) -> None:
+    root = busy_tree(tmp_path)
+    found = {f.topic: f for f in doctor.findings(root, scratch=Path("/scratch/run"), interval=0)}
+    warned = {t for t, f in found.items() if f.level == doctor.WARN}
+    assert warned == {"load", "steal", "processes", "governor", "swap", "scratch", "memlock"}
+    assert "12.5" in found["load"].text and "stress (pid 4242" in found["processes"].text
+    assert "tmpfs" in found["scratch"].text and "HOWFAST_SCRATCH" in found["scratch"].advice
+    assert found["thp"].level == doctor.NOTE and found["vm"].level == doctor.NOTE and "turbo" in found
+    assert all(f.advice for f in found.values() if f.level == doctor.WARN)
+    lines = doctor.report(list(found.values())).splitlines()
+    assert lines[0].startswith("warn") and len(lines) == len(found)
+
+
+def test_doctor_finds_a_quiet_machine_quiet(tmp_path: Path) -> None:
+    found = doctor.findings(quiet_tree(tmp_path), scratch=Path("/home/x"), interval=0)
+    assert [f for f in found if f.level == doctor.WARN] == []
+    assert {f.topic for f in found} >= {"load", "steal", "processes", "governor", "thp", "swap", "scratch", "memlock"}
+
+
+# --- the stopping rule --------------------------------------------------------------------------
+
+
+def _profile(monkeypatch: pytest.MonkeyPatch, **change: object) -> None:
+    chosen = dataclasses.replace(current_profile("quick"), **change)
+    monkeypatch.setattr(bench, "current_profile", lambda: chosen)
+
+
+def test_stopped_reads_the_interval_of_the_median() -> None:
+    assert bench.stopped([100, 101, 99], 0.1)
+    assert not bench.stopped([100, 101], 0.1)  # too few runs
+    assert not bench.stopped([50, 100, 150], 0.1)  # min-max ±50 %
+    assert not bench.stopped([100, 101, 99, 100, 150, 100, 99], 0.1)  # 7 runs: min-max, the outlier counts
+    assert bench.stopped([100, 101, 99, 100, 150, 100, 99, 100, 101], 0.1)  # 9: the 2nd and 8th, it does not
+    with pytest.raises(ValueError, match="target"):
+        bench.stopped([1.0], 1.5)
+
+
+def test_stable_cases_stop_after_the_minimum_and_noisy_ones_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    _profile(monkeypatch, target=0.1, max_runs=9, extra_time=1e6)
+    noisy = itertools.cycle([1.0, 3.0, 2.0, 0.5])
+    seen = []
+
+    def measure(case, scratch):
+        seen.append(case["n"])
+        return Outcome({"value": (100.0 if case["n"] == 1 else next(noisy), "u"), "other": (1.0, "u")})
+
+    result = run("demo", [{"n": 1}, {"n": 2}], measure, repetitions=3)
+    runs = result.metrics.filter(pl.col("metric") == "value").group_by("n").len().sort("n")["len"].to_list()
+    assert runs == [3, 9]  # the stable case stopped early, the noisy one at max_runs
+    assert seen[:6] == [1, 2, 1, 2, 1, 2] and set(seen[6:]) == {2}  # rounds added only for the wide case
+    assert result.rounds["capped"] and result.rounds["unclear"] == 1 and result.rounds["stop_on"] == "value"
+    marks = stats.mark_unstable(stats.summarize(result.metrics, ["n"]), 0.1).filter(pl.col("metric") == "value")
+    assert marks["stability"].to_list()[0] == "" and marks["stability"].to_list()[1].startswith("unstable: ±")
+    # every run, warm-ups apart, has its noise evidence
+    assert result.noise.filter(~pl.col("warmup")).height == 12 and set(noise.COLUMNS) <= set(result.noise.columns)
+
+
+def test_the_time_cap_stops_added_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    _profile(monkeypatch, target=0.1, max_runs=1000, extra_time=0.0)
+    values = itertools.cycle([1.0, 3.0])
+    result = run("demo", [{"n": 1}], lambda c, s: Outcome({"v": (next(values), "u")}), repetitions=3)
+    assert result.metrics.height == 3 and result.rounds["capped"]
+
+
+def test_no_target_or_few_repetitions_keep_a_fixed_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    _profile(monkeypatch, target=0.1, max_runs=20, extra_time=1e6)
+    values = itertools.cycle([1.0, 3.0])
+    assert run("a", [{"n": 1}], lambda c, s: Outcome({"v": (next(values), "u")}), repetitions=2).metrics.height == 2
+    fixed = run("b", [{"n": 1}], lambda c, s: Outcome({"v": (next(values), "u")}), repetitions=4, target=None)
+    assert fixed.metrics.height == 4 and fixed.rounds["target"] is None
+
+
+def test_warmups_run_first_and_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    _profile(monkeypatch, target=0.1, max_runs=9, extra_time=1e6, warmups=1)
+    values = iter([50.0, 100.0, 100.0, 100.0])  # the first run (cold) differs
+    result = run("warm", [{"n": 1}], lambda c, s: Outcome({"v": (next(values), "u")}), repetitions=3)
+    assert result.metrics["value"].to_list() == [100.0] * 3 and result.rounds["warmups"] == 1
+    assert result.noise["warmup"].to_list() == [True, False, False, False]
+
+
+# --- cross-checks: the four outcomes ------------------------------------------------------------
+
+
+def _versus(monkeypatch: pytest.MonkeyPatch, ours: list[float], theirs: list[float]) -> pl.DataFrame:
+    _profile(monkeypatch, target=0.1, max_runs=12, extra_time=1e6)
+    mine, tool = itertools.cycle(ours), itertools.cycle(theirs)
+
+    def measure(case, scratch):
+        return Outcome({"rate": (next(mine) if case["tool"] == "howfast" else next(tool), "ops/s")})
+
+    cases = [{"size": 1, "tool": "howfast"}, {"size": 1, "tool": "fio"}]
+    result = run("vs", cases, measure, repetitions=3, alternate=True)
+    return crosscheck.paired_ratios(result.metrics, ["size"], "rate", "fio", rounds=True)
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "verdict", "rounds"),
+    [
+        ([100.0, 101.0, 99.0], [100.0], "agrees", 3),
+        ([200.0, 210.0, 190.0], [100.0], "ours higher", 3),
+        ([50.0, 52.0, 48.0], [100.0], "ours lower", 3),
+        ([60.0, 140.0, 100.0, 170.0, 40.0], [100.0], "inconclusive", 12),
+    ],
+)
+def test_crosscheck_rounds_stop_when_the_verdict_is_decided(
+    monkeypatch: pytest.MonkeyPatch, ours: list[float], theirs: list[float], verdict: str, rounds: int
+) -> None:
+    table = _versus(monkeypatch, ours, theirs)
+    assert table["verdict"].to_list() == [verdict] and table["rounds"].to_list() == [rounds]
+
+
+def test_decided_needs_the_minimum_rounds_and_a_verdict() -> None:
+    assert not bench.decided({0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0})
+    assert bench.decided({0: 2.0, 1: 2.0, 2: 2.0}, {0: 1.0, 1: 1.0, 2: 1.0})
+    assert not bench.decided({0: 0.5, 1: 2.0, 2: 1.0}, {0: 1.0, 1: 1.0, 2: 1.0})
+
+
+# --- what the book says -------------------------------------------------------------------------
+
+
+def _stored(
+    evidence: dict[str, float] | None, value: float = 100.0, *, machine: str | None = None, rounds: dict | None = None
+) -> store.ResultSet:
+    """A fsync set of one experiment with made-up runs and noise evidence."""
+    values = [value * 0.95, value, value * 1.05]
+    metrics = pl.DataFrame(
+        {
+            "k": [1] * 3,
+            "repetition": [0, 1, 2],
+            "metric": ["m"] * 3,
+            "value": values,
+            "unit": ["u"] * 3,
+            "note": [None] * 3,
+        }
+    )
+    frame = pl.DataFrame()
+    if evidence is not None:
+        rows = [
+            {"k": 1, "repetition": r, "warmup": False, **dict.fromkeys(noise.COLUMNS), **evidence} for r in range(3)
+        ]
+        frame = pl.DataFrame(rows, infer_schema_length=None)
+    bench_run = bench.Run(
+        "latency", "quick", metrics, pl.DataFrame(), "2026-01-01T00:00:00+00:00", frame, {}, rounds or {}
+    )
+    profile = current_profile("quick")
+    writer = store.Writer("fsync", profile, machine=machine) if machine else store.Writer("fsync", profile)
+    writer.record_facts(Path("."))
+    writer.add(bench_run)
+    writer.commit()
+    return store.load("fsync", machine=machine)
+
+
+def test_busy_words_name_the_wait_and_what_it_means() -> None:
+    words = book.busy_words(_stored({"waited": 0.35, "ran": 0.21, "others": 0.8, "steal": 0.0}))
+    assert "busy" in words and "waited for a CPU 35 %" in words and "ran 21 %" in words and "low" in words
+    assert book.busy(_stored({"waited": 0.35, "ran": 0.21, "others": 0.8, "steal": 0.0}))
+
+
+def test_steal_alone_makes_the_numbers_low() -> None:
+    words = book.busy_words(_stored({"steal": 0.18, "waited": 0.01, "others": 0.0}))
+    assert "steal 18 %" in words and "low" in words and "waited" not in words
+
+
+def test_a_quiet_run_says_so_and_thresholds_are_inclusive() -> None:
+    quiet = _stored({"steal": 0.0, "waited": book.WAITED / 2, "others": 0.01})
+    assert "quiet enough" in book.busy_words(quiet) and not book.busy(quiet)
+    assert "callout-note" in book.noise_note(quiet)
+    edge = _stored({"steal": book.STEAL, "waited": 0.0, "others": 0.0})
+    assert book.busy(edge) and "callout-warning" in book.noise_note(edge)
+
+
+def test_a_set_without_noise_evidence_loads_and_says_so() -> None:
+    old = _stored(None)
+    manifest = json.loads((old.path / store.MANIFEST).read_text())
+    for key in ("noise", "doctor"):
+        manifest.pop(key)
+    (old.path / store.MANIFEST).write_text(json.dumps(manifest))
+    again = store.load("fsync")
+    assert again.noise("latency") is None and again.rounds("latency") == {} and again.doctor() == []
+    assert "no noise evidence recorded" in book.busy_words(again)
+    assert "no noise evidence recorded" in book.noise_note(again) and not book.busy(again)
+
+
+def test_stability_marks_wide_intervals() -> None:
+    assert stats.stability(stats.Estimate(100, 65, 135, 5), 0.1) == "unstable: ±35 %"
+    assert stats.stability(stats.Estimate(100, 95, 105, 5), 0.1) == ""
+    assert stats.stability(stats.Estimate(100, 65, 135, 5), None) == ""
+    assert stats.stability(None, 0.1) == ""
+
+
+# --- repeatability --------------------------------------------------------------------------------
+
+
+def test_repeatability_counts_second_medians_inside_the_first_interval() -> None:
+    first = _stored({}, 100.0, machine="first")
+    inside = _stored({}, 102.0, machine="inside")
+    outside = _stored({}, 130.0, machine="outside")
+    same = repeatability.every_figure(first, inside)
+    assert repeatability.share_inside(same) == (1, 1) and "meets the goal" in repeatability.sentence(same)
+    moved = repeatability.every_figure(first, outside)
+    assert repeatability.share_inside(moved) == (0, 1) and "misses the goal" in repeatability.sentence(moved)
+    both = pl.concat([same, moved])
+    assert "For 1 of 2 figures (50 %)" in repeatability.sentence(both, what="figure")
+    assert repeatability.headline_figures({}, {}).height == 0
+
+
+def test_table_cells_carry_the_interval_the_run_count_and_the_mark() -> None:
+    from howfast import tables
+    from howfast.profiles import target_of
+
+    assert tables.figure(stats.Estimate(120, 80, 160, 5), 0.1) == "120 (80–160, 5 runs); unstable: ±33 %"
+    assert tables.figure(stats.Estimate(120, 118, 121, 9), 0.1) == "120 (118–121, 9 runs)"
+    assert tables.figure(None, 0.1) == "n/a"
+    metrics = pl.DataFrame({"k": [1, 1, 1], "metric": ["m"] * 3, "unit": ["u"] * 3, "value": [1.0, 2.0, 3.0]})
+    shown = tables.with_intervals(stats.summarize(metrics, ["k"]), 0.1).row(0, named=True)
+    assert (shown["interval"], shown["runs"], shown["stability"]) == ("1–3", 3, "unstable: ±50 %")
+    assert target_of("quick+no-io_uring") == current_profile("quick").target and target_of("smoke") is None
+
+
+def test_a_repeatability_run_is_kept_for_the_preface() -> None:
+    assert "has not been measured" in repeatability.words()
+    first, second = _stored({}, 100.0, machine="first"), _stored({}, 130.0, machine="second")
+    table = pl.concat([repeatability.every_figure(first, first), repeatability.every_figure(first, second)])
+    repeatability.record(table, what="figure", load=3.5)
+    said = repeatability.words()
+    assert "for 1 of 2 figures (50 %" in said and "load average 3.5" in said
+
+
+def test_cases_cut_off_by_the_cap_are_named() -> None:
+    cut = _stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 2, "cases": 5, "runs": 12})
+    assert book.unclear_words(cut) == (
+        "Cut off by the time cap: in latency, 2 of 5 cases stayed wider than ±10 % after up to 12 runs "
+        "(their figures are marked unstable)."
+    )
+    assert "2 of 5 cases" in book.noise_note(cut)
+    assert book.unclear_words(_stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 0, "cases": 5})) == ""
+
+
+def test_the_stamp_says_how_busy_the_machine_was() -> None:
+    assert book.busy_clause(_stored({"steal": 0.0, "waited": 0.0, "others": 0.0})) == ", on a quiet machine"
+    stamp = _stored({"steal": 0.0, "waited": 0.36, "others": 0.9}).stamp()
+    assert stamp.startswith("quick profile, measured") and "on a busy machine" in stamp and "36 %" in stamp
+    assert "18 % CPU steal during latency" in _stored({"steal": 0.18}).stamp()
+    assert "other processes used 90 %" in book.busy_clause(_stored({"steal": 0.0, "waited": 0.01, "others": 0.9}))
+    assert _stored(None).stamp().endswith(", no noise evidence recorded")
+
+
+def test_the_note_repeats_the_pre_flight_warnings_once() -> None:
+    first = _stored({"waited": 0.0})
+    manifest = json.loads((first.path / store.MANIFEST).read_text())
+    manifest["doctor"] = [
+        {"topic": "load", "level": "warn", "text": "load average 9.6 on 2 CPUs", "advice": "wait"},
+        {"topic": "thp", "level": "note", "text": "transparent huge pages: always", "advice": ""},
+    ]
+    (first.path / store.MANIFEST).write_text(json.dumps(manifest))
+    again = store.load("fsync")
+    assert book.doctor_words(again, again) == "Before measuring, the check found: load average 9.6 on 2 CPUs."
+    assert "load average 9.6" in book.noise_note(again) and "huge pages" not in book.noise_note(again)
+    assert book.doctor_words(_stored({"waited": 0.0}, machine="other")) == ""
