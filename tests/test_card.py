@@ -183,8 +183,8 @@ def test_the_napkin_math_column(use: Path) -> None:
     assert card.against(rows["hashing"], here, "napkin").startswith("not comparable: napkin-math hashes 64-byte")
     page = {r["number"]: r for r in card.rows_for_page(frame).iter_rows(named=True)}
     sort_row = next(r for k, r in page.items() if "sorting" in k)
-    assert sort_row["napkin-math"].endswith("MB/s (napkin-math, rounded)")
-    assert next(r for k, r in page.items() if "Redis" in k)["napkin-math"] == "n/a"
+    assert sort_row["napkin-math"] == "209.7 MB/s (napkin-math, printed as 200 MiB/s, rounded)"
+    assert next(r for k, r in page.items() if "Redis" in k)["napkin-math"] == card.NO_NAPKIN_FIGURE
 
 
 def test_the_card_is_the_registry(use: Path) -> None:

@@ -52,7 +52,12 @@ def _one_line(done: subprocess.CompletedProcess, said: str) -> None:
     """After the run's opening line and its progress bar, one line saying what went wrong;
     no traceback."""
     assert done.returncode == 2, done.stderr
-    lines = [line for line in done.stderr.strip().splitlines() if not line.startswith(("measuring ", "subjects "))]
+    # the pre-flight check's findings and the progress bar come first; the error is one line
+    lines = [
+        line
+        for line in done.stderr.strip().splitlines()
+        if not line.startswith(("measuring ", "subjects ", "doctor: "))
+    ]
     assert len(lines) == 1 and lines[0].startswith("howfast: ") and said in lines[0], done.stderr
     assert "Traceback" not in done.stderr
 

@@ -96,7 +96,7 @@ def _measure(names: list[str]) -> int:
 
     for finding in findings(interval=0.2):  # stored with each set too (store.measure)
         if finding.level != OK:
-            console.print(f"doctor: {finding.line()}", markup=False, highlight=False)
+            console.print(f"doctor: {finding.line()}", markup=False, highlight=False, soft_wrap=True)
     start = time.monotonic()
     done = []
     try:

@@ -79,6 +79,8 @@ _SEED_PARTS = ("", " kind", " article", " quoted", " differs", " comparable", " 
 
 #: A seed column's cell where the articles have no figure for the row.
 NO_SEED_FIGURE = "not measured in the articles"
+#: The napkin-math column's cell where its table has no like row.
+NO_NAPKIN_FIGURE = "no like row in its table"
 
 
 def card(machines: list[str] | None = None, *, measure: bool = True) -> pl.DataFrame:
@@ -263,7 +265,7 @@ def seed_cell(row: dict, seed: str) -> str:
     printed in another unit in the row's unit (four digits) with the figure as printed
     ('1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)'); NO_SEED_FIGURE when none."""
     if row.get(seed) is None:
-        return NO_SEED_FIGURE
+        return NO_NAPKIN_FIGURE if seed == "napkin" else NO_SEED_FIGURE
     kind = row[f"{seed} kind"]
     if row.get(f"{seed} converted") and row["unit"] not in TIMES:
         shown = f"{fmt.num(row[seed], 4)} {row['unit']}"

@@ -763,6 +763,8 @@ def this_machine() -> str:
 def _profiles(machine: str, profile: str | None) -> list[str | None]:
     if profile is not None:
         return [profile]
+    if not store.machine_name_ok(machine):
+        raise ValueError(f"machine {machine!r} is not a machine's folder name (letters, digits, '_', '.', '-')")
     from .paths import results_dir
 
     stored = {p.name.split("+")[0] for p in (results_dir() / machine).glob("*") if p.is_dir()}
