@@ -479,3 +479,55 @@ def test_every_other_run_has_a_short_name_and_one_colon() -> None:
         assert headlines.get(id_).run_name
         for q in headlines.other_runs(id_):
             assert q.run_name and ":" not in q.run
+
+
+def test_a_phone_figure_that_is_not_comparable_says_why_on_the_card() -> None:
+    """The card compares only with the laptop in a column of its own; a phone figure whose
+    setup differs materially says so in 'what was measured'."""
+    base = {
+        "id": "x",
+        "label": "sequential read",
+        "unit": "MB/s",
+        "note": "1 MiB blocks",
+        "run": "r",
+        "section": "chapters/storing-data.qmd#sec-parallel-jobs",
+        "m": 100.0,
+        "m lo": 90.0,
+        "m hi": 110.0,
+        "m runs": 3,
+        "m reason": None,
+        "m measured": "2026-01-01, quick profile",
+    }
+    seeds = {f"{s}{p}": None for s in ("laptop", "phone") for p in card._SEED_PARTS}
+    phone = {
+        "phone": 866.0,
+        "phone kind": "measured",
+        "phone article": "seed 001",
+        "phone quoted": "866MB/s",
+        "phone differs": "",
+        "phone comparable": False,
+        "phone why not": "the phone's fio run used 256 KiB blocks",
+        "phone converted": False,
+    }
+    page = card.rows_for_page(pl.DataFrame([base | seeds | phone]))
+    assert page["what was measured"][0] == (
+        "1 MiB blocks. The phone's figure is not comparable: the phone's fio run used 256 KiB blocks."
+    )
+    comparable = card.rows_for_page(pl.DataFrame([base | seeds | phone | {"phone comparable": True}]))
+    assert comparable["what was measured"][0] == "1 MiB blocks"
+    laptop = {
+        "laptop": 3387.0,
+        "laptop kind": "measured",
+        "laptop article": "seed 001",
+        "laptop quoted": "3387MB/s",
+        "laptop differs": "fio",
+        "laptop comparable": False,
+        "laptop converted": False,
+        "laptop why not": "the phone's fio run used 256 KiB blocks",
+    }
+    both = card.measured_words(base | seeds | phone | laptop | {"phone differs": "fio"})
+    assert (
+        both == "1 MiB blocks. Laptop and phone: fio. The phone's figure is not comparable either, for the same reason."
+    )
+    apart = card.measured_words(base | seeds | phone | laptop | {"phone differs": "adb"})
+    assert apart.startswith("1 MiB blocks. Laptop: fio. Phone: adb. The phone's")

@@ -151,6 +151,11 @@ def test_cache_topology_and_write_cache_from_fake_sysfs(tmp_path) -> None:
     assert wc == {"mode": "write through", "fua": True}
     assert "no cache flush" in machine.write_cache_words({"write_cache": wc["mode"], "fua": wc["fua"]})
     assert "cache flush" in machine.write_cache_words({"write_cache": "write back", "fua": False})
+    virtual = "a virtual disk (virtio-blk): the hypervisor decides where its bytes go"
+    through = machine.write_cache_words({"write_cache": "write through", "fua": False, "device_kind": virtual})
+    assert "sends no cache flush" in through and "the flush goes" not in through  # no flush to speak of
+    back = machine.write_cache_words({"write_cache": "write back", "fua": False, "device_kind": virtual})
+    assert "the flush goes to the hypervisor" in back
     assert machine.write_cache("nope", tmp_path / "block") == {"mode": None, "fua": None}
     thp = tmp_path / "thp"
     thp.write_text("always [madvise] never\n")

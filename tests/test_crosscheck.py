@@ -48,7 +48,8 @@ def test_cases_keep_their_own_ratios() -> None:
     assert table["verdict"].to_list() == ["ours higher", "ours lower"]
     sentence = agreement_sentence(table)
     assert sentence == (
-        "Of the 2 cases that ran both, 1 row came out clearly faster than fio; 1 row came out clearly slower than fio."
+        "Of the 2 cases that ran both, 1 case came out clearly faster than fio; "
+        "1 case came out clearly slower than fio."
     )
 
 
@@ -71,8 +72,8 @@ def test_the_verdict_sentence_reads_right_for_every_outcome() -> None:
         "note": [None, None, None, "fio is not installed"],
     })  # fmt: skip
     sentence = agreement_sentence(many)
-    assert sentence.startswith("Of the 3 cases that ran both, 2 rows agreed with fio")
-    assert "1 row were inconclusive" not in sentence and "inconclusive" in sentence
+    assert sentence.startswith("Of the 3 cases that ran both, 2 cases agreed with fio")
+    assert "1 case inconclusive on this machine" in sentence
     none = pl.DataFrame(
         {"howfast / fio": [None], "verdict": [None], "note": ["fio is not installed (apt-get install fio)"]}
     )

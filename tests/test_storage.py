@@ -380,11 +380,14 @@ def _fsync_matrix(rates: dict[tuple[str, bool, str], tuple[float, ...] | None]) 
     return stats.summarize(_metrics(rows), storage_report.CASE)
 
 
-def _parallel(values: tuple[float, ...] | None) -> pl.DataFrame:
-    case = {"op": "write", "fsync": True, "block_size": 1048576, "jobs": 8}
+def _parallel(values: tuple[float, ...] | None, free: tuple[float, ...] | None = None) -> pl.DataFrame:
+    case = {"op": "write", "fsync": True, "block_size": 1048576, "jobs": 8, "file_size": 16777216}
     if values is None:
         return _metrics([{**case, "repetition": 0, "metric": "unsupported", "value": None, "note": "why"}])
-    return _metrics([{**case, "repetition": r, "metric": "mb_per_s", "value": v} for r, v in enumerate(values)])
+    rows = [{**case, "repetition": r, "metric": "mb_per_s", "value": v} for r, v in enumerate(values)]
+    rows += [{**case, "fsync": False, "repetition": r, "metric": "mb_per_s", "value": v}
+             for r, v in enumerate(free or ())]  # fmt: skip
+    return _metrics(rows)
 
 
 def test_parallel_sentence() -> None:
@@ -397,6 +400,16 @@ def test_parallel_sentence() -> None:
     assert "not clearly faster or slower than the matrix's one writer" in overlap and "gained" in overlap
     assert "could not be measured here" in storage_report.parallel_sentence(_parallel((800.0, 896, 950)), None)
     assert "could not run here" in storage_report.parallel_sentence(_parallel(None), single)
+    assert "Without the fsyncs" not in faster
+    slow = _parallel((800.0, 896, 950), (303.0, 820, 2190))
+    spread = _shown(storage_report.parallel_sentence(slow, single, 24 * 2**30))
+    assert "Without the fsyncs the same writers wrote 820 MB/s, not clearly faster or slower than with them" in spread
+    assert "from 303 to 2,190 MB/s: 128 MiB in all stays far below" in spread and "8 threads" in spread
+    small = _shown(storage_report.parallel_sentence(slow, single, 2**30))
+    assert "does not record where that limit stood" in small and "8 threads" not in small
+    assert "does not record where that limit stood" in storage_report.parallel_sentence(slow, single)
+    quick = _shown(storage_report.parallel_sentence(_parallel((800.0, 896, 950), (3000.0, 3100, 3200)), single))
+    assert "Without the fsyncs the same writers wrote 3,100 MB/s, 3.5× faster than with them." in quick
 
 
 def test_fsync_engines_sentence() -> None:

@@ -292,15 +292,32 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
         out["phone"] = seed_cell(row, "phone")
         out["napkin-math"] = seed_cell(row, "napkin")
         out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else "no laptop figure"
-        said = {m: row[f"{m} differs"] for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row[m] is not None}
-        if len(said) > 1 and len(set(said.values())) == 1:
-            differs = next(iter(said.values()))
-        else:
-            differs = "; ".join(f"{m}: {d}" for m, d in said.items())
-        out["what was measured"] = row["note"] + (f" ({differs})" if differs else "")
+        out["what was measured"] = measured_words(row)
         rows.append(out)
     columns = ["number", *names, "laptop", "phone", "napkin-math", "against the laptop", "what was measured"]
     return pl.DataFrame(rows, schema=dict.fromkeys(columns, pl.String))
+
+
+def measured_words(row: dict) -> str:
+    """A card row's 'what was measured': the note, then what differs for each seed machine
+    as a sentence of its own ('Laptop: …. Phone: …'; one sentence when both say the same),
+    and, for a seed other than the laptop (whose comparison has a column), why its figure is
+    not comparable: 'for the same reason' when it is the laptop's."""
+    said = {m: row[f"{m} differs"] for m in REFERENCE_MACHINES if row.get(f"{m} differs") and row.get(m) is not None}
+    if len(said) > 1 and len(set(said.values())) == 1:
+        parts = [f"Laptop and phone: {next(iter(said.values()))}"]
+    else:
+        parts = [f"{m.capitalize()}: {d}" for m, d in said.items()]
+    laptop_why = row.get("laptop why not") if row.get("laptop") is not None else None
+    for m in REFERENCE_MACHINES[1:]:
+        why = row.get(f"{m} why not")
+        if row.get(m) is None or row.get(f"{m} comparable") is not False or not why:
+            continue
+        if why == laptop_why:
+            parts.append(f"The {m}'s figure is not comparable either, for the same reason")
+        else:
+            parts.append(f"The {m}'s figure is not comparable: {why}")
+    return ". ".join([row["note"], *parts]) + ("." if parts else "")
 
 
 def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:

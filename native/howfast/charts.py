@@ -200,10 +200,19 @@ def versus(frame: pl.DataFrame, *, label: str, value: str, title: str, unit: str
     text = (
         alt.Chart(frame)
         .mark_text(align="left", dx=4, fontSize=11, color="#333")
-        .encode(y=alt.Y(f"{label}:N", sort=sort), x=alt.X(f"{value}:Q"), text=alt.Text(f"{value}:Q", format=",.3~s"))
+        .encode(y=alt.Y(f"{label}:N", sort=sort), x=alt.X(f"{value}:Q"), text="value_text:N")
+        .transform_calculate(value_text=VALUE_TEXT.replace("datum.value", f"datum['{value}']"))
     )
     return (bars + text).properties(height=alt.Step(26))
 
+
+#: A value printed beside a bar as the prose writes numbers (three significant digits,
+#: thousands separated, words past a million), never an SI suffix ('1k µs' reads as a unit).
+VALUE_TEXT = (
+    "abs(datum.value) >= 1e9 ? format(datum.value / 1e9, '.3~r') + ' billion' : "
+    "abs(datum.value) >= 1e6 ? format(datum.value / 1e6, '.3~r') + ' million' : "
+    "abs(datum.value) >= 1000 ? format(datum.value, ',.3~r') : format(datum.value, '.3~r')"
+)
 
 #: Tick labels as the prose writes numbers: whole thousands with separators, else three
 #: significant digits (a log axis's own format would print 20.5 as "2e+1").
@@ -258,7 +267,8 @@ def lines(
             title=x_title,
             axis=alt.Axis(values=ticks, labelExpr=x_labels, labelFlush=True, labelOverlap="greedy"),
         ),
-        color=alt.Color(f"{color}:N", title=None, sort=None, legend=alt.Legend() if legend else None),
+        # the legend's swatches in the lines' full colour, not the pale bands'
+        color=alt.Color(f"{color}:N", title=None, sort=None, legend=alt.Legend(symbolOpacity=1) if legend else None),
     )
     line = base.mark_line(point=True).encode(
         y=alt.Y(f"{y}:Q", scale=scale_y, title=y_title),

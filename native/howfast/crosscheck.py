@@ -124,7 +124,7 @@ def verdicts_sentence(table: pl.DataFrame, tool: str = "fio", *, more: str = "fa
         "inconclusive": "inconclusive on this machine (the interval leaves the band but includes 1)",
     }
     parts = [
-        f"{fmt.count(n[k], 'row')} {'inconclusive' if k == 'inconclusive' else w}"
+        f"{fmt.count(n[k], 'case')} {'inconclusive' if k == 'inconclusive' else w}"
         + (" on this machine" if k == "inconclusive" else "")
         for k, w in words.items()
         if n.get(k)

@@ -148,7 +148,11 @@ def write_cache_words(f: dict[str, Any]) -> str:
     else:
         said = mode + fua_words
     if "virtual" in str(f.get("device_kind", "")):
-        said += "; on a virtual disk the flush goes to the hypervisor, which decides whether it reaches a medium"
+        said += (
+            "; on a virtual disk the flush goes to the hypervisor, which decides whether it reaches a medium"
+            if mode == "write back"
+            else "; on a virtual disk the hypervisor decides whether an acknowledged write has reached a medium"
+        )
     return said
 
 

@@ -51,7 +51,10 @@ FEATURES = {
         "SHA extensions (SHA-NI)",
         "SHA-256 (sha256rnds2: two rounds per instruction) and SHA-1 (sha1rnds4: four rounds) in OpenSSL",
     ),
-    "sse4_2": ("SSE4.2", "the crc32 instruction (CRC32C: our one-stream loop; ISA-L where VPCLMULQDQ is missing)"),
+    "sse4_2": (
+        "SSE4.2",
+        "the crc32 instruction (CRC32C: our one-stream loop, the crc32c wheel; ISA-L where VPCLMULQDQ is missing)",
+    ),
     "pclmulqdq": ("PCLMULQDQ", "carry-less multiply: folds the CRCs of several crc32 streams (ISA-L's older loops)"),
     "avx2": ("AVX2", "XXH3's 256-bit loop (libxxhash's dispatching entry points); OpenSSL's SHA-1 without SHA-NI"),
     "avx512f": ("AVX-512", "XXH3's 512-bit loop (dispatching entry points); ISA-L's CRC folding"),

@@ -825,9 +825,12 @@ def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate 
         return "How a one-row NORMAL commit compares with that could not be measured here."
     took = _per_row(normal)
     if c.direction == claims.HIGHER:
-        return f"Yet a NORMAL commit took {took}, {fmt.ratio(c.ratio)} as many per second: it does not flush at all."
+        return (
+            f"Yet a NORMAL commit took {took} on average, {fmt.ratio(c.ratio)} as many per second: it does not flush "
+            "at all."
+        )
     words = _versus(c, "the plain pair", more="faster", less="slower", same="about as fast as")
-    return f"A NORMAL commit, which does not flush at all, took {took}: here it was {words}."
+    return f"A NORMAL commit, which does not flush at all, took {took} on average: here it was {words}."
 
 
 #: Why a FULL commit can beat the plain pair although it does more work: the two syncs differ.
@@ -853,7 +856,8 @@ def full_commit_sentence(
         first = "With FULL, every commit waits for the disk; how long could not be measured here."
     else:
         first = (
-            f"With FULL, every commit waits for the disk: {fmt.num(full.median)} rows per second, {_per_row(full)} each"
+            f"With FULL, every commit waits for the disk: {fmt.num(full.median)} rows per second, {_per_row(full)} "
+            "each on average"
         )
         c = claims.compare(full, plain)
         if c.direction == claims.MISSING:
@@ -907,7 +911,7 @@ def memory_rates_sentence(memory: stats.Estimate | None, disk: stats.Estimate | 
     clearly faster, the page says why wall-clock rates cannot settle the clients."""
     c = claims.compare(memory, disk)
     if c.direction == claims.MISSING:
-        return ""
+        return "How that compares with the same loop on the disk could not be measured here."
     other = f"the same loop on the disk at {fmt.num(disk.median)} rows per second"
     words = _versus(c, other, more="faster", less="slower", same=SAME_SPEED)
     if c.direction == claims.HIGHER:

@@ -217,7 +217,7 @@ def parallel_table(metrics: pl.DataFrame) -> pl.DataFrame:
     return wide.select("job", "p50", "p90", "p99", "p99.99", throughput.alias("MB/s"))
 
 
-def parallel_sentence(metrics: pl.DataFrame, single: Rate | None) -> str:
+def parallel_sentence(metrics: pl.DataFrame, single: Rate | None, memory_bytes: int | None = None) -> str:
     """Eight buffered writers with an fsync after each 1 MiB block, together (MB/s), against
     the matrix's one writer with an fsync after each 256 KiB block, from ``claims.compare``;
     the sentence names both differences (writers and block size) and does not split them."""
@@ -235,15 +235,53 @@ def parallel_sentence(metrics: pl.DataFrame, single: Rate | None) -> str:
         f"wrote {fmt.num(many.median)} MB/s"
     )
     if single is None:
-        return f"{head}; the single writer to set beside them could not be measured here."
-    words = _versus(many, single, f"the matrix's one writer with 256 KiB blocks ({fmt.num(single.median)} MB/s)")
-    if compare(many, single) == "faster":
+        first = f"{head}; the single writer to set beside them could not be measured here."
+    else:
+        words = _versus(many, single, f"the matrix's one writer with 256 KiB blocks ({fmt.num(single.median)} MB/s)")
+        if compare(many, single) == "faster":
+            first = (
+                f"{head}, {words}. Two things differ, the number of writers and the block size, and this page does "
+                "not separate them: syncs in flight together can share the file system's journal commits and the "
+                "device's cache flushes, and a bigger block spreads each sync over more bytes."
+            )
+        else:
+            first = (
+                f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the spread of the "
+                "runs here."
+            )
+    return f"{first}{_parallel_nosync(metrics, many, jobs, memory_bytes)}"
+
+
+def _parallel_nosync(metrics: pl.DataFrame, synced: Rate, jobs: int, memory_bytes: int | None) -> str:
+    """The same writers without fsync against with it, from ``claims.compare``: where the
+    unsynced ones are not clearly faster, why (their bytes fit in the page cache, so they
+    copy memory on CPUs the threads share)."""
+    try:
+        free = rate(stats.summarize(metrics, ["op", "fsync"]), "mb_per_s", op="write", fsync=False)
+    except KeyError:
+        free = None
+    if free is None:
+        return ""
+    words = _versus(free, synced, "with them")
+    if compare(free, synced) == "faster":
+        return f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}."
+    rows = metrics.filter((pl.col("op") == "write") & ~pl.col("fsync"))
+    total = int(rows["file_size"][0]) * jobs if "file_size" in rows.columns and rows.height else None
+    head = (
+        f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}, their runs spreading "
+        f"from {fmt.num(free.low)} to {fmt.num(free.high)} MB/s"
+    )
+    # Linux starts writing dirty pages back at 10 % of memory by default (vm.dirty_background_ratio)
+    if total is not None and memory_bytes and total < memory_bytes * 0.1:
         return (
-            f"{head}, {words}. Two things differ, the number of writers and the block size, and this page does "
-            "not separate them: syncs in flight together can share the file system's journal commits and the "
-            "device's cache flushes, and a bigger block spreads each sync over more bytes."
+            f"{head}: {fmt.size(total)} in all stays far below what the kernel lets writers dirty before it makes "
+            f"them wait, so those runs only copy memory, and {fmt.count(jobs, 'thread')} copying at once compete "
+            "for the machine's CPUs with each other and with everything else it runs."
         )
-    return f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the spread of the runs here."
+    return (
+        f"{head}: without an fsync a writer waits for the disk only once it has dirtied more of the page cache "
+        "than the kernel allows, and this page does not record where that limit stood."
+    )
 
 
 def seed_parallel() -> pl.DataFrame:
