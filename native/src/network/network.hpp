@@ -184,4 +184,22 @@ struct HttpLoadResult {
 
 HttpLoadResult http_load(const HttpLoadConfig& config, Poller& poller);
 
+// ---- a client for other servers (memcached) ---------------------------------------------
+
+struct RequestLoadConfig {
+  int64_t port{};
+  int64_t connections{};
+  double seconds{};
+  std::string request;  // sent again as soon as the reply is in
+  std::string reply;    // the exact bytes each request must get back
+};
+
+struct RequestLoadResult {
+  uint64_t requests = 0;  // replies received complete and equal to the expected one
+  uint64_t elapsed_ns = 0;
+  Histogram latency;
+};
+
+RequestLoadResult request_load(const RequestLoadConfig& config, Poller& poller);
+
 }  // namespace howfast
