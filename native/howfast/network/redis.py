@@ -336,7 +336,7 @@ def sized_benchmark(port: int, test: str, *, clients: int, min_seconds: float, *
         if math.isfinite(row["rps"]) and row["rps"] > 0 and requests / row["rps"] >= 0.02:
             break
         requests *= 10  # too short to time even roughly: a longer calibration
-    needed = math.ceil(row["rps"] * min_seconds * 1.1)
+    needed = math.ceil(round(row["rps"] * min_seconds * 1.1, 6))
     if needed > requests:
         requests = needed
         row = _row_for(redis_benchmark(port, test, clients=clients, requests=requests, **options), test)

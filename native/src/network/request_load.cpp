@@ -3,6 +3,7 @@
 // reply, which must be byte for byte the one given; the next request goes out as soon as
 // the reply is complete (as redis-benchmark's clients do). Every reply's latency is kept.
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
