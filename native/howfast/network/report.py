@@ -1149,7 +1149,10 @@ def missing_note(data: object) -> str:
     """The chapter's 'not measured here' callout (``book.missing_note``'s words), less
     the reasons of the servers beside ours, which their section says itself."""
     from ..book import SUBJECT_NAMES
+    from ..store import ResultSet
 
+    if not isinstance(data, ResultSet):
+        raise TypeError(f"missing_note(): data must be a results set (store.results), got {type(data).__name__}")
     subject = SUBJECT_NAMES.get("network", "network")
     reasons = list(
         dict.fromkeys(
@@ -1189,10 +1192,6 @@ def load_sentence(details: dict) -> str:
     else:
         text += " The machine was mostly idle apart from our own threads."
     return text
-
-
-# every public function above refuses bad arguments with a clear exception
-checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))
 
 
 def closing_ratios(nginx: pl.DataFrame, go: pl.DataFrame, wrk: pl.DataFrame, iperf3: pl.DataFrame) -> pl.DataFrame:
@@ -1268,3 +1267,7 @@ def memcached_sentence(memcached: pl.DataFrame, redis: pl.DataFrame) -> str:
         " Besides the server, the client differs (ours for memcached, redis-benchmark for Redis: both C, one thread, "
         f"closed loop), and memcached ran {fmt.count(threads, 'worker thread')} where Redis answers from one."
     )
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))

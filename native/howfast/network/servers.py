@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .. import _native
 from ..bench import Unsupported
+from ..checks import checked
 from ..scratch import Scratch
 from . import procs
 from .redis import free_port
@@ -280,6 +281,13 @@ def memcached_says(port: int, command: bytes, timeout: float = 0.5) -> bytes:
     """What a memcached on 127.0.0.1:port answers to one command line ('' if nothing listens)."""
     import socket
 
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+        raise ValueError(f"port must be a whole number from 1 to 65535, got {port!r:.40}")
+    if not isinstance(command, bytes) or not command.endswith(b"\r\n"):
+        raise ValueError(f"command must be bytes ending in CRLF, got {command!r:.40}")
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= 60:
+        raise ValueError(f"timeout must be a number of seconds in (0, 60], got {timeout!r:.40}")
+
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
             s.sendall(command)
@@ -347,3 +355,7 @@ class Memcached(_Served):
                 if "Address already in use" not in said and "bind" not in said:
                     raise
         raise RuntimeError("memcached could not find a free port on 127.0.0.1 in three tries")
+
+
+# every public function above refuses bad arguments with a clear exception
+checked(globals())
