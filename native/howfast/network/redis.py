@@ -320,27 +320,28 @@ def _row_for(rows: dict, test: str) -> dict[str, float] | None:
 
 def sized_benchmark(port: int, test: str, *, clients: int, min_seconds: float, **options: object) -> dict[str, float]:
     """One redis-benchmark test sized to last at least `min_seconds`: a short calibration
-    run gives the rate, and the measured run asks for that many seconds' worth of requests
-    (plus a tenth). redis-benchmark divides by whole milliseconds: a run of a few
-    milliseconds prints a quantized rate (100,000; 105,263), a run of a second does not.
+    run gives the rate, and the next run asks for that many seconds' worth of requests
+    (plus a tenth), again until a run lasts `min_seconds` (its rate is the one returned).
+    redis-benchmark divides by whole milliseconds: a run of a few milliseconds prints a
+    quantized rate (100,000; 105,263), a run of a second does not.
     Returns the measured run's row with ``requests`` and ``seconds`` (requests / rate)."""
     if not isinstance(test, str) or "," in test:
         raise ValueError(f"test must be one redis-benchmark test name, got {test!r:.40}")
     if not isinstance(min_seconds, (int, float)) or isinstance(min_seconds, bool) or not 0 < min_seconds <= 600:
         raise ValueError(f"min_seconds must be a number of seconds in (0, 600], got {min_seconds!r:.40}")
     requests = max(CALIBRATION_REQUESTS, 20 * clients)
-    for _attempt in range(4):
+    for _attempt in range(6):  # each run sizes the next: the first is the calibration
         row = _row_for(redis_benchmark(port, test, clients=clients, requests=requests, **options), test)
         if row is None:
             raise RuntimeError(f"redis-benchmark printed no row for {test!r}")
-        if math.isfinite(row["rps"]) and row["rps"] > 0 and requests / row["rps"] >= 0.02:
+        if not math.isfinite(row["rps"]) or row["rps"] <= 0:
+            requests *= 10  # too short to time even roughly: a longer calibration
+            continue
+        seconds = requests / row["rps"]
+        if seconds >= min_seconds:
             break
-        requests *= 10  # too short to time even roughly: a longer calibration
-    needed = math.ceil(round(row["rps"] * min_seconds * 1.1, 6))
-    if needed > requests:
-        requests = needed
-        row = _row_for(redis_benchmark(port, test, clients=clients, requests=requests, **options), test)
-        if row is None:
-            raise RuntimeError(f"redis-benchmark printed no row for {test!r}")
-    seconds = requests / row["rps"] if math.isfinite(row["rps"]) and row["rps"] > 0 else 0.0
+        # a longer run can read a higher rate (its start-up weighs less): at least double each time
+        requests = max(2 * requests, math.ceil(round(row["rps"] * min_seconds * 1.1, 6)))
+    else:
+        raise RuntimeError(f"redis-benchmark's {test} could not be sized to last {min_seconds} s in six runs")
     return {**row, "requests": float(requests), "seconds": seconds}
