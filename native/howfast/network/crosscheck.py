@@ -149,6 +149,8 @@ def _drive(port: int, case: Case, grace: float) -> dict[str, tuple[float, str]]:
     metrics = {
         "req_per_s": (r["requests"] / (r["elapsed_ns"] / 1e9), "req/s"),
         "errors": (float(r["errors"]), "errors"),
+        # what each server writes per answer: the same body, their own headers
+        "response_bytes": (r["bytes"] / max(r["requests"], 1), "bytes"),
     }
     if case["rate"]:
         metrics |= {"p50": (r["latency"]["p50_ns"] / 1e3, "us"), "p99": (r["latency"]["p99_ns"] / 1e3, "us")}

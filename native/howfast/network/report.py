@@ -1269,5 +1269,20 @@ def memcached_sentence(memcached: pl.DataFrame, redis: pl.DataFrame) -> str:
     )
 
 
+def response_sizes(nginx: pl.DataFrame, go: pl.DataFrame) -> str:
+    """The bytes per answer each server wrote, as our load generator read them."""
+
+    def size(runs: pl.DataFrame, tool: str) -> str:
+        if runs.height == 0 or "tool" not in runs.columns:
+            return "n/a (did not run)"
+        rows = runs.filter((pl.col("tool") == tool) & (pl.col("metric") == "response_bytes"))
+        return f"{fmt.exact(round(float(rows['value'].median())))} bytes" if rows.height else "n/a (did not run)"
+
+    return (
+        f"per answer, our load generator read {fmt.exact(len(_native.HELLO_RESPONSE))} bytes from ours, "
+        f"{size(nginx, 'nginx')} from nginx and {size(go, 'go')} from Go."
+    )
+
+
 # every public function above refuses bad arguments with a clear exception
 checked(globals(), only=("DataFrame", "Case", "Mapping", "dict", "str"))
