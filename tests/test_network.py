@@ -518,15 +518,17 @@ def test_seed_comparisons_name_what_differs() -> None:
 
 
 def _suite_rows(values: list[float]) -> pl.DataFrame:
-    rows = [{"test": "get", "clients": 50, "requests": 4000, "repetition": r, "metric": "req_per_s", "value": v,
-             "unit": "", "note": None} for r, v in enumerate(values)]  # fmt: skip
+    rows = [{"test": "get", "clients": 50, "min_seconds": 1.0, "repetition": r, "metric": metric, "value": v,
+             "unit": "", "note": None}
+            for r, v in enumerate(values) for metric, v in (("req_per_s", v), ("run_seconds", 1.1 + r))]  # fmt: skip
     return pl.DataFrame(rows, schema_overrides={"note": pl.String})
 
 
 def test_suite_sentence_every_branch() -> None:
     details = {"redis_server_version": "7.2.4"}
     slower = report.suite_sentence(_suite_rows([15_000, 16_000, 17_000]), details)
-    assert "slower than it" in slower and "184,501.84" in slower and "4,000 requests" in slower and "7.2.4" in slower
+    assert "slower than it" in slower and "184,501.84" in slower and "7.2.4" in slower
+    assert "to last at least 1 s" in slower and "lasted 1.1–3.1 s" in slower
     assert "faster than it" in report.suite_sentence(_suite_rows([300_000, 310_000, 320_000]), details)
     assert "not clearly" in report.suite_sentence(_suite_rows([100_000, 184_000, 300_000]), details)
     assert "did not run" in report.suite_sentence(pl.DataFrame(), details)
@@ -627,10 +629,12 @@ def test_rerun_sentence_every_branch() -> None:
 
 
 def test_scaling_seed_sentence_names_what_differs() -> None:
-    rows = _scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}).with_columns(requests=pl.lit(2000))
-    text = report.scaling_seed_sentence(rows, {"redis_server_version": "7.2.4", "cpus": 2})
+    rows = _scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}).with_columns(min_seconds=pl.lit(1.0))
+    lengths = rows.with_columns(metric=pl.lit("run_seconds"), value=pl.lit(1.5))
+    text = report.scaling_seed_sentence(pl.concat([rows, lengths]), {"redis_server_version": "7.2.4", "cpus": 2})
     assert "io-threads 16" in text and "io-threads 1 and 2" in text and "2 logical CPUs" in text
-    assert "2,000 requests per point" in text and "levels off from 5 clients" in text and "not as a ratio" in text
+    assert "to last at least 1 s" in text and "levels off from 5 clients" in text and "not as a ratio" in text
+    assert "100,000 requests per point" in text  # the seed's, beside ours
     assert "did not run" in report.scaling_seed_sentence(pl.DataFrame(), {})
 
 
