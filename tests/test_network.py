@@ -42,9 +42,13 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes:
 # ---- HTTP server ----------------------------------------------------------------------
 
 
-def test_server_answers_http_client_byte_exactly() -> None:
-    with _native.HttpServer(threads=2) as server:
-        assert server.running and server.port > 0
+MODES = pytest.mark.parametrize("mode", ["epoll", "io_uring"])
+
+
+@MODES
+def test_server_answers_http_client_byte_exactly(mode: str) -> None:
+    with _native.HttpServer(threads=2, mode=mode) as server:
+        assert server.running and server.port > 0 and server.mode == mode
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
         for _ in range(3):  # keep-alive: one connection, several requests
             conn.request("GET", "/")
@@ -60,8 +64,9 @@ def test_server_answers_http_client_byte_exactly() -> None:
     assert not server.running
 
 
-def test_request_split_across_writes_is_answered_once() -> None:
-    with _native.HttpServer(threads=1) as server, socket.create_connection(("127.0.0.1", server.port)) as s:
+@MODES
+def test_request_split_across_writes_is_answered_once(mode: str) -> None:
+    with _native.HttpServer(threads=1, mode=mode) as server, socket.create_connection(("127.0.0.1", server.port)) as s:
         s.sendall(REQUEST[:10])
         time.sleep(0.05)
         s.sendall(REQUEST[10:])
@@ -69,13 +74,32 @@ def test_request_split_across_writes_is_answered_once() -> None:
         assert server.served == 1
 
 
-def test_stopped_server_refuses_connections() -> None:
-    server = _native.HttpServer(threads=1)
+@MODES
+def test_stopped_server_refuses_connections(mode: str) -> None:
+    server = _native.HttpServer(threads=1, mode=mode)
     port = server.port
     server.stop()
     server.stop()  # idempotent
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+def test_unknown_server_mode_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="mode must be 'epoll' or 'io_uring'"):
+        _native.HttpServer(threads=1, mode="kqueue")
+
+
+@MODES
+def test_many_connections_closing_leave_the_server_whole(mode: str) -> None:
+    """Connections that come and go (each closed by the client after a few requests): the
+    server keeps answering, and counts exactly what it answered."""
+    with _native.HttpServer(threads=2, mode=mode) as server:
+        total = 0
+        for _ in range(5):
+            r = _native.http_load(server.port, 32, 0.05)
+            assert r["errors"] == 0
+            total += r["requests"]
+        assert server.served == total and server.connections == 5 * 32
 
 
 def test_port_in_use_is_a_clear_error() -> None:
@@ -88,8 +112,9 @@ def test_port_in_use_is_a_clear_error() -> None:
 # ---- load generator -------------------------------------------------------------------
 
 
-def test_closed_loop_counts_what_the_server_served() -> None:
-    with _native.HttpServer(threads=2) as server:
+@MODES
+def test_closed_loop_counts_what_the_server_served(mode: str) -> None:
+    with _native.HttpServer(threads=2, mode=mode) as server:
         r = _native.http_load(server.port, 8, 0.3, threads=2)
         assert r["errors"] == 0
         assert r["requests"] > 100
@@ -100,9 +125,10 @@ def test_closed_loop_counts_what_the_server_served() -> None:
         assert 0 < lat["p50_ns"] <= lat["p90_ns"] <= lat["p99_ns"] <= lat["p999_ns"] <= lat["max_ns"]
 
 
-def test_open_loop_sends_at_the_requested_rate() -> None:
+@MODES
+def test_open_loop_sends_at_the_requested_rate(mode: str) -> None:
     rate, seconds = 2000.0, 1.0
-    with _native.HttpServer(threads=1) as server:
+    with _native.HttpServer(threads=1, mode=mode) as server:
         r = _native.http_load(server.port, 8, seconds, rate=rate)
         served = server.served
     assert r["errors"] == 0

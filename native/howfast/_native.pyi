@@ -361,10 +361,13 @@ HELLO_RESPONSE: bytes
 """The bytes HttpServer answers to every request."""
 
 class HttpServer:
-    """HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, one thread per core), running from construction until stop() (or the end of a with block)."""
+    """HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, or io_uring with mode='io_uring'; one thread per core), running from construction until stop() (or the end of a with block)."""
 
-    def __init__(self, *, threads: _Int = 0, port: _Int = 0) -> None: ...
+    def __init__(self, *, threads: _Int = 0, port: _Int = 0, mode: str = "epoll") -> None: ...
     def __enter__(self) -> HttpServer: ...
+    @property
+    def mode(self) -> str:
+        """epoll or io_uring"""
     def __exit__(self, *args: object) -> None: ...
     def stop(self) -> None:
         """Stop serving: join the threads, close every socket (idempotent)."""

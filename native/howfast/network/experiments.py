@@ -36,6 +36,7 @@ REDIS_SUITE = "redis_suite"
 REDIS_PY = "redis_py"
 REDIS_SCALING = "redis_scaling"
 MEMCACHED_SCALING = "memcached_scaling"
+HTTP_MODES = "http_modes"
 
 #: memcached's text protocol, a 3-byte value as redis-benchmark's default: each request
 #: and the exact reply it must get (``_native.request_load`` checks every byte).
@@ -277,6 +278,33 @@ def measure_scaling(case: Case, scratch: Scratch) -> Outcome:
     return Outcome(_benchmark_metrics(row))
 
 
+def mode_cases(profile: Profile) -> list[dict]:
+    """Our server's two modes, epoll and io_uring, closed loop at the servers' connection counts."""
+    p = profile.network
+    return [
+        {"mode": mode, "connections": c, "seconds": p.crosscheck_seconds, "load_threads": p.load_threads,
+         "server_threads": p.server_threads or (os.cpu_count() or 1), "grace": p.grace_seconds}
+        for c in p.server_connections
+        for mode in ("epoll", "io_uring")
+    ]  # fmt: skip
+
+
+def measure_mode(case: Case, scratch: Scratch) -> Outcome:
+    """One closed-loop run against our server in ``mode``; the same checks as ``measure_http``."""
+    try:
+        server = _native.HttpServer(threads=case["server_threads"], mode=case["mode"])
+    except OSError as error:  # what the kernel (or the build) lacks, in its words
+        raise Unsupported(f"our io_uring server cannot run here: {error}") from error
+    with server:
+        r = _native.http_load(
+            server.port, case["connections"], case["seconds"], threads=case["load_threads"], grace=case["grace"]
+        )
+        served = server.served
+    if r["errors"] == 0 and served != r["requests"]:
+        raise RuntimeError(f"the server answered {served} requests, the load generator counted {r['requests']}")
+    return Outcome(load_metrics(r))
+
+
 def memcached_cases(profile: Profile) -> list[dict]:
     p = profile.network
     threads = p.server_threads or (os.cpu_count() or 1)
@@ -339,6 +367,7 @@ def measure(profile: Profile, out: Writer) -> None:
         out.details["go_version"] = servers.go_version()
         out.add(crosscheck.versus_nginx(profile, scratch, _knee_rate(open_run)))
         out.add(crosscheck.versus_go(profile, scratch))
+        out.add(run(HTTP_MODES, mode_cases(profile), measure_mode, scratch=scratch, alternate=True))
         out.add(crosscheck.versus_iperf3(profile, scratch))
         out.details["load_average_end"] = os.getloadavg()[0]
 

@@ -1194,7 +1194,9 @@ def load_sentence(details: dict) -> str:
     return text
 
 
-def closing_ratios(nginx: pl.DataFrame, go: pl.DataFrame, wrk: pl.DataFrame, iperf3: pl.DataFrame) -> pl.DataFrame:
+def closing_ratios(
+    nginx: pl.DataFrame, go: pl.DataFrame, wrk: pl.DataFrame, iperf3: pl.DataFrame, modes: pl.DataFrame
+) -> pl.DataFrame:
     """The page's ratios in one table, each the median of per-round ratios of runs made one
     right after the other, with its interval and ``claims.crosscheck``'s verdict."""
     rows = []
@@ -1224,10 +1226,15 @@ def closing_ratios(nginx: pl.DataFrame, go: pl.DataFrame, wrk: pl.DataFrame, ipe
     add("our load generator / wrk", f"req/s against our server, {fmt.count(conns, 'connection')}", wrk, "req_per_s",
         "wrk")  # fmt: skip
     add("our TCP stream / iperf3", "Gbit/s, one stream", iperf3, "gbit_per_s", "iperf3")
-    rows.append({
-        "ratio": "io_uring / epoll (our server)", "where": "req/s", "median": "n/a", "interval": "n/a",
-        "rounds": "0", "verdict": "not measured: the server has no io_uring mode yet",
-    })  # fmt: skip
+    for conns in sorted(modes["connections"].unique().to_list()) if modes.height and "mode" in modes.columns else []:
+        ratio = mode_ratio(modes, int(conns))
+        rows.append({
+            "ratio": "io_uring / epoll (our server)", "where": f"req/s, {fmt.count(int(conns), 'connection')}",
+            "median": fmt.ratio(ratio.median) if ratio else "n/a",
+            "interval": fmt.span(ratio.lo, ratio.hi, 2) if ratio else "n/a",
+            "rounds": fmt.exact(ratio.runs) if ratio else "0",
+            "verdict": claims.crosscheck(ratio).outcome if ratio else _not_run(modes),
+        })  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -1282,6 +1289,44 @@ def response_sizes(nginx: pl.DataFrame, go: pl.DataFrame) -> str:
         f"per answer, our load generator read {fmt.exact(len(_native.HELLO_RESPONSE))} bytes from ours, "
         f"{size(nginx, 'nginx')} from nginx and {size(go, 'go')} from Go."
     )
+
+
+def mode_table(runs: pl.DataFrame) -> pl.DataFrame:
+    """Our server on io_uring beside itself on epoll, closed loop: req/s per connection
+    count with the per-round ratio io_uring / epoll, its range and verdict."""
+    if runs.height == 0 or "mode" not in runs.columns:
+        return pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
+    as_tools = runs.with_columns(
+        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
+    )
+    table = crosscheck_table(as_tools, ["connections"], "req_per_s", "req/s", "epoll")
+    names = {c: c.replace("howfast", "io_uring") for c in table.columns if "howfast" in c}
+    return table.rename(names)
+
+
+def mode_ratio(runs: pl.DataFrame, connections: int) -> Estimate | None:
+    """io_uring / epoll req/s at `connections`, over the rounds that ran both."""
+    if runs.height == 0 or "mode" not in runs.columns:
+        return None
+    as_tools = runs.with_columns(
+        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
+    )
+    return ratio_estimate(as_tools, "req_per_s", "epoll", connections=connections)
+
+
+def mode_sentence(runs: pl.DataFrame) -> str:
+    """What the io_uring rows say (``claims.crosscheck`` per connection count), or why they did not run."""
+    if runs.height == 0 or "mode" not in runs.columns:
+        return "Our io_uring mode did not run here (no result)."
+    reasons = stats.reasons(runs)
+    parts = []
+    for conns in sorted(runs["connections"].unique().to_list()):
+        verdict = claims.crosscheck(mode_ratio(runs, int(conns)))
+        if verdict.ratio is not None:
+            parts.append(f"at {fmt.count(int(conns), 'connection')} io_uring {verdict.words(tool='epoll')}")
+    if not parts:
+        return f"Our io_uring mode did not run here ({'; '.join(reasons) or 'no result'})."
+    return "Run for run, " + "; ".join(parts) + " (io_uring over epoll, the median of the rounds and its interval)."
 
 
 # every public function above refuses bad arguments with a clear exception

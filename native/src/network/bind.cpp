@@ -114,13 +114,16 @@ void register_network(py::module_& m) {
       "`seconds`. Returns replies, elapsed ns and the latency histogram.");
 
   py::class_<HttpServer> server(m, "HttpServer",
-                                "HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, one thread per core), "
+                                "HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, or io_uring with "
+                                "mode='io_uring'; one thread per core), "
                                 "running from construction until stop() (or the end of a with block).");
   bind_init<SC>(server, std::make_tuple(),
-                std::make_tuple(field<SC>("threads", &SC::threads, int64_t{0}), field<SC>("port", &SC::port, int64_t{0})),
+                std::make_tuple(field<SC>("threads", &SC::threads, int64_t{0}), field<SC>("port", &SC::port, int64_t{0}),
+                                field<SC>("mode", &SC::mode, std::string("epoll"))),
                 [](const SC& c) { return std::make_unique<HttpServer>(c); });
   server.def_property_readonly("port", &HttpServer::port)
       .def_property_readonly("threads", &HttpServer::threads)
+      .def_property_readonly("mode", &HttpServer::mode, "epoll or io_uring")
       .def_property_readonly("running", &HttpServer::running)
       .def_property_readonly("served", &HttpServer::served, "requests answered so far")
       .def_property_readonly("connections", &HttpServer::connections, "connections accepted so far")
