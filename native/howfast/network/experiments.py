@@ -15,7 +15,7 @@ import os
 
 import polars as pl
 
-from .. import _native
+from .. import _native, capabilities
 from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
@@ -291,6 +291,10 @@ def mode_cases(profile: Profile) -> list[dict]:
 
 def measure_mode(case: Case, scratch: Scratch) -> Outcome:
     """One closed-loop run against our server in ``mode``; the same checks as ``measure_http``."""
+    if case["mode"] == "io_uring":
+        can = capabilities.io_uring()  # HOWFAST_DISABLE_IO_URING, or a kernel or build without it
+        if not can.supported:
+            raise Unsupported(can.reason)
     try:
         server = _native.HttpServer(threads=case["server_threads"], mode=case["mode"])
     except OSError as error:  # what the kernel (or the build) lacks, in its words

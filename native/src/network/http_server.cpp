@@ -64,7 +64,9 @@ HttpServer::HttpServer(const HttpServerConfig& config) {
   uring_ = config.mode == "io_uring";
   if (uring_) check_uring_server();  // OSError naming what the kernel lacks, before any thread
   listener_ = listen_loopback(static_cast<int>(config.port), 4096);
-  set_nonblocking(listener_.get());
+  // epoll accepts until EAGAIN; io_uring must find a blocking listener, or its accept would
+  // answer EAGAIN at once instead of waiting for the next connection
+  if (!uring_) set_nonblocking(listener_.get());
   port_ = local_port(listener_.get());
   wake_ = OwnedFd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (wake_.get() < 0) throw_errno("eventfd");
