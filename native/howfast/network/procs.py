@@ -21,8 +21,10 @@ PR_SET_PDEATHSIG = 1
 
 
 def _die_with(parent: int, signum: int):
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
+
     def arm() -> None:  # runs in the child between fork and exec
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
+        prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
         if os.getppid() != parent:  # the parent died before the request took effect
             os._exit(1)
 
