@@ -1132,15 +1132,28 @@ def rerun_sentence(
     )
 
 
-def server_best(runs: pl.DataFrame, tool: str, generator: str = "howfast") -> tuple[Estimate | None, int | None]:
-    """`tool`'s req/s under `generator` at the connection count where its median was
-    highest, with that count (``None, None`` where it did not run)."""
+def seed_http_connections() -> int | None:
+    """The requests seed 000's load generator kept in flight on the laptop."""
+    conns = reference.load("http").filter(
+        (pl.col("machine") == "laptop") & (pl.col("metric") == "req_per_s") & (pl.col("test") == "hello_world")
+    )["concurrency"]
+    return int(conns[0]) if conns.len() and conns[0] is not None else None
+
+
+def server_best(
+    runs: pl.DataFrame, tool: str, generator: str = "howfast", prefer: int | None = None
+) -> tuple[Estimate | None, int | None]:
+    """`tool`'s req/s under `generator` at `prefer` connections where that ran (the seed's
+    count, for a like-for-like row), else at the count where its median was highest, with
+    that count (``None, None`` where it did not run)."""
     if runs.height == 0 or not {"tool", "generator"} <= set(runs.columns):
         return None, None
     rows = runs.filter((pl.col("tool") == tool) & (pl.col("generator") == generator))
     if rows.filter(pl.col("metric") == "req_per_s").height == 0:
         return None, None
     summary = stats.summarize(rows, ["connections"]).filter(pl.col("metric") == "req_per_s")
+    if prefer is not None and (summary["connections"] == prefer).any():
+        summary = summary.filter(pl.col("connections") == prefer)
     best = summary.sort("median", descending=True).row(0, named=True)
     return Estimate.from_row(best), int(best["connections"])
 
