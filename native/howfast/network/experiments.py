@@ -15,25 +15,40 @@ import os
 
 import polars as pl
 
-from .. import _native
+from .. import _native, capabilities
 from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
 from ..store import Writer
-from . import crosscheck
+from . import crosscheck, servers
 from . import redis as rd
 
 #: The shape of what this subject stores; bump it when its cases, ids or metrics change.
-SCHEMA = 1
+SCHEMA = 2
 
 TCP_BULK = "tcp_bulk"
 TCP_PING_PONG = "tcp_ping_pong"
+TCP_BULK_SEED_SIZE = "tcp_bulk_seed_size"
 HTTP_CLOSED = "http_closed"
 HTTP_OPEN = "http_open"
 REDIS_SUITE = "redis_suite"
 REDIS_PY = "redis_py"
 REDIS_SCALING = "redis_scaling"
+MEMCACHED_SCALING = "memcached_scaling"
+HTTP_MODES = "http_modes"
+
+#: memcached's text protocol, a 3-byte value as redis-benchmark's default: each request
+#: and the exact reply it must get (``_native.request_load`` checks every byte).
+MEMCACHED_KEY = b"key:howfast"
+MEMCACHED_VALUE = b"xxx"
+MEMCACHED_REQUESTS = {
+    "GET": (
+        b"get " + MEMCACHED_KEY + b"\r\n",
+        b"VALUE " + MEMCACHED_KEY + b" 0 3\r\n" + MEMCACHED_VALUE + b"\r\nEND\r\n",
+    ),
+    "SET": (b"set " + MEMCACHED_KEY + b" 0 0 3\r\n" + MEMCACHED_VALUE + b"\r\n", b"STORED\r\n"),
+}
 
 #: redis-benchmark threads in the scaling experiment (see ``measure_scaling``).
 BENCHMARK_THREADS = 1
@@ -106,6 +121,24 @@ def bulk_cases(profile: Profile) -> list[dict]:
     return [{"streams": s, "seconds": p.bulk_seconds, "write_size": p.bulk_write_size} for s in p.bulk_streams]
 
 
+def seed_size_cases(profile: Profile) -> list[dict]:
+    """One stream of writes the size of seed 000's TCP operation (its Gbit/s over its
+    operations/s, from the reference data): the bulk run to set beside its line."""
+    from .report import seed_tcp
+
+    per_op = seed_tcp()["bytes_per_op"]
+    if per_op is None:
+        return []
+    return [{"streams": 1, "seconds": profile.network.bulk_seconds, "write_size": round(per_op)}]
+
+
+def measure_bulk_ops(case: Case, scratch: Scratch) -> Outcome:
+    """TCP bulk as ``measure_bulk``, also counted in writes per second."""
+    got = measure_bulk(case, scratch).metrics
+    gbit = got["gbit_per_s"][0]
+    return Outcome(got | {"ops_per_s": (gbit * 1e9 / 8 / case["write_size"], "writes/s")})
+
+
 def ping_pong_cases(profile: Profile) -> list[dict]:
     p = profile.network
     return [{"connections": c, "seconds": p.ping_seconds, "message_size": p.ping_message} for c in p.ping_connections]
@@ -151,15 +184,7 @@ def best_closed_rate(closed: Run) -> float:
 
 def suite_cases(profile: Profile) -> list[dict]:
     p = profile.network
-    return [{"test": t, "clients": p.redis_clients, "requests": p.redis_requests} for t in p.redis_suite]
-
-
-def _suite_row(rows: dict, test: str) -> dict[str, float]:
-    """redis-benchmark's row for a ``-t`` name (it prints 'LRANGE_100 (first 100 elements)')."""
-    for name, row in rows.items():
-        if name.split(" ")[0].lower() == test and "needed to" not in name:
-            return row
-    raise RuntimeError(f"redis-benchmark printed no row for {test!r}: {sorted(rows)}")
+    return [{"test": t, "clients": p.redis_clients, "min_seconds": p.redis_min_seconds} for t in p.redis_suite]
 
 
 def _benchmark_metrics(row: dict[str, float]) -> dict[str, tuple[float, str]]:
@@ -168,6 +193,9 @@ def _benchmark_metrics(row: dict[str, float]) -> dict[str, tuple[float, str]]:
         raise Unsupported(f"redis-benchmark's run was too short to time (it printed {row['rps']} req/s)")
     return {
         "req_per_s": (row["rps"], "req/s"),
+        # how long the measured run lasted (``redis.sized_benchmark``), and its size
+        "run_seconds": (row.get("seconds", 0.0), "s"),
+        "requests": (row.get("requests", 0.0), "requests"),
         "mean": (row["avg_latency_ms"] * 1e3, "us"),
         "p50": (row["p50_latency_ms"] * 1e3, "us"),
         "p99": (row["p99_latency_ms"] * 1e3, "us"),
@@ -178,18 +206,22 @@ def _benchmark_metrics(row: dict[str, float]) -> dict[str, tuple[float, str]]:
 def measure_suite(case: Case, scratch: Scratch) -> Outcome:
     """One redis-benchmark test against a Redis started for it."""
     with rd.RedisServer(scratch.path / "redis") as server:
-        rows = rd.redis_benchmark(
-            server.port, case["test"], clients=case["clients"], requests=case["requests"], password=server.password
+        row = rd.sized_benchmark(
+            server.port,
+            case["test"],
+            clients=case["clients"],
+            min_seconds=case["min_seconds"],
+            password=server.password,
         )
         if not server.alive():
             raise RuntimeError("redis-server exited during the benchmark")
-    return Outcome(_benchmark_metrics(_suite_row(rows, case["test"])))
+    return Outcome(_benchmark_metrics(row))
 
 
 def redis_py_cases(profile: Profile) -> list[dict]:
     p = profile.network
     return [
-        {"client": client, "pipeline": n, "commands": p.py_commands}
+        {"client": client, "pipeline": n, "commands": p.py_commands, "min_seconds": p.redis_min_seconds}
         for n in p.py_pipelines
         for client in ("redis-py", "redis-benchmark")
     ]
@@ -205,25 +237,24 @@ def measure_redis_py(case: Case, scratch: Scratch) -> Outcome:
             metrics = {"ops_per_s": (ops, "commands/s"), "us_per_op": (1e6 / ops, "us")}
             metrics["pack_us"] = (rd.packing_cost(min(case["commands"], 20000)) * 1e6, "us")
             return Outcome(metrics)
-        # at least 200 round trips: redis-benchmark times its run in whole milliseconds
-        requests = max(case["commands"], 200 * case["pipeline"])
-        rows = rd.redis_benchmark(
+        # sized to last min_seconds: redis-benchmark times its run in whole milliseconds
+        row = rd.sized_benchmark(
             server.port,
             "get",
             clients=1,
-            requests=requests,
+            min_seconds=case["min_seconds"],
             pipeline=case["pipeline"],
             threads=1,
             password=server.password,
         )
-    ops = _benchmark_metrics(_suite_row(rows, "get"))["req_per_s"][0]
+    ops = _benchmark_metrics(row)["req_per_s"][0]
     return Outcome({"ops_per_s": (ops, "commands/s"), "us_per_op": (1e6 / ops, "us"), "pack_us": (0.0, "us")})
 
 
 def scaling_cases(profile: Profile) -> list[dict]:
     p = profile.network
     return [
-        {"io_threads": io, "clients": c, "op": op, "requests": p.scaling_requests}
+        {"io_threads": io, "clients": c, "op": op, "min_seconds": p.redis_min_seconds}
         for io in p.scaling_io_threads
         for c in p.scaling_clients
         for op in ("GET", "SET")
@@ -236,15 +267,76 @@ def measure_scaling(case: Case, scratch: Scratch) -> Outcome:
     machine this small its extra threads only compete with the server for the cores
     (``BENCHMARK_THREADS``)."""
     with rd.RedisServer(scratch.path / "redis", io_threads=case["io_threads"]) as server:
-        rows = rd.redis_benchmark(
+        row = rd.sized_benchmark(
             server.port,
             case["op"].lower(),
             clients=case["clients"],
-            requests=case["requests"],
+            min_seconds=case["min_seconds"],
             threads=BENCHMARK_THREADS,
             password=server.password,
         )
-    return Outcome(_benchmark_metrics(_suite_row(rows, case["op"].lower())))
+    return Outcome(_benchmark_metrics(row))
+
+
+def mode_cases(profile: Profile) -> list[dict]:
+    """Our server's two modes, epoll and io_uring, closed loop at the servers' connection counts."""
+    p = profile.network
+    return [
+        {"mode": mode, "connections": c, "seconds": p.crosscheck_seconds, "load_threads": p.load_threads,
+         "server_threads": p.server_threads or (os.cpu_count() or 1), "grace": p.grace_seconds}
+        for c in p.server_connections
+        for mode in ("epoll", "io_uring")
+    ]  # fmt: skip
+
+
+def measure_mode(case: Case, scratch: Scratch) -> Outcome:
+    """One closed-loop run against our server in ``mode``; the same checks as ``measure_http``."""
+    if case["mode"] == "io_uring":
+        can = capabilities.io_uring()  # HOWFAST_DISABLE_IO_URING, or a kernel or build without it
+        if not can.supported:
+            raise Unsupported(can.reason)
+    try:
+        server = _native.HttpServer(threads=case["server_threads"], mode=case["mode"])
+    except OSError as error:  # what the kernel (or the build) lacks, in its words
+        raise Unsupported(f"our io_uring server cannot run here: {error}") from error
+    with server:
+        r = _native.http_load(
+            server.port, case["connections"], case["seconds"], threads=case["load_threads"], grace=case["grace"]
+        )
+        served = server.served
+    if r["errors"] == 0 and served != r["requests"]:
+        raise RuntimeError(f"the server answered {served} requests, the load generator counted {r['requests']}")
+    return Outcome(load_metrics(r))
+
+
+def memcached_cases(profile: Profile) -> list[dict]:
+    p = profile.network
+    threads = p.server_threads or (os.cpu_count() or 1)
+    return [
+        {"clients": c, "op": op, "threads": threads, "seconds": p.redis_min_seconds}
+        for c in p.scaling_clients
+        for op in ("GET", "SET")
+    ]
+
+
+def measure_memcached(case: Case, scratch: Scratch) -> Outcome:
+    """GET or SET of one 3-byte value with ``clients`` connections, closed loop, as
+    redis-benchmark drives Redis: each client sends its next request when the answer is
+    in. The client is ours (``_native.request_load``, C++ on one epoll thread, as
+    redis-benchmark runs on one): a Python client (pymemcache) would time Python."""
+    request, reply = MEMCACHED_REQUESTS[case["op"]]
+    with servers.Memcached(scratch, case["threads"]) as server:
+        stored = servers.memcached_says(server.port, MEMCACHED_REQUESTS["SET"][0], timeout=5)
+        if stored != b"STORED\r\n":
+            raise RuntimeError(f"memcached did not store the key: {stored!r:.80}")
+        r = _native.request_load(server.port, case["clients"], case["seconds"], request, reply)
+        if not server.alive():
+            raise RuntimeError("memcached exited during the run")
+    seconds = r["elapsed_ns"] / 1e9
+    metrics = latency_from(r["latency"])
+    metrics["req_per_s"] = (r["requests"] / seconds if seconds > 0 else 0.0, "req/s")
+    metrics["run_seconds"] = (seconds, "s")
+    return Outcome(metrics)
 
 
 def measure(profile: Profile, out: Writer) -> None:
@@ -262,16 +354,34 @@ def measure(profile: Profile, out: Writer) -> None:
         out.details["load_average_start"] = os.getloadavg()[0]
         out.add(run(TCP_BULK, bulk_cases(profile), measure_bulk, scratch=scratch))
         out.add(run(TCP_PING_PONG, ping_pong_cases(profile), measure_ping_pong, scratch=scratch))
+        out.add(run(TCP_BULK_SEED_SIZE, seed_size_cases(profile), measure_bulk_ops, scratch=scratch))
         closed = run(HTTP_CLOSED, closed_cases(profile), measure_http, scratch=scratch)
         out.add(closed)
-        out.add(run(HTTP_OPEN, open_cases(profile, best_closed_rate(closed)), measure_http, scratch=scratch))
+        open_run = run(HTTP_OPEN, open_cases(profile, best_closed_rate(closed)), measure_http, scratch=scratch)
+        out.add(open_run)
         out.add(run(REDIS_SUITE, suite_cases(profile), measure_suite, scratch=scratch))
         out.add(run(REDIS_PY, redis_py_cases(profile), measure_redis_py, scratch=scratch))
         out.add(run(REDIS_SCALING, scaling_cases(profile), measure_scaling, scratch=scratch))
+        out.details["memcached"] = str(servers.memcached_binary() or "not found")
+        out.details["memcached_version"] = servers.memcached_version()
+        out.add(run(MEMCACHED_SCALING, memcached_cases(profile), measure_memcached, scratch=scratch))
         out.add(crosscheck.versus_wrk(profile, scratch))
-        out.add(crosscheck.versus_nginx(profile, scratch))
+        out.details["nginx"] = str(servers.nginx_binary() or "not found")
+        out.details["nginx_version"] = servers.nginx_version()
+        out.details["go_version"] = servers.go_version()
+        out.add(crosscheck.versus_nginx(profile, scratch, _knee_rate(open_run)))
+        out.add(crosscheck.versus_go(profile, scratch))
+        out.add(run(HTTP_MODES, mode_cases(profile), measure_mode, scratch=scratch, alternate=True))
         out.add(crosscheck.versus_iperf3(profile, scratch))
         out.details["load_average_end"] = os.getloadavg()[0]
+
+
+def _knee_rate(open_run: Run) -> float | None:
+    """The open loop's knee (``report.knee``): the rate nginx is compared at."""
+    from .report import knee
+
+    point = knee(open_run.metrics)
+    return None if point is None else float(point["rate"])
 
 
 def _redis_py_version() -> str | None:

@@ -18,16 +18,17 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+import math
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 
 from ..bench import Unsupported
+from . import procs
 
 STARTUP_SECONDS = 10.0
 
@@ -166,12 +167,9 @@ class RedisServer:
         for _attempt in range(3):  # the port was free a moment ago; another process may take it first
             self.port = free_port()
             with open(log, "wb") as sink:
-                self.process = subprocess.Popen(
-                    self.command(self.port),
-                    stdout=sink,
-                    stderr=subprocess.STDOUT,
-                    cwd=self.workdir,
-                    start_new_session=True,
+                # its own process group, and SIGKILLed by the kernel if we die first
+                self.process = procs.spawn(
+                    self.command(self.port), stdout=sink, stderr=subprocess.STDOUT, cwd=self.workdir
                 )
             deadline = time.monotonic() + STARTUP_SECONDS
             while time.monotonic() < deadline:
@@ -192,14 +190,7 @@ class RedisServer:
 
     def stop(self) -> None:
         p, self.process = self.process, None
-        if p is None or p.poll() is not None:
-            return
-        p.send_signal(signal.SIGTERM)
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait(timeout=5)
+        procs.stop(p)
 
     def __enter__(self) -> RedisServer:
         return self.start()
@@ -313,3 +304,44 @@ def packing_cost(commands: int) -> float:
     for _ in range(commands):
         conn.pack_command("GET", "key:howfast")
     return (time.perf_counter_ns() - start) / 1e9 / commands
+
+
+#: The calibration run's size: enough round trips for redis-benchmark's millisecond clock.
+CALIBRATION_REQUESTS = 2000
+
+
+def _row_for(rows: dict, test: str) -> dict[str, float] | None:
+    """redis-benchmark's row for a ``-t`` name (it prints 'LRANGE_100 (first 100 elements)')."""
+    for name, row in rows.items():
+        if name.split(" ")[0].lower() == test and "needed to" not in name:
+            return row
+    return None
+
+
+def sized_benchmark(port: int, test: str, *, clients: int, min_seconds: float, **options: object) -> dict[str, float]:
+    """One redis-benchmark test sized to last at least `min_seconds`: a short calibration
+    run gives the rate, and the next run asks for that many seconds' worth of requests
+    (plus a tenth), again until a run lasts `min_seconds` (its rate is the one returned).
+    redis-benchmark divides by whole milliseconds: a run of a few milliseconds prints a
+    quantized rate (100,000; 105,263), a run of a second does not.
+    Returns the measured run's row with ``requests`` and ``seconds`` (requests / rate)."""
+    if not isinstance(test, str) or "," in test:
+        raise ValueError(f"test must be one redis-benchmark test name, got {test!r:.40}")
+    if not isinstance(min_seconds, (int, float)) or isinstance(min_seconds, bool) or not 0 < min_seconds <= 600:
+        raise ValueError(f"min_seconds must be a number of seconds in (0, 600], got {min_seconds!r:.40}")
+    requests = max(CALIBRATION_REQUESTS, 20 * clients)
+    for _attempt in range(6):  # each run sizes the next: the first is the calibration
+        row = _row_for(redis_benchmark(port, test, clients=clients, requests=requests, **options), test)
+        if row is None:
+            raise RuntimeError(f"redis-benchmark printed no row for {test!r}")
+        if not math.isfinite(row["rps"]) or row["rps"] <= 0:
+            requests *= 10  # too short to time even roughly: a longer calibration
+            continue
+        seconds = requests / row["rps"]
+        if seconds >= min_seconds:
+            break
+        # a longer run can read a higher rate (its start-up weighs less): at least double each time
+        requests = max(2 * requests, math.ceil(round(row["rps"] * min_seconds * 1.1, 6)))
+    else:
+        raise RuntimeError(f"redis-benchmark's {test} could not be sized to last {min_seconds} s in six runs")
+    return {**row, "requests": float(requests), "seconds": seconds}

@@ -29,6 +29,8 @@ KEEP_UP = 0.95
 TARGET_RATE = 1_000_000
 
 IO_THREAD_NAMES = {1: "io-threads off", 2: "io-threads on"}
+#: the generator id of the servers' comparison at our open loop's knee (``crosscheck.server_cases``)
+KNEE_GENERATOR = "howfast open loop"
 
 
 def _medians(metrics: pl.DataFrame, by: list[str], names: list[str]) -> pl.DataFrame:
@@ -301,6 +303,11 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             f"{fmt.ratio(NEAR)} of the baseline ({near_means}), so whether the tail had left it is inconclusive on "
             "this machine."
         )
+    if nxt is not None and not point["lightest"]:
+        text += (
+            f" The knee is therefore somewhere from {_rate(point['rate'])} to {_rate(nxt)} offered: the spacing of "
+            "the offered rates is its error bar, and the p99 ranges above are those of the runs at each end."
+        )
     return text + " " + _answered_words(point["shape"], point.get("after_knee"))
 
 
@@ -403,7 +410,9 @@ def printed(value: float | None, decimals: int = 2) -> str:
     return f"{value:,.{decimals}f}"
 
 
-def http_versus_reference(best: float | None, connections: int | None = None) -> pl.DataFrame:
+def http_versus_reference(
+    best: float | None, connections: int | None = None, go_best: float | None = None, go_connections: int | None = None
+) -> pl.DataFrame:
     """Our best hello-world req/s beside the laptop's and the phone's runs, each bar
     naming its software and connection count (the setups differ: see ``http_seed_sentence``)."""
     ref = reference.load("http").filter((pl.col("metric") == "req_per_s") & (pl.col("test") == "hello_world"))
@@ -428,14 +437,21 @@ def http_versus_reference(best: float | None, connections: int | None = None) ->
         this_machine=pl.lit(False),
     )
     conns = "" if connections is None else f", {fmt.count(int(connections), 'conn')}"
+    go_conns = "" if go_connections is None else f", {fmt.count(int(go_connections), 'conn')}"
     ours = pl.DataFrame(
-        {"label": [f"{THIS_MACHINE}: our C++ server{conns}"], "req_per_s": [best], "this_machine": [True]},
+        {
+            "label": [f"{THIS_MACHINE}: our C++ server{conns}", f"{THIS_MACHINE}: Go net/http server{go_conns}"],
+            "req_per_s": [best, go_best],
+            "this_machine": [True, True],
+        },
         schema={"label": pl.String, "req_per_s": pl.Float64, "this_machine": pl.Boolean},
     ).drop_nulls("req_per_s")
     return pl.concat([ours, theirs, guessed])
 
 
-def http_seed_sentence(best: float | None, connections: int | None) -> str:
+def http_seed_sentence(
+    best: float | None, connections: int | None, go: Estimate | None = None, go_connections: int | None = None
+) -> str:
     """This machine's best hello-world rate beside seed 000's laptop, with what differs
     besides the machine: the setups differ, so no ratio ('not comparable')."""
     laptop = reference_value("http", machine="laptop", metric="req_per_s", test="hello_world")
@@ -464,11 +480,62 @@ def http_seed_sentence(best: float | None, connections: int | None) -> str:
     )
     if guess is not None:
         text += f" (In seed 001 the same author had guessed {printed(guess, 0)}.)"
-    text += (
-        " Server, load generator and connection count all differ besides the machine, so the two rates are not "
-        "comparable and the book gives no ratio; a like-for-like run with a Go server is planned."
+    if go is None or go_connections is None:
+        return text + (
+            " Server, load generator and connection count all differ besides the machine, so the two rates are not "
+            "comparable and the book gives no ratio; the like-for-like run, a Go server, did not run here "
+            "(see the servers' section)."
+        )
+    c = claims.compare(go, Estimate.exact(laptop))
+    return text + (
+        " Our C++ server against the laptop would compare code as much as machines. The like-for-like row is a Go "
+        "net/http hello world (this book's, since the seed names its Go load generator but not its server) under "
+        f"our load generator: {_rate(go.median)} ({fmt.span(go.lo, go.hi)}) at "
+        f"{fmt.count(int(go_connections), 'connection')}, "
+        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} the laptop's figure. Still "
+        "different besides the machine: the load generator (ours, C++, not the seed's Go one), the connection count "
+        "and the run length; the seed's server may not have been net/http at all."
     )
-    return text
+
+
+def server_tables(runs: pl.DataFrame, tool: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Ours beside `tool` (nginx, go): requests/s under each closed-loop generator and
+    connection count, and p99 at our open loop's knee, each with per-round ratios,
+    their range and the verdict (``crosscheck_table``)."""
+    if runs.height == 0 or "generator" not in runs.columns:
+        empty = pl.DataFrame({"generator": pl.Series([], dtype=pl.String)})
+        return empty, empty
+    closed_runs = runs.filter(pl.col("generator") != KNEE_GENERATOR)
+    knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
+    closed_t = crosscheck_table(closed_runs, ["generator", "connections"], "req_per_s", "req/s", tool)
+    knee_t = (
+        crosscheck_table(knee_runs, ["connections", "rate"], "p99", "µs", tool)
+        if knee_runs.filter(pl.col("metric") == "p99").height
+        else pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
+    )
+    return closed_t, knee_t
+
+
+def server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
+    """What the rows of ours beside `tool` say, generator by generator (``claims.crosscheck``)."""
+    if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
+        why = "; ".join(stats.reasons(runs)) if runs.height else ""
+        return f"{name} did not run here ({why or 'no result'})."
+    parts = []
+    for gen in sorted(set(runs["generator"].to_list()) - {KNEE_GENERATOR}):
+        part = runs.filter(pl.col("generator") == gen)
+        for conns in sorted(part["connections"].unique().to_list()):
+            ratio = ratio_estimate(part, "req_per_s", tool, connections=conns)
+            verdict = claims.crosscheck(ratio)
+            who = "our load generator" if gen == "howfast" else gen
+            parts.append(
+                f"under {who} at {fmt.count(int(conns), 'connection')} our server "
+                f"{verdict.words(more='faster', less='slower', tool=name)}"
+            )
+    if not parts:
+        why = "; ".join(stats.reasons(runs))
+        return f"{name} did not run here ({why or 'no result'})."
+    return "Run for run, " + "; ".join(parts) + " (ours over theirs, the median of the rounds and its interval)."
 
 
 def reference_value(subject: str, /, **where: object) -> float | None:
@@ -524,7 +591,42 @@ def tcp_versus_reference(bulk_one: float | None, ping_best: float | None, *, wri
     )
 
 
-def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64) -> str:
+def _seed_size_estimate(metrics: pl.DataFrame, metric: str) -> Estimate | None:
+    rows = metrics.filter(pl.col("metric") == metric) if metrics.height and "metric" in metrics.columns else None
+    if rows is None or rows.height == 0:
+        return None
+    return stats.estimate(stats.summarize(rows, ["write_size"]), metric)
+
+
+def tcp_seed_size_table(metrics: pl.DataFrame) -> pl.DataFrame:
+    """Our one stream of writes the size of seed 000's TCP operation beside its line:
+    both of its figures, ours with the interval of the median, the ratio's range and the
+    words ``claims.compare`` allows (the seed's figure is taken as printed)."""
+    seed = seed_tcp()
+    rows = []
+    for metric, name, theirs, unit in (
+        ("gbit_per_s", "Gbit/s", seed["gbit"], "Gbit/s"),
+        ("ops_per_s", "writes (operations) per second", seed["ops"], "ops/s"),
+    ):
+        ours = _seed_size_estimate(metrics, metric)
+        if ours is None or theirs is None:
+            continue
+        c = claims.compare(ours, Estimate.exact(theirs))
+        rows.append({
+            "figure": name,
+            "this machine": fmt.num(ours.median),
+            "interval": fmt.span(ours.lo, ours.hi),
+            "laptop (seed 000), as printed": f"about {printed(theirs, 1 if unit == 'Gbit/s' else 0)}",
+            "this / laptop": fmt.ratio(c.ratio) if c.ratio else "n/a",
+            "range of the ratio": fmt.span(c.lo, c.hi, 2) if c.lo else "n/a",
+            "reads": claims.phrase(c, more="higher", less="lower", same="about the same as") + " the laptop",
+        })  # fmt: skip
+    size = int(metrics["write_size"].max()) if metrics.height and "write_size" in metrics.columns else None
+    frame = pl.DataFrame(rows) if rows else pl.DataFrame({"figure": pl.Series([], dtype=pl.String)})
+    return frame.with_columns(pl.lit(f"{fmt.exact(size)}-byte writes" if size else "n/a").alias("write size"))
+
+
+def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64, seed_sized: bool = False) -> str:
     """Why this machine's TCP figures are (not) set against seed 000's."""
     seed = seed_tcp()
     if seed["bytes_per_op"] is None:
@@ -540,8 +642,13 @@ def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64) -> str:
         text += (
             f": neither our {fmt.exact(message)}-byte round trips nor our {fmt.size(write_size)} bulk writes move that "
             "much per operation, so neither figure is comparable with it; the table says not comparable, "
-            "with no ratio. A bulk stream of "
-            f"about {fmt.size(per_op)} writes would be; this page does not measure one yet."
+            "with no ratio. "
+        )
+        text += (
+            f"A bulk stream of {fmt.exact(round(per_op))}-byte writes is, and the second table sets ours beside it, "
+            "with the caveat that the seed does not say how its test was run (streams, threads, tool)."
+            if seed_sized
+            else f"A bulk stream of about {fmt.size(per_op)} writes would be; it did not run here."
         )
     else:
         text += ": our run of that size is the one to set beside it."
@@ -670,13 +777,39 @@ def scaling_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     ).select("series", "clients", "median", "min", "max")
 
 
+def memcached_curves(metrics: pl.DataFrame) -> pl.DataFrame:
+    """memcached GET/SET req/s against clients, this machine, in ``scaling_curves``' shape."""
+    if metrics.height == 0 or "op" not in metrics.columns:
+        return pl.DataFrame(schema={"series": pl.String, "clients": pl.Int64, "median": pl.Float64,
+                                    "min": pl.Float64, "max": pl.Float64})  # fmt: skip
+    summary = stats.summarize(metrics, ["clients", "op"]).filter(pl.col("metric") == "req_per_s")
+    return summary.select(
+        series=pl.concat_str(pl.lit("here: memcached "), pl.col("op")),
+        clients=pl.col("clients").cast(pl.Int64),
+        median="median",
+        min="min",
+        max="max",
+    )
+
+
+SERVER_NAMES = {"redis": "Redis", "keydb": "KeyDB", "skytable": "Skytable"}
+
+
 def scaling_reference() -> pl.DataFrame:
-    """Seed 004's Redis GET/SET curves (16-vCPU VM) in the same shape."""
+    """Seed 004's GET/SET curves (its 16-vCPU VM) for Redis, KeyDB and Skytable, in the
+    same shape: the seed's machine, not this one (KeyDB and Skytable do not run here)."""
     ref = reference.load("kv_threads").filter(
-        (pl.col("metric") == "ops_per_s") & (pl.col("server") == "redis") & pl.col("op").is_in(["GET", "SET"])
+        (pl.col("metric") == "ops_per_s")
+        & pl.col("server").is_in(list(SERVER_NAMES))
+        & pl.col("op").is_in(["GET", "SET"])
     )
     return ref.select(
-        series=pl.concat_str(pl.lit("seed 004 VM: "), pl.col("op")),
+        series=pl.concat_str(
+            pl.lit("seed 004 VM: "),
+            pl.col("server").replace_strict(SERVER_NAMES, return_dtype=pl.String),
+            pl.lit(" "),
+            pl.col("op"),
+        ),
         clients=pl.col("clients").cast(pl.Int64),
         median=pl.col("value"),
         min=pl.col("value"),
@@ -701,7 +834,6 @@ def scaling_seed_sentence(metrics: pl.DataFrame, details: dict) -> str:
             shapes.append(_shape_words(op, claims.curve(points), points))
     ran = metrics.filter(pl.col("metric") == "req_per_s") if metrics.height else metrics
     ours_io = sorted(ran["io_threads"].unique().to_list()) if ran.height and "io_threads" in ran.columns else []
-    requests = int(ran["requests"].max()) if ran.height and "requests" in ran.columns else None
     if not ours_io:
         here = "Here the client-scaling runs did not run"
     else:
@@ -709,7 +841,7 @@ def scaling_seed_sentence(metrics: pl.DataFrame, details: dict) -> str:
             f"Here, Redis {details.get('redis_server_version') or 'of unknown version'} ran with io-threads "
             + " and ".join(fmt.exact(int(i)) for i in ours_io)
             + f" (1 is off) on {fmt.count(details.get('cpus'), 'logical CPU')}, redis-benchmark with "
-            f"{fmt.count(_native_benchmark_threads(), 'thread')} and {fmt.count(requests, 'request')} per point"
+            f"{fmt.count(_native_benchmark_threads(), 'thread')}; {run_length(metrics)}"
         )
     return (
         f"Seed 004 ran Redis {row.get('version')} with io-threads {fmt.exact(int(row['server_threads']))} on a "
@@ -817,7 +949,6 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
     laptop = reference_value("redis_benchmark", machine="laptop", metric="req_per_s", test="GET")
     if ours is None or laptop is None:
         return "GET did not run here, or the seed's figure is missing, so the two are not compared."
-    requests = int(metrics["requests"].max()) if "requests" in metrics.columns else None
     version = details.get("redis_server_version") or "of unknown version"
     c = claims.compare(ours, Estimate.exact(laptop))
     return (
@@ -825,9 +956,21 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
         f"against {printed(laptop)} printed by seed 000 for its laptop: this machine was "
         f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} it. The tool, the 50 clients and "
         f"the tests are the same; besides the machine, Redis here is {version} (the seed does not print its "
-        f"version), and each test ran {fmt.count(requests, 'request')} here against redis-benchmark's default "
-        "of 100,000 in the seed, so a short "
-        "run here weighs its start-up more."
+        f"version); {run_length(metrics)}, where the seed ran redis-benchmark's default of 100,000 requests."
+    )
+
+
+def run_length(metrics: pl.DataFrame) -> str:
+    """How long the redis-benchmark runs lasted: each was sized from a calibration run to
+    last at least the profile's minimum (``redis.sized_benchmark``)."""
+    rows = metrics.filter(pl.col("metric") == "run_seconds") if metrics.height and "metric" in metrics.columns else None
+    if rows is None or rows.height == 0 or "min_seconds" not in rows.columns:
+        return "how long each run lasted was not recorded"
+    least = float(rows["min_seconds"].max())
+    return (
+        f"each test was sized from a short calibration run to last at least {fmt.num(least)} s, and the measured "
+        f"runs lasted {fmt.span(float(rows['value'].min()), float(rows['value'].max()))} s (requests over the rate "
+        "redis-benchmark printed), long enough that its millisecond clock does not round the rate"
     )
 
 
@@ -989,31 +1132,45 @@ def rerun_sentence(
     )
 
 
-def nginx_sentence(metrics: pl.DataFrame) -> str:
-    """One sentence on nginx: its verdict where it ran, else that it is not measured yet."""
-    if metrics.height and ratio_estimate(metrics, "req_per_s", "nginx") is not None:
-        return crosscheck_sentence(metrics, "req_per_s", "nginx", "our server's rate under our load generator")
-    return (
-        "nginx, a production server, is not measured on this page yet: it runs only where an nginx binary can run "
-        "as our own process, and this machine has none."
-    )
+def seed_http_connections() -> int | None:
+    """The requests seed 000's load generator kept in flight on the laptop."""
+    conns = reference.load("http").filter(
+        (pl.col("machine") == "laptop") & (pl.col("metric") == "req_per_s") & (pl.col("test") == "hello_world")
+    )["concurrency"]
+    return int(conns[0]) if conns.len() and conns[0] is not None else None
+
+
+def server_best(
+    runs: pl.DataFrame, tool: str, generator: str = "howfast", prefer: int | None = None
+) -> tuple[Estimate | None, int | None]:
+    """`tool`'s req/s under `generator` at `prefer` connections where that ran (the seed's
+    count, for a like-for-like row), else at the count where its median was highest, with
+    that count (``None, None`` where it did not run)."""
+    if runs.height == 0 or not {"tool", "generator"} <= set(runs.columns):
+        return None, None
+    rows = runs.filter((pl.col("tool") == tool) & (pl.col("generator") == generator))
+    if rows.filter(pl.col("metric") == "req_per_s").height == 0:
+        return None, None
+    summary = stats.summarize(rows, ["connections"]).filter(pl.col("metric") == "req_per_s")
+    if prefer is not None and (summary["connections"] == prefer).any():
+        summary = summary.filter(pl.col("connections") == prefer)
+    best = summary.sort("median", descending=True).row(0, named=True)
+    return Estimate.from_row(best), int(best["connections"])
 
 
 def missing_note(data: object) -> str:
     """The chapter's 'not measured here' callout (``book.missing_note``'s words), less
-    the nginx reason, which the cross-check section says once itself."""
+    the reasons of the servers beside ours, which their section says itself."""
     from ..book import SUBJECT_NAMES
     from ..store import ResultSet
 
     if not isinstance(data, ResultSet):
-        raise TypeError(f"missing_note(): data must be a store.ResultSet, got {type(data).__name__}")
-
+        raise TypeError(f"missing_note(): data must be a results set (store.results), got {type(data).__name__}")
     subject = SUBJECT_NAMES.get("network", "network")
     reasons = list(
         dict.fromkeys(
             note if ": " in note else f"{subject}: {note}"
             for name in data.experiments  # type: ignore[attr-defined]
-            if name != "vs_nginx"
             for note in stats.reasons(data.table(name))  # type: ignore[attr-defined]
         )
     )
@@ -1048,6 +1205,141 @@ def load_sentence(details: dict) -> str:
     else:
         text += " The machine was mostly idle apart from our own threads."
     return text
+
+
+def closing_ratios(
+    nginx: pl.DataFrame, go: pl.DataFrame, wrk: pl.DataFrame, iperf3: pl.DataFrame, modes: pl.DataFrame
+) -> pl.DataFrame:
+    """The page's ratios in one table, each the median of per-round ratios of runs made one
+    right after the other, with its interval and ``claims.crosscheck``'s verdict."""
+    rows = []
+
+    def add(what: str, where: str, runs: pl.DataFrame, metric: str, tool: str, **at: object) -> None:
+        ratio = ratio_estimate(runs, metric, tool, **at) if runs.height and "tool" in runs.columns else None
+        rows.append({
+            "ratio": what,
+            "where": where,
+            "median": fmt.ratio(ratio.median) if ratio else "n/a",
+            "interval": fmt.span(ratio.lo, ratio.hi, 2) if ratio else "n/a",
+            "rounds": fmt.exact(ratio.runs) if ratio else "0",
+            "verdict": claims.crosscheck(ratio).outcome if ratio else _not_run(runs),
+        })  # fmt: skip
+
+    for runs, tool, name in ((nginx, "nginx", "our server / nginx"), (go, "go", "our server / Go net/http")):
+        gens = sorted(set(runs["generator"].to_list()) - {KNEE_GENERATOR}) if "generator" in runs.columns else []
+        for gen in gens:
+            part = runs.filter(pl.col("generator") == gen)
+            for conns in sorted(part["connections"].unique().to_list()):
+                label = "our load generator" if gen == "howfast" else gen
+                add(name, f"req/s, {label}, {fmt.count(int(conns), 'connection')}", part, "req_per_s", tool,
+                    connections=conns)  # fmt: skip
+        if not gens:
+            add(name, "req/s", runs, "req_per_s", tool)
+    conns = int(wrk["connections"].max()) if wrk.height and "connections" in wrk.columns else None
+    add("our load generator / wrk", f"req/s against our server, {fmt.count(conns, 'connection')}", wrk, "req_per_s",
+        "wrk")  # fmt: skip
+    add("our TCP stream / iperf3", "Gbit/s, one stream", iperf3, "gbit_per_s", "iperf3")
+    for conns in sorted(modes["connections"].unique().to_list()) if modes.height and "mode" in modes.columns else []:
+        ratio = mode_ratio(modes, int(conns))
+        rows.append({
+            "ratio": "io_uring / epoll (our server)", "where": f"req/s, {fmt.count(int(conns), 'connection')}",
+            "median": fmt.ratio(ratio.median) if ratio else "n/a",
+            "interval": fmt.span(ratio.lo, ratio.hi, 2) if ratio else "n/a",
+            "rounds": fmt.exact(ratio.runs) if ratio else "0",
+            "verdict": claims.crosscheck(ratio).outcome if ratio else _not_run(modes),
+        })  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def _not_run(runs: pl.DataFrame) -> str:
+    why = "; ".join(stats.reasons(runs)) if runs.height else ""
+    return f"not run: {why}" if why else "not run"
+
+
+def memcached_sentence(memcached: pl.DataFrame, redis: pl.DataFrame) -> str:
+    """memcached beside Redis (io-threads off) at the most clients both ran, GET and SET
+    (``claims.compare`` over the two medians' intervals), and what differs besides the server."""
+    if memcached.height == 0 or "op" not in memcached.columns:
+        why = "; ".join(stats.reasons(memcached)) if memcached.height else ""
+        return f"memcached did not run here ({why or 'no result'})."
+    mc = stats.summarize(memcached, ["clients", "op"])
+    rd_ = stats.summarize(redis.filter(pl.col("io_threads") == 1), ["clients", "op"]) if redis.height else redis
+    ran = mc.filter(pl.col("metric") == "req_per_s")
+    if ran.height == 0:
+        return f"memcached did not run here ({'; '.join(stats.reasons(memcached)) or 'no result'})."
+    clients = int(ran["clients"].max())
+    parts = []
+    for op in ("GET", "SET"):
+        ours = stats.estimate(mc, "req_per_s", clients=clients, op=op) if (ran["op"] == op).any() else None
+        theirs = None
+        if rd_.height and rd_.filter((pl.col("clients") == clients) & (pl.col("op") == op)).height:
+            theirs = stats.estimate(rd_, "req_per_s", clients=clients, op=op)
+        if ours is None:
+            continue
+        c = claims.compare(ours, theirs)
+        parts.append(
+            f"{op} {_rate(ours.median)} ({fmt.span(ours.lo, ours.hi)}), "
+            f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} Redis with io-threads off"
+        )
+    text = f"With {fmt.count(clients, 'client')}, memcached answered " + "; ".join(parts) + "."
+    threads = int(memcached["threads"].max()) if "threads" in memcached.columns else None
+    return text + (
+        " Besides the server, the client differs (ours for memcached, redis-benchmark for Redis: both C, one thread, "
+        f"closed loop), and memcached ran {fmt.count(threads, 'worker thread')} where Redis answers from one."
+    )
+
+
+def response_sizes(nginx: pl.DataFrame, go: pl.DataFrame) -> str:
+    """The bytes per answer each server wrote, as our load generator read them."""
+
+    def size(runs: pl.DataFrame, tool: str) -> str:
+        if runs.height == 0 or "tool" not in runs.columns:
+            return "n/a (did not run)"
+        rows = runs.filter((pl.col("tool") == tool) & (pl.col("metric") == "response_bytes"))
+        return f"{fmt.exact(round(float(rows['value'].median())))} bytes" if rows.height else "n/a (did not run)"
+
+    return (
+        f"per answer, our load generator read {fmt.exact(len(_native.HELLO_RESPONSE))} bytes from ours, "
+        f"{size(nginx, 'nginx')} from nginx and {size(go, 'go')} from Go."
+    )
+
+
+def mode_table(runs: pl.DataFrame) -> pl.DataFrame:
+    """Our server on io_uring beside itself on epoll, closed loop: req/s per connection
+    count with the per-round ratio io_uring / epoll, its range and verdict."""
+    if runs.height == 0 or "mode" not in runs.columns:
+        return pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
+    as_tools = runs.with_columns(
+        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
+    )
+    table = crosscheck_table(as_tools, ["connections"], "req_per_s", "req/s", "epoll")
+    names = {c: c.replace("howfast", "io_uring") for c in table.columns if "howfast" in c}
+    return table.rename(names)
+
+
+def mode_ratio(runs: pl.DataFrame, connections: int) -> Estimate | None:
+    """io_uring / epoll req/s at `connections`, over the rounds that ran both."""
+    if runs.height == 0 or "mode" not in runs.columns:
+        return None
+    as_tools = runs.with_columns(
+        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
+    )
+    return ratio_estimate(as_tools, "req_per_s", "epoll", connections=connections)
+
+
+def mode_sentence(runs: pl.DataFrame) -> str:
+    """What the io_uring rows say (``claims.crosscheck`` per connection count), or why they did not run."""
+    if runs.height == 0 or "mode" not in runs.columns:
+        return "Our io_uring mode did not run here (no result)."
+    reasons = stats.reasons(runs)
+    parts = []
+    for conns in sorted(runs["connections"].unique().to_list()):
+        verdict = claims.crosscheck(mode_ratio(runs, int(conns)))
+        if verdict.ratio is not None:
+            parts.append(f"at {fmt.count(int(conns), 'connection')} io_uring {verdict.words(tool='epoll')}")
+    if not parts:
+        return f"Our io_uring mode did not run here ({'; '.join(reasons) or 'no result'})."
+    return "Run for run, " + "; ".join(parts) + " (io_uring over epoll, the median of the rounds and its interval)."
 
 
 # every public function above refuses bad arguments with a clear exception

@@ -16,6 +16,7 @@ using BC = TcpBulkConfig;
 using PC = PingPongConfig;
 using SC = HttpServerConfig;
 using LC = HttpLoadConfig;
+using RC = RequestLoadConfig;
 
 py::dict latency_dict(const Histogram& h) {
   py::dict out;
@@ -65,6 +66,15 @@ py::dict run_http_load(const LC& config) {
   return out;
 }
 
+py::dict run_request_load(const RC& config) {
+  RequestLoadResult r = without_gil([&](Poller& poller) { return request_load(config, poller); });
+  py::dict out;
+  out["requests"] = r.requests;
+  out["elapsed_ns"] = r.elapsed_ns;
+  out["latency"] = latency_dict(r.latency);
+  return out;
+}
+
 }  // namespace
 
 void register_network(py::module_& m) {
@@ -93,14 +103,27 @@ void register_network(py::module_& m) {
       "`seconds`: closed loop when `rate` is 0, else open loop at `rate` requests/s (latency from the intended "
       "send time). Returns counts and the latency of every request as a histogram.");
 
+  bind_function<RC>(
+      m, "request_load",
+      std::make_tuple(field<RC>("port", &RC::port), field<RC>("connections", &RC::connections),
+                      field<RC>("seconds", &RC::seconds), field<RC>("request", &RC::request),
+                      field<RC>("reply", &RC::reply)),
+      std::make_tuple(), &run_request_load,
+      "Closed loop against a server on 127.0.0.1:`port` (memcached): `connections` connections on one epoll "
+      "thread, each sending `request` and reading exactly `reply` back (any other byte is an error) for "
+      "`seconds`. Returns replies, elapsed ns and the latency histogram.");
+
   py::class_<HttpServer> server(m, "HttpServer",
-                                "HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, one thread per core), "
+                                "HTTP/1.1 keep-alive hello-world server on 127.0.0.1 (epoll, or io_uring with "
+                                "mode='io_uring'; one thread per core), "
                                 "running from construction until stop() (or the end of a with block).");
   bind_init<SC>(server, std::make_tuple(),
-                std::make_tuple(field<SC>("threads", &SC::threads, int64_t{0}), field<SC>("port", &SC::port, int64_t{0})),
+                std::make_tuple(field<SC>("threads", &SC::threads, int64_t{0}), field<SC>("port", &SC::port, int64_t{0}),
+                                field<SC>("mode", &SC::mode, std::string("epoll"))),
                 [](const SC& c) { return std::make_unique<HttpServer>(c); });
   server.def_property_readonly("port", &HttpServer::port)
       .def_property_readonly("threads", &HttpServer::threads)
+      .def_property_readonly("mode", &HttpServer::mode, "epoll or io_uring")
       .def_property_readonly("running", &HttpServer::running)
       .def_property_readonly("served", &HttpServer::served, "requests answered so far")
       .def_property_readonly("connections", &HttpServer::connections, "connections accepted so far")

@@ -19,8 +19,7 @@ namespace howfast {
 
 namespace {
 
-constexpr std::size_t kInSize = 8192;  // a request's headers must fit
-constexpr int kBatch = 32;              // responses written per write() when pipelined
+constexpr int kBatch = kHelloBatch;  // responses written per write() when pipelined
 
 struct Conn {
   int fd = -1;
@@ -30,32 +29,9 @@ struct Conn {
   char in[kInSize];
 };
 
-// kBatch copies of the response, back to back: pipelined answers in one write().
-const std::string& batch() {
-  static const std::string b = [] {
-    std::string s;
-    for (int i = 0; i < kBatch; ++i) s.append(kHelloResponse, kHelloResponseSize);
-    return s;
-  }();
-  return b;
-}
+const std::string& batch() { return hello_batch(); }
 
-// Counts complete requests (ending in CRLF CRLF) at the start of the buffer and drops them.
-uint64_t take_requests(Conn& c) {
-  uint64_t n = 0;
-  std::size_t start = 0;
-  for (;;) {
-    void* end = memmem(c.in + start, c.used - start, "\r\n\r\n", 4);
-    if (!end) break;
-    start = static_cast<std::size_t>(static_cast<char*>(end) - c.in) + 4;
-    ++n;
-  }
-  if (start) {
-    std::memmove(c.in, c.in + start, c.used - start);
-    c.used -= start;
-  }
-  return n;
-}
+uint64_t take_requests(Conn& c) { return howfast::take_requests(c.in, c.used); }
 
 // Writes what is owed; false when the socket is full (wait for EPOLLOUT).
 bool flush(Conn& c) {
@@ -83,8 +59,14 @@ HttpServer::HttpServer(const HttpServerConfig& config) {
   require(config.threads >= 0 && config.threads <= 256,
           "threads must be 0 (one per core) to 256, got " + std::to_string(config.threads));
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  require(config.mode == "epoll" || config.mode == "io_uring",
+          "mode must be 'epoll' or 'io_uring', got '" + config.mode + "'");
+  uring_ = config.mode == "io_uring";
+  if (uring_) check_uring_server();  // OSError naming what the kernel lacks, before any thread
   listener_ = listen_loopback(static_cast<int>(config.port), 4096);
-  set_nonblocking(listener_.get());
+  // epoll accepts until EAGAIN; io_uring must find a blocking listener, or its accept would
+  // answer EAGAIN at once instead of waiting for the next connection
+  if (!uring_) set_nonblocking(listener_.get());
   port_ = local_port(listener_.get());
   wake_ = OwnedFd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (wake_.get() < 0) throw_errno("eventfd");
@@ -122,7 +104,34 @@ uint64_t HttpServer::connections() const {
   return n;
 }
 
+// kHelloBatch copies of the response, back to back: pipelined answers in one write().
+const std::string& hello_batch() {
+  static const std::string b = [] {
+    std::string s;
+    for (int i = 0; i < kHelloBatch; ++i) s.append(kHelloResponse, kHelloResponseSize);
+    return s;
+  }();
+  return b;
+}
+
+uint64_t take_requests(char* in, std::size_t& used) {
+  uint64_t n = 0;
+  std::size_t start = 0;
+  for (;;) {
+    void* end = memmem(in + start, used - start, "\r\n\r\n", 4);
+    if (!end) break;
+    start = static_cast<std::size_t>(static_cast<char*>(end) - in) + 4;
+    ++n;
+  }
+  if (start) {
+    std::memmove(in, in + start, used - start);
+    used -= start;
+  }
+  return n;
+}
+
 void HttpServer::serve(int index) {
+  if (uring_) return serve_uring(index);
   // A worker that fails stops serving; the load generator then sees the connections
   // close (an error it counts and reports). It never throws out of the thread.
   std::unordered_set<Conn*> conns;

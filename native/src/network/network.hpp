@@ -128,7 +128,17 @@ PingPongResult tcp_ping_pong(const PingPongConfig& config, Poller& poller);
 struct HttpServerConfig {
   int64_t threads{};  // 0: one per core
   int64_t port{};     // 0: an ephemeral port
+  std::string mode;   // "epoll", or "io_uring" (multishot accept and receive, provided buffers)
 };
+
+constexpr std::size_t kInSize = 8192;  // a request's headers must fit
+constexpr int kHelloBatch = 32;        // responses written at once when pipelined
+// kHelloBatch copies of kHelloResponse back to back.
+const std::string& hello_batch();
+// Counts the complete requests (ending in CRLF CRLF) at the start of in[0, used) and drops them.
+uint64_t take_requests(char* in, std::size_t& used);
+// Throws SysError naming what this kernel or build lacks for the io_uring server.
+void check_uring_server();
 
 class HttpServer {
  public:
@@ -141,11 +151,14 @@ class HttpServer {
   uint64_t served() const;       // responses written
   uint64_t connections() const;  // connections accepted
   bool running() const noexcept { return !stopped_; }
+  const char* mode() const noexcept { return uring_ ? "io_uring" : "epoll"; }
   void stop();  // idempotent; joins the threads, closes every socket
 
  private:
   void serve(int index);
+  void serve_uring(int index);  // http_server_uring.cpp
   OwnedFd listener_;
+  bool uring_ = false;
   OwnedFd wake_;  // eventfd: stop
   int port_ = 0;
   std::vector<std::thread> workers_;
@@ -183,5 +196,23 @@ struct HttpLoadResult {
 };
 
 HttpLoadResult http_load(const HttpLoadConfig& config, Poller& poller);
+
+// ---- a client for other servers (memcached) ---------------------------------------------
+
+struct RequestLoadConfig {
+  int64_t port{};
+  int64_t connections{};
+  double seconds{};
+  std::string request;  // sent again as soon as the reply is in
+  std::string reply;    // the exact bytes each request must get back
+};
+
+struct RequestLoadResult {
+  uint64_t requests = 0;  // replies received complete and equal to the expected one
+  uint64_t elapsed_ns = 0;
+  Histogram latency;
+};
+
+RequestLoadResult request_load(const RequestLoadConfig& config, Poller& poller);
 
 }  // namespace howfast
