@@ -29,42 +29,63 @@ __all__: list[str] = [
     "RocksDb",
     "SqliteError",
     "atomic_increments",
+    "binary_sums",
     "block_pattern",
+    "codec_levels",
+    "codec_libraries",
+    "codec_support",
+    "compress",
+    "compress_loop",
+    "decompress",
+    "decompress_loop",
     "disk_io",
     "durable_writes",
     "free_bytes",
     "futex_pingpong",
     "group_commit",
-    "http_load",
     "hash_algorithms",
     "hash_digest",
     "hash_libraries",
     "hash_loop",
     "hash_word",
+    "http_load",
     "liburing_version",
     "memcpy_rounds",
     "memory_bandwidth",
     "memtable_benchmark",
     "memtable_record_bytes",
     "mutex_lock_unlock",
+    "parse_loop",
+    "parse_sums",
     "pipe_pingpong",
     "pointer_chase",
     "prepare_file",
     "probe_direct_io",
     "probe_io_uring",
+    "read_binary_loop",
+    "record_sums",
     "recover",
+    "request_load",
     "rocksdb_compressions",
     "rocksdb_version",
     "sattolo_cycle",
+    "serial_libraries",
+    "serial_support",
+    "sort_algorithms",
+    "sort_loop",
+    "sort_u64",
     "sqlite_compiled_version",
     "sqlite_inserts",
     "sqlite_row_text",
     "sqlite_verify",
     "sqlite_version",
+    "syscall_loop",
     "tcp_bulk",
     "tcp_ping_pong",
-    "syscall_loop",
     "thread_create",
+    "write_binary",
+    "write_json",
+    "write_loop",
     "yield_pingpong",
 ]
 
@@ -595,3 +616,65 @@ def yield_pingpong(round_trips: _Int) -> _Ops:
 
 def thread_create(count: _Int) -> _Ops:
     """Create and join `count` threads that do nothing; checksum = how many ran. count: at most 10**6; Ctrl-C stops it."""
+
+# --- compress, encode, sort (native/src/codecs) -----------------------------------------------
+
+def binary_sums(dump: bytes) -> dict[str, typing.Any]:
+    """The sums of every field of the records read from a binary dump."""
+
+def codec_levels(codec: str) -> tuple[int, int]:
+    """The (lowest, highest) level a codec accepts."""
+
+def codec_libraries() -> dict[str, str]:
+    """The compression libraries this module was built with, and their versions ('' when built without one)."""
+
+def codec_support() -> dict[str, str]:
+    """Every codec id mapped to '' when this build can run it, else the reason it cannot."""
+
+def compress(codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, *, block: _Int = 0) -> tuple[bytes, list[int]]:
+    """Compress `data` in independent blocks of `block` bytes (0: one block); returns (packed bytes, block sizes)."""
+
+def compress_loop(codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0) -> dict[str, typing.Any]:
+    """Compress `data` in blocks `iterations` times with the GIL released; the last pass is decompressed and compared byte for byte. Returns elapsed_ns, bytes, compressed, checksum, iterations, round_trip."""
+
+def decompress(codec: str, packed: bytes | bytearray | memoryview | _U8Array, sizes: collections.abc.Sequence[_Int], size: _Int, *, block: _Int = 0) -> bytes:
+    """The inverse of compress: `size` bytes back."""
+
+def decompress_loop(codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0) -> dict[str, typing.Any]:
+    """Compress `data` once, then decompress it `iterations` times with the GIL released; every block's size is checked and the last pass compared byte for byte. Returns as compress_loop."""
+
+def parse_loop(library: str, text: str, iterations: _Int) -> dict[str, typing.Any]:
+    """Parse `text` (a JSON array of records) `iterations` times with simdjson or rapidjson, GIL released; returns elapsed_ns, bytes, iterations and the sums of every field of the last pass's records."""
+
+def parse_sums(library: str, text: str) -> dict[str, typing.Any]:
+    """The sums of every field of the records `library` parses from `text`."""
+
+def read_binary_loop(records: dict[str, typing.Any], iterations: _Int) -> dict[str, typing.Any]:
+    """Read the binary dump of `records` `iterations` times (string views into the buffer), GIL released."""
+
+def record_sums(records: dict[str, typing.Any]) -> dict[str, typing.Any]:
+    """The sums of every field of `records`, as the loops compute them."""
+
+def serial_libraries() -> dict[str, str]:
+    """The JSON libraries this module was built with and their versions."""
+
+def serial_support() -> dict[str, str]:
+    """Every serialization library id mapped to '' or why it cannot run."""
+
+def sort_algorithms() -> list[str]:
+    """The sort ids sort_loop takes."""
+
+def sort_loop(algorithm: str, values: _U64Array, iterations: _Int) -> dict[str, typing.Any]:
+    """Copy `values` into a work buffer and sort it, `iterations` times, with the GIL released; only the sorts are timed, and each output is checked for order and sum. Returns elapsed_ns, elements, iterations, checksum."""
+
+def sort_u64(algorithm: str, values: _U64Array) -> _U64Array:
+    """A sorted copy of `values` (uint64)."""
+
+def write_binary(records: dict[str, typing.Any]) -> bytes:
+    """The binary dump of `records`."""
+
+def write_json(records: dict[str, typing.Any]) -> bytes:
+    """The JSON text RapidJSON writes for `records`."""
+
+def write_loop(library: str, records: dict[str, typing.Any], iterations: _Int) -> dict[str, typing.Any]:
+    """Write `records` (columns) as JSON (rapidjson) or the binary dump (binary) `iterations` times, GIL released; the last output is read back and its sums compared with the records'."""
