@@ -43,6 +43,11 @@ error_log {dir}/error.log warn;
 events {{ worker_connections 4096; }}
 http {{
     access_log off;
+    # keep-alive connections as ours keeps them: never closed after a count of requests
+    # (nginx closes one after 1,000 by default, which a load generator counts as an error)
+    # or a short idle time
+    keepalive_requests 1000000000;
+    keepalive_timeout 300s;
     client_body_temp_path {dir}/body;
     proxy_temp_path {dir}/proxy;
     fastcgi_temp_path {dir}/fastcgi;
