@@ -631,16 +631,29 @@ def codec_libraries() -> dict[str, str]:
 def codec_support() -> dict[str, str]:
     """Every codec id mapped to '' when this build can run it, else the reason it cannot."""
 
-def compress(codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, *, block: _Int = 0) -> tuple[bytes, list[int]]:
+def compress(
+    codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, *, block: _Int = 0
+) -> tuple[bytes, list[int]]:
     """Compress `data` in independent blocks of `block` bytes (0: one block); returns (packed bytes, block sizes)."""
 
-def compress_loop(codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0) -> dict[str, typing.Any]:
+def compress_loop(
+    codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0
+) -> dict[str, typing.Any]:
     """Compress `data` in blocks `iterations` times with the GIL released; the last pass is decompressed and compared byte for byte. Returns elapsed_ns, bytes, compressed, checksum, iterations, round_trip."""
 
-def decompress(codec: str, packed: bytes | bytearray | memoryview | _U8Array, sizes: collections.abc.Sequence[_Int], size: _Int, *, block: _Int = 0) -> bytes:
+def decompress(
+    codec: str,
+    packed: bytes | bytearray | memoryview | _U8Array,
+    sizes: collections.abc.Sequence[_Int],
+    size: _Int,
+    *,
+    block: _Int = 0,
+) -> bytes:
     """The inverse of compress: `size` bytes back."""
 
-def decompress_loop(codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0) -> dict[str, typing.Any]:
+def decompress_loop(
+    codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0
+) -> dict[str, typing.Any]:
     """Compress `data` once, then decompress it `iterations` times with the GIL released; every block's size is checked and the last pass compared byte for byte. Returns as compress_loop."""
 
 def parse_loop(library: str, text: str, iterations: _Int) -> dict[str, typing.Any]:

@@ -240,20 +240,24 @@ def _virtual_disk(results: store.ResultSet) -> str | None:
 
 def _redis_requests(results: store.ResultSet) -> str | None:
     """A material difference from seed 000's redis-benchmark run: fewer requests per test
-    than its 100,000 (a short run counts the 50 clients' start in its rate)."""
+    than its 100,000 (a short run counts the 50 clients' start in its rate). Our runs are
+    sized to last the profile's minimum time, and store their request count as a metric
+    (older sets: a column)."""
     from . import fmt
 
-    table = results.table("redis_suite")
-    if "requests" not in table.columns:
-        return None
-    ours = table.filter(pl.col("test") == "get")["requests"].max()
+    table = results.table("redis_suite").filter(pl.col("test") == "get")
+    if "requests" in table.columns:
+        ours = table["requests"].max()
+    else:
+        counted = table.filter(pl.col("metric") == "requests")["value"]
+        ours = counted.min() if counted.len() else None
     seed = reference.load("redis_benchmark").filter((pl.col("test") == "GET") & (pl.col("metric") == "req_per_s"))
     theirs = int(seed["requests"][0])
     if ours is None or int(ours) >= theirs:
         return None
     return (
-        f"our run sends {fmt.count(int(ours), 'request')} per test against the seed's {fmt.exact(theirs)} "
-        "(the full profile sends the seed's count)"
+        f"our shortest run sent {fmt.count(int(ours), 'request')} per test against the seed's {fmt.exact(theirs)} "
+        "(each run is sized to last the profile's minimum time)"
     )
 
 
