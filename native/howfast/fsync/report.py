@@ -12,7 +12,7 @@ import polars as pl
 from .. import charts, claims, fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
-from ..crosscheck import side_by_side
+from ..crosscheck import ratio_estimate, side_by_side
 
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
@@ -152,25 +152,7 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     the text give one value each."""
     table = side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s")
     if metrics.height and "tool" in metrics.columns and table.height:
-        rates = _ratio_estimates(metrics, "writes_per_s")
-        speed = _ratio_estimates(metrics, "mean", invert=True)
-        methods = table["method"].to_list()
-        table = table.with_columns(
-            pl.Series("howfast / fio", [rates[m].median if m in rates else None for m in methods], pl.Float64),
-            pl.Series(
-                "ratio range",
-                [f"{_edge(rates[m].lo)}–{_edge(rates[m].hi)}" if m in rates else None for m in methods],
-                pl.String,
-            ),
-        )
-        if "mean latency, howfast / fio" in table.columns:
-            table = table.with_columns(
-                pl.Series(
-                    "mean latency, howfast / fio",
-                    [1 / speed[m].median if m in speed else None for m in methods],
-                    pl.Float64,
-                )
-            )
+        table = with_round_ratios(table, metrics, "method", "writes_per_s")
     if "howfast / fio" in table.columns:
         table = table.rename({"howfast / fio": FIO_RATIO})
     return named(table)
@@ -543,22 +525,22 @@ def reference_sentence(ours: stats.Estimate | None, laptop_us: float, facts: dic
     return text
 
 
-def _ratio_estimates(metrics: pl.DataFrame, metric: str, invert: bool = False) -> dict[str, stats.Estimate]:
-    """Per method, the median of the per-round ratios ours / fio of `metric` (fio / ours
-    with `invert`), with its order-statistics interval."""
+def _ratio_estimates(
+    metrics: pl.DataFrame, metric: str, invert: bool = False, key: str = "method"
+) -> dict[str, stats.Estimate]:
+    """Per `key` (the method), the median of the per-round ratios ours / fio of `metric`
+    (fio / ours with `invert`), with its order-statistics interval."""
     rows = metrics.filter(pl.col("metric") == metric) if metrics.height else metrics
     if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
         return {}
-    wide = rows.pivot(on="tool", index=["method", "repetition"], values="value").drop_nulls(["howfast", "fio"])
+    wide = rows.pivot(on="tool", index=[key, "repetition"], values="value").drop_nulls(["howfast", "fio"])
     out = {}
-    for method in wide["method"].unique(maintain_order=True).to_list():
-        part = wide.filter(pl.col("method") == method)
+    for value in wide[key].unique(maintain_order=True).to_list():
+        part = wide.filter(pl.col(key) == value)
         ratios = (part["fio"] / part["howfast"] if invert else part["howfast"] / part["fio"]).to_list()
         ratios = [r for r in ratios if r and r > 0]
         if ratios:
-            lo, hi, level = stats.median_interval(ratios)
-            median = float(pl.Series(ratios).median())
-            out[method] = stats.Estimate(median, lo, hi, len(ratios), level)
+            out[value] = ratio_estimate(ratios)
     return out
 
 
@@ -654,6 +636,30 @@ def fio_rounds_sentence(metrics: pl.DataFrame) -> str:
             f"holds the median ratio with {level} % confidence only: read a verdict as a lead, not a proof."
         )
     return f"Each interval holds the median ratio of its {fmt.count(r.runs, 'round')} with {level} % confidence."
+
+
+def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metric: str) -> pl.DataFrame:
+    """A ``side_by_side`` table whose ratio columns hold the estimates the sentences quote:
+    per row (`key`, the same column in `metrics`) the median per-round ratio of `metric`,
+    its interval (ends shown as ``_edge``), and the mean-latency ratio."""
+    rates = _ratio_estimates(metrics, metric, key=key)
+    speed = _ratio_estimates(metrics, "mean", invert=True, key=key)
+    keys = table[key].to_list()
+    table = table.with_columns(
+        pl.Series("howfast / fio", [rates[k].median if k in rates else None for k in keys], pl.Float64),
+        pl.Series(
+            "ratio range",
+            [f"{_edge(rates[k].lo)}–{_edge(rates[k].hi)}" if k in rates else None for k in keys],
+            pl.String,
+        ),
+    )
+    if "mean latency, howfast / fio" in table.columns:
+        table = table.with_columns(
+            pl.Series(
+                "mean latency, howfast / fio", [1 / speed[k].median if k in speed else None for k in keys], pl.Float64
+            )
+        )
+    return table
 
 
 def _edge(x: float) -> str:

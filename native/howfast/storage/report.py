@@ -334,28 +334,10 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
     table = side_by_side(metrics, by, "mb_per_s", unit="MB/s")
     table = table.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
     if metrics.height and "tool" in metrics.columns:
-        from ..fsync.report import _edge, _ratio_estimates
+        from ..fsync.report import with_round_ratios
 
-        labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("method"))
-        rates = _ratio_estimates(labelled, "mb_per_s")
-        speed = _ratio_estimates(labelled, "mean", invert=True)
-        rows = table["row"].to_list()
-        table = table.with_columns(
-            pl.Series("howfast / fio", [rates[r].median if r in rates else None for r in rows], pl.Float64),
-            pl.Series(
-                "ratio range",
-                [f"{_edge(rates[r].lo)}–{_edge(rates[r].hi)}" if r in rates else None for r in rows],
-                pl.String,
-            ),
-        )
-        if "mean latency, howfast / fio" in table.columns:
-            table = table.with_columns(
-                pl.Series(
-                    "mean latency, howfast / fio",
-                    [1 / speed[r].median if r in speed else None for r in rows],
-                    pl.Float64,
-                )
-            )
+        labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
+        table = with_round_ratios(table, labelled, "row", "mb_per_s")
     table = table.rename({"howfast / fio": FIO_RATIO}) if "howfast / fio" in table.columns else table
     return table.select("row", *[c for c in table.columns if c not in by and c != "row"])
 
