@@ -312,10 +312,22 @@ def test_table_cells_carry_the_interval_the_run_count_and_the_mark() -> None:
     assert tables.figure(stats.Estimate(120, 80, 160, 5), 0.1) == "120 (80–160, 5 runs); unstable: ±33 %"
     assert tables.figure(stats.Estimate(120, 118, 121, 9), 0.1) == "120 (118–121, 9 runs)"
     assert tables.figure(None, 0.1) == "n/a"
+    assert tables.figure(stats.Estimate(120, 80, 160, 5), 0.1, runs=False) == "120 (80–160); unstable: ±33 %"
+    assert tables.figure(stats.Estimate(120, 118, 121, 9), None, runs=False) == "120 (118–121)"
+    assert tables.figure(stats.Estimate.exact(7), 0.1) == "7 (1 run)"
+    assert tables.figure(stats.Estimate.exact(7), 0.1, runs=False) == "7"
+    with pytest.raises(TypeError, match="runs"):
+        tables.figure(stats.Estimate(1, 1, 1, 3), 0.1, runs="yes")  # type: ignore[arg-type]
     metrics = pl.DataFrame({"k": [1, 1, 1], "metric": ["m"] * 3, "unit": ["u"] * 3, "value": [1.0, 2.0, 3.0]})
     shown = tables.with_intervals(stats.summarize(metrics, ["k"]), 0.1).row(0, named=True)
     assert (shown["interval"], shown["runs"], shown["stability"]) == ("1–3", 3, "unstable: ±50 %")
     assert target_of("quick+no-io_uring") == current_profile("quick").target and target_of("smoke") is None
+
+
+def test_a_set_knows_the_target_of_the_profile_it_was_measured_on(tmp_path: Path) -> None:
+    made = store.ResultSet("cpu", tmp_path, {"profile": "full", "experiments": []}, {})
+    assert made.target == current_profile("full").target
+    assert dataclasses.replace(made, manifest={"profile": "smoke", "experiments": []}).target is None
 
 
 def test_a_repeatability_run_is_kept_for_the_preface() -> None:

@@ -366,6 +366,14 @@ class ResultSet:
         return str(self.manifest["profile"])
 
     @property
+    def target(self) -> float | None:
+        """The stopping rule's target of the profile this set was measured on (±10 %
+        quick, ±3 % full; None for a fixed count): what ``tables.figure`` marks against."""
+        from .profiles import target_of
+
+        return target_of(self.profile)
+
+    @property
     def details(self) -> dict[str, Any]:
         return dict(self.manifest.get("details", {}))
 

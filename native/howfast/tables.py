@@ -94,20 +94,32 @@ def table(frame: pl.DataFrame, formats: Mapping[str, Callable[[Any], str]] | Non
 
 
 def figure(
-    estimate: stats.Estimate | None, target: float | None = None, show: Callable[[float], str] | None = None
+    estimate: stats.Estimate | None,
+    target: float | None = None,
+    show: Callable[[float], str] | None = None,
+    *,
+    runs: bool = True,
 ) -> str:
     """A figure for a table cell: its median, the interval of the median and the run
     count ('120 (115–126, 9 runs)'), then '; unstable: ±35 %' where the interval stayed
-    wider than ±`target` (the profile's, ``profiles.target_of``); n/a when not measured."""
+    wider than ±`target` (the profile's: ``ResultSet.target``); n/a when not measured.
+    With ``runs=False`` the count is left out ('120 (115–126)'), for a table that gives it
+    in a column of its own."""
     if estimate is None:
         return fmt.NA
     if not isinstance(estimate, stats.Estimate):
         raise TypeError(f"estimate must be a stats.Estimate or None, got {type(estimate).__name__}")
     if show is None:
         show = fmt.num
+    if not isinstance(runs, bool):
+        raise TypeError(f"runs must be True or False, got {type(runs).__name__}")
     mark = stats.stability(estimate, target)
-    runs = fmt.count(estimate.runs, "run")
-    return f"{show(estimate.median)} ({show(estimate.lo)}–{show(estimate.hi)}, {runs})" + (f"; {mark}" if mark else "")
+    count = f", {fmt.count(estimate.runs, 'run')}" if runs else ""
+    if estimate.lo == estimate.hi == estimate.median and estimate.runs <= 1:
+        body = f"{show(estimate.median)} (1 run)" if runs else show(estimate.median)
+    else:
+        body = f"{show(estimate.median)} ({show(estimate.lo)}–{show(estimate.hi)}{count})"
+    return body + (f"; {mark}" if mark else "")
 
 
 def with_intervals(summary: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
