@@ -19,7 +19,7 @@ import pytest
 
 import browser
 from conftest import LEFT_TO_MEASURE, ROOT, command_env, copy_book
-from howfast import offline, store
+from howfast import book, offline, store
 from howfast.book import CHAPTERS
 from howfast.notebook import chapters, chart_spec, execute_chapter
 from howfast.workshop import executed_notebook
@@ -77,6 +77,18 @@ def test_measuring_stores_one_set_per_subject(measured_book: Path) -> None:
     for subject, manifest in manifests.items():
         assert manifest["profile"] == "smoke" and manifest["machine"] == "test-machine"
         assert manifest["experiments"], subject
+
+
+def test_every_experiment_has_a_title_readers_read(measured_book: Path) -> None:
+    """The noise notes name experiments as 'during the memory-latency runs', never by
+    their stored names: each subject's ``report.TITLES`` covers every experiment it stores."""
+    import importlib
+
+    for subject, manifest in _manifests(measured_book).items():
+        titles = importlib.import_module(f"howfast.{subject}.report").TITLES
+        assert set(manifest["experiments"]) <= set(titles), (subject, set(manifest["experiments"]) - set(titles))
+        assert book.experiment_title(subject, manifest["experiments"][0]) == titles[manifest["experiments"][0]]
+    assert book.experiment_title("cpu", "no_such_thing") == "no such thing"
 
 
 def test_a_chapter_measures_what_is_missing(measured_book: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -342,8 +342,8 @@ def test_a_repeatability_run_is_kept_for_the_preface() -> None:
 def test_cases_cut_off_by_the_cap_are_named() -> None:
     cut = _stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 2, "cases": 5, "runs": 12})
     assert book.unclear_words(cut) == (
-        "Cut off by the time cap: in latency, 2 of 5 cases stayed wider than ±10 % after up to 12 runs "
-        "(their figures are marked unstable)."
+        "Cut off by the time cap: in the write + fsync latency runs, 2 of 5 cases stayed wider than ±10 % after up to "
+        "12 runs (their figures are marked unstable)."
     )
     assert "2 of 5 cases" in book.noise_note(cut)
     assert book.unclear_words(_stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 0, "cases": 5})) == ""
@@ -353,7 +353,7 @@ def test_the_stamp_says_how_busy_the_machine_was() -> None:
     assert book.busy_clause(_stored({"steal": 0.0, "waited": 0.0, "others": 0.0})) == ", on a quiet machine"
     stamp = _stored({"steal": 0.0, "waited": 0.36, "others": 0.9}).stamp()
     assert stamp.startswith("quick profile, measured") and "on a busy machine" in stamp and "36 %" in stamp
-    assert "18 % CPU steal during latency" in _stored({"steal": 0.18}).stamp()
+    assert "18 % CPU steal during the write + fsync latency runs" in _stored({"steal": 0.18}).stamp()
     assert "other processes used 90 %" in book.busy_clause(_stored({"steal": 0.0, "waited": 0.01, "others": 0.9}))
     assert _stored(None).stamp().endswith(", no noise evidence recorded")
 

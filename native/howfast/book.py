@@ -90,6 +90,18 @@ OTHERS = 0.25
 IOWAIT = 0.20
 
 
+def experiment_title(subject: str, experiment: str) -> str:
+    """An experiment's name as a reader reads it ('memory-latency' for cpu's ``latency``),
+    from its subject's ``report.TITLES``; the name with spaces for one it lacks."""
+    import importlib
+
+    try:
+        titles = importlib.import_module(f"howfast.{subject}.report").TITLES
+    except (ImportError, AttributeError):
+        titles = {}
+    return str(titles.get(experiment, experiment.replace("_", " ")))
+
+
 def noise_summary(result: ResultSet) -> pl.DataFrame:
     """Per experiment, over its counted runs: ``runs``, the medians of ``ran`` (our CPU
     time over the wall time), ``waited`` (the measuring thread's wait for a CPU), ``steal``,
@@ -112,7 +124,8 @@ def noise_summary(result: ResultSet) -> pl.DataFrame:
             .alias(f"{c}_max")
             for c in ("load", "runnable")
         ]
-        parts.append(found.select(pl.lit(name).alias("experiment"), pl.len().alias("runs"), *medians, *highest))
+        title = pl.lit(experiment_title(result.subject, name)).alias("experiment")
+        parts.append(found.select(title, pl.len().alias("runs"), *medians, *highest))
     if not parts:
         return pl.DataFrame(schema={"experiment": pl.String, "runs": pl.UInt32})
     return pl.concat(parts, how="vertical_relaxed")
@@ -169,8 +182,9 @@ def busy_words(result: ResultSet) -> str:
 
 def busy_clause(result: ResultSet) -> str:
     """A clause for the set's stamp: ', on a busy machine (the measuring thread waited for
-    a CPU 36 % of the time during costs: CPU figures timed by the wall clock read low)',
-    ', with 18 % CPU steal during tcp (CPU figures read low)', ', on a quiet machine', or
+    a CPU 36 % of the time during the memory-latency runs: CPU figures timed by the wall
+    clock read low)', ', with 18 % CPU steal during the TCP ping-pong runs (CPU figures
+    read low)', ', on a quiet machine', or
     ', no noise evidence recorded' for an older set."""
     summary = noise_summary(result)
     if summary.height == 0:
@@ -185,11 +199,11 @@ def busy_clause(result: ResultSet) -> str:
 
     steal, waited, others = worst("steal"), worst("waited"), worst("others")
     if steal and steal[0] >= STEAL:
-        return f", with {fmt.share(steal[0], 2)} CPU steal during {steal[1]} (CPU figures read low)"
+        return f", with {fmt.share(steal[0], 2)} CPU steal during the {steal[1]} runs (CPU figures read low)"
     if waited and waited[0] >= WAITED:
         return (
             f", on a busy machine (the measuring thread waited for a CPU {fmt.share(waited[0], 2)} of the time "
-            f"during {waited[1]}: CPU figures timed by the wall clock read low)"
+            f"during the {waited[1]} runs: CPU figures timed by the wall clock read low)"
         )
     if others and others[0] >= OTHERS:
         return f", on a shared machine (other processes used {fmt.share(others[0], 2)} of the CPUs)"
@@ -208,7 +222,7 @@ def busy(result: ResultSet) -> bool:
 
 def unclear_words(result: ResultSet) -> str:
     """Which experiments of `result` left cases wider than the profile's target when the
-    stopping rule's cap was reached ('in native, 63 of 70 cases stayed wider than ±10 %
+    stopping rule's cap was reached ('in the C++ hashing runs, 63 of 70 cases stayed wider than ±10 %
     after up to 9 runs'); '' when every case became clear, or the set kept no rounds."""
     said = []
     for name in result.experiments:
@@ -218,8 +232,9 @@ def unclear_words(result: ResultSet) -> str:
             continue
         cases = rounds.get("cases")
         of = f" of {fmt.exact(int(cases))}" if cases else ""
+        title, noun = experiment_title(result.subject, name), "case" if unclear == 1 and not cases else "cases"
         said.append(
-            f"in {name}, {fmt.exact(int(unclear))}{of} {'case' if unclear == 1 and not cases else 'cases'} stayed "
+            f"in the {title} runs, {fmt.exact(int(unclear))}{of} {noun} stayed "
             f"wider than ±{fmt.share(float(target), 2)} after up to {fmt.count(int(rounds.get('runs') or 0), 'run')}"
         )
     if not said:

@@ -20,6 +20,16 @@ from ..checks import checked
 from ..stats import Estimate
 from . import experiments
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "compress": "compression",
+    "sort": "sorting",
+    "python_sort": "Python sorting",
+    "serial": "serialization",
+    "python_serial": "Python serialization",
+    "vs_zstd": "zstd -b and lz4 -b cross-check",
+}
+
 #: How a reader sees each codec id.
 CODEC_NAMES = {"zstd": "zstd", "lz4": "lz4", "lz4hc": "lz4 HC", "snappy": "snappy", "zlib": "zlib", "brotli": "brotli"}
 #: How a reader sees each sort id.

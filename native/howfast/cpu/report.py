@@ -25,6 +25,16 @@ from ..crosscheck import ratio_estimate, side_by_side, span
 from ..machine import caches as recorded_caches
 from ..stats import Estimate
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "latency": "memory-latency",
+    "bandwidth": "memory-bandwidth",
+    "costs": "lock, system-call and thread-cost",
+    "vs_perf_pipe": "perf bench sched pipe",
+    "vs_sysbench": "sysbench memory",
+    "vs_perf_memcpy": "perf bench mem memcpy",
+}
+
 COST_NAMES = {
     "mutex": "mutex lock + unlock, one thread",
     "mutex_contended": "mutex lock + unlock, two threads contending",

@@ -14,6 +14,14 @@ from ..charts import THIS_MACHINE
 from ..checks import checked
 from ..crosscheck import ratio_estimate, side_by_side
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "latency": "write + fsync latency",
+    "block_sizes": "block-size sweep",
+    "group_commit": "group-commit",
+    "vs_fio": "fio cross-check",
+}
+
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
 #: The words for each method id, in the order the chapter introduces them.

@@ -15,6 +15,14 @@ from .. import claims, fmt, reference, stats
 from ..checks import checked
 from ..crosscheck import side_by_side
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "native": "C++ hashing",
+    "python": "Python hashing",
+    "vs_openssl": "openssl speed cross-check",
+    "vs_xxhsum": "xxhsum cross-check",
+}
+
 #: The words for each algorithm id, in the chapter's order (the library in brackets).
 ALGORITHM_NAMES = {
     "sha3-256": "SHA3-256 (OpenSSL)",

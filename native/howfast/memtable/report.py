@@ -12,6 +12,17 @@ from ..crosscheck import ratio_estimate, round_ratios, side_by_side
 from ..stats import Estimate
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "sweep": "memtable-size sweep",
+    "variants": "writer-variant",
+    "vs_fio": "fio cross-check",
+    "rollover": "segment-rollover",
+    "breakdown": "time-breakdown",
+    "crash": "crash-recovery",
+    "powercut": "power-cut",
+}
+
 SEED = "seed 002: Go, Ryzen 7 9800X3D"
 LATENCY_COLUMNS = ["p50", "p99", "p99.9"]
 

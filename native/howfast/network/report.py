@@ -16,6 +16,24 @@ from ..crosscheck import side_by_side, span
 from ..design import estimates
 from ..stats import Estimate
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "tcp_bulk": "TCP bulk-transfer",
+    "tcp_ping_pong": "TCP ping-pong",
+    "tcp_bulk_seed_size": "TCP bulk (seed's write size)",
+    "http_closed": "closed-loop HTTP",
+    "http_open": "open-loop HTTP",
+    "http_modes": "HTTP server-mode",
+    "redis_suite": "redis-benchmark",
+    "redis_py": "redis-py pipelining",
+    "redis_scaling": "Redis scaling",
+    "memcached_scaling": "memcached scaling",
+    "vs_wrk": "wrk cross-check",
+    "vs_nginx": "nginx comparison",
+    "vs_go": "Go server comparison",
+    "vs_iperf3": "iperf3 cross-check",
+}
+
 LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 
 #: "Near": a latency is near another when the whole range their ratio can take (from

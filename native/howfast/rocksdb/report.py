@@ -11,6 +11,13 @@ from ..charts import HIGHLIGHT, PALETTE, THIS_MACHINE
 from ..checks import checked
 from .experiments import TESTS, WRITE_TESTS
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "db_bench_tests": "db_bench",
+    "disk_write": "disk-write",
+    "vs_db_bench": "db_bench cross-check",
+}
+
 SEED_MACHINE = "laptop, seed 000"
 #: Columns of the comparison table, and the metric behind each.
 COLUMNS = {

@@ -21,6 +21,15 @@ from .experiments import (
     PYTHON_EXECUTEMANY,
 )
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "inserts": "SQLite insert",
+    "fsync_baseline": "plain fsync baseline",
+    "cli_check": "sqlite3 shell cross-check",
+    "client_cost": "client-cost",
+    "rows_land": "rows-reach-the-file",
+}
+
 SECONDS_PER_DAY = 86_400
 #: How the section names a configuration.
 SYNC_LABELS = {"normal": "NORMAL", "off": "OFF", "full": "FULL"}

@@ -14,6 +14,17 @@ from ..checks import checked
 from ..crosscheck import side_by_side
 from .experiments import PARALLEL_JOBS
 
+#: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
+TITLES: dict[str, str] = {
+    "ram_vs_disk": "RAM-versus-disk",
+    "matrix": "read/write matrix",
+    "page_cache": "page-cache",
+    "block_sizes": "block-size sweep",
+    "queue_depth": "queue-depth",
+    "parallel": "parallel-jobs",
+    "vs_fio": "fio cross-check",
+}
+
 CASE = ["engine", "pattern", "op", "fsync", "direct", "block_size"]
 LAPTOP = "laptop, WD SN750 (seed 000)"
 #: The words for the RAM-against-disk cases (medium, what).
