@@ -271,3 +271,20 @@ def test_the_book_asks_quarto_for_nothing_from_another_host() -> None:
     assert config["execute"]["echo"] is False and html["code-fold"] is True
     text = (ROOT / "_quarto.yml").read_text()
     assert not re.search(r"https?://", text), "the configuration names another host"
+
+
+def test_bands_and_rules_show_the_interval_of_the_median() -> None:
+    """Charts draw the interval of each median (lo–hi), not the fastest-to-slowest run,
+    when the frame has one; min–max otherwise; the tooltip gives the run count."""
+    frame = _frame().with_columns(lo=pl.col("rate") * 0.95, hi=pl.col("rate") * 1.05, repetitions=pl.lit(9))
+    spec = charts.lines(frame, x="bytes", y="median", color="mode", x_title="x", y_title="y").to_dict()
+    area = spec["layer"][0]["encoding"]
+    assert (area["y"]["field"], area["y2"]["field"]) == ("lo", "hi")
+    tips = [t.get("title", t["field"]) for t in spec["layer"][1]["encoding"]["tooltip"]]
+    assert {"interval from", "interval to", "runs"} <= set(tips)
+    plain = charts.lines(_frame(), x="bytes", y="median", color="mode", x_title="x", y_title="y").to_dict()
+    assert plain["layer"][0]["encoding"]["y"]["field"] == "min"
+    bars = charts.grouped_bars(frame, category="mode", group="mode", title="t", unit="u").to_dict()
+    assert bars["layer"][1]["encoding"]["x"]["field"] == "lo"
+    with pytest.raises(ValueError, match="lo and hi"):
+        charts.grouped_bars(frame.drop("lo", "hi", "min", "max"), category="mode", group="mode", title="t", unit="u")

@@ -255,8 +255,10 @@ def lines(
     legend: bool = True,
     x_labels: str = TICK_LABEL,
 ) -> alt.LayerChart:
-    """Median lines with points, and a min–max band across repetitions when present.
+    """Median lines with points, and a band of the interval of each median (``lo``–``hi``
+    of ``stats.summarize``; min–max for a frame without them) when present.
     `x_labels` is the x axis's label expression: ``SIZE_LABEL`` where x is a size in bytes."""
+    low, high = _interval_columns(frame)
     scale_x = alt.Scale(type="log", base=2) if log_x else alt.Undefined
     scale_y = alt.Scale(type="log") if log_y else alt.Undefined
     ticks = sorted(frame[x].unique().to_list())
@@ -275,15 +277,34 @@ def lines(
         tooltip=[
             alt.Tooltip(f"{color}:N"),
             alt.Tooltip(f"{x}:Q"),
-            alt.Tooltip("median:Q", format=",.4~g"),
-            alt.Tooltip("min:Q", format=",.4~g"),
-            alt.Tooltip("max:Q", format=",.4~g"),
+            *_interval_tooltips(frame),
         ],
     )
-    if not band or "min" not in frame.columns:
+    if not band or low is None:
         return alt.layer(line)
-    area = base.mark_area(opacity=0.18).encode(y=alt.Y("min:Q", scale=scale_y), y2="max:Q")
+    area = base.mark_area(opacity=0.18).encode(y=alt.Y(f"{low}:Q", scale=scale_y), y2=f"{high}:Q")
     return alt.layer(area, line)
+
+
+def _interval_columns(frame: pl.DataFrame) -> tuple[str | None, str | None]:
+    """The columns of a frame that bound each median: the interval (lo, hi), else min, max."""
+    for low, high in (("lo", "hi"), ("min", "max")):
+        if low in frame.columns and high in frame.columns:
+            return low, high
+    return None, None
+
+
+def _interval_tooltips(frame: pl.DataFrame) -> list[alt.Tooltip]:
+    """The median's tooltips: the median, the bounds of its interval and the run count."""
+    low, high = _interval_columns(frame)
+    shown = [alt.Tooltip("median:Q", format=",.4~g")]
+    if low is not None:
+        words = ("interval from", "interval to") if low == "lo" else ("fastest run", "slowest run")
+        shown += [alt.Tooltip(f"{low}:Q", format=",.4~g", title=words[0]),
+                  alt.Tooltip(f"{high}:Q", format=",.4~g", title=words[1])]  # fmt: skip
+    if "repetitions" in frame.columns:
+        shown.append(alt.Tooltip("repetitions:Q", title="runs"))
+    return shown
 
 
 def grouped_bars(
@@ -296,24 +317,21 @@ def grouped_bars(
     order: list[str] | None = None,
     log: bool = True,
 ) -> alt.LayerChart:
-    """Horizontal bars of the median per category, one bar per group, with a rule from
-    the fastest to the slowest repetition (`median`, `min`, `max` columns)."""
+    """Horizontal bars of the median per category, one bar per group, with a rule over
+    the interval of the median (`median`, `lo`, `hi` columns; min–max without them)."""
+    low, high = _interval_columns(frame)
+    if low is None:
+        raise ValueError("grouped_bars: frame needs lo and hi (or min and max) columns")
     base = alt.Chart(frame, title=title).encode(
         y=alt.Y(f"{category}:N", title=None, sort=order, axis=alt.Axis(labelLimit=0)),
         yOffset=alt.YOffset(f"{group}:N"),
         color=alt.Color(f"{group}:N", title=None, legend=alt.Legend(labelLimit=0)),
     )
     bars = base.mark_bar().encode(
-        **_bar_x("median", pl.concat([frame["min"], frame["max"]]), unit, log),
-        tooltip=[
-            alt.Tooltip(f"{category}:N"),
-            alt.Tooltip(f"{group}:N"),
-            alt.Tooltip("median:Q", format=",.4~g"),
-            alt.Tooltip("min:Q", format=",.4~g"),
-            alt.Tooltip("max:Q", format=",.4~g"),
-        ],
+        **_bar_x("median", pl.concat([frame[low], frame[high]]), unit, log),
+        tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{group}:N"), *_interval_tooltips(frame)],
     )
-    spread = base.mark_rule(color="#333").encode(x="min:Q", x2="max:Q")
+    spread = base.mark_rule(color="#333").encode(x=f"{low}:Q", x2=f"{high}:Q")
     return (bars + spread).properties(height=alt.Step(14))
 
 
