@@ -370,3 +370,42 @@ def test_the_note_repeats_the_pre_flight_warnings_once() -> None:
     assert book.doctor_words(again, again) == "Before measuring, the check found: load average 9.6 on 2 CPUs."
     assert "load average 9.6" in book.noise_note(again) and "huge pages" not in book.noise_note(again)
     assert book.doctor_words(_stored({"waited": 0.0}, machine="other")) == ""
+
+
+def test_a_steady_machine_puts_this_share_of_second_medians_inside() -> None:
+    """Distribution-free chances, checked against what can be worked out by hand: with 3
+    and 3 runs (min–max) a second median lands inside 3/5 of the time, with 5 and 5, 5/6;
+    an even second count is the mean of the two middle runs."""
+    assert repeatability.expected_inside(3, 3) == pytest.approx(0.6, abs=1e-12)
+    assert repeatability.expected_inside(5, 5) == pytest.approx(5 / 6, abs=1e-12)
+    assert repeatability.expected_inside(5, 1) == pytest.approx(2 / 3, abs=1e-12)  # 1 new run inside 5: 4 of 6 gaps
+    # an even second count, the mean of the two middle runs, integrated numerically (simulated: 0.770)
+    assert repeatability.expected_inside(4, 4) == pytest.approx(0.770, abs=0.004)
+    assert 0.84 < repeatability.expected_inside(30, 30) < 0.87  # below the interval's own 95 %
+    for bad in (0, -1, 2.5, True, None):
+        with pytest.raises(ValueError, match="first_runs"):
+            repeatability.expected_inside(bad, 3)  # type: ignore[arg-type]
+
+
+def test_the_verdict_tells_a_steady_machine_from_one_that_changed() -> None:
+    def table(inside: list[bool], runs: int = 9) -> pl.DataFrame:
+        chance = repeatability.expected_inside(runs, runs)
+        return pl.DataFrame({"inside": inside, "expected": [chance] * len(inside), "first_runs": [runs] * len(inside)})
+
+    assert repeatability.verdict(table([True] * 9 + [False])) == "steady"
+    assert repeatability.verdict(table([True] * 3 + [False] * 7)) == "changed"
+    assert repeatability.verdict(table([])) == "none"
+    assert "as many as this machine did" in repeatability.steady_words(table([True] * 9 + [False]))
+    assert "clearly fewer" in repeatability.steady_words(table([True] * 3 + [False] * 7))
+    assert repeatability.steady_words(table([])) == ""
+    with pytest.raises(ValueError, match="expected"):
+        repeatability.verdict(pl.DataFrame({"inside": [True]}))
+
+
+def test_the_preface_says_what_a_steady_machine_would_give() -> None:
+    first, second = _stored({}, 100.0, machine="first"), _stored({}, 100.0, machine="second")
+    table = repeatability.every_figure(first, second)
+    assert table["expected"].to_list() == [repeatability.expected_inside(3, 3)]
+    repeatability.record(table, what="figure", load=1.0)
+    said = repeatability.words()
+    assert "A perfectly steady machine would put about 60 % inside" in said and "as many, within chance" in said

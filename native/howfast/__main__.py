@@ -154,7 +154,9 @@ def _repeatability(args: argparse.Namespace) -> int:
     for row in table.iter_rows(named=True):
         mark = "inside " if row["inside"] else "OUTSIDE"
         print(
-            f"{mark}  {row['figure']}: {row['first']:.4g} [{row['lo']:.4g}, {row['hi']:.4g}] then {row['second']:.4g}"
+            f"{mark}  {row['figure']}: {row['first']:.4g} [{row['lo']:.4g}, {row['hi']:.4g}] "
+            f"({row['first_runs']} runs) then {row['second']:.4g} ({row['second_runs']} runs; "
+            f"a steady machine lands inside {row['expected']:.0%} of the time)"
         )
     print(repeatability.sentence(table, what=what))
     if not args.sets:
