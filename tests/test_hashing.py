@@ -311,6 +311,8 @@ def test_fnv_note_both_branches() -> None:
 def test_slowest_note_both_branches() -> None:
     slowest = report.slowest_note(native_rows({"sha3-256": 100.0, "sha256": 1000.0, "md5": 700.0}), "sha3-256", 65536)
     assert slowest == "SHA3-256 (OpenSSL), at 100 MiB/s here, was clearly the slowest hash measured on this machine"
+    spread = pl.concat([native_rows({"sha3-256": v, "sha256": 1000.0}) for v in (90.0, 100.0, 110.0)])
+    assert report.slowest_note(spread, "sha3-256", 65536).startswith("SHA3-256 (OpenSSL), at 100 MiB/s (90–110) here,")
     not_slowest = report.slowest_note(native_rows({"sha3-256": 100.0, "md5": 50.0}), "sha3-256", 65536)
     assert not_slowest.endswith("was not clearly the slowest hash measured on this machine (1 hash clearly slower)")
     assert report.slowest_note(native_rows({"sha3-256": None}), "sha3-256", 65536).endswith("could not run here.")
@@ -339,7 +341,8 @@ def test_python_adds_every_branch() -> None:
     from howfast.stats import Estimate
 
     py, nat = Estimate(300, 290, 310, 3), Estimate(100, 95, 105, 3)
-    assert report.python_adds(py, nat) == "200 ns"
+    assert report.python_adds(py, nat) == "200 ns (185–215)"  # the difference, and the range it can take
+    assert report.python_adds(Estimate.exact(300), Estimate.exact(100)) == "200 ns"  # no spread: no range
     assert report.python_adds(nat, py) == "none: the package's build was faster"
     assert report.python_adds(Estimate(100, 99.5, 100.5), Estimate(100, 99.5, 100.5)) == "nothing measurable"
     assert report.python_adds(Estimate(300, 50, 400), nat) == "unclear: the runs overlap"
@@ -349,11 +352,11 @@ def test_python_adds_every_branch() -> None:
         "nothing measurable"
     )
     assert report.python_adds(Estimate(2580, 2500, 2600), Estimate(1130, 1120, 1140), other_build=True) == (
-        "not the call: the package's own build ran 2.3× slower"
+        "not the call: the package's own build ran 2.3× (2.2–2.3×) slower"
     )
     assert report.python_adds(nat, py, other_build=True) == "none: the package's build was faster"
     drift = Estimate(134000, 128000, 142000), Estimate(127000, 126500, 127500)
-    assert report.python_adds(*drift) == "7,000 ns"
+    assert report.python_adds(*drift) == "7,000 ns (500–15,500)"
     assert report.python_adds(*drift, large=True) == "nothing measurable"
 
 
@@ -425,8 +428,20 @@ def test_python_sentence_every_branch() -> None:
         module=pl.when(pl.col("algorithm") == "sha256").then(pl.lit("hashlib")).otherwise(pl.lit("xxhash"))
     )
     text = report.python_sentence(slower, native, 16)
-    assert "Python added a median 137 ns per call, 9× the native hash itself." in text
-    assert "(1 of the 1 hashlib call to the same OpenSSL code)" in text
+    assert text.startswith("On 16-byte inputs a hash took from 15.3 ns to 153 ns from Python, depending on the hash")
+    assert text.endswith(
+        ". Only for SHA-256 (OpenSSL) did the runs tell them apart (1 of the 1 hashlib call to the same OpenSSL "
+        "code): Python added 137 ns per call, 9× the native hash itself."
+    )
+    two = native_rows({"sha256": 1000.0, "md5": 500.0}, size=16)
+    both = native_rows({"sha256": 100.0, "md5": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
+    text = report.python_sentence(both, two, 16)
+    assert text.endswith(
+        "(2 of the 2 hashlib calls to the same OpenSSL code), Python added from 122 ns to 137 ns per call, from 4× "
+        "to 9× what the native hash itself took (each row's interval is in the table)."
+    )
+    one = report.python_sentence(both.filter(pl.col("algorithm") == "md5"), two, 16)
+    assert one.startswith("On 16-byte inputs MD5 (OpenSSL) took 153 ns from Python and 30.5 ns in the native loop")
     faster = native_rows({"sha256": 2000.0, "xxh64": 1000.0}, size=16).with_columns(module=pl.lit("hashlib"))
     assert "the runs did not tell the two apart" in report.python_sentence(faster, native, 16)
     wheels_only = slower.filter(pl.col("algorithm") == "xxh64")
@@ -460,8 +475,14 @@ def test_seed_cell_says_why_it_is_empty() -> None:
 def test_versus_puts_the_ratio_after_what_it_compares_with() -> None:
     from howfast import claims
 
-    assert report.versus(claims.Comparison(claims.HIGHER, 2.0, 1.5, 3.0), "SHA-256") == "2× faster than SHA-256"
-    assert report.versus(claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "SHA-256") == "2× slower than SHA-256"
+    # the range the ratio can take within the two intervals, after the ratio; turned round for 'slower'
+    assert (
+        report.versus(claims.Comparison(claims.HIGHER, 2.0, 1.5, 3.0), "SHA-256") == "2× (1.5–3×) faster than SHA-256"
+    )
+    assert report.versus(claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "SHA-256") == (
+        "2× (1.7–2.5×) slower than SHA-256"
+    )
+    assert report.versus(claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0), "it") == "2× faster than it"
     assert report.versus(claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03), "it") == "about as fast as it (1.01×)"
     assert report.versus(claims.Comparison(claims.UNCLEAR, 3.7, 0.9, 9.0), "the baseline") == (
         "not clearly faster or slower than the baseline (3.7× by the medians; the runs overlap)"
@@ -520,14 +541,20 @@ def test_crosscheck_again_sentence_every_branch() -> None:
     sweep = pl.concat([sweep, sweep.filter(pl.col("metric") == "mib_per_s").with_columns(
         metric=pl.lit("mean_mib_per_s"), value=pl.col("value") / 2)])  # fmt: skip
     lower = report.crosscheck_again_sentence(sweep, vs([7000.0, 7000.0, 7000.0]), "xxhsum", whole_run=False)
-    assert "XXH64 (libxxhash) on 16 KiB blocks, 7,000 MiB/s beside xxhsum and 10,000 MiB/s" in lower
-    assert "clearly lower (0.7×)" in lower and "the fastest slice in both" in lower and "its chart" not in lower
-    assert "clearly higher (1.4×)" in report.crosscheck_again_sentence(sweep, vs([7000.0] * 3), "openssl",
+    assert (
+        "XXH64 (libxxhash) on 16 KiB blocks ran at 7,000 MiB/s beside xxhsum and 10,000 MiB/s in the size sweep"
+        in lower
+    )
+    assert "clearly lower, 0.7×." in lower and "the fastest slice in both" in lower and "its chart" not in lower
+    assert "clearly higher, 1.4×." in report.crosscheck_again_sentence(sweep, vs([7000.0] * 3), "openssl",
                                                                       whole_run=True)  # fmt: skip
     whole = report.crosscheck_again_sentence(sweep, vs([5000.0] * 3), "openssl", whole_run=True)
-    assert "about the same (the sweep's fastest slices, which its chart shows, ran at 10,000 MiB/s)" in whole
+    assert "about the same. The sweep's fastest slices, which its chart shows, ran at 10,000 MiB/s." in whole
     spread = report.crosscheck_again_sentence(sweep, vs([2000.0, 9000.0, 30000.0]), "xxhsum", whole_run=False)
+    assert "ran at 9,000 MiB/s (2,000–30,000) beside xxhsum" in spread
     assert "0.9× by the medians, but within the runs' spread" in spread
+    apart = report.crosscheck_again_sentence(sweep, vs([6000.0, 7000.0, 8000.0]), "xxhsum", whole_run=False)
+    assert "clearly lower, 0.7× (0.6–0.8×)." in apart
     assert report.crosscheck_again_sentence(sweep, vs([]), "xxhsum", whole_run=False) == (
         "Our loop did not run beside xxhsum here, so every figure of ours on this page is the size sweep's."
     )
@@ -536,7 +563,7 @@ def test_crosscheck_again_sentence_every_branch() -> None:
 def test_sha3_laptop_sentence_both_branches() -> None:
     far = report.sha3_laptop_sentence(native_rows({"sha3-256": 500.0}), 65536)
     assert far.startswith("More likely the laptop's figure is low: OpenSSL ran SHA3-256 at 500 MiB/s")
-    assert "8.9× the laptop's 56.1 MiB/s" in far
+    assert "more than 3× the laptop's 56.1 MiB/s" in far and "8.9×" not in far  # no ratio to a seed's figure
     near = report.sha3_laptop_sentence(native_rows({"sha3-256": 100.0}), 65536)
     assert near.startswith("Whatever made the phone's SHA3-256 faster")
     assert report.sha3_laptop_sentence(native_rows({"sha3-256": None}), 65536).startswith("Whatever")
@@ -562,3 +589,184 @@ def test_python_table_says_blake2_is_pythons_own() -> None:
     assert report.python_table(big_python, big_native, [65536])["Python adds"][0].startswith("not the call")
     hashlib_big = big_python.with_columns(module=pl.lit("hashlib"))
     assert report.python_table(hashlib_big, big_native, [65536])["Python adds"][0].endswith(" ns")
+
+
+# ---- every figure with its interval and run count (issue 20) --------------------------------------
+
+
+def runs_of(rates: dict[str, list[float | None]], size: int = 65536) -> pl.DataFrame:
+    """One repetition per value: `rates[algorithm][i]` is repetition i's MiB/s."""
+    parts = []
+    for algorithm, values in rates.items():
+        for i, v in enumerate(values):
+            parts.append(native_rows({algorithm: v}, size=size).with_columns(repetition=pl.lit(i)))
+    return pl.concat(parts)
+
+
+def test_reference_table_carries_interval_runs_and_marks() -> None:
+    rates = {a: [1000.0, 1000.0, 1000.0] for a in hashing.ALGORITHMS}
+    rates["sha256"] = [1000.0, 1300.0, 1740.0]  # wide: ±28 % of 1,300 against the ±10 % target
+    rates["murmur3_x64_128"] = [None]
+    ns_100, ns_16 = 16 / 100 / 2**20 * 1e9, 16 / 16 / 2**20 * 1e9  # the MiB/s of a 16-byte hash in 100 ns, 16 ns
+    small = {a: [ns_100] * 3 for a in hashing.ALGORITHMS} | {"sha256": [ns_16] * 4, "murmur3_x64_128": [None]}
+    native = pl.concat([runs_of(rates), runs_of(small, size=16)])
+    table = report.reference_table(native, 65536, 16, 0.1)
+    assert table.columns == ["hash", "MiB/s", "interval", "runs", "ns per 16-byte hash", report.LAPTOP, report.PHONE,
+                             "note"]  # fmt: skip
+    row = {r["hash"]: r for r in table.iter_rows(named=True)}
+    sha3 = row[report.ALGORITHM_NAMES["sha3-256"]]
+    assert (sha3["MiB/s"], sha3["interval"], sha3["runs"], sha3["ns per 16-byte hash"]) == (
+        1000.0, "1,000–1,000", 3, "100 (100–100)")  # fmt: skip
+    sha256 = row[report.ALGORITHM_NAMES["sha256"]]
+    assert sha256["interval"] == "1,000–1,740; unstable: ±28 %" and sha256["runs"] == 3
+    # its 16-byte figure had four runs, not the row's three: the cell says so
+    assert sha256["ns per 16-byte hash"] == "16 (16–16, 4 runs)"
+    murmur = row[report.ALGORITHM_NAMES["murmur3_x64_128"]]
+    assert murmur["MiB/s"] is None and murmur["interval"] == "n/a" and murmur["runs"] is None
+    assert murmur["ns per 16-byte hash"] == "n/a" and murmur["note"] == "no library"
+    assert "ns per hash" not in table.columns  # the 64 KiB time per hash only repeated MiB/s in another unit
+
+
+def test_interval_cell_quoted_and_unstable_words() -> None:
+    from howfast.stats import Estimate
+
+    assert report.interval_cell(Estimate(100, 95, 104, 9), 0.1) == "95–104"
+    assert report.interval_cell(Estimate(100, 60, 130, 9), 0.1) == "60–130; unstable: ±35 %"
+    assert report.interval_cell(Estimate(100, 60, 130, 9)) == "60–130"  # no target: no mark
+    assert report.interval_cell(None, 0.1) == "n/a"
+    assert report.quoted(Estimate(38900, 38300, 40600, 3)) == "38,900 MiB/s (38,300–40,600, 3 runs)"
+    assert report.quoted(Estimate(9.53, 6.72, 12.7, 5), "ns", runs=False) == "9.53 ns (6.72–12.7)"
+    assert report.quoted(Estimate.exact(500)) == "500 MiB/s"
+    assert report.quoted(None) == "n/a"
+    assert report.unstable_words(0.1) == (
+        'a figure whose interval stayed wider than the profile\'s target (±10 %) is marked "unstable"'
+    )
+    assert "fixed number of repetitions" in report.unstable_words(None)
+    with pytest.raises(ValueError, match="target"):
+        report.unstable_words(3.0)
+
+
+def test_chart_frames_carry_the_interval_and_the_run_count() -> None:
+    native = runs_of({"sha256": [900.0, 1000.0, 1100.0], "xxh64": [10000.0] * 3, "jhash": [None]})
+    curves = report.throughput_curves(native)
+    assert curves.columns == ["hash", "size", "median", "lo", "hi", "repetitions"]
+    sha = curves.filter(pl.col("hash") == report.ALGORITHM_NAMES["sha256"]).row(0, named=True)
+    assert (sha["median"], sha["lo"], sha["hi"], sha["repetitions"]) == (1000.0, 900.0, 1100.0, 3)
+    bars = report.seed_comparison(native, 65536, "this machine")
+    ours = bars.filter(pl.col("machine") == "this machine")
+    assert set(ours["hash"]) == {"xxhash"}  # sha256 is no seed hash, jhash could not run
+    assert ours.row(0, named=True) | {} == {"hash": "xxhash", "machine": "this machine", "median": 10000.0,
+                                             "lo": 10000.0, "hi": 10000.0, "repetitions": 3}  # fmt: skip
+    seeds = bars.filter(pl.col("machine") != "this machine")
+    assert (seeds["lo"] == seeds["median"]).all() and seeds["repetitions"].is_null().all()  # printed figures
+
+
+def test_python_table_cells_and_runs() -> None:
+    native = runs_of({"sha256": [90.0, 100.0, 110.0]}, size=16)
+    python = runs_of({"sha256": [10.0, 10.0, 10.0]}, size=16).with_columns(module=pl.lit("hashlib"))
+    row = report.python_table(python, native, [16], 0.1).row(0, named=True)
+    assert row == {"hash": "SHA-256 (OpenSSL)", "package": "hashlib", "input": "16 bytes",
+                   "Python ns": "1,530 (1,530–1,530)", "native ns": "153 (139–170); unstable: ±10 %",
+                   "Python adds": "1,370 ns (1,360–1,390)", "runs": "3"}  # fmt: skip
+    more = pl.concat([python, python.with_columns(repetition=pl.lit(9))])  # six Python runs, three native
+    assert report.python_table(more, native, [16])["runs"][0] == "6 / 3"
+    missing = report.python_table(python, native_rows({"sha256": None}, size=16), [16])
+    assert missing.row(0, named=True)["native ns"] == "n/a" and missing["Python adds"][0] == "n/a"
+
+
+def test_crosscheck_table_cells() -> None:
+    rows = []
+    for rep, (ours, theirs) in enumerate([(900.0, 1000.0), (950.0, 1000.0), (1000.0, 1000.0)]):
+        base = {"algorithm": "sha256", "size": 16384, "seconds": 0.01, "repetition": rep, "unit": "MiB/s", "note": None}
+        rows.append({**base, "tool": "howfast", "metric": "mib_per_s", "value": ours})
+        rows.append({**base, "tool": "openssl", "metric": "mib_per_s", "value": theirs})
+    frame = pl.DataFrame(rows, schema_overrides={"value": pl.Float64, "note": pl.String})
+    table = report.crosscheck_table(frame, "openssl", 0.03)
+    assert table.columns == [
+        "hash",
+        "block",
+        "howfast MiB/s",
+        "openssl MiB/s",
+        "howfast / openssl",
+        "rounds",
+        "verdict",
+    ]
+    assert table.row(0) == ("SHA-256 (OpenSSL)", "16 KiB", "950 (900–1,000); unstable: ±5 %", "1,000 (1,000–1,000)",
+                            "0.95× (0.9–1)", 3, "agrees")  # fmt: skip
+    near = frame.with_columns(value=pl.when(pl.col("tool") == "howfast").then(pl.col("value") * 0.999)
+                              .otherwise(pl.col("value")))  # fmt: skip
+    assert report.crosscheck_table(near, "openssl")["howfast / openssl"][0] == "0.95× (0.9–0.999)"  # not '1'
+
+
+def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:
+    clear = runs_of({"crc32c_isal": [9000.0, 10000.0, 11000.0], "md5": [700.0] * 3, "sha3-256": [90.0, 100.0, 110.0]})
+    assert report.ranking_sentence(clear, 65536) == (
+        "At 64 KiB the fastest was CRC32C (ISA-L) at 10,000 MiB/s and the slowest SHA3-256 (OpenSSL) at 100 MiB/s: "
+        "100× (82–120×) apart."
+    )
+    open_top = runs_of({"crc32c_isal": [5000.0, 10000.0, 11000.0], "xxh64": [6000.0, 9000.0, 9500.0],
+                        "sha3-256": [100.0] * 3})  # fmt: skip
+    text = report.ranking_sentence(open_top, 65536)
+    assert text.startswith("At 64 KiB the fastest by the medians was CRC32C (ISA-L) at 10,000 MiB/s and the slowest ")
+    assert text.endswith(
+        "CRC32C (ISA-L) was not clearly faster than XXH64 (libxxhash), at 9,000 MiB/s: the runs overlap."
+    )
+    open_bottom = runs_of({"crc32c_isal": [10000.0] * 3, "md5": [90.0, 120.0, 200.0], "sha3-256": [95.0, 100.0, 105.0]})
+    text = report.ranking_sentence(open_bottom, 65536)
+    assert "the slowest by the medians SHA3-256 (OpenSSL)" in text
+    assert text.endswith(
+        "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 120 MiB/s: the runs overlap."
+    )
+
+
+def test_small_key_sentence_and_rule_every_branch() -> None:
+    def rows(ns_small: float, rate: float) -> pl.DataFrame:
+        small = native_rows({"sha256": 16 / ns_small / 2**20 * 1e9}, size=16)
+        return pl.concat([small, native_rows({"sha256": rate})])
+
+    fixed = rows(100.0, 1000.0)  # the bytes alone: 15.3 ns of the 100
+    text = report.small_key_sentence(fixed, ["sha256"], 16, 65536)
+    assert text == (
+        "A 16-byte key costs 100 ns with SHA-256 (OpenSSL); its bytes alone, at the rate it reached on 64 KiB inputs, "
+        "would take 15.3 ns: at that size the fixed cost of a call (set-up, finishing, the call itself) decides."
+    )
+    assert report.short_key_rule(fixed, ["sha256"], 16, 65536).startswith("For short keys the call costs more")
+    bytes_ = rows(16.0, 1000.0)  # 16 ns, all of it the bytes
+    assert report.small_key_sentence(bytes_, ["sha256"], 16, 65536).endswith(
+        "even at that size the bytes, not the fixed cost of a call, decide."
+    )
+    assert report.short_key_rule(bytes_, ["sha256"], 16, 65536).startswith("Whether the call or the bytes decide")
+    split = pl.concat([fixed, native_rows({"xxh64": 16 / 16.0 / 2**20 * 1e9}, size=16), native_rows({"xxh64": 1000.0})])
+    assert report.small_key_sentence(split, ["sha256", "xxh64"], 16, 65536).endswith(
+        "the runs do not show the fixed cost of a call deciding for every one of them."
+    )
+    assert "at the rate each reached" in report.small_key_sentence(split, ["sha256", "xxh64"], 16, 65536)
+    assert (
+        report.small_key_sentence(fixed, ["md5"], 16, 65536)
+        == "None of these hashes ran at both 16 bytes and 64 KiB here."
+    )
+
+
+def test_terabyte_sentence_carries_the_interval() -> None:
+    native = runs_of({"sha256": [1000.0, 1024.0, 1300.0], "xxh3_64_dispatch": [20000.0] * 3})
+    text = report.terabyte_sentence(native, 65536, "sha256", "xxh3_64_dispatch")
+    assert text == (
+        "One core of this machine hashes about 1 GiB/s (0.977–1.27) with SHA-256: checksumming 1 TiB takes "
+        "17.1 minutes (13.4–17.5) with SHA-256 and 52.4 s with XXH3 64-bit, on one core, if the data arrives as fast "
+        "as the hash runs"
+    )
+    alone = report.terabyte_sentence(native_rows({"sha256": 1024.0}), 65536, "sha256", "xxh3_64_dispatch")
+    assert alone.endswith(
+        "checksumming 1 TiB takes 17.1 minutes with SHA-256, on one core, if the data arrives as fast as the hash runs"
+    )
+    assert report.terabyte_sentence(native_rows({"sha256": None}), 65536, "sha256", "xxh3_64_dispatch").endswith(
+        "so this machine's time to checksum 1 TiB is not known."
+    )
+
+
+def test_largest_sentence_when_the_hash_could_not_run() -> None:
+    from howfast.claims import Cache
+
+    text = report.largest_sentence(native_rows({"xxh3_64_dispatch": None}, size=2**24), "xxh3_64_dispatch", 2**24,
+                                   [Cache("L3", 32 * 2**20, 2)])  # fmt: skip
+    assert text.endswith("XXH3 64-bit (libxxhash, dispatching entry) could not run here.") and "n/a" not in text

@@ -11,9 +11,9 @@ from typing import Any
 
 import polars as pl
 
-from .. import claims, fmt, reference, stats
+from .. import claims, fmt, reference, stats, tables
 from ..checks import checked
-from ..crosscheck import side_by_side
+from ..crosscheck import ratio_estimate, round_ratios, side_by_side
 
 #: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
 TITLES: dict[str, str] = {
@@ -88,11 +88,12 @@ def named(frame: pl.DataFrame) -> pl.DataFrame:
 def throughput_curves(
     native: pl.DataFrame, metric: str = "mib_per_s", algorithms: list[str] | None = None
 ) -> pl.DataFrame:
-    """Median, min and max of `metric` per algorithm and input size (for the chart)."""
+    """Median of `metric` per algorithm and input size with the interval of that median
+    (``lo``, ``hi``) and the run count (``repetitions``), for ``charts.lines``."""
     summary = stats.summarize(native, ["algorithm", "size"]).filter(pl.col("metric") == metric)
     if algorithms is not None:
         summary = summary.filter(pl.col("algorithm").is_in(algorithms))
-    return named(summary.select("algorithm", "size", "median", "min", "max"))
+    return named(summary.select("algorithm", "size", "median", "lo", "hi", "repetitions"))
 
 
 def seed_figures() -> pl.DataFrame:
@@ -104,32 +105,48 @@ def seed_figures() -> pl.DataFrame:
     )
 
 
-def reference_table(native: pl.DataFrame, size: int, small: int) -> pl.DataFrame:
-    """Every algorithm at the table's input size: median MiB/s with its range, ns per hash,
-    ns per hash at the `small` size, and the seeds' laptop and phone where they name it."""
+def reference_table(native: pl.DataFrame, size: int, small: int, target: float | None = None) -> pl.DataFrame:
+    """Every algorithm at the table's input size: median MiB/s, the interval of that median
+    (marked 'unstable: ±35 %' where it stayed wider than ±`target`, the profile's), its run
+    count, ns per hash of the `small` input (with its interval; its run count too where it
+    differs from the row's), and the seeds' laptop and phone where they name the hash; a
+    hash that could not run reads n/a, with the reason in ``note``."""
     summary = stats.summarize(native, ["algorithm", "size"])
     rows = []
     seeds = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}
     for algorithm in ALGORITHM_NAMES:
-        at = summary.filter((pl.col("algorithm") == algorithm) & (pl.col("size") == size))
-        rate = at.filter(pl.col("metric") == "mib_per_s")
+        rate = _estimate(summary, "mib_per_s", algorithm, size)
+        tiny = _estimate(summary, "ns_per_hash", algorithm, small)
         seed = seeds.get(algorithm, {})
         rows.append(
             {
                 "algorithm": algorithm,
-                "MiB/s": rate["median"][0] if rate.height else None,
-                "range": fmt.span(rate["min"][0], rate["max"][0]) if rate.height else fmt.NA,
-                "ns per hash": _pick(summary, "ns_per_hash", algorithm, size),
-                small_column(small): _pick(summary, "ns_per_hash", algorithm, small),
+                "MiB/s": None if rate is None else rate.median,
+                "interval": interval_cell(rate, target),
+                "runs": None if rate is None else rate.runs,
+                small_column(small): tables.figure(
+                    tiny, target, runs=tiny is not None and (rate is None or tiny.runs != rate.runs)
+                ),
                 LAPTOP: _seed_cell(seed.get("laptop"), algorithm in seeds),
                 PHONE: _seed_cell(seed.get("phone"), algorithm in seeds),
                 "note": _note(native, algorithm),
             }
         )
-    table = named(pl.DataFrame(rows, schema_overrides={LAPTOP: pl.String, PHONE: pl.String}))
+    schema = {"MiB/s": pl.Float64, "runs": pl.Int64, LAPTOP: pl.String, PHONE: pl.String, "note": pl.String}
+    table = named(pl.DataFrame(rows, schema_overrides=schema))
     if table["note"].drop_nulls().len() == 0:
         table = table.drop("note")
     return table
+
+
+def interval_cell(estimate: stats.Estimate | None, target: float | None = None) -> str:
+    """The interval of a median as a table cell beside the median's own column:
+    '1,300–1,740', with '; unstable: ±17 %' where it stayed wider than ±`target`; n/a when
+    the case could not run."""
+    if estimate is None:
+        return fmt.NA
+    mark = stats.stability(estimate, target)
+    return fmt.span(estimate.lo, estimate.hi) + (f"; {mark}" if mark else "")
 
 
 def _seed_cell(value: float | None, named_by_seed: bool) -> str:
@@ -139,10 +156,23 @@ def _seed_cell(value: float | None, named_by_seed: bool) -> str:
     return "not given" if named_by_seed else "not measured"
 
 
+def unstable_words(target: float | None) -> str:
+    """How the page marks a wide interval: against the profile's target, or not at all for
+    a profile that runs a fixed count."""
+    if target is None:
+        return "this profile runs a fixed number of repetitions, so no figure is marked for a wide interval"
+    if not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    return (
+        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %) is marked "
+        '"unstable"'
+    )
+
+
 def seed_comparison(native: pl.DataFrame, size: int, this_machine: str) -> pl.DataFrame:
-    """The seeds' eight hashes, by the seeds' names: this machine's median (with its range)
-    at `size` beside the laptop's and the phone's figures (a single figure each), for a
-    grouped bar chart."""
+    """The seeds' eight hashes, by the seeds' names: this machine's median at `size`, with
+    the interval of that median and its run count, beside the laptop's and the phone's
+    printed figures (one number each: no interval, no run count), for a grouped bar chart."""
     summary = stats.summarize(native, ["algorithm", "size"]).filter(
         (pl.col("size") == size) & (pl.col("metric") == "mib_per_s")
     )
@@ -156,17 +186,27 @@ def seed_comparison(native: pl.DataFrame, size: int, this_machine: str) -> pl.Da
                     "hash": label,
                     "machine": this_machine,
                     "median": ours["median"][0],
-                    "min": ours["min"][0],
-                    "max": ours["max"][0],
+                    "lo": ours["lo"][0],
+                    "hi": ours["hi"][0],
+                    "repetitions": ours["repetitions"][0],
                 }
             )
         for machine, words in SEED_MACHINES.items():
             value = seed.get(machine)
             if value is not None:
-                rows.append({"hash": label, "machine": words, "median": value, "min": value, "max": value})
+                rows.append(
+                    {"hash": label, "machine": words, "median": value, "lo": value, "hi": value, "repetitions": None}
+                )
     return pl.DataFrame(
         rows,
-        schema={"hash": pl.String, "machine": pl.String, "median": pl.Float64, "min": pl.Float64, "max": pl.Float64},
+        schema={
+            "hash": pl.String,
+            "machine": pl.String,
+            "median": pl.Float64,
+            "lo": pl.Float64,
+            "hi": pl.Float64,
+            "repetitions": pl.Int64,
+        },
     )
 
 
@@ -202,35 +242,46 @@ def python_adds(
     large: bool = False,
 ) -> str:
     """What a Python call adds over the native loop, in words that follow the intervals:
-    '250 ns' where Python was clearly slower, 'unclear' where the runs overlap, 'nothing
-    measurable' within ``PY_DRIFT``, 'none: this build was faster' where Python's package
-    was clearly faster (another build of the code), 'n/a' where either is missing. With
-    `other_build` (a wheel's own copy of the code, on a large input, where a call's cost
-    is lost in the bytes) a clearly slower Python row is the build's, not the call's. With
-    `large` (an input whose hash takes far longer than a call), medians within ``PY_DRIFT``
-    are the drift between the two sets, not a cost of the call."""
+    '250 ns (230–270)' where Python was clearly slower (the difference of the medians, and
+    the range it can take within the two intervals), 'unclear' where the runs overlap,
+    'nothing measurable' within ``PY_DRIFT``, 'none: this build was faster' where Python's
+    package was clearly faster (another build of the code), 'n/a' where either is missing.
+    With `other_build` (a wheel's own copy of the code, on a large input, where a call's
+    cost is lost in the bytes) a clearly slower Python row is the build's, not the call's.
+    With `large` (an input whose hash takes far longer than a call), medians within
+    ``PY_DRIFT`` are the drift between the two sets, not a cost of the call."""
+    return _adds(python_ns, native_ns, other_build=other_build, large=large)[0]
+
+
+def _adds(
+    python_ns: stats.Estimate | None, native_ns: stats.Estimate | None, *, other_build: bool, large: bool
+) -> tuple[str, bool]:
+    """``python_adds``'s words, and whether they are a cost of the call (Python clearly slower)."""
     c = claims.compare(python_ns, native_ns)
     if c.direction in (claims.HIGHER, claims.LOWER) and c.lo is not None and c.hi is not None:
         if 1 / PY_DRIFT <= c.lo and c.hi <= PY_DRIFT:
-            return "nothing measurable"
+            return "nothing measurable", False
         if large and c.ratio is not None and 1 / PY_DRIFT <= c.ratio <= PY_DRIFT:
-            return "nothing measurable"
+            return "nothing measurable", False
     if c.direction == claims.HIGHER and python_ns is not None and native_ns is not None:
         if other_build:
-            return f"not the call: the package's own build ran {fmt.ratio(c.ratio)} slower"
-        return f"{fmt.num(python_ns.median - native_ns.median)} ns"
+            return f"not the call: the package's own build ran {_times(c)} slower", False
+        extra = python_ns.median - native_ns.median
+        lo, hi = python_ns.lo - native_ns.hi, python_ns.hi - native_ns.lo
+        spread = "" if fmt.num(lo) == fmt.num(hi) else f" ({fmt.span(lo, hi)})"
+        return f"{fmt.num(extra)} ns{spread}", True
     if c.direction == claims.LOWER:
-        return "none: the package's build was faster"
+        return "none: the package's build was faster", False
     if c.direction == claims.SAME_WORD:
-        return "nothing measurable"
+        return "nothing measurable", False
     if c.direction == claims.UNCLEAR:
-        return "unclear: the runs overlap"
-    return fmt.NA
+        return "unclear: the runs overlap", False
+    return fmt.NA, False
 
 
-def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -> pl.DataFrame:
-    """Per algorithm and size: ns per hash from Python and in the native loop (medians),
-    and what the Python call adds (``python_adds``: only where the intervals show it)."""
+def _python_rows(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -> list[dict[str, Any]]:
+    """Per algorithm, package and size: the Python and native estimates of ns per hash, the
+    words for what Python adds, and whether those words are a cost of the call."""
     py = stats.summarize(python, ["algorithm", "module", "size"])
     nat = stats.summarize(native, ["algorithm", "size"])
     rows = []
@@ -239,28 +290,52 @@ def python_table(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
             p = _estimate(py.drop("module"), "ns_per_hash", algorithm, size) if module else None
             n = _estimate(nat, "ns_per_hash", algorithm, size)
             own = algorithm in OWN_CODE.get(str(module), ())
-            rows.append(
-                {
-                    "algorithm": algorithm,
-                    "Python package": module,
-                    "input": fmt.size(size),
-                    "Python ns per hash": None if p is None else p.median,
-                    "native ns per hash": None if n is None else n.median,
-                    "Python adds": OWN_CODE_WORDS
-                    if own and p is not None and n is not None
-                    else python_adds(
-                        p, n, other_build=module != "hashlib" and size >= LARGE_INPUT, large=size >= LARGE_INPUT
-                    ),
-                }
-            )
-    return named(
-        pl.DataFrame(rows, schema_overrides={k: pl.Float64 for k in ("Python ns per hash", "native ns per hash")})
-    )
+            if own and p is not None and n is not None:
+                words, call = OWN_CODE_WORDS, False
+            else:
+                big = size >= LARGE_INPUT
+                words, call = _adds(p, n, other_build=module != "hashlib" and big, large=big)
+            rows.append({"algorithm": algorithm, "module": module, "size": size, "python": p, "native": n,
+                         "adds": words, "call": call})  # fmt: skip
+    return rows
+
+
+def python_table(
+    python: pl.DataFrame, native: pl.DataFrame, sizes: list[int], target: float | None = None
+) -> pl.DataFrame:
+    """Per algorithm and size: ns per hash from Python and in the native loop, each the
+    median with its interval (marked where it stayed wider than ±`target`), what the Python
+    call adds (``python_adds``: only where the intervals show it), and the run count: one
+    number when both figures have the same, 'Python / native' when they differ."""
+    rows = []
+    for r in _python_rows(python, native, sizes):
+        p, n = r["python"], r["native"]
+        counts = [e.runs for e in (p, n) if e is not None]
+        runs = (
+            fmt.NA
+            if not counts
+            else fmt.exact(counts[0])
+            if len(set(counts)) == 1
+            else f"{fmt.exact(p.runs)} / {fmt.exact(n.runs)}"
+        )
+        rows.append(
+            {
+                "algorithm": r["algorithm"],
+                "package": r["module"],
+                "input": fmt.size(r["size"]),
+                "Python ns": tables.figure(p, target, runs=False),
+                "native ns": tables.figure(n, target, runs=False),
+                "Python adds": r["adds"],
+                "runs": runs,
+            }
+        )
+    schema = {c: pl.String for c in ("algorithm", "package", "input", "Python ns", "native ns", "Python adds", "runs")}
+    return named(pl.DataFrame(rows, schema=schema))
 
 
 def small_column(small: int) -> str:
     """The reference table's column of nanoseconds per hash of the smallest input."""
-    return f"ns per hash of {fmt.size(small)}"
+    return f"ns per {fmt.size_adjective(small)} hash"
 
 
 #: Python calls that run code of their own, not the library of our native loop: hashlib's
@@ -274,40 +349,55 @@ SAME_LIBRARY = ("sha3-256", "sha256", "sha1", "md5")
 
 
 def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> str:
-    """What a Python call costs at `size`: the time per hash from Python and natively, and
-    what Python added to the calls that reach the same library (hashlib's OpenSSL), where
-    the intervals show a difference."""
-    table = python_table(python, native, [size]).drop_nulls(["Python ns per hash", "native ns per hash"])
-    if table.height == 0:
+    """What a Python call costs at `size`: how long a hash took from Python and natively
+    (from the quickest hash to the slowest), and what Python added to the calls that reach
+    the same library (hashlib's OpenSSL), where the intervals show a difference."""
+    rows = [r for r in _python_rows(python, native, [size]) if r["python"] is not None and r["native"] is not None]
+    if not rows:
         return f"No hash could be timed both from Python and natively at {fmt.size(size)} here."
-    py, nat = table["Python ns per hash"], table["native ns per hash"]
-    text = (
-        f"On {fmt.size_adjective(size)} inputs a hash took {fmt.span(py.min(), py.max())} ns from Python and "
-        f"{fmt.span(nat.min(), nat.max())} ns in the native loop"
-    )
-    same = table.filter(pl.col("hash").is_in([ALGORITHM_NAMES[a] for a in SAME_LIBRARY]))
-    if same.height == 0:
+    py = [r["python"].median for r in rows]
+    nat = [r["native"].median for r in rows]
+    if len(rows) == 1:
+        text = (
+            f"On {fmt.size_adjective(size)} inputs {ALGORITHM_NAMES.get(rows[0]['algorithm'], rows[0]['algorithm'])} "
+            f"took {fmt.num(py[0])} ns from Python and {fmt.num(nat[0])} ns in the native loop"
+        )
+    else:
+        text = (
+            f"On {fmt.size_adjective(size)} inputs a hash took from {fmt.num(min(py))} ns to {fmt.num(max(py))} ns "
+            f"from Python, depending on the hash, and from {fmt.num(min(nat))} ns to {fmt.num(max(nat))} ns in the "
+            "native loop"
+        )
+    same = [r for r in rows if r["algorithm"] in SAME_LIBRARY and r["module"] == "hashlib"]
+    if not same:
         return text + "."
-    added = same.filter(pl.col("Python adds").str.ends_with(" ns"))
-    if added.height == 0:
+    added = [r for r in same if r["call"]]
+    if not added:
         return text + "; for the hashlib calls that reach the same OpenSSL code, the runs did not tell the two apart."
-    extra = (added["Python ns per hash"] - added["native ns per hash"]).median()
-    calls = fmt.count(same.height, "hashlib call")
-    share = f"{fmt.exact(added.height)} of the {calls} to the same OpenSSL code"
+    calls = fmt.count(len(same), "hashlib call")
+    share = f"{fmt.exact(len(added))} of the {calls} to the same OpenSSL code"
+    extra = [r["python"].median - r["native"].median for r in added]
+    times = [x / r["native"].median for x, r in zip(extra, added)]
+    if len(added) == 1:
+        r = added[0]
+        return text + (
+            f". Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share}): Python added "
+            f"{r['adds']} per call, {fmt.ratio(times[0])} the native hash itself."
+        )
     return text + (
-        f". Where the runs tell them apart ({share}), Python added a median {fmt.num(float(extra))} ns per call, "
-        f"{fmt.ratio_of(float(extra), float(added['native ns per hash'].median()))} the native hash itself."
+        f". Where the runs tell them apart ({share}), Python added from {fmt.num(min(extra))} ns to "
+        f"{fmt.num(max(extra))} ns per call, from {fmt.ratio(min(times))} to {fmt.ratio(max(times))} what the native "
+        "hash itself took (each row's interval is in the table)."
     )
 
 
 def python_overhead(python: pl.DataFrame, native: pl.DataFrame, size: int) -> tuple[float | None, float | None]:
     """The least and the most a Python call added over the native loop (ns per hash) at
     `size`, over the calls where the intervals show Python slower."""
-    table = python_table(python, native, [size]).filter(pl.col("Python adds").str.ends_with(" ns"))
-    extra = (table["Python ns per hash"] - table["native ns per hash"]).drop_nulls()
-    if extra.len() == 0:
+    extra = [r["python"].median - r["native"].median for r in _python_rows(python, native, [size]) if r["call"]]
+    if not extra:
         return None, None
-    return float(extra.min()), float(extra.max())
+    return float(min(extra)), float(max(extra))
 
 
 def features_table(details: dict[str, Any]) -> pl.DataFrame:
@@ -385,8 +475,7 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
 
 
 def _apart(c: claims.Comparison) -> str:
-    r = c.ratio or 1.0
-    return fmt.ratio(max(r, 1 / r))
+    return _times(c)
 
 
 def fnv_note(native: pl.DataFrame, size: int) -> str:
@@ -410,8 +499,9 @@ def fnv_note(native: pl.DataFrame, size: int) -> str:
 
 
 def speed_sentence(native: pl.DataFrame, a: str, b: str, size: int) -> str:
-    """'XXH3 ... ran at X MiB/s and SHA-256 at Y MiB/s: 34× faster than SHA-256', the word
-    from ``claims.compare`` on the intervals."""
+    """'At 64 KiB SHA-256 ran at 1,300 MiB/s and XXH3 at 19,300 MiB/s, 15× (9–22×) faster
+    than SHA-256', the word from ``claims.compare`` on the intervals (the two figures'
+    own intervals are in the reference table)."""
     summary = stats.summarize(native, ["algorithm", "size"])
     ea, eb = _estimate(summary, "mib_per_s", a, size), _estimate(summary, "mib_per_s", b, size)
     name_a, name_b = ALGORITHM_NAMES[a], ALGORITHM_NAMES[b]
@@ -424,13 +514,119 @@ def speed_sentence(native: pl.DataFrame, a: str, b: str, size: int) -> str:
     )
 
 
+def _small_keys(
+    native: pl.DataFrame, hashes: list[str], small: int, large: int
+) -> list[tuple[str, stats.Estimate, float, str]]:
+    """Per hash of `hashes` that ran at both sizes: its name, its ns per hash at `small`, what
+    its bytes alone would take at the per-byte rate of the `large` input, and the verdict:
+    'fixed' where the call took clearly more than twice its bytes' time, 'bytes' where
+    clearly less, 'open' otherwise."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    found = []
+    for algorithm in hashes:
+        call = _estimate(summary, "ns_per_hash", algorithm, small)
+        rate = _estimate(summary, "mib_per_s", algorithm, large)
+        if call is None or rate is None:
+            continue
+        per_bytes = small / (rate.median * 2**20) * 1e9  # the bytes alone at the large input's rate
+        fastest, slowest = small / (rate.hi * 2**20) * 1e9, small / (rate.lo * 2**20) * 1e9
+        verdict = "fixed" if call.lo > 2 * slowest else "bytes" if call.hi < 2 * fastest else "open"
+        found.append((ALGORITHM_NAMES[algorithm], call, per_bytes, verdict))
+    return found
+
+
+def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, large: int) -> str:
+    """What a key of `small` bytes costs with each of `hashes` (ns per hash, with the
+    interval), against what its bytes alone would cost at the per-byte rate of the `large`
+    input: where the call takes clearly more than twice its bytes' time for every hash, the
+    fixed costs decide; where clearly less for every hash, the bytes do; otherwise the runs
+    do not show one deciding for all."""
+    found = _small_keys(native, hashes, small, large)
+    if not found:
+        return f"None of these hashes ran at both {fmt.size(small)} and {fmt.size(large)} here."
+    costs = " and ".join(f"{quoted(call, 'ns', runs=False)} with {name}" for name, call, _, _ in found)
+    bytes_words = " and ".join(f"{fmt.num(b)} ns" for _, _, b, _ in found)
+    text = (
+        f"A {fmt.size_adjective(small)} key costs {costs}; its bytes alone, at the rate "
+        f"{'each' if len(found) > 1 else 'it'} reached on {fmt.size(large)} inputs, would take {bytes_words}"
+    )
+    verdicts = {v for _, _, _, v in found}
+    if verdicts == {"fixed"}:
+        return text + ": at that size the fixed cost of a call (set-up, finishing, the call itself) decides."
+    if verdicts == {"bytes"}:
+        return text + ": even at that size the bytes, not the fixed cost of a call, decide."
+    return text + ": the runs do not show the fixed cost of a call deciding for every one of them."
+
+
+def short_key_rule(native: pl.DataFrame, hashes: list[str], small: int, large: int) -> str:
+    """The chapter's rule for short keys, as far as ``small_key_sentence``'s verdict supports it."""
+    verdicts = {v for _, _, _, v in _small_keys(native, hashes, small, large)}
+    if verdicts == {"fixed"}:
+        return (
+            "For short keys the call costs more than the bytes: measure hashes per second, not MiB/s, and from the "
+            "language you use."
+        )
+    return (
+        "Whether the call or the bytes decide the cost of a short key was not clear from these runs: measure hashes "
+        "per second as well as MiB/s, and from the language you use."
+    )
+
+
 def largest_sentence(native: pl.DataFrame, algorithm: str, size: int, caches: list[claims.Cache]) -> str:
-    """The rate at the largest input, with where that input lives in this machine's caches."""
+    """The rate at the largest input, with its interval and run count, and where that input
+    lives in this machine's caches."""
     summary = stats.summarize(native, ["algorithm", "size"])
     e = _estimate(summary, "mib_per_s", algorithm, size)
     where = claims.cache_words(size, caches)
-    rate = fmt.NA if e is None else f"{fmt.num(e.median)} MiB/s"
-    return f"At {fmt.size(size)}, an input that {where}, {ALGORITHM_NAMES[algorithm]} ran at {rate}."
+    if e is None:
+        return f"At {fmt.size(size)}, an input that {where}, {ALGORITHM_NAMES[algorithm]} could not run here."
+    return f"At {fmt.size(size)}, an input that {where}, {ALGORITHM_NAMES[algorithm]} ran at {quoted(e)}."
+
+
+def quoted(estimate: stats.Estimate | None, unit: str = "MiB/s", *, runs: bool = True) -> str:
+    """A figure as a sentence quotes it: '38,900 MiB/s (30,100–40,200, 3 runs)', the
+    interval of the median after the unit (and the run count, unless `runs` is false);
+    a single value without a parenthesis; n/a when not measured."""
+    if estimate is None:
+        return fmt.NA
+    head = f"{fmt.num(estimate.median)} {unit}"
+    if fmt.num(estimate.lo) == fmt.num(estimate.hi):
+        return head
+    count = f", {fmt.count(estimate.runs, 'run')}" if runs else ""
+    return f"{head} ({fmt.span(estimate.lo, estimate.hi)}{count})"
+
+
+def terabyte_sentence(native: pl.DataFrame, size: int, slow: str, fast: str) -> str:
+    """One core's rate with the `slow` hash (GiB/s) and the time to hash 1 TiB with `slow`
+    and with `fast`, each with the interval carried through from the rate's."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    a, b = _estimate(summary, "mib_per_s", slow, size), _estimate(summary, "mib_per_s", fast, size)
+    if a is None:
+        return f"{ALGORITHM_NAMES[slow]} could not run here, so this machine's time to checksum 1 TiB is not known."
+
+    def tib(rate: stats.Estimate) -> str:
+        # one tebibyte (2**40 bytes) at a rate in MiB/s (2**20 bytes per second): 2**20 / rate seconds
+        return _seconds(2**20 / rate.median, 2**20 / rate.hi, 2**20 / rate.lo)
+
+    gib = a.scaled(1 / 1024)
+    rate = (
+        f"{fmt.num(gib.median)} GiB/s"
+        if fmt.num(gib.lo) == fmt.num(gib.hi)
+        else f"{fmt.num(gib.median)} GiB/s ({fmt.span(gib.lo, gib.hi)})"
+    )
+    short = ALGORITHM_NAMES[slow].split(" (")[0]
+    text = f"One core of this machine hashes about {rate} with {short}: checksumming 1 TiB takes {tib(a)} with {short}"
+    if b is not None:
+        text += f" and {tib(b)} with {ALGORITHM_NAMES[fast].split(' (')[0]}"
+    return text + ", on one core, if the data arrives as fast as the hash runs"
+
+
+def _seconds(median: float, lo: float, hi: float) -> str:
+    """A duration and its interval in one unit, the median's: '13.5 minutes (10–13.5)',
+    '54.3 s (37.1–66.9)'; a single value where the two ends read alike."""
+    scale, unit = (60.0, " minutes") if median >= 120 else (1.0, " s")
+    shown = [fmt.num(x / scale) for x in (median, lo, hi)]
+    return f"{shown[0]}{unit}" + ("" if shown[1] == shown[2] else f" ({shown[1]}–{shown[2]})")
 
 
 def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
@@ -442,7 +638,7 @@ def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
         return f"{ALGORITHM_NAMES[algorithm]} could not run here."
     others = [_estimate(summary, "mib_per_s", a, size) for a in ALGORITHM_NAMES if a != algorithm]
     slower = [o for o in others if o is not None and claims.compare(mine, o).direction == claims.HIGHER]
-    head = f"{ALGORITHM_NAMES[algorithm]}, at {fmt.num(mine.median)} MiB/s here,"
+    head = f"{ALGORITHM_NAMES[algorithm]}, at {quoted(mine, runs=False)} here,"
     if not slower and all(o is None or claims.compare(mine, o).direction == claims.LOWER for o in others):
         return f"{head} was clearly the slowest hash measured on this machine"
     below = fmt.count(len(slower), "hash", "hashes")
@@ -450,20 +646,34 @@ def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
 
 
 def ranking_sentence(native: pl.DataFrame, size: int) -> str:
-    """The fastest and the slowest hash at `size`, and how far apart they are."""
+    """The fastest and the slowest hash at `size`, and how far apart they are (with the
+    range that ratio can take within their intervals); 'by the medians', and which hash it
+    could not be told from, where the intervals leave first or last place open."""
     summary = stats.summarize(native, ["algorithm", "size"])
     rates = summary.filter((pl.col("size") == size) & (pl.col("metric") == "mib_per_s")).sort("median", descending=True)
     if rates.height == 0:
         return f"No hash could be measured at {fmt.size(size)} here."
-    if rates.height == 1:
-        only = rates.row(0, named=True)
-        return f"Only {ALGORITHM_NAMES[only['algorithm']]} could be measured, at {fmt.num(only['median'])} MiB/s."
-    top, bottom = rates.row(0, named=True), rates.row(-1, named=True)
-    return (
-        f"At {fmt.size(size)} the fastest was {ALGORITHM_NAMES[top['algorithm']]} at {fmt.num(top['median'])} MiB/s "
-        f"and the slowest {ALGORITHM_NAMES[bottom['algorithm']]} at {fmt.num(bottom['median'])} MiB/s: "
-        f"{fmt.ratio_of(top['median'], bottom['median'])} apart."
+    rows = list(rates.iter_rows(named=True))
+    if len(rows) == 1:
+        only = stats.Estimate.from_row(rows[0])
+        return f"Only {ALGORITHM_NAMES[rows[0]['algorithm']]} could be measured, at {quoted(only)}."
+    e = [stats.Estimate.from_row(r) for r in rows]
+    name = [ALGORITHM_NAMES[r["algorithm"]] for r in rows]
+    top_clear = claims.compare(e[0], e[1]).direction == claims.HIGHER
+    bottom_clear = claims.compare(e[-1], e[-2]).direction == claims.LOWER
+    by = " by the medians"
+    text = (
+        f"At {fmt.size(size)} the fastest{'' if top_clear else by} was {name[0]} at {fmt.num(e[0].median)} MiB/s "
+        f"and the slowest{'' if bottom_clear else by} {name[-1]} at {fmt.num(e[-1].median)} MiB/s: "
+        f"{_times(claims.compare(e[0], e[-1]))} apart."
     )
+    if not top_clear:
+        text += f" {name[0]} was not clearly faster than {name[1]}, at {fmt.num(e[1].median)} MiB/s: the runs overlap."
+    if not bottom_clear:
+        text += (
+            f" {name[-1]} was not clearly slower than {name[-2]}, at {fmt.num(e[-2].median)} MiB/s: the runs overlap."
+        )
+    return text
 
 
 def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
@@ -502,8 +712,8 @@ def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
     if laptop is None or ours is None or ours.lo is None or ours.lo < SAME_CODE_GAP * laptop:
         return unknown
     return (
-        f"More likely the laptop's figure is low: OpenSSL ran SHA3-256 at {fmt.num(ours.median)} MiB/s on this "
-        f"x86 CPU, {fmt.ratio_of(ours.median, laptop)} the laptop's {fmt.num(laptop)} MiB/s, and two x86 cores of "
+        f"More likely the laptop's figure is low: OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this "
+        f"x86 CPU, more than {fmt.ratio(SAME_CODE_GAP)} the laptop's {fmt.num(laptop)} MiB/s, and two x86 cores of "
         "recent generations differ per core by far less on the same code, so the laptop most likely ran a slower "
         "implementation, which the seed does not name."
     )
@@ -575,25 +785,92 @@ def _block_bytes(text: str) -> int:
     return int(float(number.replace(",", "")) * {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}.get(unit, 1))
 
 
-def crosscheck_table(metrics: pl.DataFrame, tool: str) -> pl.DataFrame:
-    """Ours beside `tool` per algorithm and block size, in MiB/s."""
-    table = side_by_side(metrics, ["algorithm", "size"], "mib_per_s", unit="MiB/s", tool=tool)
-    return named(
-        table.with_columns(pl.col("size").map_elements(fmt.size, return_dtype=pl.String).alias("block")).drop("size")
-    ).select(["hash", "block", *[c for c in table.columns if c not in ("algorithm", "size")]])
+def crosscheck_table(metrics: pl.DataFrame, tool: str, target: float | None = None) -> pl.DataFrame:
+    """Ours beside `tool` per algorithm and block size, in MiB/s: each side's median with
+    its interval (marked where it stayed wider than ±`target`), the median of the per-round
+    ratios ours / `tool` with the interval of that median, the number of rounds that ran
+    both, and the verdict that interval supports (``claims.crosscheck``); where the tool
+    could not run, its cells read n/a and ``note`` says why."""
+    by = ["algorithm", "size"]
+    table = side_by_side(metrics, by, "mib_per_s", unit="MiB/s", tool=tool, rounds=True)
+    summary = stats.summarize(metrics, [*by, "tool"]) if metrics.height else None
+    ratios = round_ratios(metrics, by, "mib_per_s", theirs=tool) if metrics.height else None
+    ratio_column = f"howfast / {tool}"
+    rows = []
+    for row in table.iter_rows(named=True):
+        where = {"algorithm": row["algorithm"], "size": row["size"]}
+        sides = {name: _side(summary, name, **where) for name in ("howfast", tool)}
+        r = (
+            None
+            if ratios is None
+            else ratios.filter((pl.col("algorithm") == row["algorithm"]) & (pl.col("size") == row["size"]))
+        )
+        ratio = ratio_estimate(r["r"].to_list()) if r is not None and r.height else None
+        rows.append(
+            {
+                "algorithm": row["algorithm"],
+                "block": fmt.size(row["size"]),
+                "howfast MiB/s": tables.figure(sides["howfast"], target, runs=False),
+                f"{tool} MiB/s": tables.figure(sides[tool], target, runs=False),
+                ratio_column: fmt.NA
+                if ratio is None
+                else f"{fmt.ratio(ratio.median)} ({_edge(ratio.lo)}–{_edge(ratio.hi)})",
+                "rounds": None if ratio is None else ratio.runs,
+                "verdict": row.get("verdict"),
+                "note": row.get("note"),
+            }
+        )
+    schema = {"algorithm": pl.String, "block": pl.String, "howfast MiB/s": pl.String, f"{tool} MiB/s": pl.String,
+              ratio_column: pl.String, "rounds": pl.Int64, "verdict": pl.String, "note": pl.String}  # fmt: skip
+    out = named(pl.DataFrame(rows, schema=schema))
+    return out if out["note"].drop_nulls().len() else out.drop("note")
+
+
+def _side(summary: pl.DataFrame | None, tool: str, **where: object) -> stats.Estimate | None:
+    """One side of a cross-check (`tool`'s runs of one case) as an estimate; None when it did not run."""
+    if summary is None:
+        return None
+    rows = summary.filter(pl.col("tool") == tool)
+    for key, value in where.items():
+        rows = rows.filter(pl.col(key) == value)
+    rows = rows.filter(pl.col("metric") == "mib_per_s")
+    return stats.Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
+
+
+def _edge(x: float) -> str:
+    """An end of a ratio's interval: two significant digits, three where two would show
+    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
+    shown = fmt.num(x, 2)
+    return fmt.num(x, 3) if shown == "1" and x != 1 else shown
 
 
 def versus(
     c: claims.Comparison, other: str, *, more: str = "faster", less: str = "slower", same: str = "about as fast as"
 ) -> str:
-    """``claims.phrase`` followed by what it compares with, the ratio's parenthesis after
-    it: '2× faster than SHA-256', 'about as fast as SHA-256 (1.01×)', 'not clearly faster
-    or slower than SHA-256 (1.3× by the medians; the runs overlap)'."""
+    """``claims.phrase`` followed by what it compares with, the ratio's interval beside the
+    ratio: '15× (9–22×) faster than SHA-256', 'about as fast as SHA-256 (1.01×)', 'not
+    clearly faster or slower than SHA-256 (1.3× by the medians; the runs overlap)'."""
     if c.direction == claims.UNCLEAR and c.ratio is not None:
         return f"not clearly {more} or {less} than {other} ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
     if c.direction == claims.SAME_WORD and c.ratio is not None:
         return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
+    if c.direction == claims.HIGHER:
+        return f"{_times(c)} {more} than {other}"
+    if c.direction == claims.LOWER:
+        return f"{_times(c)} {less} than {other}"
     return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
+
+
+def _times(c: claims.Comparison) -> str:
+    """How many times apart a clear comparison is, the larger way round, with the range
+    the ratio can take within the two intervals where that range is not a single value:
+    '15× (9–22×)', '12×'."""
+    if c.ratio is None or c.lo is None or c.hi is None:
+        return fmt.NA
+    r, lo, hi = (c.ratio, c.lo, c.hi) if c.ratio >= 1 else (1 / c.ratio, 1 / c.hi, 1 / c.lo)
+    if fmt.num(lo, 2) == fmt.num(hi, 2):
+        return fmt.ratio(r)
+    return f"{fmt.ratio(r)} ({fmt.num(lo, 2)}–{fmt.ratio(hi)})"
 
 
 #: A hash slowed at large inputs when its whole ratio interval lies below 1 / DROP.
@@ -645,7 +922,7 @@ def large_input_sentence(
     if not slowed:
         return f"No hash ran clearly slower, by a fifth or more, at {fmt.size(largest)} than at {fmt.size(at)}."
     listed = "; ".join(
-        f"{ALGORITHM_NAMES[a]} from {fmt.num(s.median)} to {fmt.num(e.median)} MiB/s" for a, s, e in slowed
+        f"{ALGORITHM_NAMES[a]} from {fmt.num(s.median)} to {quoted(e, runs=False)}" for a, s, e in slowed
     )
     text = (
         f"At {fmt.size(largest)}, {fmt.count(len(slowed), 'hash', 'hashes')} ran clearly slower, by a fifth or "
@@ -658,7 +935,7 @@ def large_input_sentence(
         top = rates.row(0, named=True)
         text += (
             f" The input still {claims.cache_words(largest, caches)}, and from it {ALGORITHM_NAMES[top['algorithm']]} "
-            f"read {fmt.num(top['median'])} MiB/s, so waiting for memory does not explain the drop."
+            f"read {quoted(stats.Estimate.from_row(top), runs=False)}, so waiting for memory does not explain the drop."
         )
     else:
         text += f" The input {claims.cache_words(largest, caches)}, so memory may share in the drop."
@@ -698,15 +975,16 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
         again = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
         c = claims.compare(again, sweep)
         words = {
-            claims.HIGHER: f"clearly higher ({fmt.ratio(c.ratio)})",
-            claims.LOWER: f"clearly lower ({fmt.ratio(c.ratio)})",
+            claims.HIGHER: f"clearly higher, {_ratio_range(c)}",
+            claims.LOWER: f"clearly lower, {_ratio_range(c)}",
             claims.SAME_WORD: "about the same",
         }.get(c.direction, f"{fmt.num(c.ratio or 1.0, 2)}× by the medians, but within the runs' spread")
+        name = ALGORITHM_NAMES.get(str(algorithm), str(algorithm))
         parts.append(
-            f"{ALGORITHM_NAMES.get(str(algorithm), str(algorithm))} on {fmt.size_adjective(int(size))} blocks, "
-            f"{fmt.num(again.median)} MiB/s beside {tool} and {fmt.num(sweep.median)} MiB/s in the size sweep: {words}"
+            f"{name} on {fmt.size_adjective(int(size))} blocks ran at {quoted(again, runs=False)} beside {tool} and "
+            f"{quoted(sweep, runs=False)} in the size sweep: {words}."
             + (
-                f" (the sweep's fastest slices, which its chart shows, ran at {fmt.num(best.median)} MiB/s)"
+                f" The sweep's fastest slices, which its chart shows, ran at {quoted(best, runs=False)}."
                 if whole_run and best is not None
                 else ""
             )
@@ -715,11 +993,21 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
         return nothing
     kind = "over the whole run" if whole_run else "of the fastest slice"
     return (
-        f"Our half of this cross-check is the size sweep's loop run again, later, alternating with {tool} (the rate "
-        f"{kind} in both): " + "; ".join(parts) + ". Same code, same block; where the two differ, the machine's "
+        f"Our half of this cross-check is the size sweep's loop run again, later, alternating with {tool}, the rate "
+        f"{kind} in both. " + " ".join(parts) + " Same code, same block; where the two differ, the machine's "
         "load at the time did, not the loop. The chapter's figures are the sweep's; these runs serve only as "
         f"{tool}'s partner in its ratio."
     )
+
+
+def _ratio_range(c: claims.Comparison) -> str:
+    """'0.7× (0.6–0.8×)': a ratio as it is (not turned round), with the range it can take
+    within the two intervals where that range is not a single value."""
+    if c.ratio is None or c.lo is None or c.hi is None:
+        return fmt.NA
+    if fmt.num(c.lo, 2) == fmt.num(c.hi, 2):
+        return fmt.ratio(c.ratio)
+    return f"{fmt.ratio(c.ratio)} ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)})"
 
 
 # every public function above refuses bad arguments with a clear exception
