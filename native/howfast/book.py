@@ -242,6 +242,64 @@ def unclear_words(result: ResultSet) -> str:
     return "Cut off by the time cap: " + "; ".join(said) + " (their figures are marked unstable)."
 
 
+def measuring_summary(sets: list[ResultSet]) -> pl.DataFrame:
+    """Per set: its subject's name for readers, the minutes it took, how many timed cases
+    it measured, how many of them ended with the interval of the median within the
+    profile's target (the rest were cut off by the time cap or the run limit), and the
+    most runs any case took. Cases of a set stored before the stopping rule count as
+    neither (``cases`` null)."""
+    rows = []
+    for found in sets:
+        cases = unclear = most = 0
+        seen = False
+        for name in found.experiments:
+            rounds = found.rounds(name)
+            if rounds.get("target") and rounds.get("cases") is not None:
+                seen = True
+                cases += int(rounds["cases"])
+                unclear += int(rounds.get("unclear") or 0)
+                most = max(most, int(rounds.get("runs") or 0))
+        seconds = found.manifest.get("seconds")
+        rows.append({
+            "subject": NOISE_NAMES.get(found.subject, found.subject),
+            "minutes": float(seconds) / 60 if isinstance(seconds, (int, float)) else None,
+            "cases": cases if seen else None,
+            "within target": cases - unclear if seen else None,
+            "most runs": most if seen else None,
+        })  # fmt: skip
+    schema = {"subject": pl.String, "minutes": pl.Float64, "cases": pl.Int64, "within target": pl.Int64,
+              "most runs": pl.Int64}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+def target_words(summary: pl.DataFrame, target: float | None) -> str:
+    """'Of 1,234 timed cases, 1,100 (89 %) ended with the interval of their median within
+    ±3 %; the rest …' from ``measuring_summary``, with a word on the sets stored before
+    the rounds were kept; '' without a target (a fixed count) or without sets."""
+    if target is None or summary.height == 0:
+        return ""
+    known = summary.drop_nulls("cases")
+    older = summary.height - known.height
+    if older == summary.height:
+        who = "The stored sets were"
+    else:
+        who = f"{fmt.count(older, 'set')} here {'was' if older == 1 else 'were'}"
+    before = f"{who} measured before howfast kept how its stopping rule ran (n/a in the table)."
+    cases, met = int(known["cases"].sum() or 0), int(known["within target"].sum() or 0)
+    if cases == 0:
+        return before if older else ""
+    rest = (
+        ""
+        if met == cases
+        else "; the rest were cut off by the time cap or the run limit, and their tables mark them unstable"
+    )
+    said = (
+        f"Of {fmt.count(cases, 'timed case')}, {fmt.exact(met)} ({fmt.share(met / cases, 2)}) ended with the interval "
+        f"of their median within ±{fmt.share(target, 2)}{rest}."
+    )
+    return said + (f" {before}" if older else "")
+
+
 def doctor_words(*sets: ResultSet) -> str:
     """The warnings the pre-flight check (``doctor``) stored with the sets, each once:
     'Before measuring, the check found: load average 9.6 on 2 CPUs …; …'; '' when none."""
