@@ -77,7 +77,11 @@ def test_report_tables(tiny_runs: dict) -> None:
     lat = tiny_runs["set"].table(fsync.LATENCY)
     table = fsync_report.method_table(lat, "append")
     assert table["method"].to_list() == [fsync_report.METHOD_NAMES[m] for m in fsync.METHODS]
-    assert (table["p50"] <= table["p99"]).all()
+    assert table.columns[:4] == ["method", "writes/s", "p50", "runs"] and table["runs"].to_list() == [2] * 6
+    found = fsync_report.method_estimates(lat, "append")
+    assert all(e["p50"].median <= e["p99"].median for e in found.values())
+    tails = fsync_report.tail_table(lat, "append")
+    assert tails.columns == ["method", *fsync_report.TAIL_COLUMNS] and tails.height == len(found)
     versus = fsync_report.versus_reference(lat)
     assert versus["this_machine"].sum() == 2 and (~versus["this_machine"]).sum() >= 3
     fio = fsync_report.fio_table(tiny_runs["set"].table(crosscheck.NAME))
@@ -103,7 +107,10 @@ def test_direct_io_unsupported_is_reported(scratch_dir: Path, monkeypatch: pytes
     table = fsync_report.method_table(metrics, "append")
     off = table.filter(pl.col("method").str.starts_with("O_DIRECT"))
     assert off.height == 2 and off["unsupported"].str.contains("HOWFAST_DISABLE_DIRECT_IO").all()
-    assert off["p50"].null_count() == 2
+    assert off["p50"].to_list() == ["n/a", "n/a"] and off["writes/s"].to_list() == ["n/a", "n/a"]
+    assert off["runs"].null_count() == 2
+    tails = fsync_report.tail_table(metrics, "append")
+    assert not tails["method"].str.starts_with("O_DIRECT").any()  # left out; the table above says why
 
 
 def test_missing_fio_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,7 +120,9 @@ def test_missing_fio_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     with Scratch() as scratch:
         metrics = crosscheck.versus_fio(TINY, scratch, fsync.measure_writes).metrics
     table = fsync_report.fio_table(metrics)
-    assert table["fio writes/s"].null_count() == len(crosscheck.FIO_OPTIONS)
+    assert table["fio writes/s"].to_list() == ["n/a"] * len(crosscheck.FIO_OPTIONS)
+    assert table[fsync_report.FIO_RATIO].to_list() == ["n/a"] * len(crosscheck.FIO_OPTIONS)
+    assert table["rounds"].null_count() == len(crosscheck.FIO_OPTIONS)
     assert table["note"].str.contains("fio is not installed").all()
     assert general.fio_version() is None
 
@@ -144,7 +153,17 @@ def E(median: float, lo: float, hi: float) -> stats.Estimate:
     ],
 )
 def test_sync_cost_sentence(fsync_p50, none_p50, expected: str) -> None:
-    assert expected in fsync_report.sync_cost_sentence(fsync_p50, none_p50)
+    text = fsync_report.sync_cost_sentence(fsync_p50, none_p50)
+    assert expected in text
+    if "300×" in expected:  # a clear ratio comes with the range the two intervals allow
+        assert text == (
+            "A write with the sync was 300× slower than one without at the median "
+            "(from 200× to 500× within the two intervals)."
+        )
+    else:
+        assert "within the two intervals" not in text
+    faster = fsync_report.sync_cost_sentence(E(3, 2, 4), E(900, 800, 1000))
+    assert "300× faster than one without at the median (from 200× to 500× within" in faster
 
 
 @pytest.mark.parametrize(
@@ -222,13 +241,13 @@ def test_four_kib_runs_and_sentence() -> None:
     table = fsync_report.four_kib_runs(lat, empty, empty, empty)
     assert table["run"].to_list() == [fsync_report.FOUR_KIB_RUNS["latency"], fsync_report.FOUR_KIB_RUNS["overwrite"]]
     assert table["writes/s"].to_list() == [450.0, 850.0] and table["repetitions"].to_list() == [3, 3]
-    assert table.select(fsync_report.FOUR_KIB_SHOWN).columns == fsync_report.FOUR_KIB_SHOWN
+    assert fsync_report.four_kib_table(table).columns == fsync_report.FOUR_KIB_SHOWN
     text = fsync_report.four_kib_sentence(table)
-    assert "in 2 runs" in text and "from 450" in text and "to 850" in text and "growing file" in text
+    assert "in 2 measurements" in text and "from 450" in text and "to 850" in text and "growing file" in text
     assert "the latency run's appends" in text and "latency run:" not in text  # prose names, not table labels
     assert fsync_report.four_kib_sentence(table.head(1)) == ""
     same = table.with_columns(pl.lit(500.0).alias("writes/s"))
-    assert "at the same rate" in fsync_report.four_kib_sentence(same)
+    assert "at the same median rate" in fsync_report.four_kib_sentence(same)
 
 
 def _runs_4k(rows: list[tuple[str, float, float, float, int]]) -> pl.DataFrame:
@@ -253,8 +272,9 @@ def _runs_4k(rows: list[tuple[str, float, float, float, int]]) -> pl.DataFrame:
 def test_four_kib_sentence_tells_runs_of_one_layout_apart() -> None:
     apart = _runs_4k([("latency", 469, 374, 555, 400), ("block_sizes", 926, 886, 1080, 100)])
     text = fsync_report.four_kib_sentence(apart)
-    assert "Runs that do the same thing to the file differ too" in text and "2× as many" in text
-    assert "(400 against 100 writes per repetition)" in text and "does not measure which" in text
+    assert "Measurements that do the same thing to the file differ too" in text and "2× as many" in text
+    assert "made 469 per second (374–555)" in text and "926 (886–1,080)" in text  # each figure with its interval
+    assert "(400 against 100 writes per run)" in text and "does not measure which" in text
     together = _runs_4k(
         [("latency", 469, 374, 555, 400), ("block_sizes", 500, 450, 560, 100), ("overwrite", 830, 748, 1160, 400)]
     )
@@ -262,16 +282,17 @@ def test_four_kib_sentence_tells_runs_of_one_layout_apart() -> None:
     assert "agree within their intervals" in text and "differ too" not in text
     unpaired = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 1160, 400)])
     text = fsync_report.four_kib_sentence(unpaired)
-    assert "in how many writes a repetition makes" in text and "agree within" not in text
+    assert "in how many writes a run makes" in text and "agree within" not in text
 
 
 @pytest.mark.parametrize(
     ("p50", "rows", "expected"),
     [
         (E(939, 900, 1000), [("latency", 469, 374, 555, 400), ("block_sizes", 926, 886, 1080, 100)],
-         ["took about 939 µs at the median", "the chapter's 2 runs of it made 469 to 926", "to 80 million a day"]),
-        (E(939, 900, 1000), [("latency", 469, 374, 555, 400)], ["its run made 469 durable writes per second"]),
-        (None, [("latency", 469, 374, 555, 400)], ["one durable 4 KiB write at a time: its run made 469"]),
+         ["took about 939 µs at the median (900 µs–1 ms)", "the chapter's 2 measurements of it made 469 to 926",
+          "to 80 million a day"]),
+        (E(939, 900, 1000), [("latency", 469, 374, 555, 400)], ["its measurement made 469 durable writes per second"]),
+        (None, [("latency", 469, 374, 555, 400)], ["one durable 4 KiB write at a time: its measurement made 469"]),
         (None, [], ["could not be measured here"]),
     ],
 )  # fmt: skip
@@ -304,7 +325,12 @@ def _sweep(values: dict[tuple[str, int], tuple[list[float], list[float]]]) -> pl
           ("fsync", 1048576): ([20, 21, 22], [90000, 95000, 99000])},
          ["the bytes, not the flush, cost most"]),
         ({("fsync", 4096): ([3.0, 3.8, 5.0], [500, 514, 530]), ("fsync", 1048576): ([2.5, 4.0, 6.0], [900, 950, 990])},
-         ["did not clearly make more bytes durable per second"]),
+         ["did not clearly make more bytes durable per second (1.1× by the medians, but the intervals overlap)"]),
+        ({("fsync", 4096): ([3.79, 3.8, 3.81], [500, 514, 530]),
+          ("fsync", 1048576): ([3.78, 3.8, 3.82], [900, 950, 990])},
+         ["did not clearly make more bytes durable per second (about the same, 1× by the medians)"]),
+        ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]), ("fsync", 1048576): ([1.0, 1.1, 1.2], [900, 950, 990])},
+         ["made fewer bytes durable per second (0.29× by the medians, with intervals apart)"]),
         ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530])}, ["did not measure two block sizes"]),
     ],
 )  # fmt: skip
@@ -313,7 +339,9 @@ def test_block_sentence(values: dict, expected: list[str]) -> None:
     for words in expected:
         assert words in text
     if len(values) > 1:
-        assert text.startswith("In the block-size sweep (appending, fsync after each write), 4 KiB blocks")
+        assert text.startswith(
+            "In the block-size sweep (appending, fsync after each write), 4 KiB blocks made 3.8 MB/s ("
+        )
     assert "could not run" in fsync_report.block_sentence(pl.DataFrame())
 
 
@@ -375,10 +403,10 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
     # the table shows the very ratios the sentence quotes
     table = fsync_report.fio_table(metrics)
     row = table.filter(pl.col("method") == "write + fdatasync").row(0, named=True)
-    assert row[fsync_report.FIO_RATIO] == pytest.approx(1.4) and row["ratio range"] == "1.4–1.4"
-    assert row["mean latency, howfast / fio"] == pytest.approx(0.7)
+    assert row[fsync_report.FIO_RATIO] == "1.4× (1.4–1.4×)" and row["verdict"] == "ours higher"
+    assert row[fsync_report.FIO_TIME] == "0.7× (0.7–0.7×)" and row["rounds"] == 3
     edge = _fio({"fsync": ([1000.0, 1005, 700], [1000.0] * 3)}, {})
-    assert fsync_report.fio_table(edge).row(0, named=True)["ratio range"] == "0.7–1.005"
+    assert fsync_report.fio_table(edge).row(0, named=True)[fsync_report.FIO_RATIO] == "1× (0.7–1.005×)"
     slower = _fio({"fsync": ([700.0] * 3, [1000.0] * 3)}, {})
     assert "is slower than fio on write + fsync (1.4×;" in fsync_report.fio_sentence(slower)
     missing = pl.DataFrame(
@@ -407,11 +435,32 @@ def test_fio_rounds_sentence() -> None:
 def test_reference_chart_writes_numbers_as_prose() -> None:
     frame = pl.DataFrame(
         {"label": ["this machine, growing file", "HDD (estimate) — seed 003"], "latency_us": [939.0, 20000.0],
-         "this_machine": [True, False]}
+         "lo": [658.0, 20000.0], "hi": [1920.0, 20000.0], "this_machine": [True, False]}
     )  # fmt: skip
     spec = fsync_report.reference_chart(frame).to_dict()
-    assert spec["layer"][1]["encoding"]["text"]["format"] == ",.3~r"
+    assert spec["layer"][1]["encoding"]["text"]["field"] == "bar_text"
+    assert spec["layer"][2]["mark"]["type"] == "rule" and spec["layer"][2]["encoding"]["x2"]["field"] == "hi"
     assert "data" in spec or all("data" in layer for layer in spec["layer"])
+    # this machine's label gives the interval its rule draws; a printed figure stays one number
+    assert fsync_report._bar_text(frame) == ["939 (658–1,920)", "20,000"]
+    old = frame.drop("lo", "hi")  # a frame without intervals still draws, each label its figure
+    assert fsync_report.reference_chart(old).to_dict()["layer"][1]["encoding"]["text"]["field"] == "bar_text"
+
+
+def test_versus_reference_carries_the_interval_of_this_machines_median() -> None:
+    lat = pl.DataFrame(
+        [
+            {"method": "fsync", "layout": layout, "repetition": r, "metric": "p50", "unit": "us", "value": v}
+            for layout, values in (("append", (800.0, 939.0, 1000.0)), ("overwrite", (500.0, 547.0, 700.0)))
+            for r, v in enumerate(values)
+        ]
+    )
+    frame = fsync_report.versus_reference(lat)
+    ours = frame.filter(pl.col("this_machine")).sort("label")
+    assert ours["label"].to_list() == ["this machine, growing file", "this machine, rewritten file"]
+    assert ours["lo"].to_list() == [800.0, 500.0] and ours["hi"].to_list() == [1000.0, 700.0]
+    theirs = frame.filter(~pl.col("this_machine"))
+    assert (theirs["lo"] == theirs["latency_us"]).all() and (theirs["hi"] == theirs["latency_us"]).all()
 
 
 @pytest.mark.parametrize(
@@ -433,19 +482,24 @@ def test_batch_rule(big, one, expected: str) -> None:
     [
         (E(830, 750, 1160), E(469, 374, 555), "cheaper to sync than one that grows"),
         (E(300, 250, 350), E(469, 374, 555), "opposite of what the work"),
-        (E(500, 300, 700), E(469, 374, 555), "does not show beyond the noise"),
+        (E(500, 300, 700), E(469, 374, 555), "does not show beyond the intervals"),
         (None, E(469, 374, 555), "could not be measured"),
     ],
 )
 def test_layout_rule(rewrite, append, expected: str) -> None:
-    assert expected in fsync_report.layout_rule(rewrite, append)
+    text = fsync_report.layout_rule(rewrite, append)
+    assert expected in text
+    if rewrite is not None:  # every verdict shows the two figures it rests on, with their intervals
+        assert f"{rewrite.median:,.0f} durable writes per second rewriting ({rewrite.lo:,.0f}–" in text
+        assert "469 appending (374–555)." in text
 
 
 def test_layout_rule_names_another_append_run_that_matched_the_rewrites() -> None:
     rewrite, append = E(830, 750, 1160), E(469, 374, 555)
     sweep = ("the block-size sweep's appends", E(926, 886, 1080))
     text = fsync_report.layout_rule(rewrite, append, [sweep])
-    assert "1.8× faster" in text and "the block-size sweep's appends made 926 per second" in text
+    assert "1.8× faster" in text and "the block-size sweep's appends made 926 per second (886–1,080)" in text
+    assert "830 durable writes per second rewriting (750–1,160), 469 appending (374–555)" in text
     assert "cheaper to sync than one that grows" not in text and "cannot say" in text
     slower = ("the block-size sweep's appends", E(300, 280, 320))
     assert "cheaper to sync than one that grows" in fsync_report.layout_rule(rewrite, append, [slower, ("x", None)])
@@ -454,3 +508,139 @@ def test_layout_rule_names_another_append_run_that_matched_the_rewrites() -> Non
 def test_interval_ends_near_one_keep_their_side() -> None:
     assert fsync_report._edge(1.003) == "1.003" and fsync_report._edge(0.998) == "0.998"
     assert fsync_report._edge(1.0) == "1" and fsync_report._edge(2.81) == "2.8"
+
+
+# --- issue 20: every figure with its interval and run count ---
+
+
+def _latency(cases: dict[tuple[str, str], dict[str, list[float]]], unsupported: tuple[str, ...] = ()) -> pl.DataFrame:
+    rows = []
+    for (method, layout), metrics in cases.items():
+        for metric, values in metrics.items():
+            for r, v in enumerate(values):
+                row = {"method": method, "layout": layout, "writes": 400, "repetition": r, "metric": metric}
+                rows.append({**row, "unit": "us", "value": v, "note": None})
+    for method in unsupported:
+        row = {"method": method, "layout": "append", "writes": 400, "repetition": 0, "metric": "unsupported"}
+        rows.append({**row, "unit": None, "value": None, "note": "O_DIRECT is refused here"})
+    return pl.DataFrame(rows)
+
+
+STEADY = {"writes_per_s": [460.0, 469, 480], "p50": [930.0, 939, 950], "p90": [4600.0, 4690, 4700],
+          "p99": [13000.0, 13800, 14000], "mean": [2100.0, 2130, 2150]}  # fmt: skip
+NOISY = {"writes_per_s": [18600.0, 299000, 317000], "p50": [2.91, 2.94, 2.96], "p90": [3.25, 3.27, 3.96],
+         "p99": [5.78, 5.95, 22.1], "mean": [3.2, 3.3, 3.4]}  # fmt: skip
+
+
+def test_method_table_cells_carry_intervals_marks_and_reasons() -> None:
+    lat = _latency({("fsync", "append"): STEADY, ("none", "append"): NOISY}, unsupported=("direct",))
+    table = fsync_report.method_table(lat, "append", 0.1)
+    assert table.columns == ["method", "writes/s", "p50", "runs", "unsupported"]
+    assert table.row(0) == ("write + fsync", "469 (460–480)", "939 µs (930–950 µs)", 3, None)
+    assert table.row(1) == ("write, no sync", "299,000 (18,600–317,000); unstable: ±50 %", "2.94 µs (2.91–2.96 µs)",
+                            3, None)  # fmt: skip
+    assert table.row(2) == ("O_DIRECT write, no sync", "n/a", "n/a", None, "O_DIRECT is refused here")
+    assert "unsupported" not in fsync_report.method_table(lat.filter(pl.col("method") != "direct"), "append").columns
+    assert fsync_report.method_table(pl.DataFrame(), "append").height == 0
+    tails = fsync_report.tail_table(lat, "append", 0.1)
+    assert tails.row(0) == ("write + fsync", "4.69 ms (4.6–4.7 ms)", "13.8 ms (13–14 ms)")
+    assert tails.row(1) == ("write, no sync", "3.27 µs (3.25–3.96 µs); unstable: ±11 %",
+                            "5.95 µs (5.78–22.1 µs); unstable: ±137 %")  # fmt: skip
+    assert tails.height == 2  # the method that could not run is left out
+
+
+def test_duration_span_writes_a_shared_unit_once() -> None:
+    assert fsync_report._duration_span(2.91, 2.96) == "2.91–2.96 µs"
+    assert fsync_report._duration_span(658, 1920) == "658 µs–1.92 ms"
+    assert fsync_report._figure(stats.Estimate(5, 5, 5, 1), None, fsync_report.fmt.duration_us) == "5 µs"
+    assert fsync_report._figure(None, 0.1, fsync_report.fmt.duration_us) == "n/a"
+
+
+def test_runs_words() -> None:
+    lat = _latency({("fsync", "append"): STEADY})
+    assert fsync_report.runs_words(lat) == "3"
+    other = _latency({("none", "append"): {"p50": [1.0, 2.0, 3.0, 4.0, 5.0]}})
+    assert fsync_report.runs_words(pl.concat([lat, other])) == "3 to 5"
+    assert fsync_report.runs_words(pl.DataFrame()) == "none"
+
+
+def test_layout_comparison_gives_the_chart_the_interval() -> None:
+    lat = _latency({("fsync", "append"): STEADY, ("fsync", "overwrite"): NOISY})
+    frame = fsync_report.layout_comparison(lat)
+    assert frame.columns == ["method", "layout", "median", "lo", "hi", "repetitions"]
+    assert frame.row(0) == ("write + fsync", "growing file", 939.0, 930.0, 950.0, 3)
+
+
+@pytest.mark.parametrize(
+    ("cases", "target", "expected"),
+    [
+        ({("fsync", "append"): STEADY}, 0.1, "After 3 runs each, every case's interval of the median durable writes "
+         "per second was within ±10 %."),
+        ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, 0.1, "After 3 runs each, 1 of 2 cases kept an "
+         "interval of the median durable writes per second wider than ±10 % (with fewer than six runs an interval "
+         "is the slowest to the fastest run); the widest, write, no sync, ±50 %. The table marks them unstable"),
+        ({("none", "append"): NOISY}, 0.1, "After 3 runs each, all 1 cases kept"),
+        ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, None, "1 of 2 cases varied by more than 1.5× "
+         "between repetitions (worst: write, no sync, 17×)"),
+        ({("fsync", "append"): STEADY}, None, "Every case's slowest and fastest repetitions were within 1.5×"),
+    ],
+)  # fmt: skip
+def test_spread_sentence(cases: dict, target, expected: str) -> None:
+    assert expected in fsync_report.spread_sentence(_latency(cases), ["method"], target)
+
+
+def test_spread_sentence_with_more_runs_drops_the_min_max_note() -> None:
+    many = {"writes_per_s": [100.0, 200, 300, 400, 500, 600, 700, 800]}
+    text = fsync_report.spread_sentence(_latency({("fsync", "append"): many}), ["method"], 0.1)
+    assert text.startswith("After 8 runs each, all 1 cases") and "fewer than six" not in text
+    no_rate = _latency({("fsync", "append"): {"p50": [1.0, 2.0, 3.0]}})
+    assert fsync_report.spread_sentence(no_rate, ["method"], 0.1) == ""
+
+
+def test_headline_sentence() -> None:
+    both = _latency({("fsync", "append"): STEADY, ("none", "append"): NOISY})
+    text = fsync_report.headline_sentence(both, 0.1)
+    assert text == (
+        "In the latency run, appending to a new file, a 4 KiB write + fsync took 939 µs at the median and 13.8 ms "
+        "at the 99th percentile. Counting every write, slow ones included, the mean took 2.13 ms, so one thread made "
+        "469 writes durable per second (460–480 over 3 runs). Without the sync the same loop ran 299,000 writes per "
+        "second (18,600–317,000; unstable: ±50 %), the median write taking 2.94 µs."
+    )
+    alone = fsync_report.headline_sentence(_latency({("fsync", "append"): NOISY}), 0.1)
+    assert (
+        "(18,600–317,000 over 3 runs; unstable: ±50 %)" in alone and "without the sync could not be measured" in alone
+    )
+    assert "could not be measured here" in fsync_report.headline_sentence(_latency({("none", "append"): NOISY}), 0.1)
+
+
+def test_four_kib_table_marks_unstable_rows() -> None:
+    runs = _runs_4k([("latency", 469, 374, 555, 400), ("block_sizes", 926, 900, 950, 100)])
+    table = fsync_report.four_kib_table(runs, 0.1)
+    assert table.columns == fsync_report.FOUR_KIB_SHOWN
+    assert table.row(0) == (fsync_report.FOUR_KIB_RUNS["latency"], 400, 469.0, "374–555", 3, "unstable: ±19 %")
+    assert table.row(1) == (fsync_report.FOUR_KIB_RUNS["block_sizes"], 100, 926.0, "900–950", 3, "")
+    assert fsync_report.four_kib_table(runs)["note"].to_list() == ["", ""]  # no target: nothing to mark
+
+
+def test_fio_table_gives_each_side_its_interval_and_the_rounds() -> None:
+    metrics = _fio(
+        {"fsync": ([700.0, 721, 730], [650.0, 658, 660]), "dsync": ([383.0, 721, 966], [500.0, 658, 1100])},
+        {"fsync": ([1000.0] * 3, [1100.0] * 3)},
+    )
+    table = fsync_report.fio_table(metrics, 0.1)
+    assert table.columns == ["method", "howfast writes/s", "fio writes/s", fsync_report.FIO_RATIO, "verdict",
+                             fsync_report.FIO_TIME, "rounds"]  # fmt: skip
+    steady = table.row(0, named=True)
+    assert steady["howfast writes/s"] == "721 (700–730)" and steady["fio writes/s"] == "658 (650–660)"
+    assert steady[fsync_report.FIO_RATIO] == "1.1× (1.08–1.11×)" and steady["verdict"] == "ours higher"
+    assert steady[fsync_report.FIO_TIME] == "0.91× (0.91–0.91×)" and steady["rounds"] == 3
+    noisy = table.row(1, named=True)
+    assert noisy["howfast writes/s"] == "721 (383–966); unstable: ±40 %" and noisy[fsync_report.FIO_TIME] == "n/a"
+    assert noisy["verdict"] == "inconclusive"
+    assert fsync_report.fio_table(pl.DataFrame()).height == 0
+
+
+def test_interval_ends_keep_their_side_of_the_agreement_band() -> None:
+    assert fsync_report._edge(1.0769) == "1.08" and fsync_report._edge(1.106) == "1.11"
+    assert fsync_report._edge(0.897) == "0.897" and fsync_report._edge(0.9) == "0.9"
+    assert fsync_report._edge(1.005) == "1.005" and fsync_report._edge(1.3) == "1.3"

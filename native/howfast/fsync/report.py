@@ -9,10 +9,10 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from .. import charts, claims, fmt, reference, stats
+from .. import charts, claims, fmt, reference, stats, tables
 from ..charts import THIS_MACHINE
 from ..checks import checked
-from ..crosscheck import ratio_estimate, side_by_side
+from ..crosscheck import ratio_estimate
 
 #: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
 TITLES: dict[str, str] = {
@@ -45,42 +45,117 @@ def named(frame: pl.DataFrame) -> pl.DataFrame:
     return frame
 
 
-def method_table(metrics: pl.DataFrame, layout: str) -> pl.DataFrame:
-    """One row per method: latency percentiles (median over repetitions, µs) and
-    durable writes per second (median, min, max); unsupported methods say why."""
-    rows = metrics.filter(pl.col("layout") == layout)
-    summary = stats.summarize(rows, ["method"])
-    medians = summary.filter(pl.col("metric").is_in(LATENCY_COLUMNS)).pivot(
-        on="metric", index="method", values="median"
+def method_estimates(metrics: pl.DataFrame, layout: str) -> dict[str, dict[str, stats.Estimate]]:
+    """Per method id (in the order measured) that ran here, per metric, the median over
+    repetitions with the interval of that median."""
+    rows = metrics.filter(pl.col("layout") == layout) if metrics.height else metrics
+    if rows.height == 0:
+        return {}
+    summary = stats.summarize(rows, ["method"]).filter(pl.col("metric") != "unsupported")
+    out: dict[str, dict[str, stats.Estimate]] = {}
+    for row in summary.iter_rows(named=True):
+        if row["median"] is not None:
+            out.setdefault(row["method"], {})[row["metric"]] = stats.Estimate.from_row(row)
+    return out
+
+
+def _figure(e: stats.Estimate | None, target: float | None, show=fmt.num) -> str:
+    """``tables.figure`` without the run count (the table gives it in a column), a time's
+    interval written with its unit once where both ends share it: '939 µs (658 µs–1.92 ms)',
+    '2.94 µs (2.91–2.96 µs)'."""
+    if e is None or show is not fmt.duration_us or e.lo == e.hi:
+        return tables.figure(e, target, show, runs=False)
+    mark = stats.stability(e, target)
+    return f"{fmt.duration_us(e.median)} ({_duration_span(e.lo, e.hi)})" + (f"; {mark}" if mark else "")
+
+
+def _duration_span(lo: float, hi: float) -> str:
+    """Two times as a range, the unit once where both ends share it: '2.91–2.96 µs', '658 µs–1.92 ms'."""
+    a, b = fmt.duration_us(lo), fmt.duration_us(hi)
+    unit_a, unit_b = a.rsplit(" ", 1)[-1], b.rsplit(" ", 1)[-1]
+    return f"{a.rsplit(' ', 1)[0]}–{b}" if unit_a == unit_b else f"{a}–{b}"
+
+
+def _runs_cell(found: dict[str, stats.Estimate]) -> int | None:
+    counts = {e.runs for e in found.values()}
+    return max(counts) if counts else None
+
+
+def method_table(metrics: pl.DataFrame, layout: str, target: float | None = None) -> pl.DataFrame:
+    """One row per method: durable writes per second and the p50 latency per write, each
+    the median over repetitions with the interval of that median (``tables.figure``,
+    marked unstable where the interval stayed wider than ±`target`), and the run count;
+    a method this machine could not run reads n/a, with the reason in ``unsupported``."""
+    rows = metrics.filter(pl.col("layout") == layout) if metrics.height else metrics
+    found = method_estimates(metrics, layout)
+    missing = stats.unsupported(rows, ["method"]) if rows.height else pl.DataFrame()
+    why = {r["method"]: r["note"] for r in missing.iter_rows(named=True)} if missing.height else {}
+    order = rows["method"].unique(maintain_order=True).to_list() if rows.height else []
+    table = pl.DataFrame(
+        [
+            {
+                "method": m,
+                "writes/s": _figure(found.get(m, {}).get("writes_per_s"), target),
+                "p50": _figure(found.get(m, {}).get("p50"), target, fmt.duration_us),
+                "runs": _runs_cell(found.get(m, {})),
+                "unsupported": why.get(m),
+            }
+            for m in order
+        ],
+        schema={
+            "method": pl.String,
+            "writes/s": pl.String,
+            "p50": pl.String,
+            "runs": pl.Int64,
+            "unsupported": pl.String,
+        },
     )
-    rate = summary.filter(pl.col("metric") == "writes_per_s").select(
-        "method",
-        pl.col("median").alias("writes/s"),
-        pl.col("min").alias("slowest run"),
-        pl.col("max").alias("fastest run"),
+    if table["unsupported"].null_count() == table.height:
+        table = table.drop("unsupported")
+    return named(table)
+
+
+#: The latency percentiles of ``tail_table``: the slow writes, beyond the p50 of ``method_table``.
+#: (A run's p99.9 and slowest write rest on its one or two slowest writes: their medians over a
+#: few runs have intervals too wide to read; the survival chart shows that far tail, pooled.)
+TAIL_COLUMNS = ["p90", "p99"]
+
+
+def tail_table(metrics: pl.DataFrame, layout: str, target: float | None = None) -> pl.DataFrame:
+    """One row per method that ran here: each run's p90 and p99 latency per write, the median
+    over the runs with the interval of that median (the same runs as ``method_table``'s)."""
+    found = method_estimates(metrics, layout)
+    table = pl.DataFrame(
+        [
+            {"method": m, **{c: _figure(e.get(c), target, fmt.duration_us) for c in TAIL_COLUMNS}}
+            for m, e in found.items()
+        ],
+        schema={"method": pl.String, **{c: pl.String for c in TAIL_COLUMNS}},
     )
-    table = medians.join(rate, on="method", how="left", maintain_order="left")
-    missing = stats.unsupported(rows, ["method"])
-    if missing.height:
-        table = pl.concat([table, missing.rename({"note": "unsupported"})], how="diagonal")
-    return named(
-        table.select(
-            [
-                "method",
-                *LATENCY_COLUMNS,
-                "writes/s",
-                "slowest run",
-                "fastest run",
-                *(["unsupported"] if "unsupported" in table.columns else []),
-            ]
-        )
-    )
+    return named(table)
+
+
+def runs_words(metrics: pl.DataFrame) -> str:
+    """How many runs (repetitions) each case of `metrics` had: '3', or '3 to 12' where the
+    stopping rule added rounds to some cases; 'none' when nothing ran."""
+    if metrics.height == 0 or "repetition" not in metrics.columns:
+        return "none"
+    keys = [c for c in metrics.columns if c not in ("repetition", "metric", "value", "unit", "note", "measured_at")]
+    ran = metrics.filter(pl.col("metric") != "unsupported") if "metric" in metrics.columns else metrics
+    if ran.height == 0:
+        return "none"
+    counts = ran.group_by(keys).agg(pl.col("repetition").n_unique())["repetition"]
+    lo, hi = int(counts.min()), int(counts.max())
+    return fmt.exact(lo) if lo == hi else f"{fmt.exact(lo)} to {fmt.exact(hi)}"
 
 
 def layout_comparison(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Median p50 latency (µs) per method for a growing file and for overwrites."""
+    """Median p50 latency (µs) per method for a growing file and for overwrites, with the
+    interval of each median (``lo``, ``hi``) and the run count, for ``charts.grouped_bars``."""
     summary = stats.summarize(metrics, ["method", "layout"])
-    return named(summary.filter(pl.col("metric") == "p50").select("method", "layout", "median", "min", "max"))
+    return named(
+        summary.filter(pl.col("metric") == "p50").select("method", "layout", "median", "lo", "hi", "repetitions")
+    )
 
 
 def block_size_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
@@ -99,12 +174,16 @@ def group_commit_curves(metrics: pl.DataFrame) -> pl.DataFrame:
 
 
 def versus_reference(metrics: pl.DataFrame) -> pl.DataFrame:
-    """This machine's median write+fsync p50 beside the articles' fsync latencies (µs)."""
+    """This machine's median write+fsync p50 (µs) with the interval of that median
+    (``lo``, ``hi``) beside the articles' fsync latencies, printed figures without spread
+    (``lo`` = ``hi`` = the figure)."""
     summary = stats.summarize(metrics, ["method", "layout"])
     words = {"append": "growing file", "overwrite": "rewritten file"}
     ours = summary.filter((pl.col("method") == "fsync") & (pl.col("metric") == "p50")).select(
         label=pl.concat_str(pl.lit(f"{THIS_MACHINE}, "), pl.col("layout").replace_strict(words)),
-        latency_us=pl.col("median"),
+        latency_us=pl.col("median").cast(pl.Float64),
+        lo=pl.col("lo").cast(pl.Float64),
+        hi=pl.col("hi").cast(pl.Float64),
         this_machine=pl.lit(True),
     )
     ref = reference.in_us(reference.load("fsync").filter(pl.col("metric") == "latency"))
@@ -116,36 +195,133 @@ def versus_reference(metrics: pl.DataFrame) -> pl.DataFrame:
             pl.lit(" — seed "),
             pl.col("source").str.slice(0, 3),
         ),
-        latency_us=pl.col("value"),
+        latency_us=pl.col("value").cast(pl.Float64),
+        lo=pl.col("value").cast(pl.Float64),
+        hi=pl.col("value").cast(pl.Float64),
         this_machine=pl.lit(False),
     )
     return pl.concat([ours, theirs])
 
 
+def _bar_text(frame: pl.DataFrame) -> list[str]:
+    """Each bar's label as the prose writes numbers ('1,000', never '1k': a k beside µs reads
+    as a unit); this machine's with the interval of its median: '939 (800–1,100)'."""
+    out = []
+    for row in frame.iter_rows(named=True):
+        value = fmt.num(row["latency_us"])
+        lo, hi = row.get("lo"), row.get("hi")
+        ranged = row.get("this_machine") and lo is not None and hi is not None and lo != hi
+        out.append(f"{value} ({fmt.span(lo, hi)})" if ranged else value)
+    return out
+
+
 def reference_chart(frame: pl.DataFrame) -> alt.LayerChart:
-    """``charts.versus`` of ``versus_reference``, its bar labels written as the prose writes
-    numbers ("1,000", not "1k": a k beside µs reads as a unit)."""
+    """``charts.versus`` of ``versus_reference``: this machine's bars with a rule over the
+    interval of the median, every bar labelled after its end (after the rule's, for this
+    machine) with its figure as the prose writes it, this machine's with its interval."""
+    if {"lo", "hi"} <= set(frame.columns):
+        frame = frame.with_columns(
+            lo=pl.col("lo").fill_null(pl.col("latency_us")), hi=pl.col("hi").fill_null(pl.col("latency_us"))
+        )
+    else:
+        frame = frame.with_columns(lo=pl.col("latency_us"), hi=pl.col("latency_us"))
+    frame = frame.with_columns(
+        bar_text=pl.Series(_bar_text(frame), dtype=pl.String),
+        text_at=pl.max_horizontal("latency_us", "hi"),
+    )
     chart = charts.versus(
         frame, label="label", value="latency_us", unit="µs per durable write", title="Lower is better"
     )
     chart = chart.copy(deep=True)
-    chart.layer[1] = chart.layer[1].encode(text=alt.Text("latency_us:Q", format=",.3~r"))
+    chart.layer[1] = chart.layer[1].encode(x=alt.X("text_at:Q"), text=alt.Text("bar_text:N"))
+    sort = frame.sort("latency_us")["label"].to_list()
+    rule = (
+        alt.Chart(frame)
+        .transform_filter(alt.datum.this_machine)
+        .mark_rule(color="#333", strokeWidth=1.5)
+        .encode(y=alt.Y("label:N", sort=sort), x=alt.X("lo:Q"), x2=alt.X2("hi:Q"))
+    )
+    chart.layer = [*chart.layer, rule]  # the layers share the data charts.versus gave the whole chart
     return chart
 
 
-def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_per_s") -> str:
-    """A sentence on how much repetitions disagreed, naming the worst cases."""
+def spread_sentence(
+    metrics: pl.DataFrame, by: list[str], target: float | None = None, metric: str = "writes_per_s"
+) -> str:
+    """How many cases kept an interval of the median of `metric` wider than ±`target` (the
+    profile's; the tables mark them unstable), naming the widest; with no target (a
+    fixed-count profile), how many cases' slowest and fastest repetitions were more than
+    ``stats.WIDE_SPREAD`` apart."""
     summary = stats.summarize(metrics, by)
-    wide = stats.wide_spreads(summary, metric, by).sort("spread", descending=True)
-    if wide.height == 0:
-        return f"Every case's slowest and fastest repetitions were within {fmt.ratio(stats.WIDE_SPREAD)} of each other."
-    worst = named(wide).row(0, named=True)
-    name = ", ".join(str(worst[k]) for k in by)
-    return (
-        f"{wide.height} of {summary.filter(pl.col('metric') == metric).height} cases varied by more than "
-        f"{fmt.ratio(stats.WIDE_SPREAD)} between repetitions (worst: {name}, {fmt.ratio(worst['spread'])}), "
-        "so read their medians as rough."
+    cases = summary.filter((pl.col("metric") == metric) & pl.col("median").is_not_null())
+    if cases.height == 0:
+        return ""
+    if target is None:
+        wide = stats.wide_spreads(summary, metric, by).sort("spread", descending=True)
+        if wide.height == 0:
+            return (
+                f"Every case's slowest and fastest repetitions were within {fmt.ratio(stats.WIDE_SPREAD)} of "
+                "each other."
+            )
+        worst = named(wide).row(0, named=True)
+        name = ", ".join(str(worst[k]) for k in by)
+        return (
+            f"{wide.height} of {cases.height} cases varied by more than {fmt.ratio(stats.WIDE_SPREAD)} between "
+            f"repetitions (worst: {name}, {fmt.ratio(worst['spread'])}), so read their medians as rough."
+        )
+    widths = [(row, stats.Estimate.from_row(row).half_width) for row in named(cases).iter_rows(named=True)]
+    wide = [(row, w) for row, w in widths if w > target]
+    runs = cases["repetitions"]
+    counted = (
+        f"{fmt.count(int(runs.min()), 'run')} each"
+        if runs.min() == runs.max()
+        else f"{fmt.exact(int(runs.min()))} to {fmt.exact(int(runs.max()))} runs each"
     )
+    rate = "durable writes per second" if metric == "writes_per_s" else metric
+    if not wide:
+        return f"After {counted}, every case's interval of the median {rate} was within ±{fmt.num(100 * target)} %."
+    row, width = max(wide, key=lambda p: p[1])
+    name = ", ".join(str(row[k]) for k in by)
+    few = " (with fewer than six runs an interval is the slowest to the fastest run)" if int(runs.min()) < 6 else ""
+    many = f"all {cases.height}" if len(wide) == cases.height else f"{len(wide)} of {cases.height}"
+    return (
+        f"After {counted}, {many} cases kept an interval of the median {rate} wider than "
+        f"±{fmt.num(100 * target)} %{few}; the widest, {name}, ±{round(100 * width):d} %. The table marks "
+        "them unstable: read those medians as rough."
+    )
+
+
+def headline_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
+    """The latency run's headline, appending to a new file: write + fsync's p50, p99, mean
+    and durable writes per second, then the same loop without the sync; each rate with the
+    interval of its median (and its unstable mark)."""
+    found = method_estimates(metrics, "append")
+    ours, bare = found.get("fsync", {}), found.get("none", {})
+    if not {"p50", "p99", "mean", "writes_per_s"} <= set(ours):
+        return "In the latency run, appending to a new file, write + fsync could not be measured here."
+    rate = ours["writes_per_s"]
+    text = (
+        f"In the latency run, appending to a new file, a 4 KiB write + fsync took {_us(ours['p50'])} at the "
+        f"median and {_us(ours['p99'])} at the 99th percentile. Counting every write, slow ones included, the "
+        f"mean took {_us(ours['mean'])}, so one thread made {fmt.num(rate.median)} writes durable per second "
+        f"({_spread(rate, target, runs=True)})."
+    )
+    if {"p50", "writes_per_s"} <= set(bare):
+        text += (
+            f" Without the sync the same loop ran {fmt.num(bare['writes_per_s'].median)} writes per second "
+            f"({_spread(bare['writes_per_s'], target)}), the median write taking {_us(bare['p50'])}."
+        )
+    else:
+        text += " The same loop without the sync could not be measured here."
+    return text
+
+
+def _spread(e: stats.Estimate, target: float | None, *, runs: bool = False) -> str:
+    """'374–555' or '18,600–317,000; unstable: ±84 %': the interval of a median in a
+    parenthesis of the prose, with its unstable mark ('374–555 over 3 runs' with `runs`)."""
+    mark = stats.stability(e, target)
+    count = f" over {fmt.count(e.runs, 'run')}" if runs else ""
+    return f"{fmt.span(e.lo, e.hi)}{count}" + (f"; {mark}" if mark else "")
 
 
 #: The fio table's column of the median per-round ratio, named so that no reader takes it
@@ -153,17 +329,77 @@ def spread_sentence(metrics: pl.DataFrame, by: list[str], metric: str = "writes_
 FIO_RATIO = "howfast / fio, per round"
 
 
-def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Ours beside fio per method, in durable writes per second. The ratio, its interval
-    and the mean-latency ratio are the very estimates ``fio_sentence`` quotes (medians of
-    per-round ratios, the interval ends shown as ``_edge`` shows them), so the table and
-    the text give one value each."""
-    table = side_by_side(metrics, ["method"], "writes_per_s", unit="writes/s")
-    if metrics.height and "tool" in metrics.columns and table.height:
-        table = with_round_ratios(table, metrics, "method", "writes_per_s")
-    if "howfast / fio" in table.columns:
-        table = table.rename({"howfast / fio": FIO_RATIO})
+#: The fio table's column of the mean time per write, ours over fio's, per round.
+FIO_TIME = "mean time, howfast / fio, per round"
+
+
+def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Ours beside fio per method: each tool's durable writes per second (the median over
+    its runs with the interval of that median, marked unstable past ±`target`), the median
+    of the per-round ratios ours / fio with its interval and the verdict it supports
+    (``claims.crosscheck``), the mean time per write ours / fio the same way, and the
+    rounds behind them (each round is one run of each tool). The ratios are the very
+    estimates ``fio_sentence`` quotes, so the table and the text give one value each. A
+    method fio could not run reads n/a, with the reason in ``note``."""
+    schema = {
+        "method": pl.String,
+        "howfast writes/s": pl.String,
+        "fio writes/s": pl.String,
+        FIO_RATIO: pl.String,
+        "verdict": pl.String,
+        FIO_TIME: pl.String,
+        "rounds": pl.Int64,
+        "note": pl.String,
+    }
+    if metrics.height == 0 or not {"method", "tool", "metric"} <= set(metrics.columns):
+        return pl.DataFrame(schema=schema)
+    summary = stats.summarize(metrics, ["method", "tool"])
+    rates = _ratio_estimates(metrics, "writes_per_s")
+    speed = _ratio_estimates(metrics, "mean", invert=True)  # fio / ours per round: turned round below
+    notes = (
+        metrics.filter(pl.col("metric") == "unsupported")
+        .group_by("method", maintain_order=True)
+        .agg(pl.col("note").first())
+        if "note" in metrics.columns
+        else pl.DataFrame(schema={"method": pl.String, "note": pl.String})
+    )
+    why = dict(zip(notes["method"].to_list(), notes["note"].to_list()))
+
+    def side(method: str, tool: str) -> str:
+        try:
+            e = stats.estimate(summary, "writes_per_s", method=method, tool=tool)
+        except KeyError:
+            e = None
+        return _figure(e, target)
+
+    rows = []
+    for method in metrics["method"].unique(maintain_order=True).to_list():
+        r, t = rates.get(method), speed.get(method)
+        time = None if t is None else stats.Estimate(1 / t.median, 1 / t.hi, 1 / t.lo, t.runs, t.confidence)
+        rows.append(
+            {
+                "method": method,
+                "howfast writes/s": side(method, "howfast"),
+                "fio writes/s": side(method, "fio"),
+                FIO_RATIO: _ratio_cell(r),
+                "verdict": None if r is None else claims.crosscheck(r).outcome,
+                FIO_TIME: _ratio_cell(time),
+                "rounds": None if r is None else r.runs,
+                "note": why.get(method),
+            }
+        )
+    table = pl.DataFrame(rows, schema=schema)
+    if table["note"].null_count() == table.height:
+        table = table.drop("note")
     return named(table)
+
+
+def _ratio_cell(r: stats.Estimate | None) -> str:
+    """'1.1× (0.99–1.5×)': a median per-round ratio with its interval (ends as ``_edge``
+    shows them, so an end near 1 keeps its side); n/a when the rounds did not run."""
+    if r is None:
+        return fmt.NA
+    return f"{fmt.ratio(r.median)} ({_edge(r.lo)}–{_edge(r.hi)}×)"
 
 
 # --- What the chapter says: every qualitative word from claims, over the intervals ---
@@ -195,14 +431,22 @@ def _us(e: stats.Estimate | None) -> str:
     return fmt.duration_us(None if e is None else e.median)
 
 
+def _us_in(e: stats.Estimate | None) -> str:
+    """'994 µs (800 µs–1.1 ms)': a median time with the interval of that median; n/a when
+    not measured."""
+    return _figure(e, None, fmt.duration_us)
+
+
 def sync_cost_sentence(fsync_p50: stats.Estimate | None, none_p50: stats.Estimate | None) -> str:
     """How a write with fsync compares with one without (p50 latency per write, µs)."""
     c = claims.compare(fsync_p50, none_p50)
     if c.direction == claims.MISSING:
         return "How a write with the sync compares with one without could not be measured here."
-    return (
-        f"A write with the sync was {versus(c, 'one without', more='slower', less='faster', same='about as fast as')}."
-    )
+    said = versus(c, "one without", more="slower", less="faster", same="about as fast as")
+    if c.direction in (claims.HIGHER, claims.LOWER):
+        lo, hi = (c.lo, c.hi) if c.direction == claims.HIGHER else (1 / c.hi, 1 / c.lo)
+        said += f" at the median (from {fmt.ratio(lo)} to {fmt.ratio(hi)} within the two intervals)"
+    return f"A write with the sync was {said}."
 
 
 def fdatasync_sentence(
@@ -220,8 +464,8 @@ def fdatasync_sentence(
         parts.append("Appending, fdatasync and fsync could not both be measured here.")
     else:
         said = (
-            f"Appending to a new file, write + fdatasync took {_us(append_fdatasync)} at the median and "
-            f"write + fsync {_us(append_fsync)}: fdatasync was "
+            f"Appending to a new file, write + fdatasync took {_us_in(append_fdatasync)} at the median and "
+            f"write + fsync {_us_in(append_fsync)}: fdatasync was "
             f"{versus(grow, 'fsync', more='slower', less='faster', same='about as fast as')}."
         )
         why = (
@@ -242,8 +486,8 @@ def fdatasync_sentence(
         parts.append("Rewriting, the two could not both be measured here.")
     else:
         said = (
-            f"Rewriting blocks that already exist, fdatasync took {_us(rewrite_fdatasync)} and fsync "
-            f"{_us(rewrite_fsync)}: fdatasync was "
+            f"Rewriting blocks that already exist, fdatasync took {_us_in(rewrite_fdatasync)} and fsync "
+            f"{_us_in(rewrite_fsync)}: fdatasync was "
             f"{versus(rewrite, 'fsync', more='slower', less='faster', same='about as fast as')}."
         )
         if rewrite.direction == claims.LOWER:
@@ -256,7 +500,7 @@ def fdatasync_sentence(
         else:
             said += (
                 " It may skip the timestamps a rewrite changes, but on this machine that saving does not show "
-                "beyond the spread of the repetitions."
+                "beyond the intervals of the two medians."
             )
         parts.append(said)
     return " ".join(parts)
@@ -279,20 +523,20 @@ def batch_sentence(group: pl.DataFrame) -> str:
     more = versus(claims.compare(big, one), "with one", more="more", less="fewer", same="about as many as")
     shape = claims.curve(points)
     text = (
-        f"With {fmt.count(n1, 'record')} per fsync, {fmt.num(one.median)} records per second became durable; "
-        f"with {fmt.exact(int(nbig))} per fsync, {fmt.num(big.median)}, {more}, while each batch took "
-        f"{_us(wait)} to become durable."
+        f"With {fmt.count(n1, 'record')} per fsync, {fmt.num(one.median)} records per second became durable "
+        f"({fmt.span(one.lo, one.hi)}); with {fmt.exact(int(nbig))} per fsync, {fmt.num(big.median)} "
+        f"({fmt.span(big.lo, big.hi)}), {more}, while each batch took {_us_in(wait)} to become durable."
     )
     if shape.kind == "knee":
         at = stats.estimate(summary, "records_per_s", records_per_sync=shape.x)
         text += (
-            f" The rate stops rising clearly from {fmt.count(int(shape.x), 'record')} per fsync: no bigger batch "
-            f"beat its range by more than a tenth"
+            f" The rate stops rising clearly from {fmt.count(int(shape.x), 'record')} per fsync: no bigger batch's "
+            "interval starts more than a tenth above the top of that one's"
         )
         if at is not None and big.median > at.median * (1 + claims.FLAT_GAIN):
             text += (
                 f", though the medians still rose from {fmt.num(at.median)} to {fmt.num(big.median)}; with "
-                f"{fmt.count(big.runs, 'repetition')} per batch size the curve may level off there or keep rising"
+                f"{fmt.count(big.runs, 'run')} per batch size the curve may level off there or keep rising"
             )
         text += "."
         first_wait = stats.estimate(summary, "p50", records_per_sync=n1)
@@ -300,7 +544,7 @@ def batch_sentence(group: pl.DataFrame) -> str:
         longer = claims.compare(knee_wait, first_wait)
         if longer.direction == claims.HIGHER and longer.lo >= 2:
             text += (
-                f" A batch of {fmt.exact(int(shape.x))} took {_us(knee_wait)} against {_us(first_wait)} for one "
+                f" A batch of {fmt.exact(int(shape.x))} took {_us_in(knee_wait)} against {_us_in(first_wait)} for one "
                 "record: from there on, writing the bytes, not the flush, fills most of each batch's time."
             )
     elif shape.kind == "rising":
@@ -335,20 +579,32 @@ def block_sentence(sweep: pl.DataFrame, method: str = "fsync") -> str:
     name = f"{method} after each write" if method in ("fsync", "fdatasync") else METHOD_NAMES.get(method, method)
     text = (
         f"In the block-size sweep (appending, {name}), {fmt.size(small)} blocks made "
-        f"{fmt.num(mb[small].median)} MB/s durable and {fmt.size(large)} blocks {fmt.num(mb[large].median)} MB/s."
+        f"{fmt.num(mb[small].median)} MB/s ({fmt.span(mb[small].lo, mb[small].hi)}) durable and "
+        f"{fmt.size(large)} blocks {fmt.num(mb[large].median)} MB/s ({fmt.span(mb[large].lo, mb[large].hi)})."
     )
     more = claims.compare(mb[large], mb[small])
     longer = claims.compare(p50[large], p50[small])
     factor = large / small
-    if more.direction != claims.HIGHER:
+    if more.direction == claims.LOWER:
         return text + (
-            f" The bigger blocks did not clearly make more bytes durable per second "
-            f"({fmt.num(more.ratio, 2)}× by the medians): here the cost grew with the bytes, not a fixed cost "
-            "per flush."
+            f" The bigger blocks made fewer bytes durable per second ({fmt.num(more.ratio, 2)}× by the medians, "
+            "with intervals apart): here the time per write grew faster than the bytes, no fixed cost per flush "
+            "showed."
+        )
+    if more.direction != claims.HIGHER:
+        how = (
+            f"about the same, {fmt.num(more.ratio, 2)}× by the medians"
+            if more.direction == claims.SAME_WORD
+            else f"{fmt.num(more.ratio, 2)}× by the medians, but the intervals overlap"
+        )
+        return text + (
+            f" The bigger blocks did not clearly make more bytes durable per second ({how}): here the cost grew "
+            "with the bytes, not a fixed cost per flush."
         )
     text += (
-        f" One {fmt.size(large)} durable write took {_us(p50[large])} at the median against {_us(p50[small])} for "
-        f"{fmt.size(small)}: {fmt.exact(round(factor))}× the bytes for {fmt.ratio(longer.ratio)} the time."
+        f" One {fmt.size(large)} durable write took {_us_in(p50[large])} at the median against "
+        f"{_us_in(p50[small])} for {fmt.size(small)}: {fmt.exact(round(factor))}× the bytes for "
+        f"{fmt.ratio(longer.ratio)} the time (at most {fmt.ratio(longer.hi)} within the intervals)."
     )
     if longer.hi is not None and longer.hi < factor / 2:
         return text + (
@@ -444,8 +700,27 @@ def four_kib_runs(latency: pl.DataFrame, sweep: pl.DataFrame, group: pl.DataFram
     return pl.DataFrame(rows, schema=schema)
 
 
-#: The columns of ``four_kib_runs`` a reader sees (the others feed the sentence).
-FOUR_KIB_SHOWN = ["run", "writes per repetition", "repetitions", "writes/s", "interval"]
+#: The columns of ``four_kib_table``, what a reader sees of ``four_kib_runs``.
+FOUR_KIB_SHOWN = ["measured in", "writes per run", "writes/s", "interval", "runs", "note"]
+
+
+def four_kib_table(runs: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """``four_kib_runs`` as the chapter shows it: per measurement, the writes each run
+    makes, the median durable writes per second (a number) with the interval of that
+    median and the run count beside it, and ``note``: 'unstable: ±35 %' where the
+    interval stayed wider than ±`target`."""
+    marks = [
+        stats.stability(stats.Estimate(r["writes/s"], r["lo"], r["hi"], r["repetitions"]), target)
+        for r in runs.iter_rows(named=True)
+    ]
+    return runs.select(
+        pl.col("run").alias("measured in"),
+        pl.col("writes per repetition").alias("writes per run"),
+        "writes/s",
+        "interval",
+        pl.col("repetitions").alias("runs"),
+        pl.Series("note", marks, dtype=pl.String),
+    )
 
 
 def _prose(row: dict) -> str:
@@ -460,13 +735,13 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
         return ""
     ordered = table.sort("writes/s")
     lo, hi = ordered.row(0, named=True), ordered.row(-1, named=True)
-    runs = fmt.count(table.height, "run")
+    runs = fmt.count(table.height, "measurement")
     if lo["writes/s"] == hi["writes/s"]:
-        return f"The chapter makes 4 KiB writes durable one fsync at a time in {runs}, at the same rate."
+        return f"The chapter makes 4 KiB writes durable one fsync at a time in {runs}, at the same median rate."
     text = (
-        f"The chapter makes 4 KiB writes durable one fsync at a time in {runs}, and their rates range from "
-        f"{fmt.num(lo['writes/s'])} ({_prose(lo)}) to {fmt.num(hi['writes/s'])} ({_prose(hi)}) durable writes "
-        "per second."
+        f"The chapter makes 4 KiB writes durable one fsync at a time in {runs}, and their median rates range "
+        f"from {fmt.num(lo['writes/s'])} ({_prose(lo)}) to {fmt.num(hi['writes/s'])} ({_prose(hi)}) durable "
+        "writes per second."
     )
     rows = table.to_dicts()
 
@@ -486,27 +761,29 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
         if fast["writes per repetition"] != slow["writes per repetition"]:
             sizes = (
                 f" ({fmt.exact(slow['writes per repetition'])} against {fmt.exact(fast['writes per repetition'])} "
-                "writes per repetition)"
+                "writes per run)"
             )
         text += (
-            f" Runs that do the same thing to the file differ too: {_prose(slow)} made {fmt.num(slow['writes/s'])} "
-            f"per second and {_prose(fast)} {fmt.num(fast['writes/s'])}, {fmt.ratio(c.ratio)} as many, with "
-            f"intervals that do not overlap. What separates them is how many writes a repetition makes{sizes} and "
-            "when each ran, on a disk whose speed drifts; this page does not measure which."
+            f" Measurements that do the same thing to the file differ too: {_prose(slow)} made "
+            f"{fmt.num(slow['writes/s'])} per second ({fmt.span(slow['lo'], slow['hi'])}) and {_prose(fast)} "
+            f"{fmt.num(fast['writes/s'])} ({fmt.span(fast['lo'], fast['hi'])}), {fmt.ratio(c.ratio)} as many, "
+            f"with intervals that do not overlap. The two differ in how many writes a run makes{sizes} and in "
+            "when each ran, on a disk whose speed drifts; this page does not measure which of those moved the rate."
         )
     elif pairs:
         text += (
-            " Runs that do the same thing to the file agree within their intervals; what separates the others is "
+            " Measurements that do the same thing to the file agree within their intervals; what separates the "
+            "others is "
             "what each write does to the file (a growing file commits its new size on every sync, a rewrite only "
             "its data and timestamps)."
         )
     else:
         text += (
             " They differ in what each write does to the file (a growing file commits its new size on every sync, "
-            "a rewrite only its data and timestamps), in how many writes a repetition makes, and in when they ran."
+            "a rewrite only its data and timestamps), in how many writes a run makes, and in when they ran."
         )
     return text + (
-        " Each figure in the text says which run it comes from; the headline is the latency run's growing file."
+        " Each figure in the text says which measurement it comes from; the headline is the latency run's growing file."
     )
 
 
@@ -514,7 +791,7 @@ def reference_sentence(ours: stats.Estimate | None, laptop_us: float, facts: dic
     """This machine's durable append beside seed 000's laptop (about 660 µs per fsync on a
     WD SN750): the two figures side by side, and why they are not comparable as drives."""
     here = (
-        f"this machine's 4 KiB write + fsync (growing file, latency run) took {_us(ours)} at the median"
+        f"this machine's 4 KiB write + fsync (growing file, latency run) took {_us_in(ours)} at the median"
         if ours is not None
         else "this machine's write + fsync could not be measured"
     )
@@ -671,10 +948,19 @@ def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metr
 
 
 def _edge(x: float) -> str:
-    """An end of a ratio's interval: two significant digits, more where those would show
-    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
-    shown = fmt.num(x, 2)
-    return f"{x:.3f}".rstrip("0") if shown == "1" and x != 1 else shown
+    """An end of a ratio's interval: two significant digits, more where those would put it
+    on, or across, a line a verdict turns on (1, and the agreement band's ends,
+    ``claims.AGREES``): 1.003 reads '1.003', not '1'; 1.077 reads '1.08', not '1.1'."""
+    lines = (claims.AGREES[0], 1.0, claims.AGREES[1])
+    for digits in range(2, 7):
+        shown = fmt.num(x, digits)
+        try:
+            value = float(shown.replace(",", ""))
+        except ValueError:  # a number in words: far from every line
+            return shown
+        if all((value < t) == (x < t) and (value != t or x == t) for t in lines):
+            return shown
+    return f"{x:.6g}"
 
 
 def _listed(items: list[str]) -> str:
@@ -684,6 +970,12 @@ def _listed(items: list[str]) -> str:
     if any("," in item for item in items):
         return "; ".join(items[:-1]) + "; and " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _within(c: claims.Comparison) -> str:
+    """'from 60× to 140× within the two intervals': the range a clear ratio can take."""
+    lo, hi = (c.lo, c.hi) if c.direction == claims.HIGHER else (1 / c.hi, 1 / c.lo)
+    return f"from {fmt.ratio(lo)} to {fmt.ratio(hi)} within the two intervals"
 
 
 def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: int | None = None) -> str:
@@ -696,7 +988,8 @@ def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: in
     if c.direction == claims.HIGHER:
         return (
             f"Batching is the lever. On the same disk, group commit{size} made records durable {fmt.ratio(c.ratio)} "
-            "faster than one fsync per record; the price is that a record waits for its batch."
+            f"faster than one fsync per record at the median ({_within(c)}); the price is that a record waits "
+            "for its batch."
         )
     words = versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as")
     return (
@@ -711,14 +1004,19 @@ def layout_rule(
     other_appends: list[tuple[str, stats.Estimate | None]] | None = None,
 ) -> str:
     """The closing rule on preallocated logs: durable 4 KiB writes per second (the
-    latency run) rewriting a file against appending to a new one. `other_appends` are the
-    chapter's other runs that append ((words, estimate)): where one of them is not clearly
-    below the rewrites, the gap between the layouts is no larger than the drift between
-    runs, and the rule says so instead of quoting a factor as the disk's."""
+    latency run) rewriting a file against appending to a new one, each figure with its
+    interval. `other_appends` are the chapter's other measurements that append ((words,
+    estimate)): where one of them is not clearly below the rewrites, the gap between the
+    layouts is no larger than the drift between measurements, and the rule says so instead
+    of quoting a factor as the disk's."""
     c = claims.compare(rewrite, append)
     if c.direction == claims.MISSING:
         return "Whether a reused log file is cheaper to sync than a growing one could not be measured here."
     words = versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
+    figures = (
+        f" The latency run's medians: {fmt.num(rewrite.median)} durable writes per second rewriting "
+        f"({fmt.span(rewrite.lo, rewrite.hi)}), {fmt.num(append.median)} appending ({fmt.span(append.lo, append.hi)})."
+    )
     if c.direction == claims.HIGHER:
         rival = next(
             (
@@ -731,24 +1029,25 @@ def layout_rule(
         if rival is None:
             return (
                 "A preallocated, reused log file is cheaper to sync than one that grows: in the latency run, "
-                f"rewriting a file made 4 KiB writes durable {words}."
+                f"rewriting a file made 4 KiB writes durable {words}.{figures}"
             )
         name, e = rival
         return (
             f"In the latency run, rewriting a file made 4 KiB writes durable {words}, as expected: a growing "
-            f"file commits its new size on every sync. But {name} made {fmt.num(e.median)} per second, not "
-            "clearly fewer than those rewrites: on this disk the gap between the layouts is no larger than the "
-            "drift between runs. A preallocated, reused log saves the metadata commit; what that is worth, this "
-            "machine cannot say."
+            f"file commits its new size on every sync.{figures} But {name} made {fmt.num(e.median)} per second "
+            f"({fmt.span(e.lo, e.hi)}), not clearly fewer than those rewrites: on this disk the gap between the "
+            "layouts is no larger than the drift between measurements. A preallocated, reused log saves the "
+            "metadata commit; what that is worth, this machine cannot say."
         )
     if c.direction == claims.LOWER:
         return (
             f"Rewriting a file made 4 KiB writes durable {words} in the latency run: the opposite of what the work "
-            "predicts, so read it as this disk's drift between the runs."
+            f"predicts, which this page does not explain; do not read it as a rule.{figures}"
         )
     return (
         f"Rewriting a file made 4 KiB writes durable {words} in the latency run: on this machine the metadata of a "
-        "growing file does not show beyond the noise; on a disk where a journal commit costs more, it can."
+        f"growing file does not show beyond the intervals; on a disk where a journal commit costs more, it can."
+        f"{figures}"
     )
 
 
@@ -761,16 +1060,18 @@ def commit_rule(p50: stats.Estimate | None, runs: pl.DataFrame) -> str:
     rates = runs["writes/s"].to_list()
     lo, hi = min(rates), max(rates)
     if runs.height == 1 or fmt.num(lo) == fmt.num(hi):
-        made = f"made {fmt.num(hi)} durable writes per second"
+        made = f"made {fmt.num(hi)} durable writes per second at the median"
         day = f"{fmt.num(hi * 86400)} a day"
-        subject = "its run" if runs.height == 1 else f"the chapter's {fmt.count(runs.height, 'run')} of it"
+        subject = (
+            "its measurement" if runs.height == 1 else f"the chapter's {fmt.count(runs.height, 'measurement')} of it"
+        )
     else:
-        made = f"made {fmt.num(lo)} to {fmt.num(hi)} durable writes per second"
+        made = f"made {fmt.num(lo)} to {fmt.num(hi)} durable writes per second at the median"
         day = f"{fmt.num(lo * 86400)} to {fmt.num(hi * 86400)} a day"
-        subject = f"the chapter's {fmt.count(runs.height, 'run')} of it"
+        subject = f"the chapter's {fmt.count(runs.height, 'measurement')} of it"
     head = (
-        f"On this machine, one durable 4 KiB write at a time took about {_us(p50)} at the median "
-        f"(the latency run, growing file), and {subject} {made}"
+        f"On this machine, in the latency run's growing file, one durable 4 KiB write at a time took about "
+        f"{_us(p50)} at the median ({_duration_span(p50.lo, p50.hi)}), and {subject} {made}"
         if p50 is not None
         else f"On this machine, one durable 4 KiB write at a time: {subject} {made}"
     )
