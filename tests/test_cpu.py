@@ -206,7 +206,9 @@ def test_sentences_every_branch() -> None:
         {"operation": op, "count": 10, "repetition": 0, "metric": "ns_per_op", "value": v, "unit": "ns", "note": None}
         for op, v in (("atomic_shared", 30.0), ("atomic_separate", 3.0))
     ])  # fmt: skip
-    assert "10× slower than" in report.false_sharing_sentence(costs)
+    assert "sharing made each increment 10× slower (10–10× within the two intervals)" in (
+        report.false_sharing_sentence(costs)
+    )
     assert "could not both run" in report.false_sharing_sentence(costs.head(1))
 
 
@@ -277,8 +279,9 @@ def test_plateau_sentence_every_branch() -> None:
 
 def test_inside_and_beyond_sentences_every_branch() -> None:
     rise = _lat({64 * KiB: [4, 4, 4], 1 * MiB: [40, 40, 40]})
-    assert "within the L2's 1 MiB, latency rose from 4 ns at 64 KiB to 40 ns at 1 MiB (10×)" in report.inside_sentence(
-        rise, CACHES
+    assert (
+        "within the L2's 1 MiB, latency rose from 4 ns at 64 KiB to 40 ns at 1 MiB (10×; 10–10× within the two "
+        "intervals)" in report.inside_sentence(rise, CACHES)
     )
     l3 = _lat({4 * MiB: [50, 50, 50], 64 * MiB: [90, 90, 90]})
     assert (
@@ -297,7 +300,7 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
     assert one.startswith("Only the 64 MiB working set lies past the L3 (32 MiB, shared by 2 CPUs)")
     rising = _lat({64 * MiB: [90, 90, 90], 256 * MiB: [120, 120, 120]})
     text = report.beyond_sentence(rising, CACHES, PAGES)
-    assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.3× as long" in text
+    assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.3× as long (1.33–1.33× within the two" in text
     assert "65,536 of them" in text and "'madvise'" in text and "not a measurement" in text
     assert "(8 bytes per page: 512 KiB of last-level entries at 256 MiB)" in text
     few = report.beyond_sentence(rising, CACHES, {"page_size": 2 * MiB, "thp": "never"})
@@ -326,8 +329,14 @@ def test_latency_table_and_step_words() -> None:
 
 def test_miss_and_threads_sentences() -> None:
     far = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 256 * MiB: [100, 100, 100]}), CACHES)
-    assert "took 100 ns (100–100 ns): as long as 100 loads from the L1d (1 ns at a 16 KiB working set)" in far
+    assert (
+        "took 100 ns (100–100 ns): as long as 100 loads from the L1d (1 ns at a 16 KiB working set; 100–100× within "
+        "the two intervals)" in far
+    )
     overlap = report.miss_sentence(_lat({16 * KiB: [1, 1, 50], 256 * MiB: [2, 40, 100]}), CACHES)
+    assert "; against a load from the L1d (1 ns at a 16 KiB working set) that is not clearly longer or shorter" in (
+        overlap
+    )
     assert "cannot say that far loads are slower" in overlap
     assert "no pair" in report.miss_sentence(_lat({64 * KiB: [4]}), CACHES)
     bw = pl.concat([
@@ -337,7 +346,8 @@ def test_miss_and_threads_sentences() -> None:
     ])  # fmt: skip
     text = report.threads_sentence(bw)
     assert text.startswith(
-        "With 2 threads, reads were 1.8× faster than one thread; writes were about as fast as one thread (1×)"
+        "With 2 threads, reads were 1.8× faster than one thread (1.8–1.8×); writes were about as fast as one thread "
+        "(1×)"
     )
     assert "copies were not clearly faster or slower than one thread (1× by the medians; the runs overlap)" in text
     assert "Only 1 thread ran" in report.threads_sentence(bw.filter(pl.col("threads") == 1))
@@ -361,14 +371,18 @@ def test_same_loop_and_crosscheck_sentences() -> None:
                                      _versus("perf", "gb_per_s", [1, 3, 9], [3, 3, 3]), read_passes=16,
                                      sweep_passes=4)  # fmt: skip
     assert (
-        "the one-thread read ran at 6 GB/s in the sweep and 6 GB/s beside sysbench (16 passes over the buffer "
-        "instead of the sweep's 4): about the same" in same
+        "the one-thread read ran at 6 GB/s (6–6) in the sweep and 6 GB/s (6–6) beside sysbench (16 passes over the "
+        "buffer instead of the sweep's 4): about the same" in same
     )
-    assert "one-thread memcpy ran at 3 GB/s in the sweep and 3 GB/s beside perf: 1× by the medians, but within" in same
-    assert "are the sweep's" in same
+    assert (
+        "one-thread memcpy ran at 3 GB/s (3–3) in the sweep and 3 GB/s (1–9) beside perf: 1× by the medians, but "
+        "within" in same
+    )
+    assert "are the sweep's" in same and "(and for the read how many passes)" in same
     moved = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [9 * mib] * 3, [5 * mib] * 3),
                                       _versus("perf", "gb_per_s", [1], [1]).head(0))  # fmt: skip
-    assert "clearly higher (1.5×)" in moved and "memcpy" not in moved
+    assert "clearly higher (1.5×; 1.5–1.5× within the two intervals)" in moved and "memcpy" not in moved
+    assert "only when they ran differs, so a difference between them is the machine at that moment" in moved
     empty = _versus("perf", "gb_per_s", [1], [1]).head(0)
     assert "from the sweep alone" in report.same_loop_sentence(bw.head(0), empty, empty)
     converted = report.to_gb_per_s(_versus("sysbench", "mib_per_s", [mib], [mib]))
@@ -392,21 +406,26 @@ def _costs(cases: dict, metric: str = "ns_per_op") -> pl.DataFrame:
 
 
 def test_cost_sentences_every_branch() -> None:
-    assert "5× slower than alone, because the line" in report.contention_sentence(
+    assert "5× slower than alone (5–5×): the lock's cache line travels between the cores" in report.contention_sentence(
         _costs({"mutex": [10, 10, 10], "mutex_contended": [50, 50, 50]})
     )
     assert "shows no cost of the line's travel" in report.contention_sentence(
         _costs({"mutex": [10, 10, 10], "mutex_contended": [5, 10, 60]})
     )
     assert "could not both run" in report.contention_sentence(_costs({"mutex": [10]}))
-    assert "That is false sharing" in report.false_sharing_sentence(
-        _costs({"atomic_shared": [30, 30, 30], "atomic_separate": [3, 3, 3]})
-    )
-    assert "does not show the cost of sharing a line" in report.false_sharing_sentence(
-        _costs({"atomic_shared": [3, 30, 60], "atomic_separate": [3, 3, 3]})
-    )
-    assert "because the vDSO answers it" in report.vdso_sentence(
-        _costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]})
+    shared = report.false_sharing_sentence(_costs({"atomic_shared": [30, 30, 30], "atomic_separate": [3, 3, 3]}))
+    assert shared.startswith("Two threads incrementing one shared counter took 30 ns per increment, and the same "
+                             "threads each incrementing a counter of its own, on a cache line of its own, 3 ns: "
+                             "sharing made each increment 10× slower")  # fmt: skip
+    assert "(false sharing) pay the same trip, though this run does not measure that case" in shared
+    unclear = report.false_sharing_sentence(_costs({"atomic_shared": [3, 30, 60], "atomic_separate": [3, 3, 3]}))
+    assert ": not clearly slower or faster (10× by the medians; the runs overlap), so this run does not show" in unclear
+    same = report.false_sharing_sentence(_costs({"atomic_shared": [2.95, 3, 3.05], "atomic_separate": [2.98, 3, 3.02]}))
+    assert ": about the same (1×), so this run does not show the cost of moving a cache line" in same
+    lower = report.false_sharing_sentence(_costs({"atomic_shared": [1, 1, 1], "atomic_separate": [3, 3, 3]}))
+    assert ": 3× faster with the shared counter (3–3×), so this run does not show" in lower
+    assert "clock_gettime took 20 ns, 3.8× faster than it (3.8–3.8×), because the vDSO answers it" in (
+        report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]}))
     )
     assert "does not show the saving of the vDSO" in report.vdso_sentence(
         _costs({"getppid": [76, 76, 76], "clock_gettime": [20, 80, 200]})
@@ -415,11 +434,21 @@ def test_cost_sentences_every_branch() -> None:
     caps = report.caps_sentence(
         pl.concat([_costs({"getppid": [76, 76, 76]}), _costs({"futex_any_cpu": [2500, 2500, 2500]}, "ns_per_switch")])
     )
-    assert "paid 76 ns per item for that alone here: at most 13.2 million items per second per core" in caps
-    assert "2.5 µs per hand-over here) at most 400,000 per second" in caps
-    assert caps.startswith("A design") and caps.endswith(
-        "before it does any work. Both costs were timed on a busy machine, so a quiet one allows more."
+    assert (
+        "paid 76 ns (76–76 ns) per item for that alone here, which caps it near 13.2 million items per second per "
+        "core (13.2 million–13.2 million)" in caps
     )
+    assert (
+        "paid a futex wake-up per item, 2.5 µs (2.5–2.5 µs), which caps the pair near 400,000 items per second" in caps
+    )
+    assert caps.startswith("A design") and caps.endswith(
+        "before any work is done. These are wall-clock costs, which count any time other programs took the CPU, so on "
+        "a busy machine the caps read low."
+    )
+    assert "((" not in caps and "busy machine, so a quiet" not in caps
+    one = report.caps_sentence(_costs({"futex_any_cpu": [1000, 2000, 4000]}, "ns_per_switch"))
+    assert one.startswith("One that hands each item to another thread paid a futex wake-up per item, 2 µs (1–4 µs)")
+    assert "(250,000–1 million)" in one
     assert report.caps_sentence(_costs({"mutex": [1]})) == "The system-call and wake-up loops could not run here."
 
 
@@ -434,24 +463,26 @@ def test_seed_table_compares_only_like_with_like() -> None:
     table = report.seed_table(lat, bw, costs, {**CACHES, "memory_bytes": 1 << 30})
     rows = {r["what"]: r for r in table.iter_rows(named=True)}
     assert list(rows)[:5] == ["L1d", "L2", "L3", "RAM, latency", "RAM, read bandwidth"]
-    assert rows["L1d"]["here"] == "32 KiB (one per core); 1 ns (1–1 ns) per load at a 16 KiB working set"
+    assert rows["L1d"]["here"] == "32 KiB (one per core); 1 ns per load at a 16 KiB working set (1–1 ns, 3 runs)"
     assert rows["L1d"]["laptop (seed 000, as printed)"] == "64KB, 3 cycles, 4TB/s"
     assert rows["L3"]["here"].endswith("no working set measured at most half its size")
     for level in ("L1d", "L2", "L3", "RAM, latency", "RAM, read bandwidth"):
         assert rows[level]["compared"].startswith("not comparable")
-    assert rows["RAM, read bandwidth"]["here"].startswith("10 GB/s (10–10 GB/s), sequential read, 1 thread")
+    assert rows["RAM, read bandwidth"]["here"] == "10 GB/s sequential read, 1 thread (10–10 GB/s, 3 runs)"
     names = report.COST_NAMES
     assert rows[names["mutex"]]["compared"].startswith("about as fast as the laptop (1×); the seed names neither")
     assert rows[names["getppid"]]["compared"].startswith(
-        "4.4× slower than the laptop, at most: our wall clock also counted the time other programs took"
+        "4.4× slower than the laptop (4.36–4.36×), at most: our wall clock also counts any time other programs took "
+        "the CPU, which only adds"
     )
     assert "; the seed does not name its call" in rows[names["getppid"]]["compared"]
     assert "at most" not in rows[names["pipe_same_cpu"]]["compared"]
-    assert rows[names["getppid"]]["here"] == "500 ns (500–500 ns) per call"
+    assert rows[names["getppid"]]["here"] == "500 ns per call (500–500 ns, 3 runs)"
     assert rows[names["pipe_same_cpu"]]["compared"].startswith("2.5× faster than the laptop")
-    assert rows[names["pipe_same_cpu"]]["here"] == "1 µs (1–1 µs) per switch"
+    assert rows[names["pipe_same_cpu"]]["here"] == "1 µs per switch (1–1 µs, 3 runs)"
     assert rows[names["futex_same_cpu"]]["compared"].startswith(
-        "not clearly slower or faster than the laptop (1.4× by the medians; the runs overlap); both hand over"
+        "not clearly slower or faster than the laptop (1.4× by our median, but our interval, 1 µs to 9 µs, holds its "
+        "2.2 µs); both hand over"
     )
     assert rows[names["yield_same_cpu"]]["compared"].startswith(
         "not comparable: the seed's 374 ns is less than its own"
@@ -491,12 +522,16 @@ def test_article_agrees_with_the_spoken_number() -> None:
 
 
 def test_same_pipe_sentence_every_branch() -> None:
-    costs = _costs({"pipe_any_cpu": [100_000, 100_000, 100_000]}, "ops_per_s")
+    costs = pl.concat([_costs({"pipe_any_cpu": [100_000, 100_000, 100_000]}, "ops_per_s"),
+                       _costs({"pipe_any_cpu": [10_000, 10_000, 10_000]})])  # fmt: skip
     same = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [100_000] * 3, [90_000] * 3))
-    assert "100,000 round trips per second in the cost table and 100,000 beside perf, about the same" in same
+    assert (
+        "10 µs per round trip in the cost table, which is 100,000 round trips per second (100,000–100,000), and "
+        "100,000 per second (100,000–100,000) beside perf: about the same" in same
+    )
     assert "the chapter's figure is the cost table's" in same
     higher = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [240_000] * 3, [90_000] * 3))
-    assert "clearly higher (2.4×)" in higher
+    assert "clearly higher (2.4×; 2.4–2.4× within the two intervals)" in higher
     spread = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [50_000, 120_000, 300_000], [1] * 3))
     assert "1.2× by the medians, but within the runs' spread of each other" in spread
     empty = _versus("perf", "round_trips_per_s", [1], [1]).head(0)
@@ -518,9 +553,9 @@ def test_versus_puts_the_ratio_after_what_it_compares_with() -> None:
     from howfast import claims
 
     assert report.versus(claims.Comparison(claims.HIGHER, 2.0, 1.5, 3.0), "one thread", more="faster",
-                         less="slower") == "2× faster than one thread"  # fmt: skip
+                         less="slower") == "2× faster than one thread (1.5–3×)"  # fmt: skip
     assert report.versus(claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "one thread", more="faster",
-                         less="slower") == "2× slower than one thread"  # fmt: skip
+                         less="slower") == "2× slower than one thread (1.67–2.5×)"  # fmt: skip
     assert report.versus(claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03), "it", more="faster", less="slower",
                          same="about as fast as") == "about as fast as it (1.01×)"  # fmt: skip
     assert report.versus(claims.Comparison(claims.UNCLEAR, 0.99, 0.5, 2.0), "one thread", more="faster",
@@ -557,3 +592,172 @@ def test_buffer_sentence_every_branch() -> None:
     assert inside.startswith("The 16 MiB buffer fits in the L3 of the machine that measured (32 MiB, shared by 2 CPUs)")
     assert "not RAM" in inside
     assert "cannot say" in report.buffer_sentence(128 * MiB, {"machine": "elsewhere", "cache_levels": []})
+
+
+# --- issue 20: every figure with its interval and run count; every branch of the sentences ---
+
+NB = "\u00a0"  # the unstable mark's spaces do not break in a narrow column
+
+
+def _mark(width: int) -> str:
+    return f"; unstable:{NB}±{width}{NB}%"
+
+
+def test_latency_curve_and_chart_carry_the_interval_of_the_median() -> None:
+    import json
+
+    lat = _lat({4 * KiB: [1, 2, 9], 64 * MiB: [90, 91, 92]})
+    curve = report.latency_curve(lat)
+    row = curve.row(0, named=True)
+    assert (row["median"], row["lo"], row["hi"], row["repetitions"]) == (2, 1, 9, 3)
+    assert "min" not in curve.columns and "max" not in curve.columns
+    spec = json.dumps(report.latency_chart(lat, CACHES).to_dict())
+    assert '"field": "lo"' in spec and '"field": "hi"' in spec and '"title": "runs"' in spec
+
+
+def test_latency_table_cells_with_interval_runs_and_unstable_mark() -> None:
+    table = report.latency_table(_lat({4 * KiB: [1, 1, 1], 16 * KiB: [1, 1.1, 2], 64 * MiB: [90, 90, 90, 90]}), CACHES,
+                                 0.1)  # fmt: skip
+    assert table.columns == ["working set", "fits in", "ns per load", "interval", "runs", "against the previous"]
+    assert table.rows() == [
+        ("4 KiB", "L1d", 1.0, "1–1", 3, ""),
+        ("16 KiB", "L1d", 1.1, "1–2" + _mark(45), 3, "runs overlap (1.1×)"),
+        ("64 MiB", "no cache", 90.0, "90–90", 4, "82× slower"),
+    ]
+    assert report.latency_table(_lat({4 * KiB: [1, 1.1, 2]}), CACHES)["interval"].to_list() == ["1–2"]  # no target
+
+
+def test_bandwidth_table_cells_and_setup() -> None:
+    bw = pl.concat([
+        _runs("kind", "gb_per_s", "GB/s", {"read": v}).with_columns(threads=pl.lit(t), buffer_bytes=pl.lit(128 * MiB),
+                                                                     passes=pl.lit(4))
+        for t, v in ((1, [5, 5, 5]), (2, [4, 8, 12]))
+    ])  # fmt: skip
+    table = report.bandwidth_table(bw, 0.1)
+    assert table.columns == ["kind", "threads", "GB/s", "interval", "runs"]
+    assert table.rows() == [("read", 1, 5.0, "5–5", 3), ("read", 2, 8.0, "4–12" + _mark(50), 3)]
+    assert report.bandwidth_setup(bw, 1, 1) == (128 * MiB, 4)  # the stored run's, not the plan's
+    assert report.bandwidth_setup(bw.drop("passes"), 64 * MiB, 8) == (64 * MiB, 8)
+    assert report.bandwidth_setup(bw.head(0), 64 * MiB, 8) == (64 * MiB, 8)
+    assert [report.times(n) for n in (1, 2, 4)] == ["once", "twice", "4 times"]
+
+
+def test_costs_table_cells_unstable_and_unsupported() -> None:
+    costs = pl.concat([
+        _costs({"mutex": [10, 10, 10], "pipe_same_cpu": [2000, 3000, 6000]}),
+        _costs({"pipe_same_cpu": [1000, 1500, 3000]}, "ns_per_switch"),
+        _frame([{"operation": "getppid", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
+                 "note": "seccomp forbids it"}]),
+    ], how="diagonal_relaxed")  # fmt: skip
+    table = report.costs_table(costs, 0.1)
+    assert table.columns == ["operation", "ns each", "interval", "runs", "ns per switch"]
+    rows = {r[0]: r[1:] for r in table.rows()}
+    names = report.COST_NAMES
+    assert rows[names["mutex"]] == (10.0, "10–10", 3, "")
+    assert rows[names["pipe_same_cpu"]] == (3000.0, "2,000–6,000" + _mark(67), 3, "1,500")
+    assert rows[names["getppid"]] == (None, "could not run: seccomp forbids it", None, "")
+    assert rows[names["futex_any_cpu"]] == (None, "not in this set", None, "")
+    from howfast import tables
+
+    shown = tables.table(table, formats={"ns each": report.fmt.num}).markdown()
+    assert "| system call (getppid via syscall()) | n/a | could not run: seccomp forbids it | n/a |  |" in shown
+
+
+def test_crosscheck_summary_cells() -> None:
+    ok = report.Check("pipe ping-pong", "perf bench sched pipe",
+                      _versus("perf", "r", [15, 15, 15], [10, 10, 10]), "perf", "r", "round trips/s")  # fmt: skip
+    wide = report.Check("memcpy", "perf bench mem memcpy", _versus("perf", "g", [1, 2, 4], [2, 2, 2]), "perf", "g",
+                        "GB/s")  # fmt: skip
+    table = report.crosscheck_summary([ok, wide], 0.1)
+    assert table.columns == ["job", "tool", "ours", "tool's", "ours / tool", "rounds", "verdict"]
+    assert table.rows() == [
+        ("pipe ping-pong (round trips/s)", "perf bench sched pipe", "15 (15–15)", "10 (10–10)", "1.5× (1.5–1.5×)", 3,
+         "ours higher"),
+        ("memcpy (GB/s)", "perf bench mem memcpy", "2 (1–4); unstable: ±75 %", "2 (2–2)", "1× (0.5–2×)", 3,
+         "inconclusive"),
+    ]  # fmt: skip
+    none = _frame([{"job": "j", "tool": "perf", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
+                    "note": "perf is not installed"}])  # fmt: skip
+    ours_only = pl.concat([none, _versus("perf", "g", [3, 3, 3], [1]).filter(pl.col("tool") == "howfast")],
+                          how="diagonal_relaxed")  # fmt: skip
+    missing = report.crosscheck_summary([ok, report.Check("memcpy", "perf bench mem memcpy", ours_only, "perf", "g",
+                                                           "GB/s")], 0.1)  # fmt: skip
+    assert missing.columns[-1] == "note"
+    assert missing.row(1) == ("memcpy (GB/s)", "perf bench mem memcpy", "3 (3–3)", "n/a", "", None, "",
+                              "perf is not installed")  # fmt: skip
+    assert missing.row(0)[-1] == ""
+    with pytest.raises(TypeError, match="report.Check"):
+        report.crosscheck_summary([("pipe", "perf")])  # type: ignore[list-item]
+    assert report.side_estimate(_versus("perf", "g", [1, 2, 3], [9, 9, 9]), "g", "howfast").median == 2
+    assert report.side_estimate(none, "g", "howfast") is None
+
+
+def test_ladder_sentence_every_branch() -> None:
+    rises = report.ladder_sentence(_lat({4 * KiB: [1, 1.1, 1.2], 256 * MiB: [100, 110, 120]}))
+    assert rises == (
+        "A load in the 4 KiB working set took 1.1 ns (1–1.2 ns); one in the 256 MiB working set took 110 ns "
+        "(100–120 ns), 100× as long (83.3–120× within the two intervals)."
+    )
+    same = report.ladder_sentence(_lat({4 * KiB: [1, 1, 1.02], 16 * KiB: [0.99, 1, 1.01]}))
+    assert same.endswith("about as long (1×).")
+    shorter = report.ladder_sentence(_lat({4 * KiB: [4, 4, 4], 16 * KiB: [1, 1, 1]}))
+    assert shorter.endswith("4× shorter (4–4× within the two intervals).")
+    unclear = report.ladder_sentence(_lat({4 * KiB: [1, 2, 9], 16 * KiB: [1, 3, 9]}))
+    assert unclear.endswith("not clearly longer or shorter (1.5× by the medians; the runs overlap).")
+    assert report.ladder_sentence(_lat({4 * KiB: [1, 1, 1]})) == (
+        "One working set was measured: 4 KiB, 1 ns (1–1 ns) per load."
+    )
+    from howfast import claims
+
+    assert report.as_long(claims.Comparison(claims.MISSING)) == ""
+    assert report.ratio_span(claims.Comparison(claims.HIGHER, 1.2, 1.017, 1.58)) == "1.02–1.58×"  # never '1–1.6×'
+    assert report.ratio_span(claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), invert=True) == "1.67–2.5×"
+    assert report.ratio_span(claims.Comparison(claims.MISSING)) == ""
+
+
+def test_miss_sentence_uses_the_ladders_first_point_and_reads_right_when_far_is_faster() -> None:
+    lat = _lat({4 * KiB: [1, 1, 1], 16 * KiB: [2, 2, 2], 256 * MiB: [100, 100, 100]})
+    ladder, miss = report.ladder_sentence(lat), report.miss_sentence(lat, CACHES)
+    assert "100× as long" in ladder and "as long as 100 loads from the L1d (1 ns at a 4 KiB working set" in miss
+    faster = report.miss_sentence(_lat({4 * KiB: [10, 10, 10], 256 * MiB: [5, 5, 5]}), CACHES)
+    assert "that is 2× shorter (2–2× within the two intervals): this run cannot say that far loads are slower" in faster
+    assert "upper bound" not in faster
+    points = report.latency_points(_lat({64 * KiB: [4, 4, 4], 1 * MiB: [9, 9, 9]}))
+    assert report.first_level_point(points, report.data_caches(CACHES)) is None  # nothing in the L1d
+    assert report.first_level_point([], report.data_caches(CACHES)) is None
+
+
+def test_switches_sentence_every_branch() -> None:
+    both = pl.concat([
+        _costs({"pipe_same_cpu": [2000, 3000, 4000], "futex_same_cpu": [800, 900, 1000]}, "ns_per_switch"),
+        _costs({"thread_create": [30_000, 40_000, 50_000]}),
+    ])  # fmt: skip
+    assert report.switches_sentence(both) == (
+        "A process switch through a pipe took 3 µs (2–4 µs) per switch, a thread switch through a futex 900 ns "
+        "(800–1,000 ns), and creating and joining a thread 40 µs (30–50 µs)."
+    )
+    part = report.switches_sentence(_costs({"thread_create": [30_000, 40_000, 50_000]}))
+    assert part == (
+        "Creating and joining a thread took 40 µs (30–50 µs) (a process switch through a pipe and a thread switch "
+        "through a futex could not be measured here)."
+    )
+    assert report.switches_sentence(_costs({"mutex": [1]})) == "The switch and thread loops could not run here."
+    assert "n/a" not in report.switches_sentence(_costs({"mutex": [1]}))
+
+
+def test_seed_table_marks_unstable_and_says_why_a_row_is_missing() -> None:
+    lat = _lat({16 * KiB: [1, 1.5, 3]})
+    bw = _runs("kind", "gb_per_s", "GB/s", {"read": [10, 10, 10]}).with_columns(threads=pl.lit(1))
+    costs = pl.concat([
+        _costs({"mutex": [6, 6, 6]}),
+        _frame([{"operation": "getppid", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
+                 "note": "seccomp forbids it"}]),
+    ], how="diagonal_relaxed")  # fmt: skip
+    rows = {r["what"]: r for r in report.seed_table(lat, bw, costs, CACHES, 0.1).iter_rows(named=True)}
+    assert rows["L1d"]["here"] == (
+        "32 KiB (one per core); 1.5 ns per load at a 16 KiB working set (1–3 ns, 3 runs; unstable: ±67 %)"
+    )
+    names = report.COST_NAMES
+    assert rows[names["getppid"]]["here"] == "could not run: seccomp forbids it"
+    assert rows[names["getppid"]]["compared"] == "not measured here"
+    assert rows[names["pipe_same_cpu"]]["here"] == "not in this set"

@@ -18,10 +18,10 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from .. import charts, claims, fmt, reference, stats
+from .. import charts, claims, fmt, reference, stats, tables
 from ..checks import checked
 from ..claims import Cache
-from ..crosscheck import ratio_estimate, side_by_side, span
+from ..crosscheck import ratio_estimate, side_by_side
 from ..machine import caches as recorded_caches
 from ..stats import Estimate
 
@@ -39,8 +39,8 @@ COST_NAMES = {
     "mutex": "mutex lock + unlock, one thread",
     "mutex_contended": "mutex lock + unlock, two threads contending",
     "atomic": "atomic increment, one thread",
-    "atomic_shared": "atomic increment, two threads, same cache line",
-    "atomic_separate": "atomic increment, two threads, own cache lines",
+    "atomic_shared": "atomic increment, two threads, one shared counter",
+    "atomic_separate": "atomic increment, two threads, a counter each (own cache lines)",
     "getppid": "system call (getppid via syscall())",
     "clock_gettime": "clock_gettime (vDSO, no kernel entry)",
     "pipe_same_cpu": "process switch (pipe ping-pong, one CPU)",
@@ -97,8 +97,10 @@ def data_caches(facts: dict[str, Any]) -> list[Cache]:
 
 
 def latency_curve(latency: pl.DataFrame, metric: str = "ns_per_load") -> pl.DataFrame:
+    """Per working set: the median, the interval of the median (``lo``–``hi``, which the
+    chart's band draws) and the run count (``repetitions``, in its tooltip)."""
     summary = stats.summarize(latency, ["working_set"]).filter(pl.col("metric") == metric)
-    return summary.select("working_set", "median", "min", "max").with_columns(quantity=pl.lit(metric))
+    return summary.select("working_set", "median", "lo", "hi", "repetitions").with_columns(quantity=pl.lit(metric))
 
 
 def latency_points(latency: pl.DataFrame) -> list[tuple[int, Estimate]]:
@@ -132,20 +134,43 @@ def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelM
     return alt.layer(line, rules, text).configure_axisX(labelAngle=-40)
 
 
+def ratio_span(c: claims.Comparison, *, invert: bool = False) -> str:
+    """'1.02–1.58×': the range a ratio can take within the two intervals (``claims.compare``'s
+    ``lo``–``hi``), turned round with `invert` (for '2× faster' read from a ratio of 0.5);
+    three significant digits, so that a range just above 1 does not print as '1–1.6×'."""
+    if c.lo is None or c.hi is None or c.lo <= 0:
+        return ""
+    lo, hi = (1 / c.hi, 1 / c.lo) if invert else (c.lo, c.hi)
+    return f"{fmt.num(lo)}–{fmt.num(hi)}×"
+
+
+def as_long(c: claims.Comparison) -> str:
+    """A later time against an earlier one: '990× as long (955–1,410× within the two
+    intervals)', 'about as long (1.02×)', '2× shorter (…)', 'not clearly longer or shorter
+    (0.9× by the medians; the runs overlap)', '' when either is missing."""
+    if c.direction == claims.MISSING or c.ratio is None:
+        return ""
+    if c.direction == claims.HIGHER:
+        return f"{fmt.ratio(c.ratio)} as long ({ratio_span(c)} within the two intervals)"
+    if c.direction == claims.LOWER:
+        return f"{fmt.ratio(1 / c.ratio)} shorter ({ratio_span(c, invert=True)} within the two intervals)"
+    if c.direction == claims.SAME_WORD:
+        return f"about as long ({fmt.num(c.ratio, 3)}×)"
+    return f"not clearly longer or shorter ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+
+
 def ladder_sentence(latency: pl.DataFrame) -> str:
-    """The smallest and the largest working set's latency, and how far apart."""
-    curve = latency_curve(latency).sort("working_set")
-    if curve.height == 0:
+    """The smallest and the largest working set's latency, and how far apart, in the words
+    ``claims.compare`` allows, with the range the ratio takes within the two intervals."""
+    points = latency_points(latency)
+    if not points:
         return "The pointer chase could not run here."
-    first, last = curve.row(0, named=True), curve.row(-1, named=True)
-    if curve.height == 1:
-        return (
-            f"One working set was measured: {fmt.size(first['working_set'])}, {fmt.num(first['median'])} ns per load."
-        )
+    (ws0, first), (ws1, last) = points[0], points[-1]
+    if len(points) == 1:
+        return f"One working set was measured: {fmt.size(ws0)}, {_bounds(first)} per load."
     return (
-        f"A load in the {fmt.size(first['working_set'])} working set took {fmt.num(first['median'])} ns; "
-        f"one in the {fmt.size(last['working_set'])} working set took {fmt.num(last['median'])} ns, "
-        f"{fmt.ratio_of(last['median'], first['median'])} as long."
+        f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}; one in the {fmt.size(ws1)} working set "
+        f"took {_bounds(last)}, {as_long(claims.compare(last, first))}."
     )
 
 
@@ -231,19 +256,41 @@ def step_words(c: claims.Comparison) -> str:
 
 def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str = "about as fast as") -> str:
     """``claims.phrase`` followed by what it compares with, the ratio's parenthesis after
-    it: '1.3× faster than one thread', 'about as fast as one thread (1.02×)', 'not clearly
-    faster or slower than one thread (0.99× by the medians; the runs overlap)'."""
+    it: '1.3× faster than one thread (1.1–1.5×)' (the range the ratio takes within the two
+    intervals), 'about as fast as one thread (1.02×)', 'not clearly faster or slower than
+    one thread (0.99× by the medians; the runs overlap)'."""
     if c.direction == claims.UNCLEAR and c.ratio is not None:
         return f"not clearly {more} or {less} than {other} ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
     if c.direction == claims.SAME_WORD and c.ratio is not None:
         return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
+    if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio is not None:
+        span = ratio_span(c, invert=c.direction == claims.LOWER)
+        return f"{claims.phrase(c, more=more, less=less, same=same)} {other}" + (f" ({span})" if span else "")
     return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
 
 
-def latency_table(latency: pl.DataFrame, facts: dict[str, Any]) -> pl.DataFrame:
-    """Per working set: the cache level it fits in (this set's topology), ns per load with
-    the interval of the median, and how it compares with the previous working set (the
-    plateau predicate's own evidence)."""
+def interval_cell(e: Estimate, target: float | None, show: Any = None) -> str:
+    """A table's interval column: '1.1–1.62', then '; unstable: ±23 %' where the interval
+    stayed wider than ±`target` (``stats.stability``), the mark's spaces unbreakable so
+    that a narrow column wraps it whole onto a line of its own."""
+    show = show or fmt.num
+    return f"{show(e.lo)}–{show(e.hi)}" + _mark(e, target)
+
+
+NBSP = "\u00a0"
+
+
+def _mark(e: Estimate, target: float | None) -> str:
+    """'; unstable: ±23 %' (spaces inside the mark unbreakable), or ''."""
+    mark = stats.stability(e, target)
+    return f"; {mark.replace(' ', NBSP)}" if mark else ""
+
+
+def latency_table(latency: pl.DataFrame, facts: dict[str, Any], target: float | None = None) -> pl.DataFrame:
+    """Per working set: the cache level it fits in (this set's topology), ns per load, the
+    interval of that median (marked unstable where it stayed wider than ±`target`, the
+    profile's: ``ResultSet.target``), the run count, and how it compares with the previous
+    working set (the plateau predicate's own evidence)."""
     caches = data_caches(facts)
     points = latency_points(latency)
     rows = []
@@ -251,10 +298,11 @@ def latency_table(latency: pl.DataFrame, facts: dict[str, Any]) -> pl.DataFrame:
         same = step(e, points[i - 1][1]) if i else None
         rows.append({
             "working set": fmt.size(ws), "fits in": level_name(ws, caches), "ns per load": e.median,
-            "interval": fmt.span(e.lo, e.hi), "against the previous": "" if same is None else step_words(same),
+            "interval": interval_cell(e, target), "runs": e.runs,
+            "against the previous": "" if same is None else step_words(same),
         })  # fmt: skip
     schema = {"working set": pl.String, "fits in": pl.String, "ns per load": pl.Float64, "interval": pl.String,
-              "against the previous": pl.String}  # fmt: skip
+              "runs": pl.Int64, "against the previous": pl.String}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -316,7 +364,8 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
             parts.append(
                 f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
                 f"{fmt.size(ws0)} to "
-                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.ratio(rise.ratio)})"
+                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.ratio(rise.ratio)}; {ratio_span(rise)} within the "
+                "two intervals)"
             )
     past = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) is None]
     last = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) == caches[-1]]
@@ -413,7 +462,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     c = step(e1, e0)
     said = f"{fmt.num(e0.median)} ns at {fmt.size(ws0)}, {fmt.num(e1.median)} ns at {fmt.size(ws1)}"
     if c.direction == claims.HIGHER:
-        return f"Past {who}, latency kept rising: {said}, {fmt.ratio(c.ratio)} as long. {tlb}"
+        return f"Past {who}, latency kept rising: {said}, {as_long(c)}. {tlb}"
     if c.direction == claims.SAME_WORD:
         return f"Past {who}, latency stayed about the same ({said}): no further rise within this sweep."
     if c.direction == claims.LOWER:
@@ -457,42 +506,74 @@ def _bounds_us(e: Estimate) -> str:
     return f"{fmt.num(e.median / 1e3)} µs ({fmt.span(e.lo / 1e3, e.hi / 1e3)} µs)"
 
 
+def first_level_point(points: Sequence[tuple[int, Estimate]], caches: Sequence[Cache]) -> tuple[int, Estimate] | None:
+    """The working set that stands for a load from the first cache level: the smallest
+    measured, when it fits in that level (the same point as ``ladder_sentence``'s first, so
+    the page gives one ratio), else the largest at most half its size (``_level_point``)."""
+    if not points or not caches:
+        return None
+    if claims.cache_level(points[0][0], list(caches)) == caches[0]:
+        return points[0]
+    return _level_point(list(points), caches[0], caches)
+
+
 def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     """How many loads from the first cache level fit in one load at the largest working
-    set, from this run's two points, with the words ``claims.compare`` allows."""
+    set, from this run's two points (the ladder sentence's), with the words
+    ``claims.compare`` allows and the range the ratio takes within the two intervals."""
     points = latency_points(latency)
     caches = data_caches(facts)
-    first = _level_point(points, caches[0], caches) if caches else None
+    first = first_level_point(points, caches)
     if first is None or len(points) < 2 or points[-1][0] == first[0]:
         return "This run has no pair of an L1 load and a far load to compare."
     far = points[-1]
     c = claims.compare(far[1], first[1])
-    head = (
-        f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}: as long as "
-        f"{fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({fmt.num(first[1].median)} ns at "
-        f"{article(fmt.size(first[0]))} working set)"
-    )
+    near = f"{fmt.num(first[1].median)} ns at {article(fmt.size(first[0]))} working set"
+    head = f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}"
     if c.direction == claims.HIGHER:
         return (
-            head + ". The wall clock counts the time the CPU gave to other programs, and the far loads' long chunks "
-            "catch more of it, so on a busy machine that ratio is an upper bound. Data structures that follow "
-            "pointers (linked lists, trees of small nodes) pay a far load at every step; arrays walked in order let "
-            "the prefetchers hide it."
+            f"{head}: as long as {fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({near}; "
+            f"{ratio_span(c)} within the two intervals). The wall clock counts the time the CPU gave to other "
+            "programs, and the far loads' long chunks catch more of it, so on a busy machine that ratio is an upper "
+            "bound. Data structures that follow pointers (linked lists, trees of small nodes) pay a far load at "
+            "every step; arrays walked in order let the prefetchers hide it."
         )
-    return head + ", but the runs overlap, so this run cannot say that far loads are slower."
+    return (
+        f"{head}; against a load from the {caches[0].name} ({near}) that is {as_long(c)}: this run cannot say "
+        "that far loads are slower."
+    )
 
 
 # --- bandwidth ---------------------------------------------------------------------------------
 
 
-def bandwidth_table(bandwidth: pl.DataFrame) -> pl.DataFrame:
+def bandwidth_table(bandwidth: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Per loop and thread count: GB/s (the median), the interval of that median (marked
+    unstable where it stayed wider than ±`target`, the profile's) and the run count."""
     summary = stats.summarize(bandwidth, ["kind", "threads"]).filter(pl.col("metric") == "gb_per_s")
-    return summary.select(
-        "kind",
-        "threads",
-        pl.col("median").alias("GB/s"),
-        span("min", "max").alias("range"),
-    )
+    rows = []
+    for r in summary.iter_rows(named=True):
+        e = Estimate.from_row(r)
+        rows.append({"kind": r["kind"], "threads": r["threads"], "GB/s": e.median, "interval": interval_cell(e, target),
+                     "runs": e.runs})  # fmt: skip
+    schema = {"kind": pl.String, "threads": pl.Int64, "GB/s": pl.Float64, "interval": pl.String, "runs": pl.Int64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def bandwidth_setup(bandwidth: pl.DataFrame, buffer_bytes: int, passes: int) -> tuple[int, int]:
+    """(buffer bytes, passes) as the stored set ran them (its cases record both), else as
+    the plan says (`buffer_bytes`, `passes`): the prose describes the run it shows."""
+    ran = bandwidth.filter(pl.col("metric") == "gb_per_s") if "metric" in bandwidth.columns else bandwidth
+    if ran.height and {"buffer_bytes", "passes"} <= set(ran.columns):
+        sizes, counts = ran["buffer_bytes"].unique().to_list(), ran["passes"].unique().to_list()
+        if len(sizes) == 1 and len(counts) == 1 and sizes[0] and counts[0]:
+            return int(sizes[0]), int(counts[0])
+    return buffer_bytes, passes
+
+
+def times(n: int) -> str:
+    """'once', 'twice', '4 times': how often a loop went over its buffer."""
+    return {1: "once", 2: "twice"}.get(n, fmt.count(n, "time"))
 
 
 def _bandwidth(bandwidth: pl.DataFrame, kind: str, threads: int) -> Estimate | None:
@@ -551,12 +632,7 @@ def to_gb_per_s(metrics: pl.DataFrame, metric: str = "mib_per_s") -> pl.DataFram
 
 
 def _ours(metrics: pl.DataFrame, metric: str) -> Estimate | None:
-    rows = metrics.filter((pl.col("tool") == "howfast") & (pl.col("metric") == metric))
-    values = rows["value"].drop_nulls().to_list()
-    if not values:
-        return None
-    lo, hi, level = stats.median_interval(values)
-    return Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)  # type: ignore[arg-type]
+    return side_estimate(metrics, metric, "howfast")
 
 
 def same_loop_sentence(
@@ -577,29 +653,37 @@ def same_loop_sentence(
         ("one-thread memcpy", _bandwidth(bandwidth, "copy", 1), _ours(vs_memcpy, "gb_per_s"), "perf", ""),
     ]  # fmt: skip
     parts = []
+    longer = False
     for name, sweep, again, tool, note in pairs:
         if sweep is None or again is None:
             continue
+        longer = longer or bool(note)
         verdict = again_words(claims.compare(again, sweep))
-        parts.append(
-            f"the {name} ran at {fmt.num(sweep.median)} GB/s in the sweep and {fmt.num(again.median)} GB/s "
-            f"beside {tool}{note}: {verdict}"
-        )
+        parts.append(f"the {name} ran at {_rate(sweep)} in the sweep and {_rate(again)} beside {tool}{note}: {verdict}")
     if not parts:
         return (
             "The cross-checks did not run our loops a second time here, so every bandwidth figure of this page "
             "comes from the sweep alone."
         )
     lead = "One loop appears" if len(parts) == 1 else "Two loops appear"
+    differs = (
+        "only when they ran differs (and for the read how many passes), so a difference between them is the "
+        "machine at that moment or the longer run, not the code"
+        if longer
+        else "only when they ran differs, so a difference between them is the machine at that moment, not the code"
+    )
     return (
         f"{lead} twice on this page, as the sweep above and as our half of a cross-check below: "
         + "; ".join(parts)
-        + ". They are the same code on the same buffer; only the time they ran differs (the cross-checks run "
-        "later, alternating with the tool, on a machine shared with other work), so a difference between "
-        "them is the machine's drift, not the loop. The chapter's figures (and the numbers card's memory "
-        "bandwidth, the best read of the sweep) are the sweep's; the cross-check's own runs serve only as the "
-        "tool's partner in its ratio."
+        + f". They are the same code on the same buffer; {differs} (the cross-checks run later, alternating with "
+        "the tool). The chapter's figures (and the numbers card's memory bandwidth, the best read of the sweep) "
+        "are the sweep's; the cross-check's own runs serve only as the tool's partner in its ratio."
     )
+
+
+def _rate(e: Estimate, unit: str = "GB/s") -> str:
+    """'6.24 GB/s (4.07–6.55)': a rate with the interval of its median."""
+    return f"{fmt.num(e.median)} {unit} ({fmt.span(e.lo, e.hi)})"
 
 
 def again_words(c: claims.Comparison) -> str:
@@ -607,7 +691,10 @@ def again_words(c: claims.Comparison) -> str:
     if c.direction == claims.SAME_WORD:
         return "about the same"
     if c.direction in (claims.HIGHER, claims.LOWER):
-        return f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)})"
+        return (
+            f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)}; "
+            f"{ratio_span(c)} within the two intervals)"
+        )
     if c.direction == claims.MISSING:
         return "not compared"
     return f"{fmt.num(c.ratio, 2)}× by the medians, but within the runs' spread of each other"
@@ -616,46 +703,54 @@ def again_words(c: claims.Comparison) -> str:
 def same_pipe_sentence(costs: pl.DataFrame, vs_perf_pipe: pl.DataFrame) -> str:
     """The unpinned pipe ping-pong appears twice: in the cost table and as our half of the
     perf cross-check (the same call with the same count of round trips)."""
+    each = cost(costs, "pipe_any_cpu")
     table = cost(costs, "pipe_any_cpu", "ops_per_s")
     again = _ours(vs_perf_pipe, "round_trips_per_s")
-    if table is None or again is None:
+    if each is None or table is None or again is None:
         return "Our pipe ping-pong ran once only, in the cost table or beside perf, so it has one figure here."
     return (
-        f"Our unpinned pipe ping-pong appears twice: {fmt.num(table.median)} round trips per second in the cost "
-        f"table and {fmt.num(again.median)} beside perf, {again_words(claims.compare(again, table))}. It is the "
-        "same call with the same number of round trips, run at another time on a shared machine, and a wake-up "
-        "across CPUs depends on where the scheduler puts the two processes at that moment; the chapter's figure "
-        "is the cost table's."
+        f"Our unpinned pipe ping-pong appears twice: {fmt.duration_us(each.median / 1e3)} per round trip in the "
+        f"cost table, which is {_rate(table, 'round trips per second')}, and {_rate(again, 'per second')} beside "
+        f"perf: {again_words(claims.compare(again, table))}. It is the same call with the same number of round "
+        "trips, run at another time, and a wake-up across CPUs depends on where the scheduler puts the two "
+        "processes at that moment; the chapter's figure is the cost table's."
     )
 
 
 # --- costs ---------------------------------------------------------------------------------------
 
 
-def costs_table(costs: pl.DataFrame) -> pl.DataFrame:
-    summary = stats.summarize(costs, ["operation"])
+def costs_table(costs: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Per operation: ns each (the median), the interval of that median (marked unstable
+    where it stayed wider than ±`target`, the profile's), the run count, and for the
+    ping-pongs ns per switch (half a round trip, from the same runs; blank for the rows that
+    switch nothing). An operation this machine could not run reads n/a, its interval cell
+    saying why."""
     rows = []
     for op, words in COST_NAMES.items():
-        per = _pick(summary, "ns_per_op", op)
-        switch = _pick(summary, "ns_per_switch", op)
-        rows.append(
-            {
-                "operation": words,
-                "ns each": per,
-                "per second": _pick(summary, "ops_per_s", op),
-                # a ping-pong's half round trip; other rows switch nothing (blank, not "n/a")
-                "ns per switch": "" if switch is None else fmt.num(switch),
-            }
-        )
-    return pl.DataFrame(rows, schema_overrides={"ns each": pl.Float64, "per second": pl.Float64,
-                                                "ns per switch": pl.String})  # fmt: skip
+        per = cost(costs, op)
+        switch = cost(costs, op, "ns_per_switch")
+        rows.append({
+            "operation": words,
+            "ns each": None if per is None else per.median,
+            "interval": _why_not(costs, op) if per is None else interval_cell(per, target),
+            "runs": None if per is None else per.runs,
+            # a ping-pong's half round trip; other rows switch nothing (blank, not "n/a")
+            "ns per switch": "" if switch is None else fmt.num(switch.median),
+        })  # fmt: skip
+    schema = {"operation": pl.String, "ns each": pl.Float64, "interval": pl.String, "runs": pl.Int64,
+              "ns per switch": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
 
 
-def _pick(summary: pl.DataFrame, metric: str, operation: str) -> float | None:
-    try:
-        return stats.pick(summary, metric, operation=operation)
-    except KeyError:
-        return None
+def _why_not(costs: pl.DataFrame, operation: str) -> str:
+    """Why an operation has no figure: the reason its run stored, or that the set lacks it."""
+    if "operation" not in costs.columns:
+        return "not in this set"
+    reasons = stats.reasons(costs.filter(pl.col("operation") == operation))
+    if reasons:
+        return "could not run: " + "; ".join(reasons)
+    return "not in this set"
 
 
 def cost(costs: pl.DataFrame, operation: str, metric: str = "ns_per_op") -> Estimate | None:
@@ -667,37 +762,50 @@ def cost(costs: pl.DataFrame, operation: str, metric: str = "ns_per_op") -> Esti
 
 
 def contention_sentence(costs: pl.DataFrame) -> str:
+    """One thread's mutex against two threads contending for it (``claims.compare``)."""
     alone, fought = cost(costs, "mutex"), cost(costs, "mutex_contended")
     if alone is None or fought is None:
         return "The one- and two-thread mutex loops could not both run here."
     c = claims.compare(fought, alone)
     head = (
-        f"An uncontended mutex costs {fmt.num(alone.median)} ns: a lock is an atomic instruction on a cache line "
+        f"An uncontended mutex cost {fmt.num(alone.median)} ns: a lock is an atomic instruction on a cache line "
         f"this core already owns. With two threads fighting over it, each lock took {fmt.num(fought.median)} ns, "
         f"{versus(c, 'alone', more='slower', less='faster')}"
     )
     if c.direction == claims.HIGHER:
-        return head + ", because the line must travel between the cores."
+        return head + (
+            ": the lock's cache line travels between the cores, and a thread that finds the lock taken waits in "
+            "the kernel until it is released (this run does not count how often either happened)."
+        )
     return head + ": this run shows no cost of the line's travel between the cores."
 
 
 def false_sharing_sentence(costs: pl.DataFrame) -> str:
+    """Two threads on one shared counter against two threads on a counter each, on lines
+    of their own (``claims.compare``). Both increment atomically; the shared counter's
+    line must travel between the cores."""
     shared, separate = cost(costs, "atomic_shared"), cost(costs, "atomic_separate")
     if shared is None or separate is None:
         return "The two-thread atomic increments could not both run here."
     c = claims.compare(shared, separate)
     head = (
-        f"Two threads incrementing counters on the same cache line took {fmt.num(shared.median)} ns per increment, "
-        + versus(
-            c,
-            f"the same threads on counters a cache line apart, at {fmt.num(separate.median)} ns",
-            more="slower",
-            less="faster",
-        )
+        f"Two threads incrementing one shared counter took {fmt.num(shared.median)} ns per increment, and the same "
+        f"threads each incrementing a counter of its own, on a cache line of its own, {fmt.num(separate.median)} ns"
     )
     if c.direction == claims.HIGHER:
-        return head + ". That is false sharing: the counters are independent, but the cache works in lines."
-    return head + ": this run does not show the cost of sharing a line (false sharing)."
+        return (
+            f"{head}: sharing made each increment {fmt.ratio(c.ratio)} slower ({ratio_span(c)} within the two "
+            "intervals). The line holding the shared counter travels between the cores at every increment; two "
+            "counters that merely sit on one line (false sharing) pay the same trip, though this run does not "
+            "measure that case."
+        )
+    if c.direction == claims.SAME_WORD:
+        said = f"about the same ({fmt.num(c.ratio, 3)}×)"
+    elif c.direction == claims.LOWER:
+        said = f"{fmt.ratio(1 / c.ratio)} faster with the shared counter ({ratio_span(c, invert=True)})"
+    else:
+        said = f"not clearly slower or faster ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+    return f"{head}: {said}, so this run does not show the cost of moving a cache line between the cores."
 
 
 def vdso_sentence(costs: pl.DataFrame) -> str:
@@ -716,27 +824,62 @@ def vdso_sentence(costs: pl.DataFrame) -> str:
     return head + ": this run does not show the saving of the vDSO, which answers it without entering the kernel."
 
 
+SWITCH_WORDS = (
+    ("pipe_same_cpu", "ns_per_switch", "a process switch through a pipe", "per switch"),
+    ("futex_same_cpu", "ns_per_switch", "a thread switch through a futex", "per switch"),
+    ("thread_create", "ns_per_op", "creating and joining a thread", ""),
+)
+
+
+def switches_sentence(costs: pl.DataFrame) -> str:
+    """The switch and thread-start figures the prose quotes (the pinned ping-pongs and
+    thread creation), each with the interval of its median; the loops that could not run
+    are said, never an empty or 'n/a' value."""
+    said, missing = [], []
+    for op, metric, words, unit in SWITCH_WORDS:
+        e = cost(costs, op, metric)
+        if e is None:
+            missing.append(words)
+            continue
+        figure = _bounds_us(e) + (f" {unit}" if unit and not said else "")
+        said.append(f"{words}{' took' if not said else ''} {figure}")
+    if not said:
+        return "The switch and thread loops could not run here."
+    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
+    text = text[0].upper() + text[1:]
+    if missing:
+        text += f" ({' and '.join(missing)} could not be measured here)"
+    return text + "."
+
+
 def caps_sentence(costs: pl.DataFrame) -> str:
-    """The per-item ceilings the measured costs set: 10^9 / ns per second."""
+    """The per-item ceilings the measured costs set: 10^9 / ns per second, with the range
+    the interval of each cost gives."""
     sys, wake = cost(costs, "getppid"), cost(costs, "futex_any_cpu", "ns_per_switch")
     parts = []
     if sys is not None:
         parts.append(
-            f"a design that enters the kernel once per item paid {fmt.num(sys.median)} ns per item for that alone "
-            f"here: at most {fmt.num(1e9 / sys.median)} items per second per core"
+            f"a design that enters the kernel once per item paid {_bounds(sys)} per item for that alone here, which "
+            f"caps it near {_ceiling(sys, 'items per second per core')}"
         )
     if wake is not None:
         parts.append(
-            f"one that hands each item to another thread (a futex wake-up, {fmt.duration_us(wake.median / 1e3)} "
-            f"per hand-over here) at most {fmt.num(1e9 / wake.median)} per second for the pair"
+            f"one that hands each item to another thread paid a futex wake-up per item, {_bounds_us(wake)}, which "
+            f"caps the pair near {_ceiling(wake, 'items per second')}"
         )
     if not parts:
         return "The system-call and wake-up loops could not run here."
     text = "; ".join(parts)
     return (
-        text[0].upper() + text[1:] + ", before it does any work. Both costs were timed on a busy machine, so a quiet "
-        "one allows more."
+        text[0].upper() + text[1:] + ", before any work is done. These are wall-clock costs, which count any time "
+        "other programs took the CPU, so on a busy machine the caps read low."
     )
+
+
+def _ceiling(e: Estimate, unit: str) -> str:
+    """'1.17 million items per second (966,000–1.69 million)': 10^9 / a cost in ns, with
+    the range its interval gives."""
+    return f"{fmt.num(1e9 / e.median)} {unit} ({fmt.span(1e9 / e.hi, 1e9 / e.lo)})"
 
 
 # --- the seed's laptop -----------------------------------------------------------------------------
@@ -760,11 +903,16 @@ CACHE_NOT_COMPARABLE = (
 
 
 def seed_table(
-    latency: pl.DataFrame, bandwidth: pl.DataFrame, costs: pl.DataFrame, facts: dict[str, Any]
+    latency: pl.DataFrame,
+    bandwidth: pl.DataFrame,
+    costs: pl.DataFrame,
+    facts: dict[str, Any],
+    target: float | None = None,
 ) -> pl.DataFrame:
     """The seed's system table (seed 000's laptop, data/reference/system.csv) beside this
-    machine: per row what was measured here, the laptop's figure as printed, and the
-    comparison, or why there is none ("not comparable")."""
+    machine: per row what was measured here (the median, the interval of the median, the
+    run count, and 'unstable' where the interval stayed wider than ±`target`), the laptop's
+    figure as printed, and the comparison, or why there is none ("not comparable")."""
     ref = reference.load("system").filter(pl.col("machine") == "laptop")
     caches = data_caches(facts)
     points = latency_points(latency)
@@ -777,7 +925,7 @@ def seed_table(
     for c in caches:
         point = _level_point(points, c, caches)
         here = f"{fmt.size(c.size)} ({_sharing(c)}); " + (
-            f"{_bounds(point[1])} per load at {article(fmt.size(point[0]))} working set"
+            _measured(point[1], target, f"per load at {article(fmt.size(point[0]))} working set")
             if point
             else "no working set measured at most half its size"
         )
@@ -787,7 +935,9 @@ def seed_table(
     if points:
         ws, e = points[-1]
         size = facts.get("memory_bytes")
-        here = (f"{fmt.size(size)}; " if size else "") + f"{_bounds(e)} per load at {article(fmt.size(ws))} working set"
+        here = (f"{fmt.size(size)}; " if size else "") + _measured(
+            e, target, f"per load at {article(fmt.size(ws))} working set"
+        )
         rows.append({"what": "RAM, latency", "here": here,
                      "laptop (seed 000, as printed)": seed_cache("RAM", ("size", "latency_cycles")) or "",
                      "compared": CACHE_NOT_COMPARABLE})  # fmt: skip
@@ -799,8 +949,8 @@ def seed_table(
         e = Estimate.from_row(best)
         rows.append({
             "what": "RAM, read bandwidth",
-            "here": f"{fmt.num(e.median)} GB/s ({fmt.span(e.lo, e.hi)} GB/s), sequential read, "
-                    f"{fmt.count(int(best['threads']), 'thread')}",
+            "here": _measured(e, target, f"sequential read, {fmt.count(int(best['threads']), 'thread')}",
+                              show=lambda v: f"{fmt.num(v)} GB/s"),
             "laptop (seed 000, as printed)": seed_cache("RAM", ("throughput",)) or "",
             "compared": "not comparable: the seed's figure is a row of the same summary table, with no method, "
                         "thread count or buffer size",
@@ -810,7 +960,8 @@ def seed_table(
         metric = "ns_per_switch" if ours.endswith("_cpu") else "ns_per_op"
         e = cost(costs, ours, metric)
         unit = "per switch" if metric == "ns_per_switch" else "per call"
-        here = fmt.NA if e is None else f"{_bounds_us(e)} {unit}"
+        here = (_why_not(costs, ours) if e is None else
+                _measured(e, target, unit, show=_time_unit(e)))  # fmt: skip
         rows.append({"what": COST_NAMES[ours], "here": here,
                      "laptop (seed 000, as printed)": "" if row is None else str(row["quoted"]).strip("()"),
                      "compared": _seed_compared(seed_op, e, ref)})  # fmt: skip
@@ -835,13 +986,38 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
     if ours is None:
         return "not measured here"
     c = claims.compare(ours, Estimate.exact(seed))
+    differs = SEED_DIFFERS.get(seed_op, "the seed does not give its method")
+    if c.direction == claims.UNCLEAR:
+        show = _time_unit(ours)
+        return (
+            f"not clearly slower or faster than the laptop ({fmt.num(c.ratio, 2)}× by our median, but our interval, "
+            f"{show(ours.lo)} to {show(ours.hi)}, holds its {show(seed)}); {differs}"
+        )
     busy = (
-        " at most: our wall clock also counted the time other programs took on this shared machine, which only adds"
+        ", at most: our wall clock also counts any time other programs took the CPU, which only adds"
         if c.direction == claims.HIGHER
         else ""
     )
-    words = versus(c, "the laptop", more="slower", less="faster")
-    return f"{words}{',' if busy else ''}{busy}; " + SEED_DIFFERS.get(seed_op, "the seed does not give its method")
+    return f"{versus(c, 'the laptop', more='slower', less='faster')}{busy}; {differs}"
+
+
+def _time_unit(e: Estimate) -> Any:
+    """How to show the times of one row: in ns below a microsecond, else in µs."""
+    if e.median < 1e3:
+        return lambda v: f"{fmt.num(v)} ns"
+    return lambda v: f"{fmt.num(v / 1e3)} µs"
+
+
+def _measured(e: Estimate, target: float | None, what: str, show: Any = None) -> str:
+    """'1.14 ns per load at a 16 KiB working set (1.1–1.62 ns, 3 runs; unstable: ±23 %)':
+    a figure of the seed table with what it is, then its interval, run count and mark."""
+    show = show or (lambda v: f"{fmt.num(v)} ns")
+    mark = stats.stability(e, target)
+    return (
+        f"{show(e.median)} {what} ({show(e.lo).split(' ')[0]}–{show(e.hi)}, {fmt.count(e.runs, 'run')}"
+        + (f"; {mark}" if mark else "")
+        + ")"
+    )
 
 
 # --- cross-checks ------------------------------------------------------------------------------------
@@ -849,6 +1025,71 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
 
 def crosscheck_table(metrics: pl.DataFrame, tool: str, metric: str, unit: str) -> pl.DataFrame:
     return side_by_side(metrics, ["job"], metric, unit=unit, tool=tool)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One cross-check of the page: our `job` (words) beside `name` (the tool as a reader
+    knows it), its stored runs `metrics` (a ``tool`` column: howfast or `tool`), the
+    `metric` both report, in `unit`."""
+
+    job: str
+    name: str
+    metrics: pl.DataFrame
+    tool: str
+    metric: str
+    unit: str
+
+
+def side_estimate(metrics: pl.DataFrame, metric: str, tool: str) -> Estimate | None:
+    """One side's median of `metric` (`tool`: "howfast" or the tool's name) with the
+    interval of that median over its runs; None when that side did not run."""
+    if metrics.height == 0 or "tool" not in metrics.columns:
+        return None
+    rows = metrics.filter((pl.col("tool") == tool) & (pl.col("metric") == metric))
+    values = rows["value"].drop_nulls().to_list()
+    if not values:
+        return None
+    lo, hi, level = stats.median_interval(values)
+    return Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)  # type: ignore[arg-type]
+
+
+def crosscheck_summary(checks: Sequence[Check], target: float | None = None) -> pl.DataFrame:
+    """The cross-check table: per check, each side's median with the interval of that
+    median (``tables.figure``, marked unstable where wider than ±`target`), the median of
+    the per-round ratios ours / tool with the interval of that median, the number of
+    rounds that ran both (each side ran once per round, so it is also each side's run
+    count), and the verdict that interval supports (``claims.crosscheck``). A check whose
+    tool could not run says why in a ``note`` column, which is left out when no row needs it."""
+    if not isinstance(checks, (list, tuple)) or not all(isinstance(c, Check) for c in checks):
+        raise TypeError("crosscheck_summary(): checks must be a list of report.Check")
+    rows = []
+    for check in checks:
+        ours, theirs = (
+            side_estimate(check.metrics, check.metric, "howfast"),
+            side_estimate(check.metrics, check.metric, check.tool),
+        )
+        ratios = round_ratios(check.metrics, check.metric, check.tool)
+        ratio = ratio_estimate(ratios) if ratios else None
+        why = "; ".join(stats.reasons(check.metrics)) if ratio is None else ""
+        rows.append({
+            "job": f"{check.job} ({check.unit})", "tool": check.name,
+            "ours": tables.figure(ours, target, fmt.num, runs=False),
+            "tool's": tables.figure(theirs, target, fmt.num, runs=False),
+            "ours / tool": "" if ratio is None else f"{fmt.ratio(ratio.median)} ({span_of(ratio)})",
+            "rounds": len(ratios) if ratios else None,
+            "verdict": "" if ratio is None else claims.crosscheck(ratio).outcome,
+            "note": (why or "no round ran both") if ratio is None else "",
+        })  # fmt: skip
+    schema = {"job": pl.String, "tool": pl.String, "ours": pl.String, "tool's": pl.String,
+              "ours / tool": pl.String, "rounds": pl.Int64, "verdict": pl.String, "note": pl.String}  # fmt: skip
+    frame = pl.DataFrame(rows, schema=schema)
+    return frame if any(frame["note"].to_list()) else frame.drop("note")
+
+
+def span_of(e: Estimate) -> str:
+    """'1.1–3.8×': the interval of a ratio's median, as ``claims.Verdict.words`` prints it."""
+    return f"{fmt.num(e.lo, 2)}–{fmt.ratio(e.hi)}"
 
 
 def round_ratios(metrics: pl.DataFrame, metric: str, tool: str) -> list[float]:
