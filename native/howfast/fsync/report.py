@@ -420,7 +420,10 @@ def estimate(metrics: pl.DataFrame, by: list[str], metric: str, **where: object)
 def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str) -> str:
     """``claims.phrase`` with what is compared put before the phrase's parenthesis:
     'not clearly slower or faster than fsync (1.1× by the medians, but the runs overlap)'."""
-    words = claims.phrase(c, more=more, less=less, same=same)
+    # claims.phrase says 'the runs overlap'; what overlaps is the two medians' intervals
+    words = claims.phrase(c, more=more, less=less, same=same).replace(
+        "but the runs overlap", "but the intervals overlap"
+    )
     if words.endswith(")") and " (" in words:
         head, rest = words.split(" (", 1)
         return f"{head} {other} ({rest}"
@@ -796,7 +799,8 @@ def reference_sentence(ours: stats.Estimate | None, laptop_us: float, facts: dic
         else "this machine's write + fsync could not be measured"
     )
     text = (
-        f"Seed 000's laptop took about {fmt.duration_us(laptop_us)} per fsync on its NVMe drive; {here}. "
+        f"The laptop of seed 000 printed about {fmt.duration_us(laptop_us)} per fsync on its NVMe drive, one "
+        f"figure without a spread; {here}. "
         "The two are not comparable as drives. The seed does not say what its program wrote (block size, "
         "growing or rewritten file) or its drive's write-cache mode; here it is "
         f"{write_cache_short(facts)}."
