@@ -478,11 +478,11 @@ def fdatasync_sentence(
         )
         if grow.direction == claims.HIGHER:
             why += (
-                " So the gap is not work fdatasync adds; the two methods' repetitions ran one after the "
-                "other, not at once, and this disk's speed drifts between them."
+                " So the gap is not work fdatasync adds; the two methods' runs took turns on a disk whose "
+                "speed drifts, and this page does not measure what moved it."
             )
         elif grow.direction == claims.LOWER:
-            why += " That it was faster anyway is more than the work explains; read it as this disk's drift."
+            why += " That it was faster anyway is more than the work explains; this page does not measure why."
         parts.append(said + why)
     rewrite = claims.compare(rewrite_fdatasync, rewrite_fsync)
     if rewrite.direction == claims.MISSING:
@@ -497,8 +497,8 @@ def fdatasync_sentence(
             said += " Here it has something to skip: the timestamps a rewrite changes, which fsync must commit."
         elif rewrite.direction == claims.HIGHER:
             said += (
-                " fdatasync does no more work than fsync here, so this gap is the disk's drift between the "
-                "two methods' repetitions, not the calls."
+                " fdatasync does no more work than fsync here, so the calls do not explain this gap; the two "
+                "methods' runs took turns on a disk whose speed drifts, and this page does not measure what moved it."
             )
         else:
             said += (
