@@ -6,9 +6,9 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from .. import charts, claims, fmt, machine, reference, stats
+from .. import charts, claims, fmt, machine, reference, stats, tables
 from ..checks import checked
-from ..crosscheck import ratio_estimate, round_ratios, side_by_side
+from ..crosscheck import paired_ratios, ratio_estimate, round_ratios
 from ..stats import Estimate
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
@@ -94,6 +94,52 @@ def _summary(metrics: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     return stats.summarize(metrics, by)
 
 
+def runs_text(counts: list[int]) -> str:
+    """The run count of a table row's figures: '3' when they all have the same, '3–5'
+    when they differ, n/a when none was measured."""
+    found = sorted({int(c) for c in counts if c})
+    if not found:
+        return fmt.NA
+    return str(found[0]) if len(found) == 1 else f"{found[0]}–{found[-1]}"
+
+
+def _cell(estimate: Estimate | None, target: float | None, show=fmt.num) -> str:
+    """A table cell: the median with the interval of the median, and the unstable mark
+    where that interval stayed wider than ±`target` (tables.figure, the count left to a
+    column of its own)."""
+    if estimate is not None and estimate.lo == estimate.hi:  # every run alike (a count of 0): no spread to show
+        return show(estimate.median)
+    return tables.figure(estimate, target, show, runs=False)
+
+
+def _ratio_cell(estimate: Estimate | None) -> str:
+    """A ratio with its interval, '24× (22–26)'; n/a when not measured."""
+    if estimate is None:
+        return fmt.NA
+    return f"{fmt.ratio(estimate.median)} ({ratio_span(estimate.lo, estimate.hi)})"
+
+
+def _signed_cell(estimate: Estimate | None) -> str:
+    """A figure that may be negative, with its interval: '−25.9 (−84.6 to 593)' (a dash
+    between two ends that may carry a minus would read as one). No unstable mark: a
+    difference near zero has no meaningful relative width; whether its interval includes
+    zero is what the reader needs."""
+    if estimate is None:
+        return fmt.NA
+    if estimate.lo == estimate.hi == estimate.median:
+        return signed(estimate.median)
+    return f"{signed(estimate.median)} ({signed_span(estimate.lo, estimate.hi)})"
+
+
+def _values_estimate(values: list[float]) -> Estimate | None:
+    """The median of some runs' values with the interval of that median; None without any."""
+    v = [float(x) for x in values if x is not None and x == x]
+    if not v:
+        return None
+    lo, hi, level = stats.median_interval(v)
+    return Estimate(float(pl.Series(v).median()), lo, hi, len(v), level)
+
+
 def best_mode(metrics: pl.DataFrame) -> pl.DataFrame:
     """Per capacity and O_DSYNC setting: the flush mode with the most records/s (median)."""
     s = _summary(metrics, ["capacity", "dsync", "mode", "buffers"]).filter(pl.col("metric") == "records_per_s")
@@ -105,64 +151,47 @@ def best_mode(metrics: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def sweep_table(metrics: pl.DataFrame, dsync: bool) -> pl.DataFrame:
-    """One row per capacity: records/s of each flush mode (median), flushes/s and ns per
-    record of the fastest, the seed's Go figures, and our blocking writer over the seed's
-    (like with like: the seed's design is the blocking one)."""
+def sweep_table(metrics: pl.DataFrame, dsync: bool, target: float | None = None) -> pl.DataFrame:
+    """One row per capacity: records/s of each flush mode, each the median with the
+    interval of the median and, where that interval stayed wider than ±`target`, the
+    unstable mark; the deep mode's buffer count; the run count of the row's figures; the
+    seed's Go figure (one printed number, no spread); and our blocking writer over the
+    seed's, with the interval of our figure carried through (like with like: the seed's
+    design is the blocking one). Time per record and flushes per second are these rates
+    turned round, so the table leaves them to the chart and the prose."""
     rows = metrics.filter(pl.col("dsync") == dsync)
-    s = _summary(rows, ["capacity", "mode", "buffers"])
-    rate = (
-        rows.select("capacity")
-        .unique()
-        .sort("capacity")
-        .join(
-            s.filter(pl.col("metric") == "records_per_s").pivot(on="mode", index="capacity", values="median"),
-            on="capacity",
-            how="left",
+    rates = rows.filter(pl.col("metric") == "records_per_s")
+    seed = seed_figures().filter(pl.col("dsync") == dsync)
+    seed_rate = dict(zip(seed["capacity"].to_list(), seed["records_per_s"].to_list()))
+    missing = stats.unsupported(rows, ["capacity", "mode"])
+    out = []
+    for cap in sorted(rows["capacity"].unique().to_list()):
+        at = rates.filter(pl.col("capacity") == cap)
+        ests = {mode: _estimate(at, "records_per_s", mode=mode) for mode in MODES}
+        deep = at.filter(pl.col("mode") == DEEP)["buffers"]
+        theirs = seed_rate.get(cap)
+        ours = ests[BLOCKING]
+        ratio = ours.scaled(1 / theirs) if ours is not None and theirs else None
+        why = missing.filter(pl.col("capacity") == cap)
+        out.append(
+            {
+                "capacity": fmt.size(cap),
+                **{MODE_NAMES[m]: _cell(e, target) for m, e in ests.items()},
+                "deep buffers": int(deep[0]) if deep.len() else None,
+                "runs": runs_text([e.runs for e in ests.values() if e is not None]),
+                "seed records/s": theirs,
+                "blocking / seed": _ratio_cell(ratio),
+                "unsupported": "; ".join(
+                    f"{MODE_NAMES.get(r['mode'], r['mode'])}: {r['note']}" for r in why.iter_rows(named=True)
+                )
+                or None,
+            }
         )
-    )
-    for mode in MODES:
-        if mode not in rate.columns:
-            rate = rate.with_columns(pl.lit(None, dtype=pl.Float64).alias(mode))
-    best = best_mode(rows).select("capacity", pl.col("mode").alias("best"), "buffers")
-    chosen = s.join(best, left_on=["capacity", "mode", "buffers"], right_on=["capacity", "best", "buffers"])
-    extra = chosen.filter(pl.col("metric").is_in(["flushes_per_s", "ns_per_op"])).pivot(
-        on="metric", index="capacity", values="median"
-    )
-    for column in ("flushes_per_s", "ns_per_op"):
-        if column not in extra.columns:
-            extra = extra.with_columns(pl.lit(None, dtype=pl.Float64).alias(column))
-    seed = (
-        seed_figures()
-        .filter(pl.col("dsync") == dsync)
-        .select("capacity", pl.col("records_per_s").alias("seed records/s"), pl.col("ns_per_op").alias("seed ns/op"))
-    )
-    table = rate.join(extra, on="capacity", how="left").join(seed, on="capacity", how="left").sort("capacity")
-    deep = rows.filter(pl.col("mode") == DEEP).select("capacity", "buffers").unique()
-    table = table.join(deep.rename({"buffers": "deep buffers"}), on="capacity", how="left")
-    table = table.with_columns(
-        pl.max_horizontal(*MODES).alias("best records/s"),
-    ).with_columns((pl.col(BLOCKING) / pl.col("seed records/s")).alias("blocking / seed"))
-    missing = (
-        stats.unsupported(rows, ["capacity", "mode"])
-        .group_by("capacity", maintain_order=True)
-        .agg((pl.concat_str(pl.col("mode").str.join(", "), pl.lit(": "), pl.col("note").first())).alias("unsupported"))
-    )
-    if missing.height:
-        table = table.join(missing, on="capacity", how="left")
-    return table.select(
-        pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String).alias("capacity"),
-        pl.col(BLOCKING).alias(MODE_NAMES[BLOCKING]),
-        pl.col(DOUBLE).alias(MODE_NAMES[DOUBLE]),
-        pl.col(DEEP).alias(MODE_NAMES[DEEP]),
-        "deep buffers",
-        pl.col("flushes_per_s").alias("flushes/s"),
-        pl.col("ns_per_op").alias("ns/record"),
-        "seed records/s",
-        "seed ns/op",
-        "blocking / seed",
-        *(["unsupported"] if missing.height else []),
-    )
+    schema = {"capacity": pl.String, **{MODE_NAMES[m]: pl.String for m in MODES}, "deep buffers": pl.Int64,
+              "runs": pl.String, "seed records/s": pl.Float64, "blocking / seed": pl.String,
+              "unsupported": pl.String}  # fmt: skip
+    table = pl.DataFrame(out, schema=schema)
+    return table if missing.height else table.drop("unsupported")
 
 
 #: The seed's line in the sweep chart's legend (short: a legend label is never cut).
@@ -171,21 +200,28 @@ SEED_SERIES = "seed 002 (Go)"
 
 def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     """Long data for the seed's chart: MB/s and ns per record against capacity (KiB),
-    ours per flush mode (median and range) beside the seed's Go run."""
+    ours per flush mode (the median, the interval of the median ``lo``–``hi`` and the run
+    count ``repetitions``) beside the seed's Go run (one printed figure: lo = hi = median)."""
     s = _summary(metrics, ["capacity", "dsync", "mode"]).filter(pl.col("metric").is_in(["mb_per_s", "ns_per_op"]))
     ours = s.select(
         "capacity",
         "dsync",
         "metric",
         "median",
-        "min",
-        "max",
+        "lo",
+        "hi",
+        pl.col("repetitions").cast(pl.Int64),
         pl.col("mode").replace_strict(MODE_NAMES).alias("series"),
     )
     seed = (
         seed_figures()
         .unpivot(index=["capacity", "dsync"], on=["mb_per_s", "ns_per_op"], variable_name="metric", value_name="median")
-        .with_columns(pl.col("median").alias("min"), pl.col("median").alias("max"), pl.lit(SEED_SERIES).alias("series"))
+        .with_columns(
+            pl.col("median").alias("lo"),
+            pl.col("median").alias("hi"),
+            pl.lit(1, dtype=pl.Int64).alias("repetitions"),
+            pl.lit(SEED_SERIES).alias("series"),
+        )
     )
     both = pl.concat([ours, seed.select(ours.columns)])
     return both.with_columns(
@@ -222,7 +258,7 @@ def _sweep_panel(
     )
     y_axis = alt.Axis(labelExpr=charts.DECADE_LABEL)
     base = alt.Chart(part, title=title).encode(x=x, color=color)
-    band = base.mark_area(opacity=0.15).encode(y=alt.Y("min:Q", scale=alt.Scale(type="log")), y2="max:Q")
+    band = base.mark_area(opacity=0.15).encode(y=alt.Y("lo:Q", scale=alt.Scale(type="log")), y2="hi:Q")
     line = base.mark_line(point=True).encode(
         y=alt.Y("median:Q", scale=alt.Scale(type="log"), title=y_title, axis=y_axis),
         strokeDash=dash,
@@ -230,8 +266,9 @@ def _sweep_panel(
             alt.Tooltip("series:N"),
             alt.Tooltip("kib:Q", title="KiB"),
             alt.Tooltip("median:Q", format=",.4~g"),
-            alt.Tooltip("min:Q", format=",.4~g"),
-            alt.Tooltip("max:Q", format=",.4~g"),
+            alt.Tooltip("lo:Q", title="interval from", format=",.4~g"),
+            alt.Tooltip("hi:Q", title="interval to", format=",.4~g"),
+            alt.Tooltip("repetitions:Q", title="runs"),
         ],
     )
     return alt.layer(band, line).properties(height=200)
@@ -256,7 +293,7 @@ def sweep_chart(metrics: pl.DataFrame) -> alt.VConcatChart:
 
 
 def depth_chart(metrics: pl.DataFrame) -> alt.LayerChart:
-    """Bars of records/s per buffer count (median), rules from slowest to fastest run."""
+    """Bars of records/s per buffer count (median), rules over the interval of the median."""
     data = depth_bars(metrics)
     if data.height == 0:
         return charts.unavailable(charts.reasons(metrics.filter(pl.col("group") == "depth")), "Higher is better")
@@ -269,37 +306,39 @@ def depth_chart(metrics: pl.DataFrame) -> alt.LayerChart:
         tooltip=[
             alt.Tooltip("label:N"),
             alt.Tooltip("median:Q", format=",.4~g"),
-            alt.Tooltip("min:Q", format=",.4~g"),
-            alt.Tooltip("max:Q", format=",.4~g"),
+            alt.Tooltip("lo:Q", title="interval from", format=",.4~g"),
+            alt.Tooltip("hi:Q", title="interval to", format=",.4~g"),
+            alt.Tooltip("repetitions:Q", title="runs"),
         ],
     )
-    spread = base.mark_rule(color="#333").encode(x="min:Q", x2="max:Q")
+    spread = base.mark_rule(color="#333").encode(x="lo:Q", x2="hi:Q")
     return (bars + spread).properties(height=alt.Step(24))
 
 
-def variant_table(metrics: pl.DataFrame, group: str) -> pl.DataFrame:
-    """One row per variant of a group: records/s (median, range), MB/s, per-record
-    latency percentiles (µs) and, for the log, records per fdatasync."""
+def variant_table(metrics: pl.DataFrame, group: str, target: float | None = None) -> pl.DataFrame:
+    """One row per variant of a group: records/s and the per-record latency percentiles
+    (µs), each the median over the runs with the interval of the median and the unstable
+    mark where it stayed wider than ±`target`; for the log, records per fdatasync; the run
+    count (every figure of a row comes from the same runs). MB/s is records/s times the
+    record size, so the table leaves it out."""
     rows = metrics.filter(pl.col("group") == group)
-    s = _summary(rows, ["variant"])
-    wide = s.pivot(on="metric", index="variant", values="median")
-    rng = s.filter(pl.col("metric") == "records_per_s").select(
-        "variant", pl.col("min").alias("slowest run"), pl.col("max").alias("fastest run")
-    )
-    table = (
-        rows.select("variant")
-        .unique(maintain_order=True)
-        .join(wide, on="variant", how="left")
-        .join(rng, on="variant", how="left")
-    )
-    columns = ["variant", "records_per_s", "slowest run", "fastest run", "mb_per_s", *LATENCY_COLUMNS]
+    figures = {"records_per_s": "records/s", **{c: c for c in LATENCY_COLUMNS}}
     if group == "durability":  # the log's group commit: records per fdatasync
-        columns.append("records_per_sync")
-    # every column, also when no variant could run here (their cells then read n/a)
-    table = table.with_columns([pl.lit(None, dtype=pl.Float64).alias(c) for c in columns if c not in table.columns])
-    table = table.select(columns).rename(
-        {"records_per_s": "records/s", "mb_per_s": "MB/s", "records_per_sync": "records per fdatasync"}, strict=False
-    )
+        figures["records_per_sync"] = "per fdatasync"
+    out = []
+    for variant in rows["variant"].unique(maintain_order=True).to_list():
+        at = rows.filter(pl.col("variant") == variant)
+        ests = {metric: _estimate(at, metric) for metric in figures}
+        rate = ests["records_per_s"]
+        out.append(
+            {
+                "variant": variant,
+                **{name: _cell(ests[m], target) for m, name in figures.items()},
+                "runs": runs_text([rate.runs] if rate is not None else []),
+            }
+        )
+    schema = {"variant": pl.String, **dict.fromkeys(figures.values(), pl.String), "runs": pl.String}
+    table = pl.DataFrame(out, schema=schema)
     missing = stats.unsupported(rows, ["variant"]).rename({"note": "unsupported"})
     if missing.height:
         table = table.join(missing, on="variant", how="left")
@@ -307,40 +346,91 @@ def variant_table(metrics: pl.DataFrame, group: str) -> pl.DataFrame:
 
 
 def depth_bars(metrics: pl.DataFrame) -> pl.DataFrame:
-    """records/s per buffer count at the depth capacity, with O_DSYNC."""
+    """records/s per buffer count at the depth capacity, with O_DSYNC: the median, the
+    interval of the median (``lo``–``hi``) and the run count."""
     rows = metrics.filter(pl.col("group") == "depth")
     s = _summary(rows, ["variant"]).filter(pl.col("metric") == "records_per_s")
-    return s.select(variant_names().alias("label"), "median", "min", "max", pl.lit("records/s").alias("what"))
+    return s.select(
+        variant_names().alias("label"), "median", "lo", "hi", "repetitions", pl.lit("records/s").alias("what")
+    )
 
 
-def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Ours beside fio (same bytes, O_DIRECT, block size = capacity, same depth): MB/s
-    medians and ranges, the median and range of the per-repetition ratios, and the
-    median share of our run spent filling the first buffer, before any write."""
-    by = ["capacity", "dsync", "flush", "buffers"]
-    keyed = metrics.with_columns(
+def _fio_keyed(metrics: pl.DataFrame) -> pl.DataFrame:
+    return metrics.with_columns(
         pl.struct("mode", "buffers")
         .map_elements(lambda r: mode_name(r["mode"], r["buffers"]), return_dtype=pl.String)
         .alias("flush")
     )
-    cases = side_by_side(keyed, by, "mb_per_s", unit="MB/s")
-    fill = (
-        keyed.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "first_fill_share"))
-        .group_by(by)
-        .agg(pl.col("value").median().alias("first fill"))
-    )
-    cases = cases.join(fill, on=by, how="left", maintain_order="left")  # empty where ours could not run
-    return (
-        cases.rename({"howfast / fio": "ours / fio"})
-        .sort("dsync", "capacity")
-        .with_columns(
-            pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
-            pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
-            pl.col("buffers").alias("writes in flight"),
+
+
+def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Ours beside fio (same bytes, O_DIRECT, block size = capacity, same depth), per case:
+    each side's MB/s (the median with the interval of the median, the unstable mark where
+    it stayed wider than ±`target`), ours / fio as the median of the per-round ratios with
+    the interval of that median and its verdict (claims.crosscheck), the rounds, and the
+    share of our run spent filling the first buffer, before any write (%, with its
+    interval). The flush's name gives the writes in flight (blocking: one); a *note* says
+    why where a side could not run."""
+    by = ["capacity", "dsync", "flush", "buffers"]
+    keyed = _fio_keyed(metrics)
+    ratios = round_ratios(keyed, by, "mb_per_s", theirs="fio")
+    missing = stats.unsupported(keyed, [*by, "tool"])
+    out = []
+    for key in keyed.select(by).unique(maintain_order=True).sort("dsync", "capacity", "buffers").iter_rows():
+        where = dict(zip(by, key))
+        at = keyed
+        for k, v in where.items():
+            at = at.filter(pl.col(k) == v)
+        ours = _estimate(at, "mb_per_s", tool="howfast")
+        theirs = _estimate(at, "mb_per_s", tool="fio")
+        r = ratios
+        for k, v in where.items():
+            r = r.filter(pl.col(k) == v)
+        ratio = ratio_estimate(r["r"].to_list()) if r.height else None
+        fill = _estimate(at, "first_fill_share", tool="howfast")
+        why = missing
+        for k, v in where.items():
+            why = why.filter(pl.col(k) == v)
+        out.append(
+            {
+                "capacity": fmt.size(where["capacity"]),
+                "O_DSYNC": "yes" if where["dsync"] else "no",
+                "flush": where["flush"],
+                "ours MB/s": _cell(ours, target),
+                "fio MB/s": _cell(theirs, target),
+                "ours / fio": _ratio_cell(ratio),
+                "verdict": claims.crosscheck(ratio).outcome if ratio is not None else fmt.NA,
+                "rounds": r.height if r.height else None,
+                "first fill %": _cell(fill.scaled(100) if fill is not None else None, None),
+                "note": "; ".join(f"{w['tool']}: {w['note']}" for w in why.iter_rows(named=True)) or None,
+            }
         )
-        .drop("buffers")
-        .rename({"dsync": "O_DSYNC"})
-    )
+    schema = {"capacity": pl.String, "O_DSYNC": pl.String, "flush": pl.String, "ours MB/s": pl.String,
+              "fio MB/s": pl.String, "ours / fio": pl.String, "verdict": pl.String, "rounds": pl.Int64,
+              "first fill %": pl.String, "note": pl.String}  # fmt: skip
+    table = pl.DataFrame(out, schema=schema)
+    return table if table["note"].drop_nulls().len() else table.drop("note")
+
+
+def fio_ratio_range(metrics: pl.DataFrame) -> str:
+    """'0.77× to 1.2×': the lowest and highest median ours / fio over the io_uring cases
+    (what the peak mode is compared with), each the median of its per-round ratios."""
+    by = ["capacity", "dsync", "mode", "buffers", *(["segment_bytes"] if "segment_bytes" in metrics.columns else [])]
+    rows = metrics.filter(pl.col("mode") != BLOCKING)
+    if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
+        return fmt.NA
+    r = round_ratios(rows, by, "mb_per_s", theirs="fio").group_by(by).agg(pl.col("r").median())["r"]
+    return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else fmt.NA
+
+
+def fio_peak(metrics: pl.DataFrame) -> Estimate | None:
+    """fio's fastest case by the median (MB/s), with the interval of that median."""
+    rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
+    if rows.height == 0:
+        return None
+    by = ["capacity", "dsync", "mode", "buffers", *(["segment_bytes"] if "segment_bytes" in rows.columns else [])]
+    top = rows.group_by(by).agg(pl.col("value").median()).sort("value").row(-1, named=True)
+    return _estimate(rows, "mb_per_s", **{k: top[k] for k in by})
 
 
 def first_fill_sentence(metrics: pl.DataFrame) -> str:
@@ -466,8 +556,13 @@ def _median(metrics: pl.DataFrame, metric: str, **where: object) -> float | None
     return float(values.median()) if values.len() else None
 
 
-def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
+def where_table(facts: dict, plan, metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Where the segment files went and what the machine offered; the sweep's run count
+    per case (as stored: the stopping rule may have added rounds to some) and the
+    half-width the profile aims for in each interval."""
     caps = sorted(metrics["capacity"].unique().to_list())
+    rates = metrics.filter(pl.col("metric") == "records_per_s")
+    counts = rates.group_by("capacity", "dsync", "mode").len()["len"].to_list() if rates.height else []
     return pl.DataFrame(
         {
             "fact": [
@@ -482,7 +577,8 @@ def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
                 "capacities",
                 "producer threads",
                 "profile",
-                "repetitions per case",
+                "runs per case (sweep)",
+                "interval aimed for",
             ],
             "value": [
                 facts["scratch_dir"],
@@ -496,7 +592,8 @@ def where_table(facts: dict, plan, metrics: pl.DataFrame) -> pl.DataFrame:
                 f"{fmt.size(caps[0])} … {fmt.size(caps[-1])} ({len(caps)} sizes)",
                 str(plan.producers),
                 str(metrics["profile"][0]),
-                str(int(metrics["repetition"].max()) + 1),
+                runs_text(counts),
+                f"±{fmt.num(100 * target)} % of each median" if target else "none (a fixed run count)",
             ],
         }
     )
@@ -570,6 +667,33 @@ def _best_estimate(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[E
     return est, mode_name(top["mode"], top["buffers"])
 
 
+def near_one(x: float) -> str:
+    """A ratio in two significant digits, more where it would otherwise read '1' though it
+    is not 1: 0.77 -> '0.77', 1.03 -> '1.03', 1.0 -> '1'."""
+    return ratio_span(x, x).split("–")[0]
+
+
+def figure_words(estimate: Estimate | None, target: float | None = None, unit: str = "") -> str:
+    """A figure for the prose, its unit before the brackets: '18,600 records per second
+    (17,000–19,500, 3 runs)', with '; unstable: ±35 %' inside them where the interval stayed
+    wider than ±`target`; n/a when not measured."""
+    if estimate is None:
+        return fmt.NA
+    head = fmt.num(estimate.median) + (f" {unit}" if unit else "")
+    if estimate.lo == estimate.hi == estimate.median and estimate.runs <= 1:
+        return f"{head} (1 run)"
+    mark = stats.stability(estimate, target)
+    inside = f"{fmt.span(estimate.lo, estimate.hi)}, {fmt.count(estimate.runs, 'run')}" + (f"; {mark}" if mark else "")
+    return f"{head} ({inside})"
+
+
+def sweep_figure(metrics: pl.DataFrame, capacity: int, dsync: bool, mode: str, target: float | None = None) -> str:
+    """records/s of one flush mode at one capacity and O_DSYNC setting, as figure_words
+    ('18,600 records per second (17,000–19,500, 3 runs)')."""
+    est = _estimate(metrics, "records_per_s", capacity=capacity, dsync=dsync, mode=mode)
+    return figure_words(est, target, "records per second")
+
+
 def versus(c: claims.Comparison, obj: str, *, more: str, less: str, same: str) -> str:
     """`c` in words with what it compares against (`obj`), the ratio after it: '1.3× faster
     than the unpinned one', 'about as fast as the unpinned one (0.99×)', 'not clearly faster
@@ -584,7 +708,7 @@ def versus(c: claims.Comparison, obj: str, *, more: str, less: str, same: str) -
     if c.direction == claims.SAME_WORD:
         return f"{same} {obj} ({fmt.num(c.ratio, 3)}×)"
     if c.direction == claims.UNCLEAR:
-        return f"not clearly {more} or {less} than {obj} ({fmt.num(c.ratio, 2)}× by the medians, but the runs overlap)"
+        return f"not clearly {more} or {less} than {obj} ({near_one(c.ratio)}× by the medians, but the runs overlap)"
     return f"not compared with {obj}: one of the two could not run here"
 
 
@@ -612,8 +736,7 @@ def dsync_effect(c: claims.Comparison, *, short: bool = False) -> str:
         return f"about as fast as without it ({fmt.num(c.ratio, 3)}×)"
     if c.direction == claims.UNCLEAR:
         return (
-            f"not clearly slower or faster than without it ({fmt.num(c.ratio, 2)}× by the medians, "
-            "but the runs overlap)"
+            f"not clearly slower or faster than without it ({near_one(c.ratio)}× by the medians, but the runs overlap)"
         )
     return "not compared with the run without it: one of the two could not run here"
 
@@ -844,8 +967,8 @@ def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     worst = pin["spread"].max() if pin.height else None
     out["pin_sentence"] = (
         f"Between repetitions of the same variant, the slowest and fastest run differed by up to "
-        f"{fmt.ratio(worst)}; the words above call one variant faster than another only where their runs "
-        "do not overlap."
+        f"{fmt.ratio(worst)}; the words above call one variant faster than another only where the "
+        "intervals of their medians do not overlap."
         if worst
         else "The pinning variants could not run here."
     )
@@ -870,18 +993,24 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         case = f"{mode_name(mode, buffers)} at {fmt.size(capacity)}{' with O_DSYNC' if dsync else ''}"
         if segments:
             case += f" in {fmt.size(key[4])} segments"
-        groups[verdict.outcome].append(f"{case} ({fmt.ratio(r.median)}, {fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)})")
+        groups[verdict.outcome].append(f"{case} ({fmt.ratio(r.median)})")
+    total = sum(len(v) for v in groups.values())
+    band = f"{fmt.num(claims.AGREES[0])}–{fmt.ratio(claims.AGREES[1])}"
     lead = {
-        "agrees": "agreed with fio, the whole range of its ratios within 0.9–1.1×",
-        "ours lower": "was clearly slower than fio, the whole range of its ratios below 1",
-        "ours higher": "was clearly faster than fio, the whole range of its ratios above 1",
-        "inconclusive": "was inconclusive, its ratios straddling 1 or leaving the band",
+        "agrees": f"agreed with fio, the interval within {band}",
+        "ours lower": "were clearly slower than fio, the interval wholly below 1",
+        "ours higher": "were clearly faster than fio, the interval wholly above 1",
+        "inconclusive": "were inconclusive, the interval including 1 and leaving the band",
     }
-    parts = [f"{lead[k]}: {'; '.join(v)}" for k, v in groups.items() if v]
+    parts = [
+        f"{fmt.count(len(v), 'case')} {lead[k] if len(v) > 1 else lead[k].replace('were ', 'was ', 1)}"
+        + ("" if k == "inconclusive" else f": {', '.join(v)}")
+        for k, v in groups.items()
+        if v
+    ]
     return (
-        "Against fio at the same block size and depth (ours / fio, median and range of the rounds), ours "
-        + (". Ours ".join(parts))
-        + "."
+        f"Against fio at the same block size and depth (the verdict column reads the interval of the median of "
+        f"each case's per-round ratios), of {fmt.count(total, 'case')}, " + "; ".join(parts) + "."
     )
 
 
@@ -901,12 +1030,6 @@ def fio_steadiness(metrics: pl.DataFrame) -> str:
         f"{fmt.num(worst['max'])} MB/s from one repetition to the next, {fmt.ratio(worst['spread'])} apart, "
         "so one pair of runs says little on its own."
     )
-
-
-def fio_short(table: pl.DataFrame) -> str:
-    """'0.95× to 1.1×' over the io_uring rows (what the peak mode is compared with)."""
-    r = table.filter(pl.col("flush") != MODE_NAMES[BLOCKING])["ours / fio"].drop_nulls()
-    return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else "n/a"
 
 
 def plateau_sentence(metrics: pl.DataFrame) -> str:
@@ -1003,6 +1126,94 @@ def seed_small_words(metrics: pl.DataFrame) -> str:
     )
 
 
+def best_mode_sentence(metrics: pl.DataFrame, capacity: int, dsync: bool, target: float | None = None) -> str:
+    """The fastest flush mode at one capacity and O_DSYNC setting by the median, its figure
+    with the interval, and whether it is ahead of every other mode by the intervals or only
+    by the medians (claims.compare against the runner-up)."""
+    rows = metrics.filter(
+        (pl.col("capacity") == capacity) & (pl.col("dsync") == dsync) & (pl.col("metric") == "records_per_s")
+    )
+    setting = "with O_DSYNC" if dsync else "without O_DSYNC"
+    if rows.height == 0:
+        return f"No flush mode could run at {fmt.size(capacity)} {setting} here."
+    ranked = rows.group_by("mode", "buffers").agg(pl.col("value").median()).sort("value", descending=True)
+    ests = [(mode_name(m, b), _estimate(rows, "records_per_s", mode=m, buffers=b)) for m, b, _ in ranked.iter_rows()]
+    (name, best), rest = ests[0], ests[1:]
+    text = f"The fastest mode at {fmt.size(capacity)} {setting}, {name}, made " + figure_words(
+        best, target, "durable records per second" if dsync else "records per second"
+    )
+    if not rest:
+        return text + ", the only mode that ran."
+    second_name, second = rest[0]
+    c = claims.compare(best, second)
+    if c.direction == claims.HIGHER:
+        return text + f", {_rate_versus(c, f'the next, {second_name}')}."
+    return text + f", ahead of {second_name} only by the medians: their intervals overlap."
+
+
+def peak(metrics: pl.DataFrame) -> tuple[Estimate | None, str, list[str]]:
+    """The sweep's case with the highest median MB/s: its figure, its name ('io_uring ×8
+    at 4 MiB', ' with O_DSYNC' where so), and the names of the other cases whose intervals
+    reach into its own (not clearly slower)."""
+    rows = metrics.filter(pl.col("metric") == "mb_per_s")
+    if rows.height == 0:
+        return None, fmt.NA, []
+    by = ["capacity", "dsync", "mode", "buffers"]
+    summary = _summary(rows, by).filter(pl.col("metric") == "mb_per_s").sort("median", descending=True)
+
+    def name(row: dict) -> str:
+        return f"{mode_name(row['mode'], row['buffers'])} at {fmt.size(row['capacity'])}" + (
+            " with O_DSYNC" if row["dsync"] else ""
+        )
+
+    top = summary.row(0, named=True)
+    rivals = [name(r) for r in summary.slice(1).iter_rows(named=True) if r["hi"] >= top["lo"]]
+    return Estimate.from_row(top), name(top), rivals
+
+
+def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
+    """The sweep's highest median MB/s with its interval, and whether it is the top by its
+    interval or only by the medians (other cases' intervals reaching it); where the top
+    case has O_DSYNC, why that is the disk's drift, not O_DSYNC's doing."""
+    est, name, rivals = peak(metrics)
+    if est is None:
+        return "The sweep could not run here, so it has no fastest case."
+    text = f"The highest median of the whole sweep was {figure_words(est, target, 'MB/s')}, {name}"
+    if not rivals:
+        text += ", clearly above every other case."
+    else:
+        shown = ", ".join(rivals[:3]) + (f" and {len(rivals) - 3} more" if len(rivals) > 3 else "")
+        text += (
+            f", but only by the medians: the intervals of {fmt.count(len(rivals), 'other case')} reach into its "
+            f"own ({shown}), so they are not clearly slower."
+        )
+    if "O_DSYNC" in name:
+        text += (
+            " O_DSYNC only adds a wait to each flush, so a case with it at the top says how far this disk's speed "
+            "moved between runs, not that O_DSYNC helped."
+        )
+    return text
+
+
+def log_share(metrics: pl.DataFrame) -> Estimate | None:
+    """records/s with the log (group commit) over records/s without any durability, round
+    by round (the two ran in the same rounds): the median of those ratios with the interval
+    of that median; None where either could not run."""
+    rows = metrics.filter(pl.col("group") == "durability")
+    ratios = round_ratios(rows, ["group"], "records_per_s", on="variant", ours=LOG, theirs=NO_LOG)
+    return ratio_estimate(ratios["r"].to_list()) if ratios.height else None
+
+
+def log_share_words(metrics: pl.DataFrame) -> str:
+    """'33 % of the speed (29–41 % over 3 rounds)': log_share in words; a reason when
+    either side could not run."""
+    est = log_share(metrics)
+    if est is None:
+        return "a share that could not be measured here (the log or the run without it did not run)"
+    span = f"{fmt.num(100 * est.lo, 2)}–{fmt.num(100 * est.hi, 2)} %"
+    return f"{fmt.num(100 * est.median, 2)} % of the speed ({span} round by round, {fmt.count(est.runs, 'round')})"
+
+
 def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None:
     """Little's law: how long a full queue of `queue_depth` records takes to drain (µs)."""
     return None if not records_per_s else queue_depth / records_per_s * 1e6
@@ -1022,22 +1233,21 @@ WRITER_PARTS: dict[str, tuple[str, ...]] = {
     "the last flushes, at the end": ("t_drain",),
     "other": ("t_log", "t_other"),
 }
-#: The breakdown table's measured columns, in order.
-BREAKDOWN_COLUMNS = (
-    "MB/s",
-    "records / flush",
-    "record work µs",
-    "flush work µs",
-    "buffer wait µs",
-    "checksums µs",
-    "flushes / submit",
-    "in flight",
-    "writer CPU",
-    "writer sleeps",
-    "writer vol. cs",
-    "writer invol. cs",
-    "producer cs",
-)
+#: The breakdown's two tables, their measured columns in order: where the writer's time
+#: went per flush, and how the threads ran.
+BREAKDOWN_PARTS = {
+    "time": ("MB/s", "records / flush", "record work µs", "flush work µs", "buffer wait µs", "checksums µs"),
+    "threads": (
+        "flushes / submit",
+        "in flight",
+        "writer CPU %",
+        "writer sleeps",
+        "writer vol. cs",
+        "writer invol. cs",
+        "producer cs",
+    ),
+}
+BREAKDOWN_COLUMNS = (*BREAKDOWN_PARTS["time"], *BREAKDOWN_PARTS["threads"])
 #: Per-record work of the writer (scales with records), and its work per flush.
 RECORD_WORK = ("t_handoff", "t_copy", "t_index", "t_ack")
 FLUSH_WORK = ("t_seal", "t_submit", "t_reap")
@@ -1103,11 +1313,18 @@ def breakdown_chart(frame: pl.DataFrame, why: str = "") -> alt.Chart:
     )
 
 
-def breakdown_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Per case (medians over the clocked runs): MB/s, records per flush, the writer's
-    work per flush (per-record part and per-flush part) against its wait for a free
-    buffer, the producers' checksums, flushes per io_uring submission, CPU and how often
-    the threads slept or were switched out, per flush."""
+def breakdown_table(metrics: pl.DataFrame, part: str = "time", target: float | None = None) -> pl.DataFrame:
+    """Per case, over the clocked runs, one of the breakdown's two tables (``part``):
+    *time*: MB/s, records per flush (the capacity's, exact), the writer's work per flush
+    (per-record part and per-flush part) against its wait for a free buffer, and the
+    producers' checksums of those records; *threads*: flushes per io_uring submission,
+    flushes in flight at a completion, the writer's CPU as a share of the run (%), and how
+    often the threads slept or were switched out, per flush. Each figure is the median with
+    the interval of the median (the unstable mark where it stayed wider than ±`target`);
+    ``runs`` counts the clocked runs."""
+    if part not in BREAKDOWN_PARTS:
+        raise ValueError(f"part is one of {', '.join(BREAKDOWN_PARTS)}, got {part!r}")
+    columns = BREAKDOWN_PARTS[part]
     runs = _clocked_runs(metrics)
     if "ns_per_op" not in runs.columns:  # nothing ran: every column, and why on each case's row
         missing = stats.unsupported(metrics, ["capacity", "dsync"])
@@ -1115,37 +1332,42 @@ def breakdown_table(metrics: pl.DataFrame) -> pl.DataFrame:
             {
                 "capacity": [fmt.size(c) for c in missing["capacity"]],
                 "O_DSYNC": ["yes" if d else "no" for d in missing["dsync"]],
-                **{c: pl.Series([None] * missing.height, dtype=pl.Float64) for c in BREAKDOWN_COLUMNS},
+                **{c: pl.Series([fmt.NA] * missing.height, dtype=pl.String) for c in columns},
+                "runs": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
                 "note": missing["note"],
             }
         )
     per_flush = pl.col("records_per_flush") / 1e3  # ns per record -> µs per flush
-    table = (
-        runs.select(
-            "capacity",
-            "dsync",
-            pl.col("mb_per_s").alias("MB/s"),
-            pl.col("records_per_flush").alias("records / flush"),
-            (_sum(RECORD_WORK) * per_flush).alias("record work µs"),
-            (_sum(FLUSH_WORK) * per_flush).alias("flush work µs"),
-            (pl.col("t_buffer_wait") * per_flush).alias("buffer wait µs"),
-            (pl.col("hash_ns_per_record") * per_flush).alias("checksums µs"),
-            pl.col("flushes_per_submit").alias("flushes / submit"),
-            pl.col("mean_depth").alias("in flight"),
-            pl.col("writer_cpu_share").alias("writer CPU"),
-            (pl.col("completion_waits_per_flush") + pl.col("writer_waits_per_flush")).alias("writer sleeps"),
-            pl.col("writer_voluntary_per_flush").alias("writer vol. cs"),
-            pl.col("writer_involuntary_per_flush").alias("writer invol. cs"),
-            (pl.col("producer_voluntary_per_flush") + pl.col("producer_involuntary_per_flush")).alias("producer cs"),
-        )
-        .group_by("capacity", "dsync")
-        .median()
-        .sort("dsync", "capacity")
+    values = runs.select(
+        "capacity",
+        "dsync",
+        pl.col("mb_per_s").alias("MB/s"),
+        pl.col("records_per_flush").alias("records / flush"),
+        (_sum(RECORD_WORK) * per_flush).alias("record work µs"),
+        (_sum(FLUSH_WORK) * per_flush).alias("flush work µs"),
+        (pl.col("t_buffer_wait") * per_flush).alias("buffer wait µs"),
+        (pl.col("hash_ns_per_record") * per_flush).alias("checksums µs"),
+        pl.col("flushes_per_submit").alias("flushes / submit"),
+        pl.col("mean_depth").alias("in flight"),
+        (pl.col("writer_cpu_share") * 100).alias("writer CPU %"),
+        (pl.col("completion_waits_per_flush") + pl.col("writer_waits_per_flush")).alias("writer sleeps"),
+        pl.col("writer_voluntary_per_flush").alias("writer vol. cs"),
+        pl.col("writer_involuntary_per_flush").alias("writer invol. cs"),
+        (pl.col("producer_voluntary_per_flush") + pl.col("producer_involuntary_per_flush")).alias("producer cs"),
     )
-    return table.with_columns(
-        pl.col("capacity").map_elements(fmt.size, return_dtype=pl.String),
-        pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("dsync"),
-    ).rename({"dsync": "O_DSYNC"})
+    out = []
+    cases = values.sort("dsync", "capacity").group_by(["capacity", "dsync"], maintain_order=True)
+    for (capacity, dsync), rows in cases:
+        cells: dict[str, object] = {"capacity": fmt.size(capacity), "O_DSYNC": "yes" if dsync else "no"}
+        for column in columns:
+            est = _values_estimate(rows[column].to_list())
+            cells[column] = (
+                fmt.num(est.median, 4) if column == "records / flush" and est is not None else _cell(est, target)
+            )
+        cells["runs"] = str(rows.height)
+        out.append(cells)
+    return pl.DataFrame(out, schema={"capacity": pl.String, "O_DSYNC": pl.String,
+                                     **dict.fromkeys(columns, pl.String), "runs": pl.String})  # fmt: skip
 
 
 def counter_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
@@ -1207,29 +1429,56 @@ def breakdown_numbers(metrics: pl.DataFrame) -> dict[str, object]:
         out[f"{key}_record_work_share"] = (
             None if out[f"{key}_record_work"] is None or not ns else out[f"{key}_record_work"] / ns
         )
+        if "ns_per_op" in rows.columns and rows.height:
+            shares = rows.select(
+                (_sum(RECORD_WORK) / pl.col("ns_per_op")).alias("work"),
+                (pl.col("t_buffer_wait") / pl.col("ns_per_op")).alias("wait"),
+            )
+            out[f"{key}_record_work_share_est"] = _values_estimate(shares["work"].to_list())
+            out[f"{key}_t_buffer_wait_share_est"] = _values_estimate(shares["wait"].to_list())
+            for name in ("record_work_share", "t_buffer_wait_share"):  # one figure per quantity on the page:
+                est = out[f"{key}_{name}_est"]  # the median of the runs' shares, as the pace sentence gives it
+                out[f"{key}_{name}"] = est.median if isinstance(est, Estimate) else None
+        else:
+            out[f"{key}_record_work_share_est"] = out[f"{key}_t_buffer_wait_share_est"] = None
         waits = (out[f"{key}_completion_waits_per_flush"], out[f"{key}_writer_waits_per_flush"])
         out[f"{key}_sleeps_per_flush"] = None if None in waits else sum(waits)
     return out | {f"cost_{k}": v for k, v in counter_cost(metrics).items()}
 
 
 def pace_sentence(numbers: dict[str, object]) -> str:
-    """Whether the writer's own work or its wait for the disk took more of the run at the
-    smallest capacity without O_DSYNC (from breakdown_numbers)."""
-    work, wait = numbers.get("small_record_work_share"), numbers.get("small_t_buffer_wait_share")
+    """Whether the writer's wait for a free buffer or its work on records took more of the
+    run at the smallest capacity without O_DSYNC (from breakdown_numbers): longer only
+    where the intervals of the two shares over the clocked runs do not overlap
+    (claims.compare); neither set the pace clearly otherwise."""
+    work, wait = numbers.get("small_record_work_share_est"), numbers.get("small_t_buffer_wait_share_est")
     if work is None or wait is None:
         return "The breakdown could not run here."
     per_record = fmt.duration_us(numbers["small_record_work"] / 1e3)
-    if wait > work:
+    c = claims.compare(wait, work)
+    if c.direction == claims.HIGHER:
         return (
             f"The lesson of a small memtable: the writer's work per record, {per_record}, is not what sets "
-            f"the pace. It waited for the disk ({fmt.share(wait)} of the run) longer than it worked on "
-            f"records ({fmt.share(work)}): what matters is keeping the disk's queue full."
+            f"the pace. It spent {_share_span(wait)} of the run waiting for the disk, longer than the "
+            f"{_share_span(work)} it worked on records (medians over the clocked runs, with their intervals): "
+            "what matters is keeping the disk's queue full."
+        )
+    if c.direction == claims.LOWER:
+        return (
+            f"Here the writer's work per record, {per_record}, set the pace: it worked on records for "
+            f"{_share_span(work)} of the run and waited for the disk only {_share_span(wait)}; the disk's queue "
+            "matters as well."
         )
     return (
-        f"Here the writer's work per record, {per_record}, set the pace: it worked on records for "
-        f"{fmt.share(work)} of the run and waited for the disk only {fmt.share(wait)}; the disk's queue "
-        "matters as well."
+        f"Neither clearly set the pace here: the writer worked on records for {_share_span(work)} of the run "
+        f"({per_record} per record) and waited for the disk {_share_span(wait)}, intervals that overlap; the "
+        "work per record and the disk's queue both matter."
     )
+
+
+def _share_span(est: Estimate) -> str:
+    """'47 % (40–52 %)': a share with the interval of its median."""
+    return f"{fmt.num(100 * est.median, 2)} % ({fmt.num(100 * est.lo, 2)}–{fmt.num(100 * est.hi, 2)} %)"
 
 
 def counter_cost_sentence(metrics: pl.DataFrame) -> str:
@@ -1263,13 +1512,15 @@ def ahead_name(ahead: int) -> str:
     return AHEAD_NAMES.get(ahead, f"ahead, by a helper ({ahead} ready)")
 
 
-def fio_segment_table(metrics: pl.DataFrame) -> pl.DataFrame:
+def fio_segment_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """``fio_table`` once per segment size (the chapter's first, then Memtable's default),
     with the column *segment* after the capacity."""
     if "segment_bytes" not in metrics.columns:
-        return fio_table(metrics)
+        return fio_table(metrics, target)
     parts = [
-        fio_table(metrics.filter(pl.col("segment_bytes") == seg)).with_columns(pl.lit(fmt.size(seg)).alias("segment"))
+        fio_table(metrics.filter(pl.col("segment_bytes") == seg), target).with_columns(
+            pl.lit(fmt.size(seg)).alias("segment")
+        )
         for seg in metrics["segment_bytes"].unique(maintain_order=True).to_list()
     ]
     table = pl.concat(parts, how="diagonal")
@@ -1417,9 +1668,8 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
     def setting(dsync: bool) -> str:
         return "with O_DSYNC" if dsync else "without O_DSYNC"
 
-    def interval(row: dict, table: bool = True) -> str:  # as the fio table prints it, or exact at 1
-        shown = fmt.span(row["min"], row["max"], 2) if table else ratio_span(row["min"], row["max"])
-        return f"{fmt.ratio(row['median'])} ({shown})"
+    def interval(row: dict, table: bool = True) -> str:  # as the fio table prints it (exact at 1)
+        return f"{fmt.ratio(row['median'])} ({ratio_span(row['min'], row['max'])})"
 
     text = ""
     rollovers: int | None = None
@@ -1484,11 +1734,10 @@ ROLLOVER_COLUMNS = [
     "segment",
     "rollovers",
     "records/s",
-    "records/s range",
     "writer's wait µs",
     "making a file µs",
     "per rollover µs",
-    "per rollover range",
+    "rounds",
 ]
 
 
@@ -1543,55 +1792,55 @@ def signed_span(lo: float | None, hi: float | None) -> str:
     return f"{signed(lo)} to {signed(hi)}"
 
 
-def rollover_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Per O_DSYNC setting, maker and segment size (medians over the rounds): rollovers,
-    records/s and its range, the writer's wait per segment file, the time making one took,
-    and the cost per rollover with its range; a *note* where the case could not run."""
+def rollover_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Per O_DSYNC setting, maker and segment size: rollovers per run; records/s, the
+    writer's wait per segment file and the time making one took (µs), each the median over
+    the rounds with the interval of the median (and the unstable mark where it stayed wider
+    than ±`target`); the cost per rollover (µs) with its interval (signed, no mark: a
+    difference near zero has no relative width); the rounds; a *note* where the case could
+    not run."""
     runs = rollover_rounds(metrics)
     if runs.height == 0:  # nothing ran: every column, and why on each case's row
         missing = stats.unsupported(metrics, _ROLLOVER_KEYS)
-        numbers = ["rollovers", "records/s", "writer's wait µs", "making a file µs", "per rollover µs"]
+        texts = ["records/s", "writer's wait µs", "making a file µs", "per rollover µs", "rounds"]
         return pl.DataFrame(
             {
                 "O_DSYNC": ["yes" if d else "no" for d in missing["dsync"]],
                 "segment files made": [ahead_name(a) for a in missing["segments_ahead"]],
                 "segment": [fmt.size(b) for b in missing["segment_bytes"]],
-                **{c: pl.Series([None] * missing.height, dtype=pl.Float64) for c in numbers},
-                "records/s range": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
-                "per rollover range": pl.Series([fmt.NA] * missing.height, dtype=pl.String),
+                "rollovers": pl.Series([None] * missing.height, dtype=pl.Float64),
+                **{c: pl.Series([fmt.NA] * missing.height, dtype=pl.String) for c in texts},
                 "note": missing["note"],
             }
         ).select(*ROLLOVER_COLUMNS, "note")
-    table = (
-        runs.group_by(_ROLLOVER_KEYS)
-        .agg(
-            pl.col("rollovers").median().alias("rollovers"),
-            pl.col("records_per_s").median().alias("records/s"),
-            pl.col("records_per_s").min().alias("lo"),
-            pl.col("records_per_s").max().alias("hi"),
-            pl.col("wait_us").median().alias("writer's wait µs"),
-            (pl.col("make_ms").median() * 1e3).alias("making a file µs"),
-            pl.col("per_rollover_us").median().alias("per rollover µs"),
-            pl.col("per_rollover_us").min().alias("cost lo"),
-            pl.col("per_rollover_us").max().alias("cost hi"),
+    out = []
+    for key, part in runs.sort(*_ROLLOVER_KEYS).group_by(_ROLLOVER_KEYS, maintain_order=True):
+        dsync, ahead, segment = key
+        make = _values_estimate(part["make_ms"].to_list())
+        out.append(
+            {
+                "O_DSYNC": "yes" if dsync else "no",
+                "segment files made": ahead_name(ahead),
+                "segment": fmt.size(segment),
+                "rollovers": float(part["rollovers"].median()),
+                "records/s": _cell(_values_estimate(part["records_per_s"].to_list()), target),
+                "writer's wait µs": _cell(_values_estimate(part["wait_us"].to_list()), target),
+                "making a file µs": _cell(make.scaled(1e3) if make is not None else None, target),
+                "per rollover µs": _signed_cell(_values_estimate(part["per_rollover_us"].to_list()))
+                if part["per_rollover_us"].drop_nulls().len()
+                else "none: no rollover",
+                "rounds": str(part.height),
+            }
         )
-        .sort("dsync", "segments_ahead", "segment_bytes")
-    )
-    return table.select(
-        pl.when(pl.col("dsync")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("O_DSYNC"),
-        pl.col("segments_ahead").map_elements(ahead_name, return_dtype=pl.String).alias("segment files made"),
-        pl.col("segment_bytes").map_elements(fmt.size, return_dtype=pl.String).alias("segment"),
-        "rollovers",
-        "records/s",
-        pl.struct("lo", "hi")
-        .map_elements(lambda r: fmt.span(r["lo"], r["hi"]), return_dtype=pl.String)
-        .alias("records/s range"),
-        "writer's wait µs",
-        "making a file µs",
-        "per rollover µs",
-        pl.struct("cost lo", "cost hi")
-        .map_elements(lambda r: signed_span(r["cost lo"], r["cost hi"]), return_dtype=pl.String)
-        .alias("per rollover range"),
+    return pl.DataFrame(
+        out,
+        schema={
+            "O_DSYNC": pl.String,
+            "segment files made": pl.String,
+            "segment": pl.String,
+            "rollovers": pl.Float64,
+            **{c: pl.String for c in ROLLOVER_COLUMNS[4:]},
+        },  # fmt: skip
     )
 
 
@@ -1713,6 +1962,133 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
         rate = claims.compare(_rounds_estimate(helper["records_per_s"]), _rounds_estimate(whole["records_per_s"]))
         text += f" In records per second, {size} files made ahead ran " + _rate_versus(rate, "into one file") + "."
     return text
+
+
+# ---- the RocksDB section's figures with their intervals ----------------------------------------
+# (built here from the rocksdb subject's stored runs, beside rocksdb.report's tables, which give medians)
+
+
+def rocksdb_versus_frame(metrics: pl.DataFrame, metric: str = "ops_per_s") -> pl.DataFrame:
+    """For the grouped bar chart of db_bench's tests: this machine's median per test with
+    the interval of the median (``lo``, ``hi``) and the run count, beside seed 000's
+    single printed figure (lo = hi = median, one run)."""
+    from ..rocksdb import report as rocksdb_report
+
+    summary = _summary(metrics, ["test"]).filter(pl.col("metric") == metric)
+    ours = summary.select(
+        "test", group=pl.lit(rocksdb_report.THIS_MACHINE), median="median", lo="lo", hi="hi",
+        repetitions=pl.col("repetitions").cast(pl.Int64),
+    )  # fmt: skip
+    seed = (
+        rocksdb_report.seed_figures()
+        .filter(pl.col("metric") == metric)
+        .select(
+            "test", group=pl.lit(rocksdb_report.SEED_MACHINE), median="value", lo="value", hi="value",
+            repetitions=pl.lit(1, dtype=pl.Int64),
+        )
+    )  # fmt: skip
+    return pl.concat([ours, seed])
+
+
+def rocksdb_rates(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Per test, this machine's ops/s as the median with the interval of the median (and
+    the unstable mark where it stayed wider than ±`target`) and its run count, to set in
+    the comparison table beside the medians of the other columns."""
+    rows = metrics.filter(pl.col("metric") == "ops_per_s")
+    out = []
+    for test in rows["test"].unique(maintain_order=True).to_list():
+        est = _estimate(rows, "ops_per_s", test=test)
+        out.append({"test": test, "ops/s": _cell(est, target), "runs": runs_text([est.runs] if est else [])})
+    return pl.DataFrame(out, schema={"test": pl.String, "ops/s": pl.String, "runs": pl.String})
+
+
+def with_rocksdb_rates(table: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
+    """The RocksDB comparison table (rows of this machine and of seed 000's laptop, a
+    numeric ``ops/s``) with this machine's ops/s as rocksdb_rates gives them (median and
+    interval) and a ``runs`` column after it; the laptop's ops/s as printed, its runs
+    'printed'."""
+    from ..rocksdb import report as rocksdb_report
+
+    cells = {r["test"]: r for r in rates.iter_rows(named=True)}
+    ops, runs = [], []
+    for row in table.iter_rows(named=True):
+        ours = row["machine"] == rocksdb_report.THIS_MACHINE and row["test"] in cells
+        ops.append(cells[row["test"]]["ops/s"] if ours else fmt.num(row["ops/s"]))
+        runs.append(cells[row["test"]]["runs"] if ours else "printed")
+    at = table.columns.index("ops/s")
+    shown = table.with_columns(pl.Series("ops/s", ops, dtype=pl.String), pl.Series("runs", runs, dtype=pl.String))
+    order = [c for c in table.columns if c != "runs"]
+    return shown.select(*order[: at + 1], "runs", *order[at + 1 :])
+
+
+def db_bench_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Our loop against db_bench, per test, one thread each: each side's ops/s (the median
+    with the interval of the median, the unstable mark where it stayed wider than
+    ±`target`), ours / db_bench as the median of the per-round ratios with the interval of
+    that median, its verdict (claims.crosscheck) and the rounds; a *note* where a side
+    could not run."""
+    by = ["test", "threads"]
+    paired = paired_ratios(metrics, by, "ops_per_s", tool="db_bench", rounds=True)
+    ratios = round_ratios(metrics, by, "ops_per_s", theirs="db_bench")
+    missing = stats.unsupported(metrics, ["test", "tool"])
+    out = []
+    for test, threads in metrics.select(by).unique(maintain_order=True).iter_rows():
+        at = metrics.filter((pl.col("test") == test) & (pl.col("threads") == threads))
+        r = ratios.filter((pl.col("test") == test) & (pl.col("threads") == threads))["r"].to_list()
+        verdict = paired.filter((pl.col("test") == test) & (pl.col("threads") == threads))["verdict"]
+        why = missing.filter(pl.col("test") == test)
+        out.append(
+            {
+                "test": test,
+                "threads": int(threads),
+                "ours ops/s": _cell(_estimate(at, "ops_per_s", tool="howfast"), target),
+                "db_bench ops/s": _cell(_estimate(at, "ops_per_s", tool="db_bench"), target),
+                "ours / db_bench": _ratio_cell(ratio_estimate(r) if r else None),
+                "verdict": verdict[0] if verdict.len() else fmt.NA,
+                "rounds": len(r) or None,
+                "note": "; ".join(f"{w['tool']}: {w['note']}" for w in why.iter_rows(named=True)) or None,
+            }
+        )
+    schema = {"test": pl.String, "threads": pl.Int64, "ours ops/s": pl.String, "db_bench ops/s": pl.String,
+              "ours / db_bench": pl.String, "verdict": pl.String, "rounds": pl.Int64, "note": pl.String}  # fmt: skip
+    table = pl.DataFrame(out, schema=schema)
+    return table if table["note"].drop_nulls().len() else table.drop("note")
+
+
+def db_bench_range_sentence(metrics: pl.DataFrame) -> str:
+    """The lowest and highest of the tests' ours / db_bench, each the median of its
+    per-round ratios (as the cross-check table gives them); the reason when none ran."""
+    ratios = round_ratios(metrics, ["test", "threads"], "ops_per_s", theirs="db_bench")
+    if ratios.height == 0:
+        why = charts.reasons(metrics)
+        return f"There is no cross-check on this machine ({why or 'no result'})."
+    r = ratios.group_by("test", "threads").agg(pl.col("r").median())["r"]
+    if r.len() == 1:
+        return f"Our loop ran at {fmt.ratio(r[0])} of db_bench's rate (the median of the per-round ratios)."
+    return (
+        f"Test by test, our loop ran at {fmt.ratio(r.min())} to {fmt.ratio(r.max())} of db_bench's rate (each the "
+        "median of its per-round ratios)."
+    )
+
+
+def db_bench_rounds_words(metrics: pl.DataFrame) -> str:
+    """How much the db_bench verdicts can bear: the rounds each rests on and the
+    confidence of the interval they give (with under six rounds, min to max, which holds
+    the median with less than 95 %)."""
+    ratios = round_ratios(metrics, ["test", "threads"], "ops_per_s", theirs="db_bench")
+    if ratios.height == 0:
+        return ""
+    counts = ratios.group_by("test", "threads").len()["len"].to_list()
+    fewest = min(counts)
+    level = stats.interval_ranks(fewest)[1]
+    rounds = runs_text(counts)
+    if level >= stats.CONFIDENCE:
+        return f"Each verdict rests on {rounds} rounds."
+    return (
+        f"Each verdict rests on only {rounds} {'round' if rounds == '1' else 'rounds'}: an interval from the "
+        f"lowest ratio to the highest, which holds the median with {fmt.num(100 * level, 2)} % confidence, not "
+        f"{fmt.num(100 * stats.CONFIDENCE)} %, so read them as leanings."
+    )
 
 
 # every public function above refuses bad arguments with a clear exception

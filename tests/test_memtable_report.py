@@ -1,0 +1,458 @@
+"""The memtables chapter's tables and sentences from known runs: every figure with the
+interval of its median and its run count, the unstable mark where the interval stayed
+wider than the target, n/a or the reason where a case could not run, and each sentence's
+branches (decided by intervals, not by medians alone)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from howfast import charts, stats
+from howfast.memtable import report
+from howfast.memtable.experiments import BLOCKING, DEEP, DOUBLE, LOG, NO_LOG
+from howfast.rocksdb import report as rocksdb_report
+from howfast.stats import Estimate
+
+KiB = 1024
+TARGET = 0.10
+
+
+def runs(cases: list[tuple[dict, str, list[float]]], unsupported: list[tuple[dict, str]] = ()) -> pl.DataFrame:
+    """Long-form metrics: each (case, metric, values) becomes one row per repetition; each
+    (case, note) one 'unsupported' row."""
+    rows = []
+    for case, metric, values in cases:
+        for i, v in enumerate(values):
+            rows.append({**case, "repetition": i, "metric": metric, "value": float(v), "unit": "", "note": None})
+    for case, note in unsupported:
+        rows.append({**case, "repetition": 0, "metric": "unsupported", "value": None, "unit": "", "note": note})
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def sweep_case(capacity: int, mode: str, buffers: int, dsync: bool = False) -> dict:
+    return {"group": "sweep", "capacity": capacity, "dsync": dsync, "mode": mode, "buffers": buffers}
+
+
+# ---- figures and cells ----------------------------------------------------------------------
+
+
+def test_runs_text() -> None:
+    assert report.runs_text([3, 3, 3]) == "3"
+    assert report.runs_text([5, 3, 12]) == "3–12"
+    assert report.runs_text([]) == "n/a"
+
+
+def test_figure_words_put_the_unit_before_the_interval_and_the_mark_inside() -> None:
+    steady = Estimate(110.0, 100.0, 120.0, 3, 0.75)
+    assert report.figure_words(steady, TARGET, "MB/s") == "110 MB/s (100–120, 3 runs)"
+    wide = Estimate(100.0, 50.0, 150.0, 3, 0.75)
+    assert report.figure_words(wide, TARGET, "MB/s") == "100 MB/s (50–150, 3 runs; unstable: ±50 %)"
+    assert report.figure_words(Estimate.exact(7.0)) == "7 (1 run)"
+    assert report.figure_words(None, TARGET) == "n/a"
+
+
+def test_near_one_never_rounds_a_ratio_to_one() -> None:
+    assert report.near_one(0.77) == "0.77"
+    assert report.near_one(1.03) == "1.03"
+    assert report.near_one(1.0) == "1"
+
+
+# ---- the sweep ------------------------------------------------------------------------------
+
+
+def small_sweep() -> pl.DataFrame:
+    cap = 64 * KiB
+    return runs(
+        [
+            (sweep_case(cap, BLOCKING, 1), "records_per_s", [100, 110, 120]),
+            (sweep_case(cap, DOUBLE, 2), "records_per_s", [50, 100, 150]),
+            (sweep_case(cap, BLOCKING, 1), "mb_per_s", [1.0, 1.1, 1.2]),
+            (sweep_case(cap, DOUBLE, 2), "mb_per_s", [0.5, 1.0, 1.5]),
+        ],
+        [(sweep_case(cap, DEEP, 32), "io_uring unavailable")],
+    )
+
+
+def test_sweep_table_gives_each_mode_its_interval_and_the_reason_for_a_missing_one() -> None:
+    table = report.sweep_table(small_sweep(), False, TARGET)
+    assert table.columns == [
+        "capacity", "blocking", "io_uring ×2", "io_uring, deep", "deep buffers", "runs", "seed records/s",
+        "blocking / seed", "unsupported",
+    ]  # fmt: skip
+    row = table.row(0, named=True)
+    assert row["capacity"] == "64 KiB"
+    assert row["blocking"] == "110 (100–120)"  # ±9 %: within the target, no mark
+    assert row["io_uring ×2"] == "100 (50–150); unstable: ±50 %"
+    assert row["io_uring, deep"] == "n/a" and row["unsupported"] == "io_uring, deep: io_uring unavailable"
+    assert row["runs"] == "3" and row["seed records/s"] == 785.0
+    # our blocking figure over the seed's printed one, our interval carried through: 110/785, 100/785, 120/785
+    assert row["blocking / seed"] == "0.14× (0.13–0.15)"
+
+
+def test_sweep_table_without_missing_modes_has_no_unsupported_column() -> None:
+    metrics = small_sweep().filter(pl.col("metric") != "unsupported")
+    assert "unsupported" not in report.sweep_table(metrics, False, TARGET).columns
+
+
+def test_sweep_curves_carry_the_interval_and_the_run_count() -> None:
+    curves = report.sweep_curves(small_sweep())
+    ours = curves.filter((pl.col("series") == "io_uring ×2") & (pl.col("metric") == "mb_per_s")).row(0, named=True)
+    assert (ours["median"], ours["lo"], ours["hi"], ours["repetitions"]) == (1.0, 0.5, 1.5, 3)
+    seed = curves.filter(pl.col("series") == report.SEED_SERIES)
+    assert (seed["lo"] == seed["median"]).all() and (seed["repetitions"] == 1).all()
+    chart = str(report.sweep_chart(small_sweep()).to_dict())
+    assert "'lo'" in chart and "interval from" in chart and "'min'" not in chart
+
+
+def test_sweep_figure_and_best_mode_sentence() -> None:
+    sweep = small_sweep()
+    assert report.sweep_figure(sweep, 64 * KiB, False, BLOCKING, TARGET) == ("110 records per second (100–120, 3 runs)")
+    # the blocking writer leads by the median, but the double-buffered one's interval reaches it
+    assert report.best_mode_sentence(sweep, 64 * KiB, False, TARGET) == (
+        "The fastest mode at 64 KiB without O_DSYNC, blocking, made 110 records per second (100–120, 3 runs), "
+        "ahead of io_uring ×2 only by the medians: their intervals overlap."
+    )
+    clear = sweep.with_columns(
+        pl.when(pl.col("mode") == DOUBLE).then(pl.col("value") / 10).otherwise(pl.col("value")).alias("value")
+    )
+    assert report.best_mode_sentence(clear, 64 * KiB, False, TARGET).endswith("11× faster than the next, io_uring ×2.")
+    alone = sweep.filter(pl.col("mode") == BLOCKING)
+    assert report.best_mode_sentence(alone, 64 * KiB, False).endswith(", the only mode that ran.")
+    assert report.best_mode_sentence(sweep, 64 * KiB, True) == "No flush mode could run at 64 KiB with O_DSYNC here."
+    durable = sweep.with_columns(pl.lit(True).alias("dsync"))
+    assert "made 110 durable records per second" in report.best_mode_sentence(durable, 64 * KiB, True)
+
+
+def test_peak_sentence_says_whether_the_top_is_clear_and_why_o_dsync_cannot_be_it() -> None:
+    sweep = small_sweep()
+    est, name, rivals = report.peak(sweep)
+    assert (est.median, name, rivals) == (1.1, "blocking at 64 KiB", ["io_uring ×2 at 64 KiB"])
+    text = report.peak_sentence(sweep, TARGET)
+    assert text.startswith("The highest median of the whole sweep was 1.1 MB/s (1–1.2, 3 runs), blocking at 64 KiB")
+    assert "only by the medians: the intervals of 1 other case reach into its own (io_uring ×2 at 64 KiB)" in text
+    clear = sweep.with_columns(
+        pl.when(pl.col("mode") == DOUBLE).then(pl.col("value") / 10).otherwise(pl.col("value")).alias("value")
+    )
+    assert report.peak_sentence(clear).endswith(", clearly above every other case.")
+    synced = clear.with_columns(pl.lit(True).alias("dsync"))
+    assert "not that O_DSYNC helped" in report.peak_sentence(synced)
+    many = pl.concat(
+        [sweep.filter(pl.col("mode") == BLOCKING)]
+        + [
+            sweep.filter(pl.col("mode") == BLOCKING).with_columns(pl.lit(c * KiB, dtype=pl.Int64).alias("capacity"))
+            for c in (128, 256, 512, 1024)
+        ]
+    )
+    assert "and 1 more)" in report.peak_sentence(many)
+    assert report.peak_sentence(sweep.filter(pl.col("metric") == "records_per_s")) == (
+        "The sweep could not run here, so it has no fastest case."
+    )
+
+
+def test_where_table_gives_the_run_counts_and_the_target() -> None:
+    facts = {
+        "scratch_dir": "/tmp/x", "filesystem": "ext4", "o_direct_reason": "ok", "io_uring_reason": "ok",
+        "logical_cpus": 2, "block_device": None,
+    }  # fmt: skip
+
+    class Plan:
+        record_size, producers = 16 * KiB, 2
+
+    metrics = small_sweep().with_columns(pl.lit("quick").alias("profile"))
+    more = (  # one round added to the blocking case, as the stopping rule adds them
+        metrics.filter((pl.col("mode") == BLOCKING) & (pl.col("metric") == "records_per_s"))
+        .head(1)
+        .with_columns(pl.lit(3, dtype=pl.Int64).alias("repetition"))
+    )
+    table = report.where_table(facts, Plan(), pl.concat([metrics, more], how="diagonal"), TARGET)
+    values = dict(zip(table["fact"], table["value"]))
+    assert values["runs per case (sweep)"] == "3–4" and values["interval aimed for"] == "±10 % of each median"
+    fixed = report.where_table(facts, Plan(), metrics, None)
+    assert dict(zip(fixed["fact"], fixed["value"]))["interval aimed for"] == "none (a fixed run count)"
+
+
+# ---- variants, durability, depth ------------------------------------------------------------
+
+
+def variant_runs() -> pl.DataFrame:
+    def case(group: str, variant: str) -> dict:
+        return {"group": group, "variant": variant, "capacity": 1024 * KiB}
+
+    return runs(
+        [
+            (case("durability", NO_LOG), "records_per_s", [90, 100, 110]),
+            (case("durability", NO_LOG), "p50", [10, 10, 10]),
+            (case("durability", NO_LOG), "p99", [20, 30, 40]),
+            (case("durability", NO_LOG), "p99.9", [50, 50, 51]),
+            (case("durability", LOG), "records_per_s", [30, 33, 40]),
+            (case("durability", LOG), "p50", [30, 31, 32]),
+            (case("durability", LOG), "p99", [60, 61, 62]),
+            (case("durability", LOG), "p99.9", [90, 91, 92]),
+            (case("durability", LOG), "records_per_sync", [64, 64, 64]),
+            (case("depth", "depth_1"), "records_per_s", [10, 11, 12]),
+            (case("depth", "depth_8"), "records_per_s", [40, 44, 48]),
+        ],
+        [(case("durability", "log_dsync"), "O_DIRECT unsupported")],
+    )
+
+
+def test_variant_table_cells_runs_and_reasons() -> None:
+    table = report.variant_table(variant_runs(), "durability", TARGET)
+    assert table.columns == ["variant", "records/s", "p50", "p99", "p99.9", "per fdatasync", "runs", "unsupported"]
+    rows = {r["variant"]: r for r in table.iter_rows(named=True)}
+    plain, log = rows["no log"], rows["log (group commit)"]
+    assert (
+        plain["records/s"] == "100 (90–110)" and plain["p50"] == "10" and plain["p99"] == "30 (20–40); unstable: ±33 %"
+    )
+    assert plain["per fdatasync"] == "n/a" and plain["runs"] == "3"  # no log, no fdatasync
+    assert log["records/s"] == "33 (30–40); unstable: ±15 %" and log["per fdatasync"] == "64"
+    gone = rows["log + O_DSYNC segments"]
+    assert gone["records/s"] == "n/a" and gone["runs"] == "n/a" and gone["unsupported"] == "O_DIRECT unsupported"
+    pinning = report.variant_table(variant_runs(), "pinning", TARGET)
+    assert pinning.height == 0 and "per fdatasync" not in pinning.columns
+
+
+def test_log_share_is_the_median_of_the_per_round_ratios() -> None:
+    est = report.log_share(variant_runs())  # 30/90, 33/100, 40/110
+    assert est.runs == 3 and est.median == pytest.approx(1 / 3) and est.lo == pytest.approx(0.33)
+    assert report.log_share_words(variant_runs()) == "33 % of the speed (33–36 % round by round, 3 rounds)"
+    without = variant_runs().filter(pl.col("variant") != LOG)
+    assert report.log_share(without) is None
+    assert report.log_share_words(without).startswith("a share that could not be measured here")
+
+
+def test_depth_bars_carry_the_interval() -> None:
+    bars = report.depth_bars(variant_runs())
+    assert bars.columns == ["label", "median", "lo", "hi", "repetitions", "what"]
+    assert bars.filter(pl.col("label") == "io_uring ×8").row(0)[1:5] == (44.0, 40.0, 48.0, 3)
+    assert "interval from" in str(report.depth_chart(variant_runs()).to_dict())
+
+
+# ---- fio --------------------------------------------------------------------------------------
+
+
+def fio_runs() -> pl.DataFrame:
+    def case(tool: str, mode: str, buffers: int, dsync: bool = False) -> dict:
+        return {"capacity": 256 * KiB, "dsync": dsync, "mode": mode, "buffers": buffers, "tool": tool,
+                "segment_bytes": 1024 * 1024 * KiB, "records": 2048, "record_size": 16 * KiB}  # fmt: skip
+
+    return runs(
+        [
+            (case("howfast", BLOCKING, 1), "mb_per_s", [70, 80, 92]),
+            (case("fio", BLOCKING, 1), "mb_per_s", [100, 100, 100]),
+            (case("howfast", BLOCKING, 1), "first_fill_share", [0.01, 0.02, 0.03]),
+            (case("howfast", BLOCKING, 1), "first_fill_ms", [1, 2, 3]),
+            (case("howfast", DEEP, 8), "mb_per_s", [100, 200, 300]),
+            (case("fio", DEEP, 8), "mb_per_s", [200, 200, 200]),
+            (case("howfast", DEEP, 8), "first_fill_share", [0.01, 0.01, 0.01]),
+            (case("howfast", DEEP, 8), "first_fill_ms", [1, 1, 1]),
+            (case("howfast", DEEP, 8, True), "mb_per_s", [100, 100, 100]),
+        ],
+        [(case("fio", DEEP, 8, True), "fio not installed")],
+    )
+
+
+def test_fio_table_each_side_with_its_interval_the_ratio_verdict_and_rounds() -> None:
+    table = report.fio_table(fio_runs(), TARGET)
+    assert table.columns == [
+        "capacity", "O_DSYNC", "flush", "ours MB/s", "fio MB/s", "ours / fio", "verdict", "rounds", "first fill %",
+        "note",
+    ]  # fmt: skip
+    blocking, deep, synced = table.iter_rows(named=True)
+    assert blocking["ours MB/s"] == "80 (70–92); unstable: ±14 %" and blocking["fio MB/s"] == "100"
+    assert blocking["ours / fio"] == "0.8× (0.7–0.92)" and blocking["verdict"] == "ours lower"
+    assert blocking["rounds"] == 3 and blocking["first fill %"] == "2 (1–3)" and blocking["note"] is None
+    assert deep["flush"] == "io_uring ×8" and deep["ours / fio"] == "1× (0.5–1.5)" and deep["verdict"] == "inconclusive"
+    assert synced["fio MB/s"] == "n/a" and synced["verdict"] == "n/a" and synced["rounds"] is None
+    assert synced["note"] == "fio: fio not installed"
+    assert "note" not in report.fio_table(fio_runs().filter(pl.col("metric") != "unsupported")).columns
+    both = report.fio_segment_table(fio_runs(), TARGET)
+    assert both.columns[:2] == ["capacity", "segment"] and both["segment"].unique().to_list() == ["1 GiB"]
+
+
+def test_fio_sentence_counts_the_verdicts_and_names_the_decided_cases() -> None:
+    text = report.fio_sentence(fio_runs())
+    assert "of 2 cases, 1 case was clearly slower than fio, the interval wholly below 1: blocking at 256 KiB" in text
+    assert "1 case was inconclusive, the interval including 1 and leaving the band." in text
+    assert "io_uring ×8 at 256 KiB" not in text  # inconclusive cases are counted, the table names them
+    assert report.fio_ratio_range(fio_runs()) == "1× to 1×"
+    assert report.fio_ratio_range(fio_runs().filter(pl.col("tool") == "howfast")) == "n/a"
+    peak = report.fio_peak(fio_runs())
+    assert (peak.median, peak.runs) == (200.0, 3) and report.fio_peak(fio_runs().clear()) is None
+
+
+# ---- rollover ---------------------------------------------------------------------------------
+
+
+def rollover_runs() -> pl.DataFrame:
+    def case(segment: int) -> dict:
+        return {"dsync": True, "segments_ahead": 0, "segment_bytes": segment}
+
+    small, whole = 4 * 1024 * KiB, 128 * 1024 * KiB
+    return runs(
+        [
+            (case(small), "elapsed_ms", [110, 100, 130]),
+            (case(small), "rollovers", [31, 31, 31]),
+            (case(small), "records_per_s", [90, 100, 110]),
+            (case(small), "wait_us", [100, 180, 200]),
+            (case(small), "make_ms", [0.1, 0.1, 0.1]),
+            (case(whole), "elapsed_ms", [100, 110, 99]),
+            (case(whole), "rollovers", [0, 0, 0]),
+            (case(whole), "records_per_s", [100, 100, 100]),
+            (case(whole), "wait_us", [0, 0, 0]),
+            (case(whole), "make_ms", [0.2, 0.3, 0.4]),
+        ]
+    )
+
+
+def test_rollover_table_cells_signed_cost_and_no_rollover_reason() -> None:
+    table = report.rollover_table(rollover_runs(), TARGET)
+    assert table.columns == report.ROLLOVER_COLUMNS
+    small, whole = table.iter_rows(named=True)
+    assert small["records/s"] == "100 (90–110)" and small["writer's wait µs"] == "180 (100–200); unstable: ±28 %"
+    assert small["making a file µs"] == "100" and small["rounds"] == "3"
+    # per round: (110-100), (100-110), (130-99) ms over 31 rollovers, in µs: 323, −323, 1,000
+    assert small["per rollover µs"] == "323 (−323 to 1,000)"
+    assert whole["per rollover µs"] == "none: no rollover" and whole["writer's wait µs"] == "0"
+    assert whole["making a file µs"] == "300 (200–400); unstable: ±33 %"
+    nothing = pl.DataFrame(
+        [
+            {
+                "dsync": False,
+                "segments_ahead": 0,
+                "segment_bytes": 4 * KiB,
+                "repetition": 0,
+                "metric": "unsupported",
+                "value": None,
+                "unit": "",
+                "note": "no O_DIRECT",
+            }
+        ]  # fmt: skip
+    )
+    empty = report.rollover_table(nothing)
+    assert empty.columns == [*report.ROLLOVER_COLUMNS, "note"] and empty["records/s"].to_list() == ["n/a"]
+
+
+# ---- breakdown --------------------------------------------------------------------------------
+
+
+def breakdown_runs() -> pl.DataFrame:
+    case = {"capacity": 64 * KiB, "dsync": False, "records": 4096, "counters": True}
+    per_run = {
+        "ns_per_op": [1000, 1000, 1000], "mb_per_s": [10, 11, 12], "records_per_flush": [4, 4, 4],
+        "t_handoff": [100, 100, 100], "t_copy": [100, 100, 100], "t_index": [0, 0, 0], "t_ack": [0, 0, 0],
+        "t_seal": [10, 10, 10], "t_submit": [10, 10, 10], "t_reap": [10, 10, 10], "t_buffer_wait": [500, 600, 700],
+        "t_drain": [0, 0, 0], "hash_ns_per_record": [50, 50, 50], "flushes_per_submit": [1, 1, 1],
+        "mean_depth": [3, 4, 5], "writer_cpu_share": [0.3, 0.3, 0.3], "producer_cpu_share": [0.1, 0.1, 0.1],
+        "records_per_batch": [64, 64, 64], "completion_waits_per_flush": [1, 1, 1],
+        "writer_waits_per_flush": [0, 0, 0], "writer_voluntary_per_flush": [1, 1, 1],
+        "writer_involuntary_per_flush": [0, 0, 0], "producer_voluntary_per_flush": [1, 1, 1],
+        "producer_involuntary_per_flush": [1, 1, 1], "records_per_s": [100, 100, 100],
+    }  # fmt: skip
+    off = {**case, "counters": False}
+    return runs([(case, m, v) for m, v in per_run.items()] + [(off, "records_per_s", [100, 100, 100])])
+
+
+def test_breakdown_tables_in_two_parts_with_intervals() -> None:
+    time = report.breakdown_table(breakdown_runs(), "time", TARGET)
+    assert time.columns == ["capacity", "O_DSYNC", *report.BREAKDOWN_PARTS["time"], "runs"]
+    row = time.row(0, named=True)
+    assert row["MB/s"] == "11 (10–12)" and row["records / flush"] == "4" and row["runs"] == "3"
+    assert row["record work µs"] == "0.8" and row["buffer wait µs"] == "2.4 (2–2.8); unstable: ±17 %"
+    threads = report.breakdown_table(breakdown_runs(), "threads", TARGET)
+    assert threads.columns == ["capacity", "O_DSYNC", *report.BREAKDOWN_PARTS["threads"], "runs"]
+    assert threads["in flight"][0] == "4 (3–5); unstable: ±25 %" and threads["writer CPU %"][0] == "30"
+    with pytest.raises(ValueError, match="part is one of"):
+        report.breakdown_table(breakdown_runs(), "other")
+    nothing = breakdown_runs().filter(pl.col("metric") == "none")
+    assert report.breakdown_table(nothing, "threads").columns[-2:] == ["runs", "note"]
+
+
+def numbers(wait: Estimate, work: Estimate) -> dict:
+    return {"small_record_work": 200.0, "small_record_work_share_est": work, "small_t_buffer_wait_share_est": wait}
+
+
+def test_pace_sentence_reads_the_intervals_of_the_two_shares() -> None:
+    waited = report.pace_sentence(numbers(Estimate(0.5, 0.45, 0.55, 3), Estimate(0.2, 0.15, 0.25, 3)))
+    assert waited.startswith("The lesson of a small memtable") and "It spent 50 % (45–55 %) of the run" in waited
+    worked = report.pace_sentence(numbers(Estimate(0.2, 0.15, 0.25, 3), Estimate(0.5, 0.45, 0.55, 3)))
+    assert "set the pace: it worked on records for 50 % (45–55 %) of the run" in worked
+    overlap = report.pace_sentence(numbers(Estimate(0.4, 0.2, 0.6, 3), Estimate(0.35, 0.3, 0.5, 3)))
+    assert overlap.startswith("Neither clearly set the pace here") and "intervals that overlap" in overlap
+    assert report.pace_sentence({}) == "The breakdown could not run here."
+    n = report.breakdown_numbers(breakdown_runs())  # the prose's shares are the pace sentence's medians
+    assert n["small_t_buffer_wait_share"] == n["small_t_buffer_wait_share_est"].median == 0.6
+    assert "It spent 60 % (50–70 %) of the run waiting for the disk" in report.pace_sentence(n)
+
+
+# ---- RocksDB --------------------------------------------------------------------------------
+
+
+def rocksdb_runs() -> pl.DataFrame:
+    def case(test: str, tool: str) -> dict:
+        return {"test": test, "threads": 1, "tool": tool, "entries": 1000}
+
+    return runs(
+        [
+            (case("fillseq", "howfast"), "ops_per_s", [200, 220]),
+            (case("fillseq", "db_bench"), "ops_per_s", [100, 100]),
+            (case("overwrite", "howfast"), "ops_per_s", [100, 100]),
+            (case("overwrite", "db_bench"), "ops_per_s", [90, 110]),
+        ],
+        [(case("readrandom", "db_bench"), "db_bench not installed")],
+    )
+
+
+def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
+    table = report.db_bench_table(rocksdb_runs(), TARGET)
+    fill, over, read = table.iter_rows(named=True)
+    assert fill["ours ops/s"] == "210 (200–220)" and fill["db_bench ops/s"] == "100"
+    assert fill["ours / db_bench"] == "2.1× (2–2.2)" and fill["verdict"] == "ours higher" and fill["rounds"] == 2
+    assert over["ours / db_bench"] == "1× (0.91–1.1)" and over["verdict"] == "inconclusive"
+    assert read["ours ops/s"] == "n/a" and read["rounds"] is None and read["note"] == "db_bench: db_bench not installed"
+    assert report.db_bench_range_sentence(rocksdb_runs()) == (
+        "Test by test, our loop ran at 1× to 2.1× of db_bench's rate (each the median of its per-round ratios)."
+    )
+    one = rocksdb_runs().filter(pl.col("test") == "fillseq")
+    assert report.db_bench_range_sentence(one).startswith("Our loop ran at 2.1× of db_bench's rate")
+    alone = rocksdb_runs().filter(pl.col("tool") == "howfast")
+    assert report.db_bench_range_sentence(alone).startswith("There is no cross-check on this machine")
+    assert report.db_bench_rounds_words(rocksdb_runs()).startswith(
+        "Each verdict rests on only 2 rounds: an interval from the lowest ratio to the highest, which holds the "
+        "median with 50 % confidence, not 95 %"
+    )
+    six = pl.concat([rocksdb_runs().with_columns(pl.col("repetition") + 2 * i) for i in range(3)])
+    assert report.db_bench_rounds_words(six) == "Each verdict rests on 6 rounds."
+    assert report.db_bench_rounds_words(alone) == ""
+
+
+def test_rocksdb_rates_beside_the_printed_laptop_figures() -> None:
+    ours = rocksdb_runs().filter(pl.col("tool") == "howfast")
+    rates = report.rocksdb_rates(ours, TARGET)
+    assert rates.rows() == [("fillseq", "210 (200–220)", "2"), ("overwrite", "100", "2")]
+    table = pl.DataFrame(
+        {
+            "test": ["fillseq", "fillseq", "overwrite"],
+            "machine": [rocksdb_report.THIS_MACHINE, rocksdb_report.SEED_MACHINE, rocksdb_report.THIS_MACHINE],
+            "keys": [1, 2, 3],
+            "ops/s": [210.0, 189000.0, None],
+            "time/op": [1.0, 2.0, 3.0],
+        }  # fmt: skip
+    )
+    shown = report.with_rocksdb_rates(table, rates)
+    assert shown.columns == ["test", "machine", "keys", "ops/s", "runs", "time/op"]
+    assert shown["ops/s"].to_list() == ["210 (200–220)", "189,000", "100"]
+    assert shown["runs"].to_list() == ["2", "printed", "2"]
+    frame = report.rocksdb_versus_frame(ours)
+    assert {"lo", "hi", "repetitions"} <= set(frame.columns)
+    seed = frame.filter(pl.col("group") == rocksdb_report.SEED_MACHINE)
+    assert (seed["lo"] == seed["hi"]).all() and (seed["repetitions"] == 1).all()
+    assert charts.grouped_bars(frame, category="test", group="group", title="t", unit="ops") is not None
+
+
+def test_cells_of_identical_runs_show_no_spread_and_no_mark() -> None:
+    assert stats.stability(Estimate(0.0, 0.0, 0.0, 3), TARGET) != ""  # what the plain mark would say for 0
+    assert report.variant_table(runs([({"group": "g", "variant": "v"}, "records_per_s", [0, 0, 0])]), "g", TARGET)[
+        "records/s"
+    ].to_list() == ["0"]
