@@ -244,7 +244,7 @@ def test_results_are_stored_and_reported(tiny_runs: dict) -> None:
         assert f"{name}.parquet" in stored
     inserts, baseline = data.table(sqlite_bench.INSERTS), data.table(sqlite_bench.FSYNC_BASELINE)
     table = sqlite_report.rate_table(inserts)
-    assert table.height == 6 and table["C API rows/s"].min() > 0 and table["Python rows/s"].min() > 0
+    assert table.height == 6 and "n/a" not in table["C API rows/s"].to_list() + table["Python rows/s"].to_list()
     laptop = table.filter((pl.col("synchronous") == "NORMAL") & (pl.col("rows per transaction") == 1))
     assert laptop["laptop rows/s"][0] == pytest.approx(22810.91)
     values = sqlite_report.headline(inserts, baseline, data.table(sqlite_bench.CLIENT_COST), data.table(shell.NAME))
@@ -310,7 +310,7 @@ def test_disabled_sqlite_is_reported_not_crashed(scratch_dir: Path, monkeypatch:
     inserts = data.table(sqlite_bench.INSERTS)
     clients = data.table(sqlite_bench.CLIENT_COST)
     table = sqlite_report.rate_table(inserts)
-    assert table["C API rows/s"].null_count() == table.height
+    assert set(table["C API rows/s"].to_list()) == {"n/a"} and table["C API / Python"].null_count() == table.height
     assert "disabled by HOWFAST_DISABLE_SQLITE" in table["unsupported"][0]
     assert table["laptop rows/s"].null_count() < table.height  # the seeds are still shown
     values = sqlite_report.headline(inserts, data.table(sqlite_bench.FSYNC_BASELINE), clients, cli)
@@ -515,8 +515,13 @@ def test_cli_table_gives_the_sentences_ratio() -> None:
     )
     table = sqlite_report.cli_table(metrics)
     ratios = sqlite_report.shell_ratios(metrics)
-    assert table[sqlite_report.SHELL_RATIO].to_list() == [ratios[1].median, ratios[1000].median]
-    assert table["ratio range"].to_list() == ["0.9–1.5", "0.99–1.02"]
+    assert [ratios[1].median, ratios[1000].median] == [1.2, 1.0]
+    assert table[sqlite_report.SHELL_RATIO].to_list() == ["1.2× (0.9–1.5)", "1× (0.99–1.02)"]
+    assert table["rounds"].to_list() == [3, 3]
+    # each side: the median with the interval of that median (3 runs: min–max), the unstable mark past the target
+    marked = sqlite_report.cli_table(metrics, target=0.1)
+    assert marked["C API rows/s"].to_list() == ["1,200 (900–1,500); unstable: ±25 %", "1,000 (990–1,020)"]
+    assert marked["sqlite3 shell rows/s"].to_list() == ["1,000 (1,000–1,000)", "1,000 (1,000–1,000)"]
 
 
 def test_python_rates_sentence() -> None:
@@ -541,3 +546,99 @@ def test_python_rates_sentence() -> None:
 )
 def test_full_rule(batched, normal, expected: str) -> None:
     assert expected in sqlite_report.full_rule(batched, normal)
+
+
+# --- Issue 20: every table's figure carries the interval of its median and its run count ---
+
+
+def test_rate_table_cells_carry_interval_runs_and_the_ratio_range() -> None:
+    metrics = _inserts(10_000, {
+        (C, "normal", 1): (24000.0, 25000, 30000), (PY, "normal", 1): (16000.0, 20000, 21000),
+        (C, "full", 1): (400.0, 500, 600), (PY, "full", 1): (390.0, 400, 410),
+    })  # fmt: skip
+    table = sqlite_report.rate_table(metrics, target=0.1)
+    assert table.columns == ["synchronous", "rows per transaction", "C API rows/s", "Python rows/s", "runs",
+                             "C API / Python", "laptop rows/s", "phone rows/s"]  # fmt: skip
+    normal, full = table.rows(named=True)
+    assert normal["C API rows/s"] == "25,000 (24,000–30,000); unstable: ±12 %"
+    assert normal["Python rows/s"] == "20,000 (16,000–21,000); unstable: ±12 %"
+    assert normal["runs"] == 3 and normal["C API / Python"] == "1.2× (1.1–1.9×)"
+    assert full["C API rows/s"] == "500 (400–600); unstable: ±20 %" and full["Python rows/s"] == "400 (390–410)"
+    assert full["C API / Python"] == "1.2× (0.98–1.5×)"  # a range holding 1: the clients are not told apart
+    assert full["laptop rows/s"] is None  # the seeds did not run FULL (seed_cells says so)
+    # clients that ran a different number of times: each cell carries its own count
+    uneven = _inserts(10_000, {(C, "normal", 1): (24000.0, 25000, 30000, 26000), (PY, "normal", 1): (16000.0, 20000)})
+    cells = sqlite_report.rate_table(uneven).row(0, named=True)
+    assert "runs" not in cells and cells["C API rows/s"] == "25,500 (24,000–30,000, 4 runs)"
+    assert cells["Python rows/s"] == "18,000 (16,000–20,000, 2 runs)"
+
+
+def test_versus_bars_carry_the_interval_of_each_median() -> None:
+    bars = sqlite_report.versus_bars(_inserts(10_000, {(C, "normal", 1): (24000.0, 25000, 30000)}))
+    ours = bars.filter(pl.col("who") == "C API (here)").row(0, named=True)
+    assert (ours["median"], ours["lo"], ours["hi"], ours["repetitions"]) == (25000.0, 24000.0, 30000.0, 3)
+    seed = bars.filter(pl.col("who") == "laptop (seeds)").row(0, named=True)
+    assert seed["lo"] == seed["hi"] == seed["median"] and seed["repetitions"] is None
+
+
+def _clients(cases: dict[tuple[str, int], tuple[tuple[float, float], ...]]) -> pl.DataFrame:
+    rows = []
+    for (client, batch), runs in cases.items():
+        for rep, (rate, cpu) in enumerate(runs):
+            for metric, value in (("rows_per_s", rate), ("cpu_us_per_row", cpu)):
+                rows.append({"client": client, "batch_size": batch, "repetition": rep, "metric": metric,
+                             "unit": "", "value": value, "note": None})  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def test_client_cost_table_cells_and_what_each_client_adds() -> None:
+    many, again = sqlite_bench.PYTHON_EXECUTEMANY, sqlite_bench.C_API_REPREPARE
+    metrics = _clients({
+        (C, 1000): ((60000.0, 2.4), (70000.0, 2.45), (75000.0, 2.9)),
+        (PY, 1000): ((50000.0, 3.0), (57000.0, 3.0), (60000.0, 3.3)),
+        (many, 1000): ((60000.0, 2.6), (68000.0, 2.67), (70000.0, 2.7)),
+        (again, 1000): ((58000.0, 2.35), (59000.0, 2.38), (60000.0, 2.45)),
+    })  # fmt: skip
+    table = sqlite_report.client_cost_table(metrics, target=0.1)
+    assert table.columns == ["client", "rows per transaction", "rows/s", "CPU µs per row", "runs", "adds (µs/row)"]
+    rows = {r["client"]: r for r in table.rows(named=True)}
+    assert rows["C API"]["rows/s"] == "70,000 (60,000–75,000); unstable: ±11 %"
+    assert rows["C API"]["CPU µs per row"] == "2.45 (2.4–2.9); unstable: ±10 %"
+    assert rows["C API"]["adds (µs/row)"] == "0" and rows["C API"]["runs"] == 3
+    assert rows["Python sqlite3"]["adds (µs/row)"] == "0.55"  # its interval lies above the loop's
+    assert rows["Python sqlite3, executemany"]["adds (µs/row)"] == "0.22 (runs overlap)"
+    assert rows["C API, INSERT prepared per transaction"]["adds (µs/row)"] == "none measured"
+
+
+def test_adds_cell_branches() -> None:
+    base = E(2.4, 2.35, 2.5)
+    assert sqlite_report.adds_cell(E(3.0, 2.9, 3.1), base) == "0.6"
+    assert sqlite_report.adds_cell(E(2.6, 2.45, 2.7), base) == "0.2 (runs overlap)"
+    assert sqlite_report.adds_cell(E(2.3, 2.2, 2.45), base) == "none measured"
+    assert sqlite_report.adds_cell(E(2.0, 1.9, 2.1), base) == "none measured"
+    assert sqlite_report.adds_cell(None, base) == "n/a" and sqlite_report.adds_cell(base, None) == "n/a"
+    assert sqlite_report.adds_cell(base, base, itself=True) == "0"
+
+
+def test_derived_table_carries_each_interval_through() -> None:
+    metrics = _inserts(
+        10_000, {(C, "normal", 1): (20000.0, 25000, 40000), (C, "normal", 1000): (100000.0, 125000, 130000)}
+    )
+    baseline = pl.DataFrame([{"method": "plain", "repetition": r, "metric": "writes_per_s", "unit": "1/s", "value": v,
+                              "note": None} for r, v in enumerate((250.0, 270.0, 300.0))])  # fmt: skip
+    table = sqlite_report.derived_table(metrics, baseline, target=0.1)
+    ours = dict(zip(table["quantity"], table["this machine"]))
+    # 1 / rate: the interval turned round with it (1e6 / 40,000 = 25 µs, 1e6 / 20,000 = 50 µs)
+    assert (
+        ours["time per row, synchronous NORMAL, 1 row per transaction"]
+        == "40 µs (25 µs–50 µs, 3 runs); unstable: ±31 %"
+    )
+    assert (
+        ours["time per row, synchronous NORMAL, 1,000 rows per transaction"]
+        == "8 µs (7.69 µs–10 µs, 3 runs); unstable: ±14 %"
+    )
+    assert ours["time per row, synchronous FULL, 1 row per transaction"] == "not measured here"
+    seed_method = "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)"
+    assert ours[seed_method] == "10.8 billion (8.64 billion–11.2 billion, 3 runs); unstable: ±12 %"
+    assert ours["rows of 4 KiB a day, one write + fsync each"] == "23.3 million (21.6 million–25.9 million, 3 runs)"
+    assert ours["batched SQLite over plain fsync"] == "not measured here"  # no 4 KiB rows measured

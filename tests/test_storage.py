@@ -260,7 +260,8 @@ def test_measure_on_a_tiny_profile(isolated: dict[str, Path]) -> None:
     matrix = storage_report.matrix_table(data.table(storage.MATRIX), direct=False)
     assert matrix.height == 19 and matrix["laptop MB/s"].null_count() == 0
     parallel = storage_report.parallel_table(data.table(storage.PARALLEL))
-    assert parallel["job"].to_list() == [name for name, _, _ in storage.PARALLEL_JOBS]
+    assert parallel["job"].unique(maintain_order=True).to_list() == [name for name, _, _ in storage.PARALLEL_JOBS]
+    assert parallel["interval"].null_count() == 0 and (parallel["runs"] == 1).all()
     assert list(isolated["scratch"].iterdir()) == []
     assert (isolated["results"] / "test-machine" / "quick" / "storage" / f"{storage.MATRIX}.parquet").is_file()
 
@@ -339,13 +340,15 @@ def test_memory_sentences() -> None:
     measured = storage_report.memory_sentence(fast, disk, 121.0)
     assert "one 4 KiB read from this disk, alone in flight, took 121 µs at the median" in measured
     assert "tens of microseconds or more" in storage_report.memory_sentence(fast, disk)
-    assert "Memory was 40× faster here" in storage_report.memory_sentence(fast, disk)
+    assert "Here memory was 40× faster (35–46× within the two intervals)" in storage_report.memory_sentence(fast, disk)
     assert "could not be measured here" in _shown(storage_report.memory_sentence(fast, None))
     assert "slower than the memory copy" not in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
     assert "2× faster than the memory copy" in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
     overlap = storage_report.memory_sentence(R(1100, 800, 1400), R(1000, 900, 1100))
     assert "not clearly faster or slower than the memory copy" in overlap
-    assert storage_report.memory_rule(fast, disk).startswith("Memory was about 40× faster")
+    assert storage_report.memory_rule(fast, disk) == (
+        "In bandwidth memory was 40× faster (35–46× within the two intervals) than this disk."
+    )
     assert "could not be measured here" in _shown(storage_report.memory_rule(fast, None))
     assert "kept pace" in storage_report.memory_rule(R(1000, 900, 1100), R(2000, 1900, 2100))
 
@@ -404,7 +407,10 @@ def test_parallel_sentence() -> None:
     slow = _parallel((800.0, 896, 950), (303.0, 820, 2190))
     spread = _shown(storage_report.parallel_sentence(slow, single, 24 * 2**30))
     assert "Without the fsyncs the same writers wrote 820 MB/s, not clearly faster or slower than with them" in spread
-    assert "from 303 to 2,190 MB/s: 128 MiB in all stays far below" in spread and "8 threads" in spread
+    assert (
+        "the interval of their median spanning 303 to 2,190 MB/s: 128 MiB in all stays far below" in spread
+        and "8 threads" in spread
+    )
     small = _shown(storage_report.parallel_sentence(slow, single, 2**30))
     assert "does not record where that limit stood" in small and "8 threads" not in small
     assert "does not record where that limit stood" in storage_report.parallel_sentence(slow, single)
@@ -416,7 +422,7 @@ def test_fsync_engines_sentence() -> None:
     same = {(e, d, p): (100.0, 110, 120) for e in ("sync", "aio", "io_uring") for d in (False, True)
             for p in ("sequential", "random")}  # fmt: skip
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(same)))
-    assert "did not differ beyond the repetitions' spread either: in all 8 pairs of rows" in text
+    assert "did not differ beyond the intervals of their medians either: in all 8 pairs of rows" in text
     faster = same | {("aio", True, "sequential"): (400.0, 450, 480)}
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(faster)))
     assert "aio sequential, O_DIRECT (450 against 110 MB/s) was faster than pwrite + fsync" in text
@@ -518,7 +524,7 @@ def test_queue_depth_sentence() -> None:
     )
     assert "stops rising clearly" in calm and "mostly waited" not in calm
     flat = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 20100, 32: 19900}))
-    assert "did not help beyond the spread" in flat and "single read's" not in flat
+    assert "did not help beyond the intervals of the medians" in flat and "single read's" not in flat
     collapse = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 10000}))
     assert "peaked at 50,000 per second with 4 in flight" in collapse and "below half of that at 32" in collapse
     missing = storage_report.queue_depth_sentence(_depths(None))
@@ -542,13 +548,18 @@ def _fio_runs(ours: list[float], theirs: list[float], time_ratio: float) -> pl.D
 
 def test_fio_table_gives_the_sentences_ratios() -> None:
     runs = _fio_runs([1400.0, 1450, 1500], [1000.0, 1000, 1000], 0.7)
-    table = storage_report.fio_table(runs)
-    assert table[storage_report.FIO_RATIO].to_list() == [pytest.approx(1.45)]
-    assert table["ratio range"].to_list() == ["1.4–1.5"]
+    table = storage_report.fio_table(runs, target=0.1)
+    # each side: the median with the interval of that median (3 runs: min–max); the ratio with its interval
+    assert table["howfast MB/s"].to_list() == ["1,450 (1,400–1,500)"]
+    assert table["fio MB/s"].to_list() == ["1,000 (1,000–1,000)"]
+    assert table[storage_report.FIO_RATIO].to_list() == ["1.4× (1.4–1.5)"]
+    assert table["verdict"].to_list() == ["ours higher"] and table["rounds"].to_list() == [3]
     assert table["mean latency, howfast / fio"].to_list() == [pytest.approx(0.7)]
+    assert "ratio range" not in table.columns and "howfast range" not in table.columns
     assert "1.4×" in storage_report.fio_sentence(runs) and "0.7× fio's" in storage_report.fio_sentence(runs)
-    near = storage_report.fio_table(_fio_runs([1010.0, 1500, 2000], [1000.0, 1000, 1000], 1.0))
-    assert near["ratio range"].to_list() == ["1.01–2"]
+    near = storage_report.fio_table(_fio_runs([1010.0, 1500, 2000], [1000.0, 1000, 1000], 1.0), target=0.1)
+    assert near[storage_report.FIO_RATIO].to_list() == ["1.5× (1.01–2)"]
+    assert near["howfast MB/s"].to_list() == ["1,500 (1,010–2,000); unstable: ±33 %"]
 
 
 def test_fio_sentence() -> None:
@@ -581,7 +592,8 @@ def test_page_cache_rows_keep_a_case_that_could_not_run() -> None:
     rows.append({"direct": True, "cache": "n/a", "metric": "unsupported", "value": None, "note": "O_DIRECT: off"})
     table = storage_report.page_cache_rows(_metrics(rows))
     assert table["how"].to_list()[-1] == "O_DIRECT: from the device"
-    assert table["MB/s"].to_list()[-1] is None and table["unsupported"].to_list()[-1] == "O_DIRECT: off"
+    assert table["MB/s"].to_list()[-1] == "n/a" and table["unsupported"].to_list()[-1] == "O_DIRECT: off"
+    assert table["runs"].to_list()[-1] is None
     rates = storage_report.page_cache_rates(_metrics(rows))
     assert rates["direct"] is None and rates["warm"].median == 8000
 
@@ -611,3 +623,121 @@ def test_same_quantity_runs_and_sentence() -> None:
     assert storage_report.same_quantity_sentence(table.clear()) == ""
     many = pl.concat([table, table.with_columns(pl.lit("other").alias("quantity"))])
     assert storage_report.same_quantity_sentence(many).startswith("This chapter measures 2 quantities in more than")
+
+
+# --- Issue 20: every table's figure carries the interval of its median and its run count ---
+
+
+def _matrix_runs(values: dict[tuple[str, bool], list[float]], block: int = 262144) -> pl.DataFrame:
+    """Matrix metrics: per (engine, direct) the MB/s of each run (ops/s follows from the block size)."""
+    rows = []
+    for (engine, direct), runs in values.items():
+        case = {"engine": engine, "pattern": "sequential", "op": "read", "fsync": False, "direct": direct,
+                "block_size": block}  # fmt: skip
+        for rep, mb in enumerate(runs):
+            rows += [
+                {**case, "repetition": rep, "metric": "mb_per_s", "value": mb},
+                {**case, "repetition": rep, "metric": "ops_per_s", "value": mb * 1e6 / block},
+            ]
+    return _metrics(rows)
+
+
+def test_matrix_table_gives_interval_runs_and_the_unstable_mark() -> None:
+    metrics = _matrix_runs({("sync", False): [900.0, 1000, 1100], ("aio", False): [500.0, 1000, 2000],
+                            ("sync", True): [800.0, 810, 820]})  # fmt: skip
+    metrics = pl.concat([metrics, _metrics([{
+        "engine": "io_uring", "pattern": "sequential", "op": "read", "fsync": False, "direct": False,
+        "block_size": 262144, "metric": "unsupported", "value": None, "note": "io_uring: off"}])],
+        how="diagonal_relaxed")  # fmt: skip
+    table = storage_report.matrix_table(metrics, direct=False, target=0.1)
+    assert table.columns == ["row", "ops/s", "MB/s", "interval", "runs", "laptop ops/s", "laptop MB/s", "note"]
+    sync, aio, uring = table.rows(named=True)
+    assert (sync["MB/s"], sync["interval"], sync["runs"]) == (1000.0, "900–1,100", 3)
+    assert aio["interval"] == "500–2,000; unstable: ±75 %"
+    assert uring["MB/s"] is None and uring["interval"] is None and uring["note"] == "io_uring: off"
+    direct = storage_report.matrix_table(metrics, direct=True, target=0.1)
+    assert direct.columns == ["row", "ops/s", "MB/s", "interval", "runs"]
+    assert direct["interval"].to_list() == ["800–820"]
+    # without a target (a fixed count) nothing is marked
+    assert storage_report.matrix_table(metrics, direct=False)["interval"][1] == "500–2,000"
+
+
+def test_matrix_charts_carry_the_interval_of_each_median() -> None:
+    metrics = _matrix_runs({("sync", False): [900.0, 1000, 1100], ("sync", True): [800.0, 810, 820]})
+    bars = storage_report.matrix_bars(metrics)
+    ours = bars.filter(pl.col("machine") == "this machine").row(0, named=True)
+    assert (ours["median"], ours["lo"], ours["hi"], ours["repetitions"]) == (1000.0, 900.0, 1100.0, 3)
+    laptop = bars.filter(pl.col("machine") != "this machine").row(0, named=True)
+    assert laptop["lo"] == laptop["hi"] == laptop["median"] and laptop["repetitions"] is None
+    direct = storage_report.direct_vs_buffered(metrics)
+    assert direct.columns == ["row", "mode", "median", "lo", "hi", "repetitions"]
+    assert direct.filter(pl.col("mode") == "O_DIRECT")["lo"].to_list() == [800.0]
+
+
+def test_page_cache_rows_give_each_figure_its_interval() -> None:
+    rows = []
+    for direct, cache, mbs, p50s in ((True, "n/a", (500.0, 800, 1600), (170.0, 172, 227)),
+                                     (False, "warm", (9000.0, 10000, 11000), (20.0, 20.5, 21))):  # fmt: skip
+        for rep, (mb, p50) in enumerate(zip(mbs, p50s)):
+            rows += [{"direct": direct, "cache": cache, "repetition": rep, "metric": "mb_per_s", "value": mb},
+                     {"direct": direct, "cache": cache, "repetition": rep, "metric": "p50", "value": p50}]  # fmt: skip
+    table = storage_report.page_cache_rows(_metrics(rows), target=0.1)
+    assert table.columns == ["how", "MB/s", "p50 per read", "runs"]
+    assert table.row(0) == ("O_DIRECT: from the device", "800 (500–1,600); unstable: ±69 %",
+                            "172 µs (170 µs–227 µs); unstable: ±17 %", 3)  # fmt: skip
+    assert table.row(1)[1:] == ("10,000 (9,000–11,000)", "20.5 µs (20 µs–21 µs)", 3)
+
+
+def test_parallel_table_is_long_with_an_interval_per_figure() -> None:
+    rows = []
+    for _name, op, fsync in storage.PARALLEL_JOBS[:1]:
+        for rep, scale in enumerate((0.9, 1.0, 1.1)):
+            for metric, v in (("p50", 100.0), ("p90", 200.0), ("p99", 1000.0), ("p99.99", 5000.0), ("mb_per_s", 900.0)):
+                rows.append({"op": op, "fsync": fsync, "repetition": rep, "metric": metric, "value": v * scale})
+    table = storage_report.parallel_table(_metrics(rows), target=0.05)
+    assert table.columns == ["job", "figure", "median", "interval", "runs"]
+    assert table["figure"].to_list() == ["latency p50", "latency p90", "latency p99", "latency p99.99", "read MB/s"]
+    first = table.row(0, named=True)
+    assert first == {"job": storage.PARALLEL_JOBS[0][0], "figure": "latency p50", "median": "100 µs",
+                     "interval": "90 µs–110 µs; unstable: ±10 %", "runs": 3}  # fmt: skip
+    assert table["median"].to_list()[-1] == "900" and table["interval"].to_list()[-1] == "810–990; unstable: ±10 %"
+    mixed = [{"op": "readwrite", "fsync": False, "repetition": 0, "metric": m, "value": 1.0}
+             for m in ("p50", "p90", "p99", "p99.99", "read_mb_per_s", "write_mb_per_s")]  # fmt: skip
+    assert storage_report.parallel_table(_metrics(mixed))["figure"].to_list()[-2:] == ["read MB/s", "write MB/s"]
+
+
+def test_same_quantity_runs_mark_and_the_sentence_reads_the_intervals() -> None:
+    ram = _metrics([{"medium": "disk", "what": "read", "repetition": r, "metric": "mb_per_s", "value": v}
+                    for r, v in enumerate((400.0, 650.0, 1000.0))])  # fmt: skip
+    sweep = _metrics([{"op": "read", "block_size": 1048576, "repetition": r, "metric": "mb_per_s", "value": v}
+                      for r, v in enumerate((950.0, 1000.0, 1050.0))])  # fmt: skip
+    empty = pl.DataFrame()
+    table = storage_report.same_quantity_runs(ram, empty, empty, sweep, empty, target=0.1)
+    assert table.select("run", "MB/s", "interval", "runs").rows() == [
+        ("RAM against disk", 650.0, "400–1,000; unstable: ±46 %", 3),
+        ("block-size sweep", 1000.0, "950–1,050", 3),
+    ]
+    overlap = storage_report.same_quantity_sentence(table)
+    assert "but their intervals overlap, so even these two runs do not clearly disagree" in overlap
+    apart = storage_report.same_quantity_sentence(table.with_columns(lo=pl.Series([600.0, 950.0]),
+                                                                     hi=pl.Series([700.0, 1050.0])))  # fmt: skip
+    assert "and their intervals do not overlap: the two runs really differed" in apart
+
+
+def test_rate_words_give_interval_and_runs() -> None:
+    assert storage_report.rate_words(R(3390, 2720, 4050, 3)) == "3,390 MB/s (2,720–4,050, 3 runs)"
+    assert storage_report.rate_words(R(10, 10, 10, 1)) == "10 MB/s (1 run)"
+    assert storage_report.rate_words(None) == "not measured here"
+
+
+def test_page_cache_sentence_explains_a_cached_read_faster_than_memcpy() -> None:
+    warm, direct, cold = R(11400, 11000, 12000, 3), R(836, 505, 1560, 3), R(1630, 1510, 1950, 3)
+    text = _shown(storage_report.page_cache_sentence(warm, cold, direct, memcpy=R(3390, 3000, 3500, 3),
+                                                     buffer=256 << 20))  # fmt: skip
+    assert "3.4× faster than the memcpy of a 256 MiB buffer above (3,390 MB/s)" in text
+    assert "stays in the CPU's caches" in text
+    assert "The middle row: a buffered read of a file that is not cached (1,630 MB/s) was not clearly" in text
+    assert "the extra copy did not make it clearly slower" in text
+    # a memcpy as fast as the cached read, or none measured: nothing to explain
+    assert "memcpy" not in storage_report.page_cache_sentence(warm, cold, direct, memcpy=R(11500, 11000, 12500, 3))
+    assert "memcpy" not in storage_report.page_cache_sentence(warm, cold, direct)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from .. import claims, fmt, reference, stats
+from .. import claims, fmt, reference, stats, tables
 from ..checks import checked
 from .experiments import (
     ALL_CLIENTS,
@@ -119,27 +119,56 @@ def seed_cells(table: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
+def _same_runs(summary: pl.DataFrame, clients: tuple[str, ...], by: list[str]) -> bool:
+    """Whether, in every case of `by`, all of `clients` ran the same number of times (then
+    a table gives one run count per row, else one per figure)."""
+    counts = (
+        summary.filter(pl.col("client").is_in(list(clients)))
+        .group_by(by)
+        .agg(pl.col("repetitions").n_unique().alias("n"), pl.len().alias("clients"))
+    )
+    return bool(counts.height) and bool(((counts["n"] == 1) & (counts["clients"] == len(clients))).all())
+
+
+def _ratio_cell(a: stats.Estimate | None, b: stats.Estimate | None) -> str | None:
+    """a / b by the medians with the range it can take within the two intervals
+    ('1.2× (0.99–1.6×)', ``claims.ratio_interval``); None where either did not run."""
+    c = claims.compare(a, b)
+    return None if c.ratio is None else claims.ratio_interval(c)
+
+
+def rate_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """One row per configuration (1000-byte rows): this machine's rows/s through the C
-    API and through Python's sqlite3 (median, slowest–fastest run), the ratio of the
-    two medians, and the seeds' laptop and phone. Unsupported clients say why. (The
-    client's cost per row is measured in memory: ``client_cost_table``.)"""
+    API and through Python's sqlite3, each the median with the interval of that median
+    ('25,700 (24,300–30,900)', the unstable mark past ±`target`), the run count (one
+    column when both clients ran as often, else in each cell), the ratio of the two
+    medians with the range it can take within the two intervals, and the seeds' laptop
+    and phone (printed figures). Unsupported clients say why. (The client's cost per row
+    is measured in memory: ``client_cost_table``.)"""
     summary = _rates(metrics)
     configs = metrics.filter(pl.col("row_size") == 1000).select("synchronous", "batch_size").unique(maintain_order=True)
-    table = configs
-    for client, short in ((C_API, "C API"), (PYTHON, "Python")):
-        part = summary.filter(pl.col("client") == client).select(
-            "synchronous",
-            "batch_size",
-            pl.col("median").alias(f"{short} rows/s"),
-            _range(pl.col("min"), pl.col("max")).alias(f"{short} range"),
+    one_count = _same_runs(summary, (C_API, PYTHON), ["synchronous", "batch_size"])
+    rows = []
+    for sync, batch in configs.iter_rows():
+        c = estimate(metrics, C_API, sync, batch)
+        py = estimate(metrics, PYTHON, sync, batch)
+        rows.append(
+            {
+                "synchronous": sync,
+                "batch_size": batch,
+                "C API rows/s": tables.figure(c, target, fmt.num, runs=not one_count),
+                "Python rows/s": tables.figure(py, target, fmt.num, runs=not one_count),
+                "runs": None if c is None else c.runs,
+                "C API / Python": _ratio_cell(c, py),
+            }
         )
-        table = table.join(part, on=["synchronous", "batch_size"], how="left", maintain_order="left")
-    table = table.with_columns((pl.col("C API rows/s") / pl.col("Python rows/s")).alias("C API / Python"))
+    schema = {"synchronous": pl.String, "batch_size": pl.Int64, "C API rows/s": pl.String,
+              "Python rows/s": pl.String, "runs": pl.Int64, "C API / Python": pl.String}  # fmt: skip
+    table = pl.DataFrame(rows, schema=schema).with_columns(pl.col("batch_size").cast(configs.schema["batch_size"]))
     seeds = seed_rates()
     for machine, name in (("laptop", "laptop rows/s"), ("phone", "phone rows/s")):
         part = seeds.filter(pl.col("machine") == machine).select(
-            "synchronous", "batch_size", pl.col("rows_per_s").alias(name)
+            "synchronous", pl.col("batch_size").cast(configs.schema["batch_size"]), pl.col("rows_per_s").alias(name)
         )
         table = table.join(part, on=["synchronous", "batch_size"], how="left", maintain_order="left")
     table = table.with_columns(
@@ -150,9 +179,8 @@ def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
         "synchronous",
         "rows per transaction",
         "C API rows/s",
-        "C API range",
         "Python rows/s",
-        "Python range",
+        *(["runs"] if one_count else []),
         "C API / Python",
         "laptop rows/s",
         "phone rows/s",
@@ -166,8 +194,9 @@ def rate_table(metrics: pl.DataFrame) -> pl.DataFrame:
 
 
 def versus_bars(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Chart data: rows/s per configuration for this machine's two clients (median,
-    min, max) and the seeds' single runs (min = max = the run)."""
+    """Chart data: rows/s per configuration for this machine's two clients (median, the
+    interval of the median ``lo``–``hi``, runs) and the seeds' single printed runs
+    (lo = hi = the run, no run count)."""
     summary = _rates(metrics)
     ours = summary.select(
         pl.struct("synchronous", "batch_size")
@@ -175,8 +204,9 @@ def versus_bars(metrics: pl.DataFrame) -> pl.DataFrame:
         .alias("configuration"),
         pl.col("client").replace_strict(OURS, default=pl.col("client")).alias("who"),
         "median",
-        "min",
-        "max",
+        "lo",
+        "hi",
+        pl.col("repetitions").cast(pl.Int64),
     )
     seeds = seed_rates().select(
         pl.struct("synchronous", "batch_size")
@@ -184,8 +214,9 @@ def versus_bars(metrics: pl.DataFrame) -> pl.DataFrame:
         .alias("configuration"),
         pl.col("machine").replace_strict(SEED_MACHINES).alias("who"),
         pl.col("rows_per_s").alias("median"),
-        pl.col("rows_per_s").alias("min"),
-        pl.col("rows_per_s").alias("max"),
+        pl.col("rows_per_s").alias("lo"),
+        pl.col("rows_per_s").alias("hi"),
+        pl.lit(None, dtype=pl.Int64).alias("repetitions"),
     )
     return pl.concat([ours, seeds])
 
@@ -238,67 +269,94 @@ def derived(metrics: pl.DataFrame, baseline: pl.DataFrame) -> dict[str, float | 
     }
 
 
-def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame:
+def _inverse(e: stats.Estimate | None, scale: float = 1e6) -> stats.Estimate | None:
+    """`scale` / a rate, its interval turned round with it (rows/s -> µs per row)."""
+    if e is None or e.lo <= 0:
+        return None
+    return stats.Estimate(scale / e.median, scale / e.hi, scale / e.lo, e.runs, e.confidence)
+
+
+def _figure_text(e: stats.Estimate | None, show: Callable[[float], str], target: float | None) -> str | None:
+    """'38.9 µs (32.4 µs–41.2 µs, 3 runs)': a derived figure with the interval carried
+    through from the rate it comes from, and that rate's run count."""
+    return None if e is None else tables.figure(e, target, show)
+
+
+def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Seed 003's figures beside the same quantities from this machine, as text
-    (durations, counts in words, factors); where there is no figure, the cell says why."""
-    d = derived(metrics, baseline)
+    (durations, counts in words, factors). This machine's figures carry the interval of
+    the median they are computed from, turned round or scaled with it, and its run count
+    (the unstable mark past ±`target`); the last line's factor, a ratio of two medians,
+    the range it can take within their two intervals. Where there is no figure, the cell
+    says why."""
     time, count, factor = fmt.duration_us, words, fmt.ratio
+    normal_1 = estimate(metrics, C_API, "normal", 1)
+    normal_k = estimate(metrics, C_API, "normal", 1000)
+    full_1 = estimate(metrics, C_API, "full", 1)
+    full_k = estimate(metrics, C_API, "full", 1000)
+    big_k = estimate(metrics, C_API, "normal", 1000, row_size=4096)
+    plain = baseline_estimate(baseline)
+
+    def per_day(e: stats.Estimate | None) -> stats.Estimate | None:
+        return None if e is None else e.scaled(SECONDS_PER_DAY)
+
+    speedup = _ratio_cell(big_k, plain)
     rows = [
         (
             "time per row, synchronous NORMAL, 1 row per transaction",
-            d["us_per_row_normal_1"],
+            _figure_text(_inverse(normal_1), time, target),
             seed_figure("us_per_row", batch_size=1),
             time,
             "1 / rows per second",
         ),
         (
             "time per row, synchronous NORMAL, 1,000 rows per transaction",
-            d["us_per_row_normal_1000"],
+            _figure_text(_inverse(normal_k), time, target),
             seed_figure("us_per_row", batch_size=1000),
             time,
             "1 / rows per second",
         ),
         (
             "time per row, synchronous FULL, 1 row per transaction",
-            d["us_per_row_full_1"],
+            _figure_text(_inverse(full_1), time, target),
             None,
             time,
             "a sync of the log at every commit",
         ),
         (
             "time per row, synchronous FULL, 1,000 rows per transaction",
-            d["us_per_row_full_1000"],
+            _figure_text(_inverse(full_k), time, target),
             None,
             time,
             "a sync of the log per 1,000 rows",
         ),
         (
             "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)",
-            d["rows_per_day_seed_method"],
+            _figure_text(per_day(normal_k), count, target),
             seed_figure("rows_4kb_per_day", batch_size=1000),
             count,
             "rows per second × 86,400",
         ),
         (
             "rows of 4 KiB a day, NORMAL, 1,000 per transaction",
-            d["rows_4k_per_day"],
+            _figure_text(per_day(big_k), count, target),
             None,
             count,
             "measured with 4,096-byte rows",
         ),
         (
             "rows of 4 KiB a day, one write + fsync each",
-            d["rows_4k_per_day_plain_fsync"],
+            _figure_text(per_day(plain), count, target),
             seed_figure("rows_4kb_per_day", batch_size=None),
             count,
             "fsyncs per second × 86,400",
         ),
         (
             "batched SQLite over plain fsync",
-            d["speedup_vs_plain_fsync"],
+            speedup,
             seed_figure("speedup_vs_fsync_only"),
             factor,
-            "ratio of the two lines above",
+            "ratio of the two lines above (range: within their two intervals)",
         ),
     ]
 
@@ -307,7 +365,7 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame
 
     return pl.DataFrame(
         [
-            (q, show(ours, how, "not measured here"), show(seed, how, "not in the seed"), note)
+            (q, "not measured here" if ours is None else ours, show(seed, how, "not in the seed"), note)
             for q, ours, seed, how, note in rows
         ],
         schema={"quantity": pl.String, "this machine": pl.String, "seed 003": pl.String, "how": pl.String},
@@ -315,32 +373,67 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame) -> pl.DataFrame
     )
 
 
-def client_cost_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """In memory: rows/s of each client variant (median, range), the time per row of a
-    typical transaction (see ``per_row_us``) and what each adds to it over the C API
-    loop. Cases that could not run keep their row and say why."""
+def adds_cell(mine: stats.Estimate | None, base: stats.Estimate | None, *, itself: bool = False) -> str:
+    """What a client adds in CPU µs per row over the C API loop, for a table, worded as
+    ``client_adds`` words it: '0' for the C API itself; the difference of the medians
+    where the client's interval lies above the loop's; with '(runs overlap)' where the two
+    intervals overlap and the difference is above zero; 'none measured' otherwise (a
+    difference below zero is the sign of noise, not a client that saves time); n/a when
+    either did not run."""
+    if itself:
+        return "0"
+    if mine is None or base is None:
+        return fmt.NA
+    added = mine.median - base.median
+    c = claims.compare(mine, base)
+    if c.direction == claims.HIGHER:
+        return fmt.num(added)
+    if c.direction != claims.LOWER and added > 0:
+        return f"{fmt.num(added)} (runs overlap)"
+    return "none measured"
+
+
+def client_cost_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """In memory: per client variant, rows/s and the inserting thread's CPU time per row
+    (see ``per_row_us``), each the median with the interval of that median (the unstable
+    mark past ±`target`), the run count both come from, and what the client adds to the
+    CPU time per row over the C API loop (``adds_cell``). Cases that could not run keep
+    their row and say why."""
     cases = metrics.select("client", "batch_size").unique(maintain_order=True)
-    summary = (
-        stats.summarize(metrics, ["client", "batch_size"])
-        .filter(pl.col("metric") == "rows_per_s")
-        .select("client", "batch_size", "median", "min", "max")
-    )
-    typical = per_row_us(metrics, ["client", "batch_size"])
-    base = typical.filter(pl.col("client") == C_API).select("batch_size", pl.col("us_per_row").alias("c_us"))
-    table = (
-        cases.join(summary, on=["client", "batch_size"], how="left")
-        .join(typical, on=["client", "batch_size"], how="left")
-        .join(base, on="batch_size", how="left")
-        .with_columns((pl.col("us_per_row") - pl.col("c_us")).alias("adds over C API (µs/row)"))
-    )
+    summary = stats.summarize(metrics, ["client", "batch_size"])
+
+    def pick(metric: str, client: str, batch: int) -> stats.Estimate | None:
+        try:
+            return stats.estimate(summary, metric, client=client, batch_size=batch)
+        except (KeyError, pl.exceptions.PolarsError):
+            return None
+
+    rows = []
+    for client, batch in cases.iter_rows():
+        rate = pick("rows_per_s", client, batch)
+        cpu = pick("cpu_us_per_row", client, batch)
+        base = pick("cpu_us_per_row", C_API, batch)
+        rows.append(
+            {
+                "client": client,
+                "batch_size": batch,
+                "rows/s": tables.figure(rate, target, fmt.num, runs=False),
+                "CPU µs per row": tables.figure(cpu, target, fmt.num, runs=False),
+                "runs": None if rate is None else rate.runs,
+                "adds (µs/row)": adds_cell(cpu, base, itself=client == C_API and cpu is not None),
+            }
+        )
+    schema = {"client": pl.String, "batch_size": cases.schema["batch_size"], "rows/s": pl.String,
+              "CPU µs per row": pl.String, "runs": pl.Int64, "adds (µs/row)": pl.String}  # fmt: skip
+    table = pl.DataFrame(rows, schema=schema)
     order = {c: i for i, c in enumerate(ALL_CLIENTS)}
     columns = [
         "client",
         pl.col("batch_size").alias("rows per transaction"),
-        pl.col("median").alias("rows/s"),
-        pl.when(pl.col("min").is_not_null()).then(_range(pl.col("min"), pl.col("max"))).alias("range"),
-        pl.col("us_per_row").alias("CPU µs per row"),
-        "adds over C API (µs/row)",
+        "rows/s",
+        "CPU µs per row",
+        "runs",
+        "adds (µs/row)",
     ]
     missing = stats.unsupported(metrics, ["client", "batch_size"])
     if missing.height:
@@ -401,31 +494,31 @@ def _ratio_span(e: stats.Estimate) -> str:
     return f"{_edge(e.lo)}–{_edge(e.hi)}"
 
 
-def cli_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL); the
-    ratio is the median of the per-round ratios with its interval, as the sentence gives it."""
-    summary = stats.summarize(metrics, ["tool", "batch_size"]).filter(pl.col("metric") == "rows_per_s")
-    parts = []
-    for tool, name in (("howfast", "C API"), ("sqlite3", "sqlite3 shell")):
-        parts.append(
-            summary.filter(pl.col("tool") == tool).select(
-                "batch_size",
-                pl.col("median").alias(f"{name} rows/s"),
-                _range(pl.col("min"), pl.col("max")).alias(f"{name} range"),
-            )
-        )
+def cli_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL): each
+    side's rows/s, the median with the interval of that median (the unstable mark past
+    ±`target`); the median of the per-round ratios with its interval, as the sentence
+    gives it ('1.2× (0.9–1.5)'); and the rounds (each side ran once per round)."""
+    summary = stats.summarize(metrics, ["tool", "batch_size"])
     table = metrics.select("batch_size").unique(maintain_order=True)
-    for part in parts:
-        table = table.join(part, on="batch_size", how="left", maintain_order="left")
-    ratios = shell_ratios(metrics)
     batches = table["batch_size"].to_list()
+    for tool, name in (("howfast", "C API"), ("sqlite3", "sqlite3 shell")):
+        cells = []
+        for b in batches:
+            try:
+                e = stats.estimate(summary, "rows_per_s", tool=tool, batch_size=b)
+            except KeyError:
+                e = None
+            cells.append(tables.figure(e, target, fmt.num, runs=False))
+        table = table.with_columns(pl.Series(f"{name} rows/s", cells, dtype=pl.String))
+    ratios = shell_ratios(metrics)
     table = table.with_columns(
-        pl.Series(SHELL_RATIO, [ratios[b].median if b in ratios else None for b in batches], pl.Float64),
         pl.Series(
-            "ratio range",
-            [_ratio_span(ratios[b]) if b in ratios else None for b in batches],
+            SHELL_RATIO,
+            [f"{fmt.ratio(ratios[b].median)} ({_ratio_span(ratios[b])})" if b in ratios else None for b in batches],
             pl.String,
         ),
+        pl.Series("rounds", [ratios[b].runs if b in ratios else None for b in batches], pl.Int64),
     )
     missing = stats.unsupported(metrics, ["tool"])
     if missing.height:
@@ -486,8 +579,8 @@ def headline(
             client=C_API,
             batch_size=batch,
         )
-        cli = cli_table(cli_metrics).filter(pl.col("rows per transaction") == batch)
-        out[f"shell_{batch}"] = cli[SHELL_RATIO][0] if cli.height and SHELL_RATIO in cli.columns else None
+        shell = _maybe(shell_ratios, cli_metrics) or {}
+        out[f"shell_{batch}"] = shell[batch].median if batch in shell else None
     out["many_adds_1000"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON_EXECUTEMANY, 1000))
     sizes = _maybe(lambda: wal_sizes(inserts_metrics))
     out["bytes_per_row"] = None if sizes is None else fmt.quotient(sizes["file_size"], sizes["rows"])

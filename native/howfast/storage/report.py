@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import altair as alt
 import polars as pl
 
-from .. import charts, claims, fmt, machine, reference, stats
+from .. import charts, claims, fmt, machine, reference, stats, tables
 from ..charts import THIS_MACHINE
 from ..checks import checked
 from ..crosscheck import side_by_side
@@ -56,8 +56,29 @@ def _row_label(with_size: bool = True) -> pl.Expr:
 
 def _medians(metrics: pl.DataFrame, by: list[str], metric: str, name: str) -> pl.DataFrame:
     s = stats.summarize(metrics, by).filter(pl.col("metric") == metric)
+    return s.select(*by, pl.col("median").alias(name))
+
+
+def interval_cell(lo: float | str | None, hi: float | str | None, mark: str = "") -> str | None:
+    """The interval of a median as a table cell ('677–1,140'; ends already formatted are
+    kept), with the unstable mark after it where the interval stayed wider than the
+    profile's target ('258–508; unstable: ±33 %'); None for a case not measured here."""
+    if lo is None or hi is None:
+        return None
+    text = f"{lo}–{hi}" if isinstance(lo, str) and isinstance(hi, str) else fmt.span(lo, hi)
+    return text + (f"; {mark}" if mark else "")
+
+
+def _with_interval(metrics: pl.DataFrame, by: list[str], metric: str, name: str, target: float | None) -> pl.DataFrame:
+    """Per case of `by`: the median of `metric` (column `name`), the interval of that median
+    with its unstable mark (``interval``) and the run count (``runs``)."""
+    s = tables.with_intervals(stats.summarize(metrics, by).filter(pl.col("metric") == metric), target)
+    cells = [interval_cell(r["lo"], r["hi"], r["stability"]) for r in s.iter_rows(named=True)]
     return s.select(
-        *by, pl.col("median").alias(name), pl.col("min").alias(f"{name} min"), pl.col("max").alias(f"{name} max")
+        *by,
+        pl.col("median").alias(name),
+        pl.Series("interval", cells, dtype=pl.String),
+        pl.col("runs").cast(pl.Int64),
     )
 
 
@@ -72,11 +93,14 @@ def seed_matrix() -> pl.DataFrame:
     )
 
 
-def matrix_table(metrics: pl.DataFrame, direct: bool) -> pl.DataFrame:
-    """This machine's matrix (buffered or O_DIRECT) beside the laptop's figures."""
+def matrix_table(metrics: pl.DataFrame, direct: bool, target: float | None = None) -> pl.DataFrame:
+    """This machine's matrix (buffered or O_DIRECT) beside the laptop's figures: per row
+    the median ops/s and MB/s (one set of runs: ops/s is MB/s over the block size), the
+    interval of the MB/s median with the unstable mark where it stayed wider than
+    ±`target` (``ResultSet.target``), and the run count."""
     rows = metrics.filter(pl.col("direct") == direct)
     by = ["engine", "pattern", "op", "fsync", "block_size"]
-    ours = _medians(rows, by, "ops_per_s", "ops/s").join(_medians(rows, by, "mb_per_s", "MB/s"), on=by)
+    ours = _medians(rows, by, "ops_per_s", "ops/s").join(_with_interval(rows, by, "mb_per_s", "MB/s", target), on=by)
     missing = stats.unsupported(rows, by)
     if missing.height:  # the cases this machine could not run keep their row (and the laptop's figures)
         ours = pl.concat([ours, missing], how="diagonal_relaxed")
@@ -85,37 +109,44 @@ def matrix_table(metrics: pl.DataFrame, direct: bool) -> pl.DataFrame:
     table = ours.join(seed_matrix(), on=by, how="left", maintain_order="left")
     table = table.with_columns(_row_label())
     # the seed's list is set beside the buffered rows only: it ran plain calls, not O_DIRECT
-    cols = ["row", "ops/s", "MB/s", "MB/s min", "MB/s max", *([] if direct else ["laptop ops/s", "laptop MB/s"])]
+    cols = ["row", "ops/s", "MB/s", "interval", "runs", *([] if direct else ["laptop ops/s", "laptop MB/s"])]
     return table.select(cols + (["note"] if "note" in table.columns else []))
 
 
 def matrix_bars(metrics: pl.DataFrame) -> pl.DataFrame:
-    """MB/s per row, this machine (buffered, as the seed ran it) beside the laptop."""
-    table = matrix_table(metrics, direct=False)
-    ours = table.select(
+    """MB/s per row, this machine (buffered, as the seed ran it: median, the interval of the
+    median, runs) beside the laptop (one printed figure, no interval)."""
+    rows = metrics.filter(~pl.col("direct"))
+    by = ["engine", "pattern", "op", "fsync", "block_size"]
+    s = stats.summarize(rows, by).filter(pl.col("metric") == "mb_per_s").with_columns(_row_label())
+    ours = s.select(
         "row",
         pl.lit(THIS_MACHINE).alias("machine"),
-        pl.col("MB/s").alias("median"),
-        pl.col("MB/s min").alias("min"),
-        pl.col("MB/s max").alias("max"),
+        "median",
+        "lo",
+        "hi",
+        pl.col("repetitions").cast(pl.Int64),
     )
-    theirs = table.filter(pl.col("laptop MB/s").is_not_null()).select(
+    seed = seed_matrix().with_columns(_row_label()).filter(pl.col("row").is_in(ours["row"].implode()))
+    theirs = seed.filter(pl.col("laptop MB/s").is_not_null()).select(
         "row",
         pl.lit(LAPTOP).alias("machine"),
         pl.col("laptop MB/s").alias("median"),
-        pl.col("laptop MB/s").alias("min"),
-        pl.col("laptop MB/s").alias("max"),
+        pl.col("laptop MB/s").alias("lo"),
+        pl.col("laptop MB/s").alias("hi"),
+        pl.lit(None, dtype=pl.Int64).alias("repetitions"),
     )
     return pl.concat([ours, theirs]).drop_nulls("median")
 
 
 def direct_vs_buffered(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Median MB/s of each 256 KiB row, buffered and O_DIRECT."""
+    """Median MB/s of each 256 KiB row, buffered and O_DIRECT, with the interval of each
+    median (``lo``, ``hi``) and its run count, which the chart's rule and tooltip show."""
     rows = metrics.filter(pl.col("block_size") == 262144)
     s = stats.summarize(rows, CASE).filter(pl.col("metric") == "mb_per_s")
     return s.with_columns(
         _row_label(), mode=pl.when(pl.col("direct")).then(pl.lit("O_DIRECT")).otherwise(pl.lit("buffered (page cache)"))
-    ).select("row", "mode", "median", "min", "max")
+    ).select("row", "mode", "median", "lo", "hi", "repetitions")
 
 
 #: How the page-cache table names its three cases (direct, cache).
@@ -126,29 +157,34 @@ PAGE_CACHE_NAMES = {
 }
 
 
-def page_cache_rows(metrics: pl.DataFrame) -> pl.DataFrame:
-    """The three ways of reading the same file: MB/s (median, slowest, fastest run) and the
-    median time per read; a case this machine could not run keeps its row, with the reason."""
+def page_cache_rows(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """The three ways of reading the same file: MB/s and the median time per read, each
+    the median with the interval of that median ('836 (505–1,560)', with the unstable
+    mark past ±`target`), and the run count both come from; a case this machine could not
+    run keeps its row, n/a and the reason."""
     s = stats.summarize(metrics, ["direct", "cache"])
     cases = metrics.select("direct", "cache").unique(maintain_order=True)
-    mb = s.filter(pl.col("metric") == "mb_per_s").select(
-        "direct",
-        "cache",
-        pl.col("median").alias("MB/s"),
-        pl.col("min").alias("MB/s min"),
-        pl.col("max").alias("MB/s max"),
-    )
-    p50 = s.filter(pl.col("metric") == "p50").select("direct", "cache", pl.col("median").alias("p50 per read"))
-    out = (
-        cases.join(mb, on=["direct", "cache"], how="left", maintain_order="left")
-        .join(p50, on=["direct", "cache"], how="left", maintain_order="left")
-        .with_columns(
-            how=pl.struct("direct", "cache").map_elements(
-                lambda r: PAGE_CACHE_NAMES[(r["direct"], r["cache"])], return_dtype=pl.String
-            )
+    rows = []
+    for direct, cache in cases.iter_rows():
+        try:
+            mb = stats.estimate(s, "mb_per_s", direct=direct, cache=cache)
+            p50 = stats.estimate(s, "p50", direct=direct, cache=cache)
+        except KeyError:
+            mb = p50 = None
+        rows.append(
+            {
+                "direct": direct,
+                "cache": cache,
+                "how": PAGE_CACHE_NAMES[(direct, cache)],
+                "MB/s": tables.figure(mb, target, fmt.num, runs=False),
+                "p50 per read": tables.figure(p50, target, fmt.duration_us, runs=False),
+                "runs": None if mb is None else mb.runs,
+            }
         )
-    )
-    columns = ["how", "MB/s", "MB/s min", "MB/s max", "p50 per read"]
+    schema = {"direct": pl.Boolean, "cache": pl.String, "how": pl.String, "MB/s": pl.String,
+              "p50 per read": pl.String, "runs": pl.Int64}  # fmt: skip
+    out = pl.DataFrame(rows, schema=schema)
+    columns = ["how", "MB/s", "p50 per read", "runs"]
     missing = stats.unsupported(metrics, ["direct", "cache"])
     if missing.height:
         out = out.join(missing, on=["direct", "cache"], how="left", maintain_order="left")
@@ -204,28 +240,44 @@ def queue_depth_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
     return s.with_columns(direction=pl.concat_str(pl.lit("4 KiB random "), pl.col("op")))
 
 
-def parallel_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Seed 001's table for this machine: 8 jobs, latency percentiles (µs) and MB/s, each
-    rate named by its direction as the seed's rows are ('read 1,290')."""
+#: The latency percentiles of the parallel-jobs table, in the seed's order.
+PERCENTILES = ("p50", "p90", "p99", "p99.99")
+
+
+def parallel_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Seed 001's figures for this machine, one line per job and figure (the latency
+    percentiles, then the MB/s of each direction): the median, the interval of that median
+    with the unstable mark past ±`target` ('60.7 µs–73.8 µs; unstable: ±15 %'), and the
+    run count. A long table: eight figures with intervals in one line do not fit the page."""
     by = ["op", "fsync"]
     s = stats.summarize(metrics, by)
-    wide = s.pivot(on="metric", index=by, values="median")
     names = {(op, fsync): name for name, op, fsync in PARALLEL_JOBS}
-    wide = wide.with_columns(
-        job=pl.struct(by).map_elements(lambda r: names[(r["op"], r["fsync"])], return_dtype=pl.String)
-    )
-    for column in ("read_mb_per_s", "write_mb_per_s"):
-        if column not in wide.columns:
-            wide = wide.with_columns(pl.lit(None, dtype=pl.Float64).alias(column))
-    throughput = pl.struct("op", "mb_per_s", "read_mb_per_s", "write_mb_per_s").map_elements(
-        lambda r: (
-            f"read {fmt.num(r['read_mb_per_s'])} / write {fmt.num(r['write_mb_per_s'])}"
-            if r["op"] == "readwrite"
-            else f"{'read' if r['op'] == 'read' else 'write'} {fmt.num(r['mb_per_s'])}"
-        ),
-        return_dtype=pl.String,
-    )
-    return wide.select("job", "p50", "p90", "p99", "p99.99", throughput.alias("MB/s"))
+    rows = []
+    cases = metrics.filter(pl.col("metric") != "unsupported").select(by).unique(maintain_order=True)
+    for op, fsync in cases.iter_rows():
+        figures = [(p, f"latency {p}", fmt.duration_us) for p in PERCENTILES]
+        if op == "readwrite":
+            figures += [("read_mb_per_s", "read MB/s", fmt.num), ("write_mb_per_s", "write MB/s", fmt.num)]
+        else:
+            figures.append(("mb_per_s", f"{'read' if op == 'read' else 'write'} MB/s", fmt.num))
+        for metric, what, show in figures:
+            try:
+                e = stats.estimate(s, metric, op=op, fsync=fsync)
+            except KeyError:
+                e = None
+            rows.append(
+                {
+                    "job": names[(op, fsync)],
+                    "figure": what,
+                    "median": fmt.NA if e is None else show(e.median),
+                    "interval": None
+                    if e is None
+                    else interval_cell(show(e.lo), show(e.hi), stats.stability(e, target)),
+                    "runs": None if e is None else e.runs,
+                }
+            )
+    schema = {"job": pl.String, "figure": pl.String, "median": pl.String, "interval": pl.String, "runs": pl.Int64}
+    return pl.DataFrame(rows, schema=schema)
 
 
 def parallel_sentence(metrics: pl.DataFrame, single: Rate | None, memory_bytes: int | None = None) -> str:
@@ -279,8 +331,8 @@ def _parallel_nosync(metrics: pl.DataFrame, synced: Rate, jobs: int, memory_byte
     rows = metrics.filter((pl.col("op") == "write") & ~pl.col("fsync"))
     total = int(rows["file_size"][0]) * jobs if "file_size" in rows.columns and rows.height else None
     head = (
-        f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}, their runs spreading "
-        f"from {fmt.num(free.low)} to {fmt.num(free.high)} MB/s"
+        f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}, the interval of "
+        f"their median spanning {fmt.num(free.low)} to {fmt.num(free.high)} MB/s"
     )
     # Linux starts writing dirty pages back at 10 % of memory by default (vm.dirty_background_ratio)
     if total is not None and memory_bytes and total < memory_bytes * 0.1:
@@ -337,20 +389,46 @@ def _fio_size() -> pl.Expr:
 FIO_RATIO = "howfast / fio, per round"
 
 
-def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Ours beside fio per row. The ratio, its interval and the mean-latency ratio are the
-    very estimates the sentence below the table quotes (medians of per-round ratios), so
-    the table and the text give one value each."""
+def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Ours beside fio per row: each side's median MB/s with the interval of that median
+    ('551 (429–1,080)', the unstable mark past ±`target`), the median per-round ratio with
+    its interval ('1.9× (1.019–2.8)'), the verdict, the number of rounds (each side ran
+    once per round) and the median per-round ratio of the mean time per I/O. The ratio,
+    its interval and the mean-latency ratio are the very estimates the sentence below the
+    table quotes (medians of per-round ratios), so the table and the text give one value each."""
     by = ["engine", "pattern", "op", "fsync", "direct", "block_size", "queue_depth"]
     table = side_by_side(metrics, by, "mb_per_s", unit="MB/s")
     table = table.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
+    rounds: dict[str, int] = {}
     if metrics.height and "tool" in metrics.columns:
+        from ..crosscheck import round_ratios
         from ..fsync.report import with_round_ratios
 
         labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
         table = with_round_ratios(table, labelled, "row", "mb_per_s")
-    table = table.rename({"howfast / fio": FIO_RATIO}) if "howfast / fio" in table.columns else table
-    return table.select("row", *[c for c in table.columns if c not in by and c != "row"])
+        paired = round_ratios(labelled, ["row"], "mb_per_s")
+        rounds = dict(paired.group_by("row").len().iter_rows())
+        summary = stats.summarize(labelled, ["row", "tool"])
+        for tool in ("howfast", "fio"):
+            cells = []
+            for key in table["row"].to_list():
+                try:
+                    e = stats.estimate(summary, "mb_per_s", row=key, tool=tool)
+                except KeyError:
+                    e = None
+                cells.append(tables.figure(e, target, fmt.num, runs=False))
+            table = table.with_columns(pl.Series(f"{tool} MB/s", cells, dtype=pl.String))
+    if "howfast / fio" in table.columns:
+        ratio = [
+            None if r is None else f"{fmt.ratio(r)} ({span})" if span else fmt.ratio(r)
+            for r, span in zip(table["howfast / fio"].to_list(), table["ratio range"].to_list())
+        ]
+        table = table.with_columns(pl.Series(FIO_RATIO, ratio, dtype=pl.String))
+    table = table.with_columns(
+        pl.Series("rounds", [rounds.get(k) for k in table["row"].to_list()], dtype=pl.Int64),
+    )
+    keep = ["row", "howfast MB/s", "fio MB/s", FIO_RATIO, "verdict", "rounds", "mean latency, howfast / fio", "note"]
+    return table.select([c for c in keep if c in table.columns])
 
 
 # --- What the chapter says: the sentences whose wording depends on what was measured ---
@@ -359,21 +437,32 @@ def fio_table(metrics: pl.DataFrame) -> pl.DataFrame:
 @dataclass(frozen=True)
 class Rate:
     """One case's median with the interval of that median (``stats.summarize``'s lo–hi:
-    with few repetitions, the slowest and fastest run)."""
+    with few repetitions, the slowest and fastest run) and its run count."""
 
     median: float
     low: float
     high: float
+    runs: int = 1
 
     def estimate(self) -> stats.Estimate:
-        return stats.Estimate(self.median, self.low, self.high)
+        return stats.Estimate(self.median, self.low, self.high, self.runs)
 
 
 def rate(summary: pl.DataFrame, metric: str, **where: object) -> Rate | None:
     """`metric` of the one case matching `where` in a ``stats.summarize`` frame; None when
     this machine could not run it (KeyError when there is no such case, as ``stats.pick``)."""
     e = stats.estimate(summary, metric, **where)
-    return None if e is None else Rate(e.median, e.lo, e.hi)
+    return None if e is None else Rate(e.median, e.lo, e.hi, e.runs)
+
+
+def rate_words(r: Rate | None, unit: str = "MB/s") -> str:
+    """A rate for the prose, with the interval of its median and the run count:
+    '3,390 MB/s (3,100–3,500, 3 runs)'; 'not measured here' for None."""
+    if r is None:
+        return "not measured here"
+    if r.runs <= 1 or r.low == r.high:
+        return f"{fmt.num(r.median)} {unit} ({fmt.count(r.runs, 'run')})"
+    return f"{fmt.num(r.median)} {unit} ({fmt.span(r.low, r.high)}, {fmt.count(r.runs, 'run')})"
 
 
 def _e(r: Rate | None) -> stats.Estimate | None:
@@ -430,13 +519,20 @@ def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float |
         )
     if outcome == "faster":
         return (
-            f"Memory was {fmt.ratio_of(memcpy.median, disk.median)} faster here, and the gap in latency is far wider "
-            f"than the gap in bandwidth: {latency}"
+            f"Here memory was {_faster_by(memcpy, disk)}, and the gap in latency is far wider than the gap in "
+            f"bandwidth: {latency}"
         )
     return (
         f"Here the disk read was {_versus(disk, memcpy, 'the memory copy')}, "
         f"but only in bandwidth; in latency the gap stays wide: {latency}"
     )
+
+
+def _faster_by(a: Rate, b: Rate) -> str:
+    """'5.2× faster (3.6–8.9× within the two intervals)': a / b by the medians, and the
+    range the ratio can take within the two intervals (``claims.compare``)."""
+    c = claims.compare(_e(a), _e(b))
+    return f"{fmt.ratio(c.ratio)} faster ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)} within the two intervals)"
 
 
 def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
@@ -445,7 +541,7 @@ def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
     if outcome == "missing":
         return "How far memory leads this disk in bandwidth could not be measured here; in latency it leads by far."
     if outcome == "faster":
-        return f"Memory was about {fmt.ratio_of(memcpy.median, disk.median)} faster than this disk in bandwidth."
+        return f"In bandwidth memory was {_faster_by(memcpy, disk)} than this disk."
     return "In bandwidth this disk kept pace with memory here; in latency it does not."
 
 
@@ -508,8 +604,8 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
         return "Whether the engine matters for writes with an fsync could not be measured here."
     if not (faster or slower):
         return (
-            "With an fsync after every write the engines did not differ beyond the repetitions' spread either: in "
-            f"all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the runs overlap."
+            "With an fsync after every write the engines did not differ beyond the intervals of their medians "
+            f"either: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the runs overlap."
         )
     said = []
     if faster:
@@ -544,9 +640,13 @@ def page_cache_rates(metrics: pl.DataFrame) -> dict[str, Rate | None]:
     }
 
 
-def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | None) -> str:
+def page_cache_sentence(
+    warm: Rate | None, cold: Rate | None, direct: Rate | None, memcpy: Rate | None = None, buffer: int | None = None
+) -> str:
     """What the page cache was worth: a cached read, and an uncached buffered read, each
-    against O_DIRECT; every word from ``claims.compare`` on the intervals."""
+    against O_DIRECT; every word from ``claims.compare`` on the intervals. Where the cached
+    read was clearly faster than the chapter's memcpy (`memcpy`, of a `buffer`-byte buffer),
+    why a copy out of the page cache can beat a copy of memory."""
     if warm is None:
         first = "A read from the page cache could not be measured here."
     elif direct is None:
@@ -558,6 +658,13 @@ def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | Non
         first = (
             f"When the page cache already holds the file, reading it ran at {fmt.num(warm.median)} MB/s, "
             f"{_versus(warm, direct, 'the O_DIRECT read from the device')}."
+        )
+    if warm is not None and compare(warm, memcpy) == "faster":
+        size = f"a {fmt.size(buffer)} buffer" if buffer else "a large buffer"
+        first += (
+            f" That is {_versus(warm, memcpy, f'the memcpy of {size} above ({fmt.num(memcpy.median)} MB/s)')}, "
+            "though both copy memory: each 256 KiB read lands in the same small buffer, which stays in the CPU's "
+            "caches, so only the source comes from RAM, while a large memcpy reads and writes RAM for every byte."
         )
     outcome = compare(cold, direct)
     uncached = "a buffered read of a file that is not cached"
@@ -576,9 +683,9 @@ def page_cache_sentence(warm: Rate | None, cold: Rate | None, direct: Rate | Non
         )
     elif outcome in ("same", "unclear"):
         second = (
-            f"The middle row is the surprise: {uncached} ({fmt.num(cold.median)} MB/s) was "
+            f"The middle row: {uncached} ({fmt.num(cold.median)} MB/s) was "
             f"{_versus(cold, direct, 'O_DIRECT')} at queue depth 1, although it copies every byte once more: "
-            "it did not fall behind."
+            "the extra copy did not make it clearly slower."
         )
     else:
         second = (
@@ -626,8 +733,8 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
         peak = f"{fmt.num(best[1].median)} MB/s at {fmt.size(best[0])}"
         if shape.kind == "knee":
             parts.append(
-                f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block beat that rate by "
-                f"more than the repetitions' spread (best median: {peak})"
+                f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block's interval lay clearly "
+                f"above that size's (best median: {peak})"
             )
         elif shape.kind == "rising":
             parts.append(f"{name} were still gaining at {fmt.size(points[-1][0])}, the largest block measured ({peak})")
@@ -678,7 +785,7 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         )
     if shape.kind == "flat" or len(points) < 2:
         return (
-            f"{start} More in flight did not help beyond the spread of the repetitions: the best median was "
+            f"{start} More in flight did not help beyond the intervals of the medians: the best median was "
             f"{fmt.num(best.median)} per second at {fmt.count(int(best_x), 'request')} in flight.{tail}"
         )
     gain = f"{fmt.ratio_of(best.median, one.median)} the single read's rate"
@@ -702,15 +809,15 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         if at_x is not None and best_x > shape.x and best.median > at_x.median * claims.SAME:
             settled = (
                 f" The medians still rose past it, from {fmt.num(at_x.median)} per second at {fmt.exact(int(shape.x))} "
-                f"to {fmt.num(best.median)} at {fmt.exact(int(best_x))} ({gain}), but within the spread of the runs: "
-                "whether the device levels off there, this run cannot tell."
+                f"to {fmt.num(best.median)} at {fmt.exact(int(best_x))} ({gain}), but within the intervals of the "
+                "medians: whether the device levels off there, this run cannot tell."
             )
         else:
             settled = f" The best median, {fmt.num(best.median)} per second at {fmt.exact(int(best_x))}, is {gain}."
         return (
             f"{start} With more in flight the device works on several at once: the rate stops rising clearly from "
-            f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue beat it by more than the "
-            f"repetitions' spread.{settled}{waiting}{tail}"
+            f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue's interval lay clearly above "
+            f"that depth's.{settled}{waiting}{tail}"
         )
     return (
         f"{start} The rate peaked at {fmt.num(best.median)} per second with {fmt.exact(int(shape.peak_x))} in flight "
@@ -836,22 +943,27 @@ def _runs_of(metrics: pl.DataFrame, **where: object) -> list[float]:
 
 
 def same_quantity_runs(
-    ram: pl.DataFrame, matrix: pl.DataFrame, page_cache: pl.DataFrame, sweep: pl.DataFrame, fio: pl.DataFrame
+    ram: pl.DataFrame,
+    matrix: pl.DataFrame,
+    page_cache: pl.DataFrame,
+    sweep: pl.DataFrame,
+    fio: pl.DataFrame,
+    target: float | None = None,
 ) -> pl.DataFrame:
-    """Each quantity this chapter measures in more than one run: per run, its file, the
-    repetitions and MB/s (median, interval of the median). The runs differ in file size,
-    repetitions and moment, which is why their figures differ."""
+    """Each quantity this chapter measures in more than one run: per run, MB/s (median),
+    the interval of that median (with the unstable mark past ±`target`) and the run count.
+    The runs differ in file size, repetitions and moment, which is why their figures differ."""
     seq_read = {"op": "read", "pattern": "sequential", "direct": True, "queue_depth": 1}
     plan = [
         ("read_1m", "RAM against disk", _runs_of(ram, medium="disk", what="read")),
         ("read_1m", "block-size sweep", _runs_of(sweep, op="read", block_size=1048576)),
-        ("read_256k", "engine matrix, sync engine",
+        ("read_256k", "engine matrix (sync engine)",
          _runs_of(matrix, engine="sync", fsync=False, block_size=262144, **seq_read)),
         ("read_256k", "page-cache table", _runs_of(page_cache, direct=True)),
         ("read_256k", "block-size sweep", _runs_of(sweep, op="read", block_size=262144)),
         ("read_256k", "our half of the fio cross-check",
          _runs_of(fio, engine="sync", tool="howfast", fsync=False, block_size=262144, **seq_read)),
-        ("fsync_256k", "engine matrix, sync engine",
+        ("fsync_256k", "engine matrix (sync engine)",
          _runs_of(matrix, engine="sync", op="write", pattern="sequential", fsync=True, direct=False,
                   block_size=262144)),
         ("fsync_256k", "our half of the fio cross-check",
@@ -862,22 +974,27 @@ def same_quantity_runs(
     for key, run, values in plan:
         if not values:
             continue
-        lo, hi, _ = stats.median_interval(values)
+        lo, hi, level = stats.median_interval(values)
+        e = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
         rows.append(
             {
                 "quantity": SAME_QUANTITY[key],
                 "run": run,
-                "repetitions": len(values),
-                "MB/s": float(pl.Series(values).median()),
-                "interval": fmt.span(lo, hi),
+                "MB/s": e.median,
+                "interval": interval_cell(lo, hi, stats.stability(e, target)),
+                "runs": len(values),
+                "lo": lo,
+                "hi": hi,
             }
         )
     schema = {
         "quantity": pl.String,
         "run": pl.String,
-        "repetitions": pl.Int64,
         "MB/s": pl.Float64,
         "interval": pl.String,
+        "runs": pl.Int64,
+        "lo": pl.Float64,
+        "hi": pl.Float64,
     }
     table = pl.DataFrame(rows, schema=schema)
     counts = table.group_by("quantity").len()
@@ -886,7 +1003,9 @@ def same_quantity_runs(
 
 
 def same_quantity_sentence(table: pl.DataFrame) -> str:
-    """Why the runs of one quantity give different figures, with the widest gap."""
+    """Why the runs of one quantity give different figures: the widest gap between two
+    runs' medians, and from ``claims.compare`` on their intervals (the table's ``lo``,
+    ``hi``, ``runs``) whether the runs disagree at all or only their medians differ."""
     if table.height == 0:
         return ""
     widest, gap = None, 1.0
@@ -898,21 +1017,37 @@ def same_quantity_sentence(table: pl.DataFrame) -> str:
         f"This chapter measures {fmt.count(table['quantity'].n_unique(), 'quantity', 'quantities')} in more than "
         "one run. "
     )
-    if widest is not None:
-        quantity, part = widest
-        lo, hi = part.sort("MB/s").row(0, named=True), part.sort("MB/s").row(-1, named=True)
-
-        def named(run: str) -> str:
-            return run if run.startswith("our ") else f"the {run}"
-
-        text += (
-            f"The widest gap: {quantity}, {fmt.num(lo['MB/s'])} MB/s in {named(lo['run'])} against "
-            f"{fmt.num(hi['MB/s'])} MB/s in {named(hi['run'])}. "
-        )
-    return text + (
+    why = (
         "The runs use the same loop but not the same file (each run reads or writes a file of its own size), "
         "not as many repetitions, and not the same minute: on a shared virtual disk whose speed drifts, that "
         "is enough. Each figure in the text comes from the run of its own section."
+    )
+    if widest is None:
+        return text + "Their runs gave the same medians. " + why
+    quantity, part = widest
+    ordered = part.sort("MB/s")
+    lo, hi = ordered.row(0, named=True), ordered.row(-1, named=True)
+
+    def named(run: str) -> str:
+        return run if run.startswith("our ") else f"the {run}"
+
+    def est(row: dict) -> stats.Estimate | None:
+        if row.get("lo") is None or row.get("hi") is None:
+            return None
+        return stats.Estimate(row["MB/s"], row["lo"], row["hi"], int(row.get("runs") or 1))
+
+    text += (
+        f"The widest gap: {quantity}, {fmt.num(lo['MB/s'])} MB/s in {named(lo['run'])} against "
+        f"{fmt.num(hi['MB/s'])} MB/s in {named(hi['run'])}"
+    )
+    c = claims.compare(est(hi), est(lo))
+    if c.direction == claims.HIGHER:
+        return f"{text}, and their intervals do not overlap: the two runs really differed. {why}"
+    if c.direction == claims.MISSING:
+        return f"{text}. {why}"
+    return (
+        f"{text}, but their intervals overlap, so even these two runs do not clearly disagree: with so few "
+        f"repetitions on a busy disk, their medians alone would differ by that much. {why}"
     )
 
 
