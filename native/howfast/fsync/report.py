@@ -330,7 +330,7 @@ FIO_RATIO = "howfast / fio, per round"
 
 
 #: The fio table's column of the mean time per write, ours over fio's, per round.
-FIO_TIME = "mean time, howfast / fio, per round"
+FIO_TIME = "mean time, howfast / fio"
 
 
 def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
