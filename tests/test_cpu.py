@@ -267,7 +267,10 @@ def test_plateau_sentence_every_branch() -> None:
     assert "shows no plateau" in none
     one = report.plateau_sentence(_lat({4 * KiB: [1, 1, 1], 16 * KiB: [1.05, 1.05, 1.05], 64 * KiB: [5, 5, 5]}),
                                   CACHES)  # fmt: skip
-    assert one.startswith("This run shows 1 plateau,") and "1–1.05 ns per load from 4 KiB to 16 KiB" in one
+    assert one.startswith(
+        "This run shows 1 plateau, each working set about the same as the one before (the whole range their ratio "
+        "can take within 25 % of 1): 1–1.05 ns per load from 4 KiB to 16 KiB"
+    )
     assert "fit in the L1d (32 KiB, one per core)" in one
     past = report.plateau_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [95, 95, 95]}), CACHES)
     assert "larger than every cache" in past
@@ -397,7 +400,7 @@ def test_same_loop_and_crosscheck_sentences() -> None:
     none = _frame([{"job": "j", "tool": "perf", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
                     "note": "perf is not installed"}])  # fmt: skip
     assert report.crosscheck_sentence("memcpy", none, "perf", "perf bench mem memcpy", "gb_per_s") == (
-        "Perf bench mem memcpy could not run beside our memcpy here (perf is not installed)."
+        "Beside our memcpy, perf bench mem memcpy could not run here (perf is not installed)."
     )
 
 
@@ -761,3 +764,29 @@ def test_seed_table_marks_unstable_and_says_why_a_row_is_missing() -> None:
     assert rows[names["getppid"]]["here"] == "could not run: seccomp forbids it"
     assert rows[names["getppid"]]["compared"] == "not measured here"
     assert rows[names["pipe_same_cpu"]]["here"] == "not in this set"
+
+
+def test_unstable_sentence_every_branch() -> None:
+    lat = _lat({4 * KiB: [1, 1, 1], 16 * KiB: [1, 2, 4]})
+    bw = _runs("kind", "gb_per_s", "GB/s", {"read": [5, 5, 5]}).with_columns(threads=pl.lit(1))
+    costs = _costs({"mutex": [10, 20, 40]})
+    some = report.unstable_sentence(lat, bw, costs, 0.1)
+    assert some.startswith(
+        "Of the figures of the latency, bandwidth and cost tables, 2 of the 4 stayed wider than ±10 % of their "
+        "median, the profile's target (after 3 runs each; marked unstable)"
+    )
+    assert "are read from the intervals and allow for that spread" in some
+    every = report.unstable_sentence(lat.filter(pl.col("working_set") == 4 * KiB), bw, costs.head(0), 0.1)
+    assert every == (
+        "Every figure of the latency, bandwidth and cost tables came within ±10 % of its median, the profile's "
+        "target (after 3 runs each)."
+    )
+    assert report.unstable_sentence(lat, bw.head(0), costs.head(0), 0.1).startswith(
+        "Of the figures of the latency, bandwidth and cost tables, 1 of the 2"
+    )
+    all_wide = report.unstable_sentence(lat.filter(pl.col("working_set") == 16 * KiB), bw.head(0), costs, 0.1)
+    assert "cost tables, all 2 stayed wider" in all_wide
+    mixed = pl.concat([lat, _lat({64 * KiB: [3, 3, 3, 3, 3]})])
+    assert "(after 3 to 5 runs;" in report.unstable_sentence(mixed, bw, costs, 0.1)
+    assert report.unstable_sentence(lat, bw, costs, None) == ""  # a fixed-count profile has no target
+    assert report.unstable_sentence(lat.head(0), bw.head(0), costs.head(0), 0.1) == ""

@@ -174,6 +174,47 @@ def ladder_sentence(latency: pl.DataFrame) -> str:
     )
 
 
+def unstable_sentence(
+    latency: pl.DataFrame, bandwidth: pl.DataFrame, costs: pl.DataFrame, target: float | None = None
+) -> str:
+    """How many of the page's measured figures (ns per load, GB/s, ns per operation) stayed
+    wider than ±`target` of their median, the profile's (``stats.stability``), and what that
+    means for reading them; '' with no target (a fixed-count profile) or no figure."""
+    if target is None:
+        return ""
+    figures = [
+        *(e for _, e in latency_points(latency)),
+        *(Estimate.from_row(r) for r in _summary(bandwidth, ["kind", "threads"], "gb_per_s")),
+        *(Estimate.from_row(r) for r in _summary(costs, ["operation"], "ns_per_op")),
+    ]
+    if not figures:
+        return ""
+    wide = sum(1 for e in figures if stats.stability(e, target))
+    bound = f"±{fmt.share(target, 2)}"
+    runs = sorted({e.runs for e in figures})
+    after = f"after {fmt.count(runs[0], 'run')} each" if len(runs) == 1 else f"after {runs[0]} to {runs[-1]} runs"
+    tables_ = "the latency, bandwidth and cost tables"
+    if not wide:
+        return f"Every figure of {tables_} came within {bound} of its median, the profile's target ({after})."
+    share = (
+        f"all {fmt.exact(len(figures))}"
+        if wide == len(figures)
+        else f"{fmt.exact(wide)} of the {fmt.exact(len(figures))}"
+    )
+    return (
+        f"Of the figures of {tables_}, {share} stayed wider than {bound} of their median, the profile's target "
+        f"({after}; marked unstable): the page's words (faster, about the same, the runs overlap) are read from the "
+        "intervals and allow for that spread, but the medians themselves are rough."
+    )
+
+
+def _summary(metrics: pl.DataFrame, by: list[str], metric: str) -> list[dict[str, Any]]:
+    if metrics.height == 0 or "metric" not in metrics.columns:
+        return []
+    rows = stats.summarize(metrics, by).filter((pl.col("metric") == metric) & pl.col("median").is_not_null())
+    return list(rows.iter_rows(named=True))
+
+
 # --- plateaus and cache levels ---------------------------------------------------------------
 
 
@@ -342,7 +383,9 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
                          "this run shows no step between them")  # fmt: skip
     return (
         f"This run shows {fmt.count(len(found), 'plateau')}, each working set about the same as the one before "
-        "within the runs' spread: " + "; ".join(parts) + "."
+        f"(the whole range their ratio can take within {fmt.share(PLATEAU_SAME - 1, 2)} of 1): "
+        + "; ".join(parts)
+        + "."
     )
 
 
@@ -510,6 +553,12 @@ def first_level_point(points: Sequence[tuple[int, Estimate]], caches: Sequence[C
     """The working set that stands for a load from the first cache level: the smallest
     measured, when it fits in that level (the same point as ``ladder_sentence``'s first, so
     the page gives one ratio), else the largest at most half its size (``_level_point``)."""
+    if not isinstance(points, (list, tuple)) or not all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[1], Estimate) for p in points
+    ):
+        raise TypeError("points must be a list of (working set, stats.Estimate) pairs")
+    if not isinstance(caches, (list, tuple)) or not all(isinstance(c, Cache) for c in caches):
+        raise TypeError("caches must be a list of claims.Cache (machine.caches(facts))")
     if not points or not caches:
         return None
     if claims.cache_level(points[0][0], list(caches)) == caches[0]:
@@ -1107,7 +1156,7 @@ def crosscheck_sentence(what: str, metrics: pl.DataFrame, tool: str, name: str, 
     ratios = round_ratios(metrics, metric, tool)
     if not ratios:
         why = "; ".join(stats.reasons(metrics)) or "no result"
-        return f"{name[0].upper() + name[1:]} could not run beside our {what} here ({why})."
+        return f"Beside our {what}, {name} could not run here ({why})."
     verdict = claims.crosscheck(ratio_estimate(ratios))
     return f"Our {what} {verdict.words(tool=name)}."
 
