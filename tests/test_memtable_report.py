@@ -205,7 +205,7 @@ def test_variant_table_cells_runs_and_reasons() -> None:
     assert (
         plain["records/s"] == "100 (90–110)" and plain["p50"] == "10" and plain["p99"] == "30 (20–40); unstable: ±33 %"
     )
-    assert plain["per fdatasync"] == "n/a" and plain["runs"] == "3"  # no log, no fdatasync
+    assert plain["per fdatasync"] == "none: no log" and plain["runs"] == "3"  # no log, no fdatasync
     assert log["records/s"] == "33 (30–40); unstable: ±15 %" and log["per fdatasync"] == "64"
     gone = rows["log + O_DSYNC segments"]
     assert gone["records/s"] == "n/a" and gone["runs"] == "n/a" and gone["unsupported"] == "O_DIRECT unsupported"
@@ -456,3 +456,18 @@ def test_cells_of_identical_runs_show_no_spread_and_no_mark() -> None:
     assert report.variant_table(runs([({"group": "g", "variant": "v"}, "records_per_s", [0, 0, 0])]), "g", TARGET)[
         "records/s"
     ].to_list() == ["0"]
+
+
+def test_queue_share_words_every_branch() -> None:
+    assert report.queue_share_words(695.0, 1180.0).startswith("The full queue accounts for 59 % of the wait; the rest")
+    assert report.queue_share_words(1000.0, 1050.0) == "The full queue accounts for the whole wait (0.95×)."
+    assert report.queue_share_words(2000.0, 1000.0).startswith("That is 2× the wait measured: the queue was not")
+    assert report.queue_share_words(None, 1000.0).startswith("Without both figures")
+
+
+def test_seed_small_words_name_language_and_disk_on_both_sides() -> None:
+    sweep = small_sweep()
+    words = report.seed_small_words(sweep)
+    assert "this machine's C++ blocking writer on this disk was" in words and words.endswith(
+        "the seed's Go one on its disk."
+    )

@@ -330,10 +330,13 @@ def variant_table(metrics: pl.DataFrame, group: str, target: float | None = None
         at = rows.filter(pl.col("variant") == variant)
         ests = {metric: _estimate(at, metric) for metric in figures}
         rate = ests["records_per_s"]
+        cells = {name: _cell(ests[m], target) for m, name in figures.items()}
+        if "records_per_sync" in figures and ests["records_per_sync"] is None and rate is not None:
+            cells["per fdatasync"] = "none: no log"  # a run without the log calls no fdatasync
         out.append(
             {
                 "variant": variant,
-                **{name: _cell(ests[m], target) for m, name in figures.items()},
+                **cells,
                 "runs": runs_text([rate.runs] if rate is not None else []),
             }
         )
@@ -1119,10 +1122,10 @@ def seed_small_words(metrics: pl.DataFrame) -> str:
         return f"The seed did not measure {fmt.size(small)}, so the smallest memtables are not compared."
     theirs = Estimate.exact(float(seed["records_per_s"][0]))
     per_flush = fmt.duration_us(1e6 / float(seed["flushes_per_s"][0]))
-    words = _rate_versus(claims.compare(ours, theirs), "the seed's")
+    words = _rate_versus(claims.compare(ours, theirs), "the seed's Go one on its disk")
     return (
         f"One flush took its disk about {per_flush}; at {fmt.size(small)}, where a flush's round trip sets the "
-        f"pace, this machine's blocking writer was {words}."
+        f"pace, this machine's C++ blocking writer on this disk was {words}."
     )
 
 
@@ -1212,6 +1215,26 @@ def log_share_words(metrics: pl.DataFrame) -> str:
         return "a share that could not be measured here (the log or the run without it did not run)"
     span = f"{fmt.num(100 * est.lo, 2)}–{fmt.num(100 * est.hi, 2)} %"
     return f"{fmt.num(100 * est.median, 2)} % of the speed ({span} round by round, {fmt.count(est.runs, 'round')})"
+
+
+def queue_share_words(wait_us: float | None, measured_us: float | None) -> str:
+    """How much of the measured median wait Little's law's queue wait accounts for: all of
+    it (within 10 %), part of it (the rest lies elsewhere on a record's path), or more than
+    was measured (the queue was not always full); a reason where either is missing."""
+    share = fmt.quotient(wait_us, measured_us)
+    if share is None:
+        return "Without both figures, the queue's share of the wait is not worked out here."
+    if share < 0.9:
+        return (
+            f"The full queue accounts for {fmt.share(share, 2)} of the wait; the rest lies elsewhere on a "
+            "record's path (the hand-over, the batch it is copied with, its acknowledgement)."
+        )
+    if share <= 1.1:
+        return f"The full queue accounts for the whole wait ({fmt.ratio(share)})."
+    return (
+        f"That is {fmt.ratio(share)} the wait measured: the queue was not always full, so records waited behind "
+        "fewer than its depth."
+    )
 
 
 def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None:
