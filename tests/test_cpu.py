@@ -303,13 +303,16 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
     assert one.startswith("Only the 64 MiB working set lies past the L3 (32 MiB, shared by 2 CPUs)")
     rising = _lat({64 * MiB: [90, 90, 90], 256 * MiB: [120, 120, 120]})
     text = report.beyond_sentence(rising, CACHES, PAGES)
-    assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.3× as long (1.33–1.33× within the two" in text
+    assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.33× as long (1.33–1.33× within the two" in text
+    # a clear 20 % rise between tight runs is a rise past the caches, not the plateau's level ground
+    tight = report.beyond_sentence(_lat({64 * MiB: [99, 100, 101], 256 * MiB: [119, 120, 121]}), CACHES, PAGES)
+    assert "latency kept rising: 100 ns at 64 MiB, 120 ns at 256 MiB, 1.2× as long (1.18–1.22× within" in tight
     assert "65,536 of them" in text and "'madvise'" in text and "not a measurement" in text
     assert "(8 bytes per page: 512 KiB of last-level entries at 256 MiB)" in text
     few = report.beyond_sentence(rising, CACHES, {"page_size": 2 * MiB, "thp": "never"})
     assert "cannot say why" in few and "TLB holds" not in few
     assert "was not recorded" in report.beyond_sentence(rising, CACHES, {})
-    same = report.beyond_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [91, 91, 91]}), CACHES, PAGES)
+    same = report.beyond_sentence(_lat({64 * MiB: [89, 90, 91], 256 * MiB: [90, 91, 92]}), CACHES, PAGES)
     assert "stayed about the same" in same
     fell = report.beyond_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [60, 60, 60]}), CACHES, PAGES)
     assert "latency fell" in fell and "cannot say" in fell
@@ -385,6 +388,10 @@ def test_same_loop_and_crosscheck_sentences() -> None:
     moved = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [9 * mib] * 3, [5 * mib] * 3),
                                       _versus("perf", "gb_per_s", [1], [1]).head(0))  # fmt: skip
     assert "clearly higher (1.5×; 1.5–1.5× within the two intervals)" in moved and "memcpy" not in moved
+    near = report.again_words(
+        report.claims.compare(report.Estimate(6.64, 6.58, 6.71, 3), report.Estimate(6.24, 6.17, 6.3, 3))
+    )
+    assert near == "clearly higher (1.06×; 1.04–1.09× within the two intervals)"  # the ratio inside its printed range
     assert "only when they ran differs, so a difference between them is the machine at that moment" in moved
     empty = _versus("perf", "gb_per_s", [1], [1]).head(0)
     assert "from the sweep alone" in report.same_loop_sentence(bw.head(0), empty, empty)
@@ -475,7 +482,7 @@ def test_seed_table_compares_only_like_with_like() -> None:
     names = report.COST_NAMES
     assert rows[names["mutex"]]["compared"].startswith("about as fast as the laptop (1×); the seed names neither")
     assert rows[names["getppid"]]["compared"].startswith(
-        "4.4× slower than the laptop (4.36–4.36×), at most: our wall clock also counts any time other programs took "
+        "4.36× slower than the laptop (4.36–4.36×), at most: our wall clock also counts any time other programs took "
         "the CPU, which only adds"
     )
     assert "; the seed does not name its call" in rows[names["getppid"]]["compared"]
@@ -788,5 +795,10 @@ def test_unstable_sentence_every_branch() -> None:
     assert "cost tables, all 2 stayed wider" in all_wide
     mixed = pl.concat([lat, _lat({64 * KiB: [3, 3, 3, 3, 3]})])
     assert "(after 3 to 5 runs;" in report.unstable_sentence(mixed, bw, costs, 0.1)
-    assert report.unstable_sentence(lat, bw, costs, None) == ""  # a fixed-count profile has no target
-    assert report.unstable_sentence(lat.head(0), bw.head(0), costs.head(0), 0.1) == ""
+    assert report.unstable_sentence(lat, bw, costs, None) == (  # a fixed-count profile has no target
+        "This profile runs each case a fixed number of times, with no target for the intervals: every figure of the "
+        "latency, bandwidth and cost tables is the median of 3 runs, its interval beside it."
+    )
+    assert report.unstable_sentence(lat.head(0), bw.head(0), costs.head(0), 0.1) == (
+        "None of the latency, bandwidth and cost tables could be measured here."
+    )

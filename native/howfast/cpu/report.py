@@ -144,6 +144,11 @@ def ratio_span(c: claims.Comparison, *, invert: bool = False) -> str:
     return f"{fmt.num(lo)}–{fmt.num(hi)}×"
 
 
+def _x(ratio: float) -> str:
+    """'1.06×', '990×': a ratio to three significant digits, as its range beside it is printed."""
+    return f"{fmt.num(ratio)}×"
+
+
 def as_long(c: claims.Comparison) -> str:
     """A later time against an earlier one: '990× as long (955–1,410× within the two
     intervals)', 'about as long (1.02×)', '2× shorter (…)', 'not clearly longer or shorter
@@ -151,9 +156,9 @@ def as_long(c: claims.Comparison) -> str:
     if c.direction == claims.MISSING or c.ratio is None:
         return ""
     if c.direction == claims.HIGHER:
-        return f"{fmt.ratio(c.ratio)} as long ({ratio_span(c)} within the two intervals)"
+        return f"{_x(c.ratio)} as long ({ratio_span(c)} within the two intervals)"
     if c.direction == claims.LOWER:
-        return f"{fmt.ratio(1 / c.ratio)} shorter ({ratio_span(c, invert=True)} within the two intervals)"
+        return f"{_x(1 / c.ratio)} shorter ({ratio_span(c, invert=True)} within the two intervals)"
     if c.direction == claims.SAME_WORD:
         return f"about as long ({fmt.num(c.ratio, 3)}×)"
     return f"not clearly longer or shorter ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
@@ -179,21 +184,26 @@ def unstable_sentence(
 ) -> str:
     """How many of the page's measured figures (ns per load, GB/s, ns per operation) stayed
     wider than ±`target` of their median, the profile's (``stats.stability``), and what that
-    means for reading them; '' with no target (a fixed-count profile) or no figure."""
-    if target is None:
-        return ""
+    means for reading them; for a profile that runs a fixed count (no target), that count;
+    a sentence saying so when nothing was measured, never an empty value."""
+    tables_ = "the latency, bandwidth and cost tables"
     figures = [
         *(e for _, e in latency_points(latency)),
         *(Estimate.from_row(r) for r in _summary(bandwidth, ["kind", "threads"], "gb_per_s")),
         *(Estimate.from_row(r) for r in _summary(costs, ["operation"], "ns_per_op")),
     ]
     if not figures:
-        return ""
+        return f"None of {tables_} could be measured here."
+    runs = sorted({e.runs for e in figures})
+    of = fmt.count(runs[0], "run") if len(runs) == 1 else f"{runs[0]} to {runs[-1]} runs"
+    after = f"after {of} each" if len(runs) == 1 else f"after {of}"
+    if target is None:
+        return (
+            f"This profile runs each case a fixed number of times, with no target for the intervals: every figure of "
+            f"{tables_} is the median of {of}, its interval beside it."
+        )
     wide = sum(1 for e in figures if stats.stability(e, target))
     bound = f"±{fmt.share(target, 2)}"
-    runs = sorted({e.runs for e in figures})
-    after = f"after {fmt.count(runs[0], 'run')} each" if len(runs) == 1 else f"after {runs[0]} to {runs[-1]} runs"
-    tables_ = "the latency, bandwidth and cost tables"
     if not wide:
         return f"Every figure of {tables_} came within {bound} of its median, the profile's target ({after})."
     share = (
@@ -305,8 +315,10 @@ def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str 
     if c.direction == claims.SAME_WORD and c.ratio is not None:
         return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
     if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio is not None:
-        span = ratio_span(c, invert=c.direction == claims.LOWER)
-        return f"{claims.phrase(c, more=more, less=less, same=same)} {other}" + (f" ({span})" if span else "")
+        lower = c.direction == claims.LOWER
+        span = ratio_span(c, invert=lower)
+        words = f"{_x(1 / c.ratio) if lower else _x(c.ratio)} {less if lower else more} than {other}"
+        return words + (f" ({span})" if span else "")
     return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
 
 
@@ -407,7 +419,7 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
             parts.append(
                 f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
                 f"{fmt.size(ws0)} to "
-                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.ratio(rise.ratio)}; {ratio_span(rise)} within the "
+                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({_x(rise.ratio)}; {ratio_span(rise)} within the "
                 "two intervals)"
             )
     past = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) is None]
@@ -502,7 +514,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     )
     if len(past) == 1:
         return f"Only the {fmt.size(ws0)} working set lies past {who}: {fmt.num(e0.median)} ns per load."
-    c = step(e1, e0)
+    c = claims.compare(e1, e0)  # not the plateau's step: past the caches a clear 20 % rise is a rise
     said = f"{fmt.num(e0.median)} ns at {fmt.size(ws0)}, {fmt.num(e1.median)} ns at {fmt.size(ws1)}"
     if c.direction == claims.HIGHER:
         return f"Past {who}, latency kept rising: {said}, {as_long(c)}. {tlb}"
@@ -581,7 +593,7 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     head = f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}"
     if c.direction == claims.HIGHER:
         return (
-            f"{head}: as long as {fmt.num(c.ratio, 2)} loads from the {caches[0].name} ({near}; "
+            f"{head}: as long as {fmt.num(c.ratio)} loads from the {caches[0].name} ({near}; "
             f"{ratio_span(c)} within the two intervals). The wall clock counts the time the CPU gave to other "
             "programs, and the far loads' long chunks catch more of it, so on a busy machine that ratio is an upper "
             "bound. Data structures that follow pointers (linked lists, trees of small nodes) pay a far load at "
@@ -741,7 +753,7 @@ def again_words(c: claims.Comparison) -> str:
         return "about the same"
     if c.direction in (claims.HIGHER, claims.LOWER):
         return (
-            f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.ratio(c.ratio)}; "
+            f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({_x(c.ratio)}; "
             f"{ratio_span(c)} within the two intervals)"
         )
     if c.direction == claims.MISSING:
@@ -843,7 +855,7 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
     )
     if c.direction == claims.HIGHER:
         return (
-            f"{head}: sharing made each increment {fmt.ratio(c.ratio)} slower ({ratio_span(c)} within the two "
+            f"{head}: sharing made each increment {_x(c.ratio)} slower ({ratio_span(c)} within the two "
             "intervals). The line holding the shared counter travels between the cores at every increment; two "
             "counters that merely sit on one line (false sharing) pay the same trip, though this run does not "
             "measure that case."
@@ -851,7 +863,7 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
     if c.direction == claims.SAME_WORD:
         said = f"about the same ({fmt.num(c.ratio, 3)}×)"
     elif c.direction == claims.LOWER:
-        said = f"{fmt.ratio(1 / c.ratio)} faster with the shared counter ({ratio_span(c, invert=True)})"
+        said = f"{_x(1 / c.ratio)} faster with the shared counter ({ratio_span(c, invert=True)})"
     else:
         said = f"not clearly slower or faster ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
     return f"{head}: {said}, so this run does not show the cost of moving a cache line between the cores."
