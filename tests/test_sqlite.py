@@ -642,3 +642,17 @@ def test_derived_table_carries_each_interval_through() -> None:
     assert ours[seed_method] == "10.8 billion (8.64 billion–11.2 billion, 3 runs); unstable: ±12 %"
     assert ours["rows of 4 KiB a day, one write + fsync each"] == "23.3 million (21.6 million–25.9 million, 3 runs)"
     assert ours["batched SQLite over plain fsync"] == "not measured here"  # no 4 KiB rows measured
+
+
+def test_batch_sentence_reads_right_either_way() -> None:
+    raised = sqlite_report.batch_sentence(E(125000, 83000, 142000), E(25700, 24300, 30900))
+    assert (
+        raised == "Batching 1,000 rows per transaction raised that to 125,000 rows per second "
+        "(4.9× faster than one row per transaction)."
+    )
+    overlap = sqlite_report.batch_sentence(E(30000, 20000, 40000), E(25700, 24300, 30900))
+    assert "gave 30,000 rows per second, not clearly faster or slower than one row per transaction" in overlap
+    assert "raised" not in overlap and "bought nothing the runs can show" in overlap
+    slower = sqlite_report.batch_sentence(E(10000, 9000, 11000), E(25700, 24300, 30900))
+    assert "2.6× slower than one row per transaction" in slower and "raised" not in slower
+    assert "could not be measured here" in sqlite_report.batch_sentence(None, E(1, 1, 1))

@@ -741,3 +741,49 @@ def test_page_cache_sentence_explains_a_cached_read_faster_than_memcpy() -> None
     # a memcpy as fast as the cached read, or none measured: nothing to explain
     assert "memcpy" not in storage_report.page_cache_sentence(warm, cold, direct, memcpy=R(11500, 11000, 12500, 3))
     assert "memcpy" not in storage_report.page_cache_sentence(warm, cold, direct)
+
+
+def _parallel_sizes(jobs: int, file_size: int, block: int = 1 << 20) -> pl.DataFrame:
+    return _metrics([{"op": "write", "fsync": True, "jobs": jobs, "file_size": file_size, "block_size": block,
+                      "repetition": 0, "metric": "p99", "value": 1.0}])  # fmt: skip
+
+
+def test_percentile_note_says_what_a_short_runs_tail_is() -> None:
+    quick = storage_report.percentile_note(_parallel_sizes(8, 16 << 20))
+    assert quick.startswith("Each run made 128 I/Os (8 jobs of 16 blocks of 1 MiB each)")
+    assert "its p99.99 is in effect its slowest I/O and its p99 one of its 2 slowest" in quick
+    full = storage_report.percentile_note(_parallel_sizes(8, 512 << 20))
+    assert "4,096 I/Os" in full and "one of its 41 slowest" in full
+    tiny = storage_report.percentile_note(_parallel_sizes(2, 2 << 20))
+    assert "its p99 and its p99.99 are both in effect its slowest I/O" in tiny
+    assert storage_report.percentile_note(_parallel_sizes(16, 1 << 30)) == ""  # 16,384 I/Os: a real p99.99
+    assert storage_report.percentile_note(pl.DataFrame()) == ""
+
+
+def test_random_read_sentence_reads_the_intervals() -> None:
+    def summary(buffered: tuple[float, ...], direct: tuple[float, ...]) -> pl.DataFrame:
+        rows = []
+        for d, values in ((False, buffered), (True, direct)):
+            for rep, v in enumerate(values):
+                rows.append({"engine": "sync", "pattern": "random", "op": "read", "fsync": False, "direct": d,
+                             "block_size": 262144, "repetition": rep, "metric": "mb_per_s", "value": v})  # fmt: skip
+        return stats.summarize(_metrics(rows), storage_report.CASE)
+
+    slower = storage_report.random_read_sentence(summary((258.0, 367, 508), (539.0, 977, 1200)))
+    assert slower.startswith("Random reads get no such help: through the page cache, random 256 KiB reads ran at 367")
+    assert "2.7× slower than with O_DIRECT (977 MB/s). With no sequence to follow" in slower
+    assert "does not measure how much of the gap it explains" in slower
+    priced = storage_report.random_read_sentence(
+        summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(3390, 3000, 3500, 3)
+    )
+    assert "about 77.3 µs per read at this chapter's memcpy rate, explains only part of a gap of 446 µs" in priced
+    most = storage_report.random_read_sentence(
+        summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(500, 450, 550, 3)
+    )
+    assert "explains most of a gap" in most
+    unclear = storage_report.random_read_sentence(summary((300.0, 367, 900), (539.0, 977, 1200)))
+    assert "not clearly faster or slower than with O_DIRECT (977 MB/s)" in unclear and "copy" not in unclear
+    faster = storage_report.random_read_sentence(summary((1800.0, 2000, 2200), (539.0, 977, 1200)))
+    assert faster.startswith("Random reads gained here too") and "this page does not measure why" in faster
+    no_direct = summary((258.0, 367, 508), ()).filter(~pl.col("direct"))
+    assert storage_report.random_read_sentence(no_direct) == "Random reads get no such help."

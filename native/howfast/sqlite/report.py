@@ -919,6 +919,23 @@ def baseline_sentence(baseline: pl.DataFrame) -> str:
     )
 
 
+def batch_sentence(batched: stats.Estimate | None, single: stats.Estimate | None) -> str:
+    """1,000 rows per transaction against one, NORMAL, C loop (rows/s both), from
+    ``claims.compare``: 'raised' only where the batched interval lies above."""
+    c = claims.compare(batched, single)
+    if c.direction == claims.MISSING:
+        return "What batching 1,000 rows per transaction changes could not be measured here."
+    words = _versus(c, "one row per transaction", more="faster", less="slower", same=SAME_SPEED)
+    if c.direction == claims.HIGHER:
+        return (
+            f"Batching 1,000 rows per transaction raised that to {fmt.num(batched.median)} rows per second ({words})."
+        )
+    return (
+        f"Batching 1,000 rows per transaction gave {fmt.num(batched.median)} rows per second, {words}: here "
+        "batching bought nothing the runs can show."
+    )
+
+
 def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate | None) -> str:
     """A one-row NORMAL commit (C API, rows/s) against the baseline's plain write + fsync
     (writes/s), from ``claims.compare``: NORMAL does not flush at commit."""

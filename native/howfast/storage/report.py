@@ -3,6 +3,7 @@ seeds' figures."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import altair as alt
@@ -278,6 +279,42 @@ def parallel_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
             )
     schema = {"job": pl.String, "figure": pl.String, "median": pl.String, "interval": pl.String, "runs": pl.Int64}
     return pl.DataFrame(rows, schema=schema)
+
+
+#: How many I/Os a percentile needs before it differs from the slowest one (p99.99: 1 in 10,000).
+P9999_IOS = 10_000
+
+
+def percentile_note(metrics: pl.DataFrame) -> str:
+    """What the tail percentiles of a short run are: with n I/Os per run (jobs × blocks
+    per job's file), a p99.99 below 10,000 I/Os is in effect the slowest I/O, and a p99
+    lies among the slowest few; '' when the runs are long enough or the sizes unknown."""
+    rows = metrics.filter(pl.col("metric") != "unsupported") if "metric" in metrics.columns else metrics
+    if rows.height == 0 or not {"jobs", "file_size", "block_size"} <= set(rows.columns):
+        return ""
+    sizes = rows.select("jobs", "file_size", "block_size").drop_nulls().unique()
+    if sizes.height != 1:
+        return ""
+    jobs, file_size, block = sizes.row(0)
+    per_job = int(file_size) // int(block)
+    n = int(jobs) * per_job
+    if n <= 0 or n >= P9999_IOS:
+        return ""
+    above = n - math.ceil(0.99 * n) + 1  # the I/Os at or above the p99 (nearest rank)
+    runs = (
+        f"Each run made {fmt.count(n, 'I/O')} ({fmt.count(int(jobs), 'job')} of "
+        f"{fmt.count(per_job, 'block')} of {fmt.size(int(block))} each)"
+    )
+    if above <= 1:
+        return (
+            f"{runs}, so its p99 and its p99.99 are both in effect its slowest I/O: read those columns as the "
+            "slowest moment of a short run, not as rare events."
+        )
+    return (
+        f"{runs}, so its p99.99 is in effect its slowest I/O and its p99 one of its {fmt.exact(above)} slowest: "
+        "read those columns as the tail of a short run, not as rare events (a p99.99 needs about "
+        f"{fmt.exact(P9999_IOS)} I/Os to differ from the slowest one)."
+    )
 
 
 def parallel_sentence(metrics: pl.DataFrame, single: Rate | None, memory_bytes: int | None = None) -> str:
@@ -557,7 +594,7 @@ def engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
     both = f"io_uring read sequentially at {fmt.num(uring.median)} MB/s"
     if outcome in ("same", "unclear"):
         return (
-            f"And at queue depth 1 the engine made no difference to reads that the repetitions can show: with "
+            f"And at queue depth 1 the engine made no difference to reads that the intervals can show: with "
             f"O_DIRECT, {both}, "
             f"{_versus(uring, sync, 'pread')} at {fmt.num(sync.median)} MB/s."
         )
@@ -694,6 +731,51 @@ def page_cache_sentence(
             "the page cache."
         )
     return f"{first} {second}"
+
+
+def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None) -> str:
+    """Random 256 KiB reads (sync engine) through the page cache against O_DIRECT, from
+    ``claims.compare`` on the matrix's intervals (`summary`: ``stats.summarize`` by ``CASE``):
+    read-ahead has no sequence to follow, so the words say what the runs showed. Where the
+    buffered reads were slower, the extra copy's share of the gap is priced at the chapter's
+    memcpy rate (`memcpy`, MB/s), so the copy is not offered as the cause of a gap it cannot fill."""
+    block = 262144
+    where = {"engine": "sync", "pattern": "random", "op": "read", "fsync": False, "block_size": block}
+    try:
+        buffered = rate(summary, "mb_per_s", direct=False, **where)
+        direct = rate(summary, "mb_per_s", direct=True, **where)
+    except KeyError:
+        buffered = direct = None
+    outcome = compare(buffered, direct)
+    if outcome == "missing":
+        return "Random reads get no such help."
+    head = (
+        "Random reads get no such help: through the page cache, random 256 KiB reads ran at "
+        f"{fmt.num(buffered.median)} MB/s"
+    )
+    words = _versus(buffered, direct, f"with O_DIRECT ({fmt.num(direct.median)} MB/s)")
+    if outcome == "slower":
+        gap = block / buffered.median - block / direct.median  # µs per read (MB/s = bytes per µs)
+        if memcpy is None:
+            copy = "the extra copy is one cost, and this page does not measure how much of the gap it explains"
+        else:
+            per_read = block / memcpy.median
+            share = "explains most of" if per_read >= gap / 2 else "explains only part of"
+            copy = (
+                f"the extra copy, about {fmt.duration_us(per_read)} per read at this chapter's memcpy rate, "
+                f"{share} a gap of {fmt.duration_us(gap)} per read, and this page does not measure the rest"
+            )
+        return (
+            f"{head}, {words}. With no sequence to follow, read-ahead has nothing to offer; {copy} (a read-ahead "
+            "that fetches pages nobody asked for would be one cause)."
+        )
+    if outcome == "faster":
+        return (
+            f"Random reads gained here too: through the page cache, random 256 KiB reads ran at "
+            f"{fmt.num(buffered.median)} MB/s, {words}, although with no sequence to follow read-ahead should "
+            "have little to offer; this page does not measure why."
+        )
+    return f"{head}, {words}."
 
 
 def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> list[tuple[float, stats.Estimate]]:
