@@ -471,3 +471,15 @@ def test_seed_small_words_name_language_and_disk_on_both_sides() -> None:
     assert "this machine's C++ blocking writer on this disk was" in words and words.endswith(
         "the seed's Go one on its disk."
     )
+
+
+def test_repeat_sentence_does_not_blame_the_moment_when_the_runs_differ_in_length() -> None:
+    cap = 1024 * KiB
+    sweep = runs([({**sweep_case(cap, BLOCKING, 1), "records": 2048}, "records_per_s", [100, 101, 102])])
+    variants = runs(
+        [({"group": "pinning", "variant": "blocking_unpinned", "records": 4096}, "records_per_s", [50, 51, 52])]
+    )
+    longer = report.repeat_sentence(sweep, variants, cap)
+    assert "2× apart, at another moment and with runs of another length" in longer and "nothing changed" not in longer
+    same = variants.with_columns(pl.lit(2048, dtype=pl.Int64).alias("records"))
+    assert "2× apart with nothing changed but the moment they ran" in report.repeat_sentence(sweep, same, cap)

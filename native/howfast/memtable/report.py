@@ -837,31 +837,30 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
     """The same configuration measured by more than one experiment (the sweep's case at
     the variants' capacity, the unpinned writers, the durability table's 'no log'): which
     figures, and whether they differ (claims.compare of the lowest and highest)."""
-    groups = (
-        (
-            "blocking",
-            [
-                ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=BLOCKING)),
-                ("the pinning table's unpinned run", _estimate(variants, "records_per_s", variant="blocking_unpinned")),
-            ],
-        ),
-        (
-            MODE_NAMES[DOUBLE],
-            [
-                ("the sweep", _estimate(sweep, "records_per_s", capacity=capacity, dsync=False, mode=DOUBLE)),
-                ("the pinning table's unpinned run", _estimate(variants, "records_per_s", variant="uring_unpinned")),
-                ("the durability table's no-log run", _estimate(variants, "records_per_s", variant=NO_LOG)),
-            ],
-        ),
-    )
+    sources = {
+        "blocking": [
+            ("the sweep", sweep, {"capacity": capacity, "dsync": False, "mode": BLOCKING}),
+            ("the pinning table's unpinned run", variants, {"variant": "blocking_unpinned"}),
+        ],
+        MODE_NAMES[DOUBLE]: [
+            ("the sweep", sweep, {"capacity": capacity, "dsync": False, "mode": DOUBLE}),
+            ("the pinning table's unpinned run", variants, {"variant": "uring_unpinned"}),
+            ("the durability table's no-log run", variants, {"variant": NO_LOG}),
+        ],
+    }
     parts = []
-    for mode, runs in groups:
-        found = [(who, e) for who, e in runs if e is not None]
+    for mode, runs in sources.items():
+        found = [
+            (who, _estimate(frame, "records_per_s", **where), _records(frame, **where)) for who, frame, where in runs
+        ]
+        found = [(who, e, n) for who, e, n in found if e is not None]
         if len(found) < 2:
             continue
-        shown = [f"{fmt.num(e.median)} records/s in {who}" for who, e in found]
+        shown = [f"{fmt.num(e.median)} records/s in {who}" for who, e, _ in found]
         figures = ", ".join(shown[:-1]) + " and " + shown[-1]
-        parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({_apart_words(found)})")
+        same_work = len({n for _, _, n in found}) == 1
+        words = _apart_words([(who, e) for who, e, _ in found], same_work=same_work)
+        parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({words})")
     if not parts:
         return (
             f"The {fmt.size(capacity)} configurations that several experiments share could not run here, "
@@ -874,17 +873,32 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
     )
 
 
-def _apart_words(found: list[tuple[str, Estimate]]) -> str:
+def _records(metrics: pl.DataFrame, **where: object) -> tuple[int, ...]:
+    """The records per run of the runs matching `where` (what a run wrote), as a sorted tuple."""
+    rows = metrics
+    for key, value in where.items():
+        rows = rows.filter(pl.col(key) == value)
+    if "records" not in rows.columns:
+        return ()
+    return tuple(sorted(int(r) for r in rows["records"].drop_nulls().unique().to_list()))
+
+
+def _apart_words(found: list[tuple[str, Estimate]], *, same_work: bool = True) -> str:
     """How far apart the runs of one configuration in several experiments are: the same
-    within their ranges, apart by the medians only, or apart with nothing changed but the
-    moment (claims.compare of the highest and the lowest)."""
+    within their intervals, apart by the medians only, or apart (claims.compare of the
+    highest and the lowest): with nothing changed but the moment when the runs wrote the
+    same records (`same_work`), else with the moment and the run's length both changed."""
     low = min(found, key=lambda r: r[1].median)
     high = max(found, key=lambda r: r[1].median)
     c = claims.compare(high[1], low[1])
     if c.direction == claims.SAME_WORD:
-        return "the same within their ranges"
+        return "the same within their intervals"
     if c.direction == claims.UNCLEAR:
-        return f"{fmt.ratio(c.ratio)} apart by the medians, but their runs overlap"
+        if fmt.ratio(c.ratio) == "1×":
+            return "alike by the medians, but with intervals too wide to call them the same"
+        return f"{fmt.ratio(c.ratio)} apart by the medians, but their intervals overlap"
+    if not same_work:
+        return f"{fmt.ratio(c.ratio)} apart, at another moment and with runs of another length"
     return (
         f"{fmt.ratio(c.ratio)} apart with nothing changed but the moment they ran: "
         "this disk's speed moves from minute to minute"
@@ -913,9 +927,10 @@ def depth_repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame) -> str:
         if there is None:
             continue
         found = [("the sweep", there), ("this experiment", ours)]
+        same_work = _records(same, mode=mode) == _records(rows, buffers=buffers)
         parts.append(
             f"{mode_name(mode, buffers)} made {fmt.num(there.median)} records/s in the sweep and "
-            f"{fmt.num(ours.median)} here ({_apart_words(found)})"
+            f"{fmt.num(ours.median)} here ({_apart_words(found, same_work=same_work)})"
         )
     if not parts:
         return "The sweep ran none of these buffer counts at this capacity, so no case has two figures."
@@ -1959,24 +1974,28 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
     )
     parts = []
     for label, rows in (("made by the writer", writer), ("made ahead", helper)):
-        cost = rows["per_rollover_us"].drop_nulls()
-        if cost.len() == 0:
+        cost = _values_estimate(rows["per_rollover_us"].to_list())
+        if cost is None:
             continue
-        lo, hi, mid = float(cost.min()), float(cost.max()), float(cost.median())
+        lo, hi, mid = cost.lo, cost.hi, cost.median
+        rounds = fmt.count(cost.runs, "round")
         if lo > 0:
             parts.append(
-                f"with files {label}, each rollover cost the run {us(mid)} ({us(lo)} to {us(hi)} over the rounds)"
+                f"with files {label}, each rollover cost the run {us(mid)} ({us(lo)} to {us(hi)}, the interval "
+                f"of the median over {rounds})"
             )
+        elif lo == hi:
+            parts.append(f"with files {label}, every round took as long as into a single file, so no cost shows here")
         elif hi < 0:
             parts.append(
-                f"with files {label}, every round ran faster than into a single file (by "
-                f"{us(-hi)} to {us(-lo)} per rollover), so no cost shows here"
+                f"with files {label}, the run into them was faster than into a single file (by {us(-hi)} to "
+                f"{us(-lo)} per rollover, the interval over {rounds}), so no cost shows here"
             )
         else:
             parts.append(
-                f"with files {label}, the run's time per rollover beyond the single file's ran from "
-                f"{signed(lo)} to {signed(hi)} µs over the rounds, so against this disk's noise the cost is "
-                "inconclusive here"
+                f"with files {label}, the run's time per rollover beyond the single file's lies between "
+                f"{signed(lo)} and {signed(hi)} µs (the interval of the median over {rounds}), so against "
+                "this disk's noise the cost is inconclusive here"
             )
     if parts:
         text += " Against the run into a single file, " + "; ".join(parts) + "."
