@@ -250,6 +250,8 @@ def test_plateaus_every_branch() -> None:
     assert [(p.first, p.last, p.points) for p in found] == [(4 * KiB, 16 * KiB, 2), (64 * KiB, 256 * KiB, 2)]
     overlapping = [(4 * KiB, _est(1, 1, 4)), (16 * KiB, _est(1.2, 1, 9))]  # medians close, runs too spread
     assert report.plateaus(overlapping) == []
+    drifting = [(16 * MiB, _est(731, 725, 737)), (64 * MiB, _est(882, 875, 890)), (256 * MiB, _est(1080, 1070, 1090))]
+    assert [(p.first, p.last) for p in report.plateaus(drifting)] == [(16 * MiB, 64 * MiB)]  # not 731–1,080 as level
     tight = [(4 * KiB, _est(1.0)), (16 * KiB, _est(1.02))]  # runs do not overlap, but 2 % is level ground
     assert len(report.plateaus(tight)) == 1 and report.step(_est(1.02), _est(1.0)).direction == "same"
     assert report.step(_est(3), _est(1)).direction == "higher" and report.step(None, _est(1)).direction == "missing"
@@ -264,12 +266,13 @@ def test_plateau_sentence_every_branch() -> None:
     assert report.plateau_sentence(_lat({4 * KiB: [1]}).head(0), CACHES) == "The pointer chase could not run here."
     assert "one working set" in report.plateau_sentence(_lat({4 * KiB: [1]}), CACHES)
     none = report.plateau_sentence(_lat({4 * KiB: [1, 1, 4], 16 * KiB: [1, 1.2, 9], 64 * KiB: [10, 11, 12]}), CACHES)
+    assert none.startswith("No two neighbouring working sets took clearly within 25 % of each other's time")
     assert "shows no plateau" in none
     one = report.plateau_sentence(_lat({4 * KiB: [1, 1, 1], 16 * KiB: [1.05, 1.05, 1.05], 64 * KiB: [5, 5, 5]}),
                                   CACHES)  # fmt: skip
     assert one.startswith(
-        "This run shows 1 plateau, each working set about the same as the one before (the whole range their ratio "
-        "can take within 25 % of 1): 1–1.05 ns per load from 4 KiB to 16 KiB"
+        "This run shows 1 plateau, stretches where each working set took within 25 % of the one before (the whole "
+        "range of their ratio) and the slowest within 25 % of the fastest: 1–1.05 ns per load from 4 KiB to 16 KiB"
     )
     assert "fit in the L1d (32 KiB, one per core)" in one
     past = report.plateau_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [95, 95, 95]}), CACHES)
@@ -303,10 +306,10 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
     assert one.startswith("Only the 64 MiB working set lies past the L3 (32 MiB, shared by 2 CPUs)")
     rising = _lat({64 * MiB: [90, 90, 90], 256 * MiB: [120, 120, 120]})
     text = report.beyond_sentence(rising, CACHES, PAGES)
-    assert "latency kept rising: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.33× as long (1.33–1.33× within the two" in text
+    assert "latency still rose: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.33× as long (1.33–1.33× within the two" in text
     # a clear 20 % rise between tight runs is a rise past the caches, not the plateau's level ground
     tight = report.beyond_sentence(_lat({64 * MiB: [99, 100, 101], 256 * MiB: [119, 120, 121]}), CACHES, PAGES)
-    assert "latency kept rising: 100 ns at 64 MiB, 120 ns at 256 MiB, 1.2× as long (1.18–1.22× within" in tight
+    assert "latency still rose: 100 ns at 64 MiB, 120 ns at 256 MiB, 1.2× as long (1.18–1.22× within" in tight
     assert "65,536 of them" in text and "'madvise'" in text and "not a measurement" in text
     assert "(8 bytes per page: 512 KiB of last-level entries at 256 MiB)" in text
     few = report.beyond_sentence(rising, CACHES, {"page_size": 2 * MiB, "thp": "never"})
@@ -327,7 +330,7 @@ def test_latency_table_and_step_words() -> None:
     assert table["fits in"].to_list() == ["L1d", "L2", "no cache"]
     assert table["against the previous"].to_list() == ["", "4× slower", "22× slower"]
     assert report.level_name(4096, []) == "unknown"
-    assert report.step_words(claims.Comparison("same", 1.01, 0.99, 1.03)) == "about the same (1.01×)"
+    assert report.step_words(claims.Comparison("same", 1.01, 0.99, 1.03)) == "within 25 % (1.01×)"
     assert report.step_words(claims.Comparison("lower", 0.5, 0.4, 0.6)) == "2× faster"
     assert report.step_words(claims.Comparison("unclear", 1.2, 0.8, 1.5)) == "runs overlap (1.2×)"
     assert report.step_words(claims.Comparison("missing")) == ""

@@ -230,7 +230,7 @@ def _summary(metrics: pl.DataFrame, by: list[str], metric: str) -> list[dict[str
 
 @dataclass(frozen=True)
 class Plateau:
-    """Consecutive working sets whose latencies are about the same (``claims.compare``
+    """Consecutive working sets whose latencies are level (``step``: ``claims.compare``
     with ``PLATEAU_SAME``), from ``first`` to ``last`` (bytes), medians ``low``–``high``."""
 
     first: int
@@ -254,7 +254,9 @@ def step(later: Estimate | None, earlier: Estimate | None, *, same: float = PLAT
 def plateaus(points: Sequence[tuple[int, Estimate]], *, same: float = PLATEAU_SAME) -> list[Plateau]:
     """The plateaus of a latency curve: maximal runs of at least two consecutive points,
     each about the same as the one before (the whole interval of their ratio within
-    `same` of 1). Points whose runs overlap too widely to tell are on no plateau."""
+    `same` of 1), and the highest median of the run within `same` of its lowest (so that
+    steps of 20 % do not add up to a 'plateau' that rose by half). Points whose runs
+    overlap too widely to tell are on no plateau."""
     if not isinstance(points, (list, tuple)) or not all(
         isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[1], Estimate) for p in points
     ):
@@ -265,7 +267,9 @@ def plateaus(points: Sequence[tuple[int, Estimate]], *, same: float = PLATEAU_SA
     found: list[Plateau] = []
     run: list[tuple[int, Estimate]] = []
     for point in points:
-        if run and step(point[1], run[-1][1], same=same).direction == claims.SAME_WORD:
+        medians = [e.median for _, e in run] + [point[1].median]
+        level = max(medians) <= same * min(medians)
+        if run and level and step(point[1], run[-1][1], same=same).direction == claims.SAME_WORD:
             run.append(point)
             continue
         if len(run) >= 2:
@@ -297,7 +301,7 @@ def step_words(c: claims.Comparison) -> str:
     if c.direction == claims.MISSING or c.ratio is None:
         return ""
     if c.direction == claims.SAME_WORD:
-        return f"about the same ({fmt.num(c.ratio, 3)}×)"
+        return f"within {fmt.share(PLATEAU_SAME - 1, 2)} ({fmt.num(c.ratio, 3)}×)"
     if c.direction == claims.HIGHER:
         return f"{fmt.ratio(c.ratio)} slower"
     if c.direction == claims.LOWER:
@@ -361,7 +365,7 @@ def latency_table(latency: pl.DataFrame, facts: dict[str, Any], target: float | 
 
 def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     """Where the curve is flat (``plateaus``), with the cache level the measured topology
-    puts each plateau in; no plateau word when no two neighbours are about the same."""
+    puts each plateau in; no plateau word when no two neighbours are within ``PLATEAU_SAME``."""
     points = latency_points(latency)
     if not points:
         return "The pointer chase could not run here."
@@ -371,9 +375,9 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     found = plateaus(points)
     if not found:
         return (
-            "No two neighbouring working sets took clearly the same time in this run (the last column of the "
-            "table below: "
-            "their repetitions overlap too widely, or they differ), so this run shows no plateau."
+            f"No two neighbouring working sets took clearly within {fmt.share(PLATEAU_SAME - 1, 2)} of each other's "
+            "time in this run (the last column of the table below: their runs overlap too widely, or they differ "
+            "by more), so this run shows no plateau."
         )
     parts = []
     for p in found:
@@ -394,10 +398,9 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
             parts.append(f"{where}, though by size these fall in different levels ({named}): "
                          "this run shows no step between them")  # fmt: skip
     return (
-        f"This run shows {fmt.count(len(found), 'plateau')}, each working set about the same as the one before "
-        f"(the whole range their ratio can take within {fmt.share(PLATEAU_SAME - 1, 2)} of 1): "
-        + "; ".join(parts)
-        + "."
+        f"This run shows {fmt.count(len(found), 'plateau')}, stretches where each working set took within "
+        f"{fmt.share(PLATEAU_SAME - 1, 2)} of the one before (the whole range of their ratio) and the slowest "
+        f"within {fmt.share(PLATEAU_SAME - 1, 2)} of the fastest: " + "; ".join(parts) + "."
     )
 
 
@@ -517,7 +520,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     c = claims.compare(e1, e0)  # not the plateau's step: past the caches a clear 20 % rise is a rise
     said = f"{fmt.num(e0.median)} ns at {fmt.size(ws0)}, {fmt.num(e1.median)} ns at {fmt.size(ws1)}"
     if c.direction == claims.HIGHER:
-        return f"Past {who}, latency kept rising: {said}, {as_long(c)}. {tlb}"
+        return f"Past {who}, latency still rose: {said}, {as_long(c)}. {tlb}"
     if c.direction == claims.SAME_WORD:
         return f"Past {who}, latency stayed about the same ({said}): no further rise within this sweep."
     if c.direction == claims.LOWER:
