@@ -340,14 +340,17 @@ def test_memory_sentences() -> None:
     measured = storage_report.memory_sentence(fast, disk, 121.0)
     assert "one 4 KiB read from this disk, alone in flight, took 121 µs at the median" in measured
     assert "tens of microseconds or more" in storage_report.memory_sentence(fast, disk)
-    assert "Here memory was 40× faster (35–46× within the two intervals)" in storage_report.memory_sentence(fast, disk)
+    assert (
+        "Here memory was 40× faster than the disk read (35–46× within the two intervals)"
+        in storage_report.memory_sentence(fast, disk)
+    )
     assert "could not be measured here" in _shown(storage_report.memory_sentence(fast, None))
     assert "slower than the memory copy" not in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
     assert "2× faster than the memory copy" in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
     overlap = storage_report.memory_sentence(R(1100, 800, 1400), R(1000, 900, 1100))
     assert "not clearly faster or slower than the memory copy" in overlap
     assert storage_report.memory_rule(fast, disk) == (
-        "In bandwidth memory was 40× faster (35–46× within the two intervals) than this disk."
+        "In bandwidth memory was 40× faster than this disk (35–46× within the two intervals)."
     )
     assert "could not be measured here" in _shown(storage_report.memory_rule(fast, None))
     assert "kept pace" in storage_report.memory_rule(R(1000, 900, 1100), R(2000, 1900, 2100))

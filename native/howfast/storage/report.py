@@ -556,8 +556,8 @@ def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float |
         )
     if outcome == "faster":
         return (
-            f"Here memory was {_faster_by(memcpy, disk)}, and the gap in latency is far wider than the gap in "
-            f"bandwidth: {latency}"
+            f"Here memory was {_faster_by(memcpy, disk, 'the disk read')}, and the gap in latency is far wider "
+            f"than the gap in bandwidth: {latency}"
         )
     return (
         f"Here the disk read was {_versus(disk, memcpy, 'the memory copy')}, "
@@ -565,11 +565,11 @@ def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float |
     )
 
 
-def _faster_by(a: Rate, b: Rate) -> str:
-    """'5.2× faster (3.6–8.9× within the two intervals)': a / b by the medians, and the
-    range the ratio can take within the two intervals (``claims.compare``)."""
+def _faster_by(a: Rate, b: Rate, than: str) -> str:
+    """'5.2× faster than `than` (3.6–8.9× within the two intervals)': a / b by the medians,
+    and the range the ratio can take within the two intervals (``claims.compare``)."""
     c = claims.compare(_e(a), _e(b))
-    return f"{fmt.ratio(c.ratio)} faster ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)} within the two intervals)"
+    return f"{fmt.ratio(c.ratio)} faster than {than} ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)} within the two intervals)"
 
 
 def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
@@ -578,7 +578,7 @@ def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
     if outcome == "missing":
         return "How far memory leads this disk in bandwidth could not be measured here; in latency it leads by far."
     if outcome == "faster":
-        return f"In bandwidth memory was {_faster_by(memcpy, disk)} than this disk."
+        return f"In bandwidth memory was {_faster_by(memcpy, disk, 'this disk')}."
     return "In bandwidth this disk kept pace with memory here; in latency it does not."
 
 
