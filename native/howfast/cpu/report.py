@@ -64,7 +64,8 @@ SEED_DIFFERS = {
     "mutex_lock_unlock": "the seed names neither its lock nor its language; ours is a std::mutex "
     "(a futex-based pthread mutex) locked and unlocked by one thread",
     "syscall": "the seed does not name its call; ours is getppid through syscall(), "
-    "about the cheapest call that enters the kernel",
+    "about the cheapest call that enters the kernel; what entering the kernel costs depends on the kernel's "
+    "version and its side-channel mitigations (and, in a virtual machine, the hypervisor) as much as on the CPU",
     "process_context_switch": "the seed does not say how its processes handed over or whether they shared a CPU; "
     "ours is a pipe ping-pong of two processes pinned to one CPU",
     "thread_context_switch_futex": "both hand over through a futex; the seed does not say whether its threads "
