@@ -49,6 +49,7 @@ def test_figure_words_put_the_unit_before_the_interval_and_the_mark_inside() -> 
     wide = Estimate(100.0, 50.0, 150.0, 3, 0.75)
     assert report.figure_words(wide, TARGET, "MB/s") == "100 MB/s (50–150, 3 runs; unstable: ±50 %)"
     assert report.figure_words(Estimate.exact(7.0)) == "7 (1 run)"
+    assert report.figure_words(Estimate(7.0, 7.0, 7.0, 3)) == "7 (3 runs, all alike)"
     assert report.figure_words(None, TARGET) == "n/a"
 
 
@@ -483,3 +484,22 @@ def test_repeat_sentence_does_not_blame_the_moment_when_the_runs_differ_in_lengt
     assert "2× apart, at another moment and with runs of another length" in longer and "nothing changed" not in longer
     same = variants.with_columns(pl.lit(2048, dtype=pl.Int64).alias("records"))
     assert "2× apart with nothing changed but the moment they ran" in report.repeat_sentence(sweep, same, cap)
+
+
+def test_bandwidth_words_and_peak_bullet_every_branch() -> None:
+    sweep, fio = small_sweep(), fio_runs()
+    both = report.bandwidth_words(sweep, fio, TARGET)
+    assert both == (
+        "With several writes in flight, the memtable sweep's highest median on the same disk was 1.1 MB/s "
+        "(1–1.2, 3 runs), and fio's fastest case in the fio table above 200 MB/s (3 runs, all alike)."
+    )
+    no_fio = fio.filter(pl.col("tool") == "howfast")
+    assert report.bandwidth_words(sweep, no_fio).endswith(", and fio could not run here.")
+    no_sweep = sweep.filter(pl.col("metric") == "records_per_s")
+    assert report.bandwidth_words(no_sweep, fio).startswith("With several writes in flight, the memtable sweep could")
+    assert report.bandwidth_words(no_sweep, no_fio).startswith("Neither the memtable sweep nor fio could run here")
+    bullet = report.peak_bullet(sweep, fio, TARGET)
+    assert bullet.startswith("Without O_DSYNC, the highest median of the sweep, blocking at 64 KiB, wrote 1.1 MB/s")
+    assert "reached 1× to 1× of what fio managed" in bullet
+    assert report.peak_bullet(sweep, no_fio).endswith("; fio could not run beside it here.")
+    assert report.peak_bullet(no_sweep, fio).startswith("The sweep could not run here")

@@ -683,8 +683,8 @@ def figure_words(estimate: Estimate | None, target: float | None = None, unit: s
     if estimate is None:
         return fmt.NA
     head = fmt.num(estimate.median) + (f" {unit}" if unit else "")
-    if estimate.lo == estimate.hi == estimate.median and estimate.runs <= 1:
-        return f"{head} (1 run)"
+    if estimate.lo == estimate.hi == estimate.median:
+        return f"{head} (1 run)" if estimate.runs <= 1 else f"{head} ({fmt.count(estimate.runs, 'run')}, all alike)"
     mark = stats.stability(estimate, target)
     inside = f"{fmt.span(estimate.lo, estimate.hi)}, {fmt.count(estimate.runs, 'run')}" + (f"; {mark}" if mark else "")
     return f"{head} ({inside})"
@@ -1211,6 +1211,46 @@ def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
             "moved between runs, not that O_DSYNC helped."
         )
     return text
+
+
+def bandwidth_words(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float | None = None) -> str:
+    """The RocksDB section's comparison with this page's own writes on the same disk: the
+    sweep's highest median MB/s and fio's fastest case, each with its interval; a reason
+    for each that could not run."""
+    ours, _, _ = peak(sweep)
+    theirs = fio_peak(fio_runs)
+    if ours is None and theirs is None:
+        return (
+            "Neither the memtable sweep nor fio could run here, so nothing with several writes in flight is set "
+            "beside it."
+        )
+    parts = [
+        f"the memtable sweep's highest median on the same disk was {figure_words(ours, target, 'MB/s')}"
+        if ours is not None
+        else "the memtable sweep could not run here",
+        f"fio's fastest case in the fio table above {figure_words(theirs, target, 'MB/s')}"
+        if theirs is not None
+        else "fio could not run here",
+    ]
+    return "With several writes in flight, " + ", and ".join(parts) + "."
+
+
+def peak_bullet(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float | None = None) -> str:
+    """The closing section's point on the flush: the highest median without O_DSYNC with
+    its interval, and the io_uring flushes against fio (the medians of the per-round
+    ratios); a reason where the sweep or fio could not run."""
+    est, name, _ = peak(sweep.filter(~pl.col("dsync")) if "dsync" in sweep.columns else sweep)
+    if est is None:
+        return "The sweep could not run here, so this machine gives no figure for the fastest flush."
+    text = f"Without O_DSYNC, the highest median of the sweep, {name}, wrote {figure_words(est, target, 'MB/s')}"
+    spread = fio_ratio_range(fio_runs)
+    if spread == fmt.NA:
+        return text + "; fio could not run beside it here."
+    return (
+        text + f", and the io_uring flushes reached {spread} of what fio managed on the same disk with the same "
+        "block size and depth (medians of the per-round ratios; the fio table above gives each one's interval "
+        "and verdict)."
+    )
 
 
 def log_share(metrics: pl.DataFrame) -> Estimate | None:
