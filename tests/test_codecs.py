@@ -229,6 +229,9 @@ def test_rule_sentence_every_branch() -> None:
     assert "too few codecs" in report.rule_sentence(None, 10.0)
     assert "the rule holds here" in report.rule_sentence(e(12.0, 9.0, 15.0), 10.0)
     assert "steeper than" in report.rule_sentence(e(40.0, 30.0, 50.0), 10.0)
+    assert report.rule_sentence(e(40.0, 30.0, 50.0), 10.0, "the text").startswith(
+        "Along this machine's frontier on the text, each further 1× of ratio costs 40× (30–50× over the rounds)"
+    )
     assert "gentler than" in report.rule_sentence(e(3.0, 2.5, 4.0), 10.0)
     assert "not clearly steeper or gentler" in report.rule_sentence(e(12.0, 4.0, 40.0), 10.0)
     assert "napkin" not in report.rule_sentence(e(12.0, 9.0, 15.0), None)
@@ -286,11 +289,20 @@ def test_cost_per_ratio_step_reads_a_tenfold_line() -> None:
 
 def test_pays_and_napkin_sentences_every_branch() -> None:
     assert report.breakeven_mb_per_s(300.0, 3.0) == pytest.approx(200.0)
-    assert "pays before" in report.pays_sentence(300.0, 3.0, 100.0, "the network")
-    assert "does not pay" in report.pays_sentence(300.0, 3.0, 1000.0, "the network")
-    assert "never pays" in report.pays_sentence(300.0, 1.0, 100.0, "the network")
-    assert "no stored measurement" in report.pays_sentence(300.0, 3.0, None, "the network")
-    assert "did not run" in report.pays_sentence(None, 3.0, 100.0, "the network")
+    c, x = Estimate(300.0, 270.0, 330.0, 5), Estimate.exact
+    assert report.pays_sentence(c, 3.0, x(100.0), "the network") == (
+        "Compressing pays before the network: at 100 MB/s it is slower than the 200 MB/s (180–220) below which "
+        "compressing first saves time."
+    )
+    assert report.pays_sentence(c, 3.0, Estimate(1000.0, 900.0, 1100.0, 5), "the network").startswith(
+        "Compressing does not pay for speed before the network: at 1,000 MB/s (900–1,100) it is faster than the "
+        "200 MB/s (180–220)"
+    )
+    within = report.pays_sentence(c, 3.0, Estimate(200.0, 150.0, 250.0, 5), "the network")
+    assert within.startswith("Whether compressing pays before the network is not clear from these runs")
+    assert "never pays" in report.pays_sentence(c, 1.0, x(100.0), "the network")
+    assert "no stored measurement" in report.pays_sentence(c, 3.0, None, "the network")
+    assert "did not run" in report.pays_sentence(None, 3.0, x(100.0), "the network")
     e = Estimate(400.0, 380.0, 420.0, 3)
     assert "faster than napkin-math" in report.versus_napkin(e, 200.0, "x")
     assert "slower than napkin-math" in report.versus_napkin(e, 800.0, "x")
@@ -318,17 +330,42 @@ def _sorts(rows: dict[str, list[float]], key: str = "algorithm", name: str = "ra
 
 def test_order_sentence_and_sort_bars() -> None:
     even = _sorts({"random": [100.0, 101.0, 99.0], "sorted": [110.0, 111.0, 109.0]})
-    assert "within 1.1× of the same speed on every order" in report.order_sentence(even, "radix_lsd", 1000)
+    assert report.order_sentence(even, "radix_lsd", 1000) == (
+        "LSD radix sort (ours) runs within 1.12× of the same speed on every order, from 100 MB/s (random) to "
+        "110 MB/s (sorted)."
+    )
     uneven = _sorts({"random": [100.0, 101.0, 99.0], "sorted": [900.0, 910.0, 890.0]})
     said = report.order_sentence(uneven, "radix_lsd", 1000)
-    assert "depends on the order: 9×" in said and said.index("random") < said.index("sorted")
+    assert said == (
+        "The speed of LSD radix sort (ours) depends on the order: 9× (8.8–9.2×) between random (100 MB/s) and sorted "
+        "(900 MB/s)."
+    )
+    overlap = _sorts({"random": [60.0, 100.0, 300.0], "sorted": [90.0, 170.0, 400.0]})
+    assert report.order_sentence(overlap, "radix_lsd", 1000) == (
+        "The speeds of LSD radix sort (ours) lie 1.7× apart by the medians, between random (100 MB/s) and sorted "
+        "(170 MB/s), but the runs overlap: this run cannot say its speed depends on the order."
+    )
+    one = _sorts({"random": [100.0, 101.0, 99.0]})
+    assert report.order_sentence(one, "radix_lsd", 1000).endswith("ran on one order only here, so how its speed "
+                                                                   "depends on the order is not seen.")  # fmt: skip
     assert "did not run here" in report.order_sentence(uneven, "std_sort", 1000)
     bars = report.sort_bars(uneven, _sorts({"random": [50.0, 60.0, 55.0]}, "library", "numpy.sort"), 1000)
-    assert set(bars["sort"]) == {"LSD radix sort (ours)", "numpy.sort"} and bars["min"].min() == 50.0
+    assert set(bars["sort"]) == {"LSD radix sort (ours)", "numpy.sort"} and bars["lo"].min() == 50.0
+    assert {"median", "lo", "hi", "repetitions"} <= set(bars.columns) and bars["repetitions"].to_list() == [3, 3, 3]
 
 
 def test_versus_napkin_keeps_digits_for_a_near_ratio() -> None:
-    assert "1.04× slower than napkin-math" in report.versus_napkin(Estimate(500.0, 490.0, 510.0, 3), 520.0, "x")
+    assert report.versus_napkin(Estimate(500.0, 490.0, 510.0, 3), 520.0, "x") == (
+        "x runs at 500 MB/s (490–510), 1.04× (1.02–1.06×) slower than napkin-math's 520 MB/s."
+    )
+    assert report.versus_napkin(Estimate(500.0, 250.0, 900.0, 3), 520.0, "x") == (
+        "x runs at 500 MB/s (250–900), not clearly faster or slower than napkin-math's 520 MB/s (0.96× by the "
+        "medians; the interval includes it)."
+    )
+    assert report.versus_napkin(Estimate(1000.0, 900.0, 1100.0, 3), 100.0, "x") == (
+        "x runs at 1,000 MB/s (900–1,100), 10× (9–11×) faster than napkin-math's 100 MB/s."
+    )
+    assert "about the same as napkin-math's 500 MB/s (1×)" in report.versus_napkin(Estimate.exact(500.0), 500.0, "x")
     assert report.napkin_quoted("decompression") == "1 GiB/s" and report.napkin_quoted("nope") == "n/a"
 
 
@@ -436,9 +473,17 @@ def test_serial_table_names_every_row() -> None:
 def test_sort_table_names_sorts_and_orders() -> None:
     native = _sorts({"random": [100.0, 101.0, 99.0], "few_unique": [300.0, 300.0, 300.0]})
     python = _sorts({"random": [50.0, 60.0, 55.0], "few_unique": [80.0, 80.0, 80.0]}, "library", "polars.sort")
-    table = report.sort_table(native, python, 1000)
-    assert table.columns == ["sort", "random", "16 distinct values"]
-    assert table.row(0) == ("LSD radix sort (ours)", 100.0, 300.0) and table.row(1) == ("polars sort", 55.0, 80.0)
+    table = report.sort_table(native, python, 1000, 0.1)
+    assert table.columns == ["sort", "order", "MB/s", "interval", "runs"]
+    assert table.rows() == [
+        ("LSD radix sort (ours)", "random", 100.0, "99–101", 3),
+        ("LSD radix sort (ours)", "16 distinct values", 300.0, "300–300", 3),
+        ("polars sort", "random", 55.0, "50–60", 3),
+        ("polars sort", "16 distinct values", 80.0, "80–80", 3),
+    ]
+    wide = _sorts({"random": [50.0, 100.0, 150.0]})
+    assert report.sort_table(wide, wide.clear(), 1000, 0.1)["interval"][0] == "50–150; unstable: ±50 %"
+    assert report.sort_table(wide, wide.clear(), 1000)["interval"][0] == "50–150"  # no target: no mark
 
 
 def _versus(ours: list[float], theirs: list[float], tool: str = "zstd") -> pl.DataFrame:
@@ -466,3 +511,142 @@ def test_goal_sentence_every_branch() -> None:
     assert "could not run" in report.goal_sentence(_versus([1.0], [1.0]).filter(pl.col("tool") == "howfast"), "zstd")
     with pytest.raises(ValueError, match="goal"):
         report.goal_sentence(_versus([1.0], [1.0]), "zstd", 2.0)
+
+
+# ---- every figure with its interval and run count (issue 20) --------------------------------------
+
+
+def _compress(rows: list[tuple[str, int, str, int, dict[str, list[float]]]]) -> pl.DataFrame:
+    return pl.DataFrame([
+        {"codec": c, "level": lv, "input": i, "block": b, "repetition": r, "metric": m, "value": v, "unit": "x",
+         "note": None}
+        for c, lv, i, b, metrics in rows for m, values in metrics.items() for r, v in enumerate(values)
+    ])  # fmt: skip
+
+
+def test_speed_table_cells_and_runs() -> None:
+    frame = _compress([
+        ("lz4", 0, "text", 65536, {"compress_mb_per_s": [500.0, 510.0, 520.0], "decompress_mb_per_s":
+                                   [2000.0, 3500.0, 3600.0], "ratio": [1.95] * 3}),
+    ])  # fmt: skip
+    missing = pl.DataFrame([{"codec": "zstd", "level": 1, "input": "text", "block": 65536, "repetition": 0,
+                             "metric": "unsupported", "value": None, "unit": "", "note": "no libzstd"}])  # fmt: skip
+    summary = report.compress_summary(pl.concat([frame, missing], how="diagonal_relaxed"))
+    table = report.speed_table(summary, "text", 65536, 0.1)
+    assert table.columns == ["codec", "compress MB/s", "decompress MB/s", "ratio", "runs"]
+    assert table.row(0) == ("lz4", "510 (500–520)", "3,500 (2,000–3,600); unstable: ±23 %", 1.95, 3)
+    assert table.row(1) == ("zstd -1", "n/a", "n/a", None, None)
+
+
+def test_ratio_table_says_not_run() -> None:
+    frame = _compress([("zstd", 1, "text", 0, {"ratio": [2.9] * 3}), ("zstd", 1, "csv", 0, {"ratio": [2.5] * 3}),
+                       ("zstd", 19, "text", 0, {"ratio": [3.6] * 3})])  # fmt: skip
+    table = report.ratio_table(report.compress_summary(frame), 0)
+    assert table.rows() == [("zstd -1", "2.9", "2.5"), ("zstd -19", "3.6", "not run")]
+
+
+def test_chart_frame_carries_the_interval_of_the_speed() -> None:
+    frame = _compress([("lz4", 0, "text", 0, {"compress_mb_per_s": [400.0, 500.0, 600.0], "ratio": [2.0] * 3}),
+                       ("zstd", 19, "text", 0, {"compress_mb_per_s": [1.0] * 3, "ratio": [3.5] * 3})])  # fmt: skip
+    points = report.chart_frame(report.compress_summary(frame), 0).sort("codec")
+    assert points.select("codec", "MB/s", "lo", "hi", "runs", "frontier").rows() == [
+        ("lz4", 500.0, 400.0, 600.0, 3, True), ("zstd -19", 1.0, 1.0, 1.0, 3, True)]  # fmt: skip
+
+
+def test_times_and_levels_sentence_every_branch() -> None:
+    from howfast import claims
+
+    assert report.times(claims.Comparison(claims.LOWER, 0.01, 0.004, 0.026)) == "100× (38–250×)"
+    assert report.times(claims.Comparison(claims.HIGHER, 1.03, 1.02, 1.52)) == "1.03× (1.02–1.52×)"
+    assert report.times(claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0)) == "2×"
+    fast, slow = Estimate(70.0, 40.0, 130.0, 3), Estimate(0.7, 0.5, 1.0, 3)
+    assert report.levels_sentence(slow, fast, "zstd", (19, 1), "the text") == (
+        "zstd shows the trade inside one library: at level 19 it compresses the text 100× (40–260×) slower than at "
+        "level 1."
+    )
+    assert "which this run cannot explain" in report.levels_sentence(fast, slow, "zstd", (19, 1), "the text")
+    same = Estimate.exact(70.0)
+    assert "about as fast as at level 1 (1×)" in report.levels_sentence(same, same, "zstd", (19, 1), "the text")
+    assert "not clearly faster or slower than at level 1" in report.levels_sentence(
+        Estimate(60.0, 10.0, 200.0, 3), fast, "zstd", (19, 1), "the text")  # fmt: skip
+    assert report.levels_sentence(None, fast, "zstd", (19, 1), "the text") == (
+        "zstd did not run at both level 19 and level 1 here, so its levels are not compared."
+    )
+
+
+def test_crosscheck_table_cells() -> None:
+    table = report.crosscheck_table({"zstd": _versus([90.0, 95.0, 100.0], [100.0, 100.0, 100.0]),
+                                     "lz4": pl.DataFrame()}, 0.03)  # fmt: skip
+    assert table.columns == ["codec", "input", "direction", "howfast MB/s", "tool MB/s", "howfast / tool", "rounds",
+                             "verdict"]  # fmt: skip
+    assert table.row(0) == ("zstd -1", "text", "compress", "95 (90–100); unstable: ±5 %", "100 (100–100)",
+                            "0.95× (0.9–1)", 3, "agrees")  # fmt: skip
+    assert table["direction"].to_list() == ["compress", "decompress"]
+    assert report._edge(1.004) == "1.004" and report._edge(0.9996) == "1" and report._edge(3.6) == "3.6"
+
+
+def test_again_sentence_every_branch() -> None:
+    main = _compress([("zstd", 1, "text", 0, {"compress_mb_per_s": [100.0, 101.0, 99.0],
+                                              "decompress_mb_per_s": [500.0, 510.0, 490.0]})])  # fmt: skip
+    text = report.again_sentence(main, _versus([70.0, 71.0, 69.0], [1.0] * 3), "zstd")
+    assert "zstd -1 compressed the text input at 70 MB/s (69–71) beside zstd and 100 MB/s (99–101) in the main " \
+           "runs: clearly slower, 1.43× (1.39–1.46×)." in text  # fmt: skip
+    assert "zstd -1 decompressed the text input at 70 MB/s (69–71) beside zstd and 500 MB/s (490–510)" in text
+    spread = report.again_sentence(main, _versus([50.0, 100.0, 300.0], [1.0] * 3), "zstd")
+    assert "1× by the medians, but within the runs' spread" in spread
+    same = report.again_sentence(main, _versus([100.0, 100.5, 99.5], [1.0] * 3), "zstd")
+    assert "about the same." in same
+    assert report.again_sentence(main, pl.DataFrame(), "lz4") == (
+        "Our loop did not run beside lz4 here, so every figure of ours on this page is the main runs'."
+    )
+
+
+def test_serial_table_carries_interval_and_runs() -> None:
+    frame = pl.DataFrame([
+        {"operation": "parse", "library": "rapidjson", "records": 10, "seconds": 0.1, "repetition": r, "metric": m,
+         "value": v, "unit": "u", "note": None}
+        for r, mb in enumerate((80.0, 90.0, 130.0))
+        for m, v in (("mb_per_s", mb), ("records_per_s", mb * 1e4), ("bytes_per_record", 100.0))
+    ])  # fmt: skip
+    table = report.serial_table(frame, frame.clear(), 0.1)
+    assert table.columns == ["library", "operation", "MB/s", "interval", "records/s", "bytes per record", "runs"]
+    assert table.row(0) == ("RapidJSON (C++)", "parse", 90.0, "80–130; unstable: ±28 %", 900_000.0, 100.0, 3)
+
+
+def test_records_sentence_every_branch() -> None:
+    dump, parse = Estimate(1e8, 9e7, 1.1e8, 3), Estimate(8e5, 7e5, 9e5, 3)
+    assert report.records_sentence(dump, parse) == (
+        "Counted in records rather than bytes, reading the dump handles 100 million records per second (90 million–"
+        "110 million) and parsing the JSON with RapidJSON 800,000 records per second (700,000–900,000): the dump is "
+        "120× (100–160×) faster."
+    )
+    assert report.records_sentence(parse, dump).endswith("slower, which this run cannot explain.")
+    exact = Estimate.exact(8e5)
+    assert report.records_sentence(exact, exact).endswith(": about the same (1×).")
+    assert report.records_sentence(Estimate(8e5, 1e5, 9e6, 3), parse).endswith("but the runs overlap.")
+    assert "not compared" in report.records_sentence(None, parse)
+
+
+def test_log_sentence_every_branch() -> None:
+    fast, slow = Estimate(500.0, 300.0, 800.0, 3), Estimate(0.5, 0.4, 0.7, 3)
+    assert report.log_sentence(1e9, fast, 7.0, slow, 10.0, (1, 19)) == (
+        "Compressing a 1 GB JSON log with zstd on one core of this machine takes 2 s (1.2–3.3) at level 1 and leaves "
+        "143 MB to ship; at level 19 it takes 33 minutes (24–42) and leaves 100 MB."
+    )
+    assert report.log_sentence(1e9, fast, 7.0, None, None, (1, 19)).endswith("level 19 could not run here.")
+    assert report.log_sentence(1e9, None, None, None, None, (1, 19)).startswith("zstd did not run on the JSON log")
+    with pytest.raises(ValueError, match="size_bytes"):
+        report.log_sentence(0.0, fast, 7.0, slow, 10.0, (1, 19))
+
+
+def test_napkin_table_unstable_words_and_quoted() -> None:
+    table = report.napkin_table([("Compression", 524.0, Estimate(70.0, 37.4, 133.0, 3), "zstd -1"),
+                                 ("Sorting", 210.0, None, "std::sort")], 0.1)  # fmt: skip
+    assert table.rows() == [("Compression", 524.0, "70 (37.4–133); unstable: ±68 %", 3, "zstd -1"),
+                            ("Sorting", 210.0, "n/a", None, "std::sort")]  # fmt: skip
+    assert report.unstable_words(0.03).endswith('(±3 %) is marked "unstable"')
+    assert "fixed number" in report.unstable_words(None)
+    with pytest.raises(ValueError, match="target"):
+        report.unstable_words(2.0)
+    assert report.quoted(Estimate(182.0, 123.0, 264.0, 3), "ns") == "182 ns (123–264)"
+    assert report.quoted(Estimate.exact(5.0)) == "5 MB/s" and report.quoted(None) == "n/a"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from .. import claims, fmt, reference, stats
+from .. import claims, fmt, reference, stats, tables
 from .. import crosscheck as general
 from ..checks import checked
 from ..stats import Estimate
@@ -82,32 +82,47 @@ def compress_summary(metrics: pl.DataFrame) -> pl.DataFrame:
     return stats.summarize(metrics, ["codec", "level", "input", "block"])
 
 
-def speed_table(summary: pl.DataFrame, input_name: str, block: int) -> pl.DataFrame:
+def speed_table(summary: pl.DataFrame, input_name: str, block: int, target: float | None = None) -> pl.DataFrame:
     """One row per codec and level on one input and block size: compression and
-    decompression MB/s (medians) and the ratio; null where it could not run."""
+    decompression MB/s, each the median with its interval (marked where it stayed wider
+    than ±`target`), the ratio (the same in every run: no interval) and the run count, which
+    all three share (one measurement gives them); n/a where the codec could not run."""
     rows = []
     cases = summary.filter((pl.col("input") == input_name) & (pl.col("block") == block))
     for codec, level in cases.select("codec", "level").unique(maintain_order=True).iter_rows():
         where = {"codec": codec, "level": level, "input": input_name, "block": block}
+        speed = stats.estimate(summary, "compress_mb_per_s", **where)
+        back = stats.estimate(summary, "decompress_mb_per_s", **where)
         rows.append({
             "codec": label(codec, level),
-            "compress MB/s": stats.pick(summary, "compress_mb_per_s", **where),
-            "decompress MB/s": stats.pick(summary, "decompress_mb_per_s", **where),
+            "compress MB/s": tables.figure(speed, target, runs=False),
+            "decompress MB/s": tables.figure(back, target, runs=False),
             "ratio": stats.pick(summary, "ratio", **where),
+            "runs": None if speed is None else speed.runs,
         })  # fmt: skip
-    schema = {"codec": pl.String, "compress MB/s": pl.Float64, "decompress MB/s": pl.Float64, "ratio": pl.Float64}
+    schema = {"codec": pl.String, "compress MB/s": pl.String, "decompress MB/s": pl.String, "ratio": pl.Float64,
+              "runs": pl.Int64}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
 def ratio_table(summary: pl.DataFrame, block: int) -> pl.DataFrame:
-    """The ratio of every codec and level (rows) on every input (columns), one block size."""
+    """The ratio of every codec and level (rows) on every input (columns), one block size,
+    as text: the ratio (the same in every run), or 'not run' where this profile did not
+    run that codec on that input (the slowest levels run on fewer inputs) or the codec
+    could not run here."""
     part = summary.filter((pl.col("metric") == "ratio") & (pl.col("block") == block))
     if part.height == 0:
         return pl.DataFrame(schema={"codec": pl.String})
     part = part.with_columns(
-        codec=pl.struct("codec", "level").map_elements(lambda r: label(r["codec"], r["level"]), return_dtype=pl.String)
+        codec=pl.struct("codec", "level").map_elements(lambda r: label(r["codec"], r["level"]), return_dtype=pl.String),
+        shown=pl.col("median").map_elements(fmt.num, return_dtype=pl.String),
     )
-    return part.pivot(on="input", index="codec", values="median")
+    wide = part.pivot(on="input", index="codec", values="shown")
+    return wide.with_columns(pl.col(c).fill_null(NOT_RUN) for c in wide.columns if c != "codec")
+
+
+#: A cell of a codec the profile did not run on an input (or that could not run here).
+NOT_RUN = "not run"
 
 
 def frontier(points: Sequence[tuple[str, float, float]]) -> list[str]:
@@ -125,16 +140,21 @@ def frontier(points: Sequence[tuple[str, float, float]]) -> list[str]:
 
 
 def chart_frame(summary: pl.DataFrame, block: int) -> pl.DataFrame:
-    """Compression MB/s and ratio per codec, level and input (one block size), with
-    whether the point is on its input's frontier."""
-    wide = summary.filter((pl.col("block") == block) & pl.col("metric").is_in(["compress_mb_per_s", "ratio"])).pivot(
-        on="metric", index=["codec", "level", "input"], values="median"
-    )
+    """Compression MB/s (the median, ``lo``–``hi`` the interval of that median, ``runs``)
+    and ratio per codec, level and input (one block size), with whether the point is on
+    its input's frontier (chosen by the medians)."""
+    part = summary.filter((pl.col("block") == block) & pl.col("metric").is_in(["compress_mb_per_s", "ratio"]))
+    wide = part.pivot(on="metric", index=["codec", "level", "input"], values="median")
     if not {"compress_mb_per_s", "ratio"} <= set(wide.columns):
         return pl.DataFrame(schema={"codec": pl.String, "input": pl.String, "MB/s": pl.Float64, "ratio": pl.Float64,
-                                    "frontier": pl.Boolean, "library": pl.String})  # fmt: skip
+                                    "frontier": pl.Boolean, "library": pl.String, "lo": pl.Float64,
+                                    "hi": pl.Float64, "runs": pl.Int64})  # fmt: skip
+    bounds = part.filter(pl.col("metric") == "compress_mb_per_s").select(
+        "codec", "level", "input", "lo", "hi", pl.col("repetitions").cast(pl.Int64).alias("runs")
+    )
     wide = (
-        wide.drop_nulls(["compress_mb_per_s", "ratio"])
+        wide.join(bounds, on=["codec", "level", "input"], how="left", maintain_order="left")
+        .drop_nulls(["compress_mb_per_s", "ratio"])
         .with_columns(
             library=pl.col("codec").replace_strict(CODEC_NAMES, return_dtype=pl.String),
             codec=pl.struct("codec", "level").map_elements(
@@ -144,8 +164,8 @@ def chart_frame(summary: pl.DataFrame, block: int) -> pl.DataFrame:
         .rename({"compress_mb_per_s": "MB/s"})
     )
     on = set()
-    for name, part in wide.group_by("input"):
-        on |= {(name[0], c) for c in frontier(list(part.select("codec", "MB/s", "ratio").iter_rows()))}
+    for name, group in wide.group_by("input"):
+        on |= {(name[0], c) for c in frontier(list(group.select("codec", "MB/s", "ratio").iter_rows()))}
     return wide.with_columns(
         frontier=pl.struct("input", "codec").map_elements(
             lambda r: (r["input"], r["codec"]) in on, return_dtype=pl.Boolean
@@ -181,9 +201,10 @@ def cost_per_ratio_step(metrics: pl.DataFrame, input_name: str, block: int) -> E
     return Estimate(float(np.median(factors)), lo, hi, len(factors), level)
 
 
-def rule_sentence(factor: Estimate | None, napkin_factor: float | None) -> str:
+def rule_sentence(factor: Estimate | None, napkin_factor: float | None, on: str = "") -> str:
     """Whether napkin-math's rule of thumb (each further 1× of ratio costs about 10× speed)
-    holds here, from the interval of the measured factor."""
+    holds here, from the interval of the measured factor; `on` names the input the
+    frontier was read on ('the book's sources, each codec on one buffer')."""
     if factor is None:
         return "This machine's frontier has too few codecs, or too narrow a range of ratios, to test the rule of thumb."
     measured = f"{fmt.ratio(factor.median)} ({fmt.num(factor.lo, 2)}–{fmt.ratio(factor.hi)} over the rounds)"
@@ -204,7 +225,49 @@ def rule_sentence(factor: Estimate | None, napkin_factor: float | None) -> str:
         verdict = (
             f"not clearly steeper or gentler than napkin-math's {fmt.ratio(napkin_factor)} (the rounds overlap it)"
         )
-    return f"Along this machine's frontier each further 1× of ratio costs {measured} of compression speed, {verdict}."
+    where = f" on {on}," if on else ""
+    return (
+        f"Along this machine's frontier{where} each further 1× of ratio costs {measured} of compression speed, "
+        f"{verdict}."
+    )
+
+
+def times(c: claims.Comparison) -> str:
+    """How many times apart a clear comparison is, the larger way round, with the range
+    that ratio can take within the two intervals where it is not a single value: '98×
+    (80–120×)'; three digits below 1.5× ('1.03× (1.02–1.52×)'), where two would read '1×'."""
+    if c.ratio is None or c.lo is None or c.hi is None:
+        return fmt.NA
+    r, lo, hi = (c.ratio, c.lo, c.hi) if c.ratio >= 1 else (1 / c.ratio, 1 / c.hi, 1 / c.lo)
+    digits = 3 if r < 1.5 else 2
+    head = f"{fmt.num(r, digits)}×"
+    if fmt.num(lo, digits) == fmt.num(hi, digits):
+        return head
+    return f"{head} ({fmt.num(lo, digits)}–{fmt.num(hi, digits)}×)"
+
+
+def levels_sentence(
+    slow: Estimate | None, fast: Estimate | None, codec: str, levels: tuple[int, int], what: str
+) -> str:
+    """How much slower `codec` compresses `what` at its higher level than at its lower one
+    (`levels`: higher, lower), in words the two intervals allow: 'zstd shows the trade
+    inside one library: at level 19 it compresses the book's sources 98× (80–120×) slower
+    than at level 1.'"""
+    high, low = levels
+    c = claims.compare(slow, fast)
+    if c.direction == claims.MISSING:
+        return f"{codec} did not run at both level {high} and level {low} here, so its levels are not compared."
+    lead = f"{codec} shows the trade inside one library: at level {high} it compresses {what}"
+    if c.direction == claims.LOWER:
+        return f"{lead} {times(c)} slower than at level {low}."
+    if c.direction == claims.HIGHER:
+        return f"{lead} {times(c)} faster than at level {low}, which this run cannot explain."
+    if c.direction == claims.SAME_WORD:
+        return f"{lead} about as fast as at level {low} ({fmt.num(c.ratio, 3)}×)."
+    return (
+        f"{lead} not clearly faster or slower than at level {low} ({fmt.num(c.ratio, 2)}× by the medians; the "
+        "runs overlap)."
+    )
 
 
 def blocks_sentence(summary: pl.DataFrame, codec: str, level: int, input_name: str, block: int) -> str:
@@ -246,6 +309,98 @@ def versus_table(metrics: pl.DataFrame, tool: str, metric: str) -> pl.DataFrame:
 GOAL = 0.9
 
 
+#: The directions of a cross-check as a reader reads them.
+DIRECTIONS = {"compress_mb_per_s": "compress", "decompress_mb_per_s": "decompress"}
+
+
+def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None) -> pl.DataFrame:
+    """Ours beside each tool (`runs`: tool name -> its cross-check's metrics) per codec,
+    level, input and direction: each side's median MB/s with its interval (marked where it
+    stayed wider than ±`target`), the median of the per-round ratios ours / tool with the
+    interval of that median, the rounds that ran both, and the verdict that interval
+    supports (``claims.crosscheck``). A tool that could not run gives no rows."""
+    for tool, metrics in runs.items():
+        if not isinstance(tool, str) or not isinstance(metrics, pl.DataFrame):
+            raise TypeError(f"crosscheck_table(): runs maps a tool's name to its metrics (a DataFrame), got {tool!r}")
+    by = ["codec", "level", "input"]
+    rows = []
+    for tool, metrics in runs.items():
+        if metrics.height == 0 or "tool" not in metrics.columns:
+            continue
+        summary = stats.summarize(metrics, [*by, "tool"])
+        for metric, direction in DIRECTIONS.items():
+            ratios = general.round_ratios(metrics, by, metric, theirs=tool)
+            for key, part in ratios.group_by(by, maintain_order=True):
+                where = dict(zip(by, key))
+                ratio = general.ratio_estimate(part["r"].to_list())
+                sides = [_side(summary, who, metric, where) for who in ("howfast", tool)]
+                rows.append({
+                    "codec": label(str(where["codec"]), int(where["level"])),  # type: ignore[call-overload]
+                    "input": where["input"], "direction": direction,
+                    "howfast MB/s": tables.figure(sides[0], target, runs=False),
+                    "tool MB/s": tables.figure(sides[1], target, runs=False),
+                    "howfast / tool": f"{fmt.ratio(ratio.median)} ({_edge(ratio.lo)}–{_edge(ratio.hi)})",
+                    "rounds": ratio.runs, "verdict": claims.crosscheck(ratio).outcome,
+                })  # fmt: skip
+    schema = {c: pl.String for c in ("codec", "input", "direction", "howfast MB/s", "tool MB/s", "howfast / tool")}
+    schema |= {"rounds": pl.Int64, "verdict": pl.String}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _side(summary: pl.DataFrame, tool: str, metric: str, where: dict[str, object]) -> Estimate | None:
+    rows = summary.filter((pl.col("tool") == tool) & (pl.col("metric") == metric))
+    for key, value in where.items():
+        rows = rows.filter(pl.col(key) == value)
+    return Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
+
+
+def _edge(x: float) -> str:
+    """An end of a ratio's interval: two significant digits, more where those would show
+    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
+    shown = fmt.num(x, 2)
+    return f"{x:.3f}".rstrip("0").rstrip(".") if shown == "1" and x != 1 else shown
+
+
+def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
+    """Our half of a cross-check is the main runs' loop again, later, on one buffer: per
+    case and direction, its figure beside the tool and the main runs' figure for the same
+    codec, level and input as one buffer, with the words their intervals allow."""
+    nothing = f"Our loop did not run beside {tool} here, so every figure of ours on this page is the main runs'."
+    if vs.height == 0 or compress.height == 0 or "tool" not in vs.columns:
+        return nothing
+    main = compress_summary(compress.filter(pl.col("block") == 0))
+    again = stats.summarize(vs.filter(pl.col("tool") == "howfast"), ["codec", "level", "input"])
+    parts = []
+    for row in again.filter(pl.col("metric").is_in(list(DIRECTIONS))).iter_rows(named=True):
+        where = {"codec": row["codec"], "level": row["level"], "input": row["input"]}
+        found = main.filter(
+            (pl.col("codec") == row["codec"]) & (pl.col("level") == row["level"]) & (pl.col("input") == row["input"])
+            & (pl.col("metric") == row["metric"])
+        )  # fmt: skip
+        if found.height != 1 or row["median"] is None:
+            continue
+        ours, before = Estimate.from_row(row), Estimate.from_row(found.row(0, named=True))
+        c = claims.compare(ours, before)
+        words = {
+            claims.HIGHER: f"clearly faster, {times(c)}",
+            claims.LOWER: f"clearly slower, {times(c)}",
+            claims.SAME_WORD: "about the same",
+        }.get(c.direction, f"{fmt.num(c.ratio or 1.0, 2)}× by the medians, but within the runs' spread")
+        verb = "compressed" if row["metric"] == "compress_mb_per_s" else "decompressed"
+        parts.append(
+            f"{label(str(where['codec']), int(where['level']))} {verb} the {where['input']} input at "  # type: ignore[call-overload]
+            f"{quoted(ours)} beside {tool} and {quoted(before)} in the main runs: {words}."
+        )
+    if not parts:
+        return nothing
+    return (
+        f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same one buffer. "
+        + " ".join(parts)
+        + " Same code, same bytes; where the two differ, the machine's load at the time did, not the loop. The "
+        f"chapter's other figures are the main runs'; these serve only as {tool}'s partner in its ratio."
+    )
+
+
 def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
     """Whether every case and direction reaches `goal` × the tool's speed, from the interval
     of the per-round ratios ours / tool: met (the interval's low end at or above it), missed
@@ -285,53 +440,85 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
 # ---- sorting -------------------------------------------------------------------------------------
 
 
-def sort_table(native: pl.DataFrame, python: pl.DataFrame, n: int) -> pl.DataFrame:
-    """MB/s and ns per element of every sort (rows) on every order, `n` elements."""
-    parts = []
+def sort_table(native: pl.DataFrame, python: pl.DataFrame, n: int, target: float | None = None) -> pl.DataFrame:
+    """MB/s of every sort on every order, `n` elements, one row each: the median, the
+    interval of that median (marked where it stayed wider than ±`target`) and the run count."""
+    schema = {"sort": pl.String, "order": pl.String, "MB/s": pl.Float64, "interval": pl.String, "runs": pl.Int64}
+    rows = []
     for frame, key in ((native, "algorithm"), (python, "library")):
-        if frame.height == 0:
+        part = frame.filter((pl.col("n") == n) & (pl.col("metric") == "mb_per_s")) if frame.height else frame
+        if part.height == 0:
             continue
-        s = stats.summarize(frame.filter(pl.col("n") == n), [key, "order"]).rename({key: "sort"})
-        parts.append(s.select("sort", "order", "metric", "median"))
-    if not parts:
-        return pl.DataFrame(schema={"sort": pl.String})
-    long = pl.concat(parts).filter(pl.col("metric") == "mb_per_s")
-    wide = long.pivot(on="order", index="sort", values="median")
-    wide = wide.rename({o: ORDER_NAMES[o] for o in wide.columns if o in ORDER_NAMES})
-    return wide.with_columns(pl.col("sort").replace_strict(SORT_NAMES, return_dtype=pl.String))
+        for row in stats.summarize(part, [key, "order"]).iter_rows(named=True):
+            e = Estimate.from_row(row)
+            mark = stats.stability(e, target)
+            rows.append({
+                "sort": SORT_NAMES.get(str(row[key]), str(row[key])),
+                "order": ORDER_NAMES.get(str(row["order"]), str(row["order"])),
+                "MB/s": e.median, "interval": fmt.span(e.lo, e.hi) + (f"; {mark}" if mark else ""), "runs": e.runs,
+            })  # fmt: skip
+    sorts, orders = list(SORT_NAMES.values()), list(ORDER_NAMES.values())
+    rows.sort(key=lambda r: (_rank(sorts, r["sort"]), _rank(orders, r["order"])))
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _rank(known: list[str], name: str) -> int:
+    return known.index(name) if name in known else len(known)
 
 
 def sort_bars(native: pl.DataFrame, python: pl.DataFrame, n: int) -> pl.DataFrame:
-    """Median, min and max MB/s per sort and order, for ``charts.grouped_bars``."""
+    """Median MB/s per sort and order with the interval of that median (``lo``, ``hi``) and
+    the run count (``repetitions``), for ``charts.grouped_bars``."""
     parts = []
     for frame, key in ((native, "algorithm"), (python, "library")):
         part = frame.filter((pl.col("n") == n) & (pl.col("metric") == "mb_per_s")) if frame.height else frame
         if part.height:
             s = stats.summarize(part, [key, "order"]).rename({key: "sort"})
-            parts.append(s.select("sort", "order", "median", "min", "max"))
+            parts.append(s.select("sort", "order", "median", "lo", "hi", pl.col("repetitions").cast(pl.Int64)))
     if not parts:
-        return pl.DataFrame(schema={"sort": pl.String, "order": pl.String, "median": pl.Float64, "min": pl.Float64,
-                                    "max": pl.Float64})  # fmt: skip
+        return pl.DataFrame(schema={"sort": pl.String, "order": pl.String, "median": pl.Float64, "lo": pl.Float64,
+                                    "hi": pl.Float64, "repetitions": pl.Int64})  # fmt: skip
     return pl.concat(parts).with_columns(
         pl.col("sort").replace_strict(SORT_NAMES, return_dtype=pl.String),
         pl.col("order").replace_strict(ORDER_NAMES, return_dtype=pl.String),
     )
 
 
+#: A sort whose fastest and slowest orders lie within this factor (the whole range of their
+#: ratio) runs at about the same speed on every order.
+ORDER_EVEN = 1.5
+
+
 def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
-    """How much a native sort's speed depends on the order of its input."""
+    """How much a native sort's speed depends on the order of its input: its slowest and
+    fastest order by the medians, compared through their intervals (``claims.compare``):
+    'within 1.12×' where the whole range of their ratio stays within ``ORDER_EVEN``,
+    'depends on the order' where it lies above that, 'cannot say' where the runs overlap."""
     part = native.filter((pl.col("n") == n) & (pl.col("algorithm") == algorithm) & (pl.col("metric") == "mb_per_s"))
     name = SORT_NAMES.get(algorithm, algorithm)
     if part.height == 0:
         return f"{name} did not run here."
-    medians = stats.summarize(part, ["order"]).sort("median")
+    medians = stats.summarize(part, ["order"]).drop_nulls("median").sort("median")
+    if medians.height < 2:
+        return f"{name} ran on one order only here, so how its speed depends on the order is not seen."
     slow, fast = medians.row(0, named=True), medians.row(-1, named=True)
-    spread = fast["median"] / slow["median"]
-    if spread <= 1.5:
-        return f"{name} runs within {fmt.num(spread, 2)}× of the same speed on every order."
-    return (f"{name}'s speed depends on the order: {fmt.num(spread, 2)}× between "
-            f"{ORDER_NAMES[str(slow['order'])]} ({fmt.num(slow['median'])} MB/s) and "
-            f"{ORDER_NAMES[str(fast['order'])]} ({fmt.num(fast['median'])} MB/s).")  # fmt: skip
+    c = claims.compare(Estimate.from_row(fast), Estimate.from_row(slow))
+    ends = (
+        f"{ORDER_NAMES[str(slow['order'])]} ({fmt.num(slow['median'])} MB/s) and "
+        f"{ORDER_NAMES[str(fast['order'])]} ({fmt.num(fast['median'])} MB/s)"
+    )
+    if c.direction in (claims.HIGHER, claims.SAME_WORD) and c.hi is not None and c.hi <= ORDER_EVEN:
+        return (
+            f"{name} runs within {fmt.num(c.hi, 3)}× of the same speed on every order, from "
+            f"{fmt.num(slow['median'])} MB/s ({ORDER_NAMES[str(slow['order'])]}) to {fmt.num(fast['median'])} MB/s "
+            f"({ORDER_NAMES[str(fast['order'])]})."
+        )
+    if c.direction == claims.HIGHER:
+        return f"The speed of {name} depends on the order: {times(c)} between {ends}."
+    return (
+        f"The speeds of {name} lie {fmt.num(c.ratio or 1.0, 2)}× apart by the medians, between {ends}, but the runs "
+        "overlap: this run cannot say its speed depends on the order."
+    )
 
 
 def sort_estimate(
@@ -345,18 +532,30 @@ def sort_estimate(
 
 
 def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str:
-    """'std::sort of random integers runs at 160 MB/s, 1.3× slower than napkin-math's 210 MB/s'."""
+    """'std::sort of random integers runs at 44 MB/s (30.4–65), 3.2× (2.7–4.6×) slower
+    than napkin-math's 210 MB/s': the median with its interval, against napkin-math's
+    printed figure (one number, no interval), the words from ``claims.compare``."""
     if ours is None:
         return f"{what} did not run here."
+    shown = f"{fmt.num(ours.median)} MB/s" + (
+        "" if fmt.num(ours.lo) == fmt.num(ours.hi) else f" ({fmt.span(ours.lo, ours.hi)})"
+    )
     if figure is None:
-        return f"{what} runs at {fmt.num(ours.median)} MB/s; napkin-math has no such row."
+        return f"{what} runs at {shown}; napkin-math has no such row."
+    theirs = f"napkin-math's {fmt.num(figure)} MB/s"
     c = claims.compare(ours, Estimate.exact(figure))
-    words = claims.phrase(c, more="faster", less="slower")
-    if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio is not None and 1 / 1.5 < c.ratio < 1.5:
-        times = c.ratio if c.direction == claims.HIGHER else 1 / c.ratio
-        words = f"{fmt.num(times, 3)}× {'faster' if c.direction == claims.HIGHER else 'slower'} than"
-    return (f"{what} runs at {fmt.num(ours.median)} MB/s ({fmt.num(ours.lo)}–{fmt.num(ours.hi)}), "
-            f"{words} napkin-math's {fmt.num(figure)} MB/s.")  # fmt: skip
+    if c.direction == claims.HIGHER:
+        words = f"{times(c)} faster than {theirs}"
+    elif c.direction == claims.LOWER:
+        words = f"{times(c)} slower than {theirs}"
+    elif c.direction == claims.SAME_WORD:
+        words = f"about the same as {theirs} ({fmt.num(c.ratio, 3)}×)"
+    else:
+        words = (
+            f"not clearly faster or slower than {theirs} ({fmt.num(c.ratio, 2)}× by the medians; the interval "
+            "includes it)"
+        )
+    return f"{what} runs at {shown}, {words}."
 
 
 # ---- serialization ------------------------------------------------------------------------------
@@ -373,23 +572,28 @@ SERIAL_NAMES = {
 OPERATION_NAMES = {"parse": "parse", "write": "write", "read": "read back"}
 
 
-def serial_table(native: pl.DataFrame, python: pl.DataFrame) -> pl.DataFrame:
-    """One row per library and operation: MB/s of text or dump, records/s and bytes per
-    record (medians over the repetitions)."""
+def serial_table(native: pl.DataFrame, python: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """One row per library and operation: MB/s of text or dump (the median), the interval of
+    that median (marked where it stayed wider than ±`target`), records/s (the same runs'
+    median counted in records), bytes per record of the format, and the run count."""
     parts = [f for f in (native, python) if f.height]
-    schema = {"library": pl.String, "operation": pl.String, "MB/s": pl.Float64, "records/s": pl.Float64,
-              "bytes per record": pl.Float64}  # fmt: skip
+    schema = {"library": pl.String, "operation": pl.String, "MB/s": pl.Float64, "interval": pl.String,
+              "records/s": pl.Float64, "bytes per record": pl.Float64, "runs": pl.Int64}  # fmt: skip
     if not parts:
         return pl.DataFrame(schema=schema)
     summary = stats.summarize(pl.concat(parts, how="diagonal"), ["library", "operation"])
     rows = []
     for library, operation in summary.select("library", "operation").unique(maintain_order=True).iter_rows():
         where = {"library": library, "operation": operation}
+        rate = stats.estimate(summary, "mb_per_s", **where)
+        mark = "" if rate is None else stats.stability(rate, target)
         rows.append({
             "library": SERIAL_NAMES.get(library, library), "operation": OPERATION_NAMES.get(operation, operation),
-            "MB/s": stats.pick(summary, "mb_per_s", **where),
+            "MB/s": None if rate is None else rate.median,
+            "interval": fmt.NA if rate is None else fmt.span(rate.lo, rate.hi) + (f"; {mark}" if mark else ""),
             "records/s": stats.pick(summary, "records_per_s", **where),
             "bytes per record": stats.pick(summary, "bytes_per_record", **where),
+            "runs": None if rate is None else rate.runs,
         })  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
@@ -409,6 +613,30 @@ def serial_estimate(frame: pl.DataFrame, library: str, operation: str, metric: s
 # ---- what it means for a design ---------------------------------------------------------------
 
 
+def records_sentence(dump: Estimate | None, parse: Estimate | None) -> str:
+    """Reading the dump against parsing the JSON, counted in records per second, each with
+    its interval, in the words the two intervals allow."""
+    if dump is None or parse is None:
+        return "The dump and RapidJSON did not both run here, so they are not compared in records."
+
+    def shown(e: Estimate) -> str:
+        head = f"{fmt.num(e.median)} records per second"
+        return head if fmt.num(e.lo) == fmt.num(e.hi) else f"{head} ({fmt.span(e.lo, e.hi)})"
+
+    c = claims.compare(dump, parse)
+    lead = (
+        f"Counted in records rather than bytes, reading the dump handles {shown(dump)} and parsing the JSON with "
+        f"RapidJSON {shown(parse)}"
+    )
+    if c.direction == claims.HIGHER:
+        return f"{lead}: the dump is {times(c)} faster."
+    if c.direction == claims.LOWER:
+        return f"{lead}: the dump is {times(c)} slower, which this run cannot explain."
+    if c.direction == claims.SAME_WORD:
+        return f"{lead}: about the same ({fmt.num(c.ratio, 3)}×)."
+    return f"{lead}: {fmt.num(c.ratio, 2)}× by the medians, but the runs overlap."
+
+
 def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:
     """The link or disk speed below which compressing first (then sending the smaller
     bytes, one after the other) is faster than sending raw: C × (1 − 1/ratio)."""
@@ -417,45 +645,51 @@ def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:
     return compress_mb_per_s * max(0.0, 1 - 1 / ratio)
 
 
-def pays_sentence(
-    compress_mb_per_s: float | None, ratio: float | None, bandwidth_mb_per_s: float | None, link: str
-) -> str:
-    """Whether compressing before `link` (measured at `bandwidth_mb_per_s`) saves time."""
-    if compress_mb_per_s is None or ratio is None:
+def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Estimate | None, link: str) -> str:
+    """Whether compressing before `link` (measured at `bandwidth` MB/s, a median with its
+    interval; ``Estimate.exact`` for a printed figure) saves time, from the intervals: it
+    pays where the link's whole interval lies below the break-even speed's (the compression
+    speed's interval times 1 − 1/ratio), it does not where it lies above, and otherwise
+    the runs cannot say."""
+    if compress is None or ratio is None:
         return f"The codec did not run here, so whether it pays before {link} is not known."
-    if bandwidth_mb_per_s is None:
+    if bandwidth is None:
         return f"{link[0].upper() + link[1:]} has no stored measurement on this machine, so it is not compared."
-    edge = breakeven_mb_per_s(compress_mb_per_s, ratio)
     if ratio <= 1:
         return f"The input does not shrink, so compressing before {link} never pays."
-    if bandwidth_mb_per_s < edge:
-        return (
-            f"Compressing pays before {link}: at {fmt.num(bandwidth_mb_per_s)} MB/s it is slower than the "
-            f"{fmt.num(edge)} MB/s below which compressing first saves time."
-        )
-    return (f"Compressing does not pay for speed before {link}: at {fmt.num(bandwidth_mb_per_s)} MB/s it is faster "
-            f"than the {fmt.num(edge)} MB/s below which compressing first saves time "
-            "(it may still pay in bytes stored).")  # fmt: skip
+    lo, mid, hi = (breakeven_mb_per_s(x, ratio) for x in (compress.lo, compress.median, compress.hi))
+    edge = f"{fmt.num(mid)} MB/s" + ("" if fmt.num(lo) == fmt.num(hi) else f" ({fmt.span(lo, hi)})")
+    speed = f"{fmt.num(bandwidth.median)} MB/s" + (
+        "" if fmt.num(bandwidth.lo) == fmt.num(bandwidth.hi) else f" ({fmt.span(bandwidth.lo, bandwidth.hi)})"
+    )
+    if bandwidth.hi < lo:
+        return (f"Compressing pays before {link}: at {speed} it is slower than the {edge} below which compressing "
+                "first saves time.")  # fmt: skip
+    if bandwidth.lo > hi:
+        return (f"Compressing does not pay for speed before {link}: at {speed} it is faster than the {edge} below "
+                "which compressing first saves time (it may still pay in bytes stored).")  # fmt: skip
+    return (f"Whether compressing pays before {link} is not clear from these runs: at {speed} it lies within reach "
+            f"of the {edge} below which compressing first saves time.")  # fmt: skip
 
 
 #: The registry's quantities a link speed is read from, and the factor to MB/s.
 LINKS = {"tcp": ("tcp", 125.0), "disk": ("seq_write", 1.0)}
 
 
-def link_speeds() -> dict[str, float | None]:
-    """This machine's measured TCP stream and durable sequential write in MB/s, read from
-    their stored sets (the networks and storing-data chapters) where those exist; never
-    measured from here (None when not stored)."""
+def link_speeds() -> dict[str, Estimate | None]:
+    """This machine's measured TCP stream and durable sequential write in MB/s, each the
+    median with its interval, read from their stored sets (the networks and storing-data
+    chapters) where those exist; never measured from here (None when not stored)."""
     from .. import headlines, store
 
-    out: dict[str, float | None] = {}
+    out: dict[str, Estimate | None] = {}
     for key, (quantity, factor) in LINKS.items():
         q = headlines.get(quantity)
         try:
             found = q.read(store.load(q.subject))
         except (store.MissingResults, KeyError):
             found = None
-        out[key] = None if found is None else found.median * factor
+        out[key] = None if found is None else found.scaled(factor)
     return out
 
 
@@ -468,6 +702,42 @@ def log_cost(size_bytes: float, compress_mb_per_s: float | None, ratio: float | 
     return {"seconds": size_bytes / (compress_mb_per_s * 1e6), "shipped": size_bytes / ratio}
 
 
+def log_sentence(size_bytes: float, fast: Estimate | None, fast_ratio: float | None, slow: Estimate | None,
+                 slow_ratio: float | None, levels: tuple[int, int]) -> str:  # fmt: skip
+    """A log of `size_bytes` compressed at two levels of zstd (`levels`: fast, slow): the
+    time on one core, with the interval carried through from the speed's, and the bytes
+    left to ship (decimal MB, as the log's size)."""
+    if not size_bytes > 0:
+        raise ValueError(f"size_bytes must be positive, got {size_bytes}")
+
+    def part(e: Estimate | None, ratio: float | None) -> tuple[str, str] | None:
+        if e is None or ratio is None or not ratio > 0:
+            return None
+        return _duration(
+            *(size_bytes / (x * 1e6) for x in (e.median, e.hi, e.lo))
+        ), f"{fmt.num(size_bytes / ratio / 1e6)} MB"
+
+    log = f"a {fmt.num(size_bytes / 1e9)} GB JSON log"
+    one, other = part(fast, fast_ratio), part(slow, slow_ratio)
+    if one is None and other is None:
+        return f"zstd did not run on the JSON log here, so what compressing {log} costs is not known."
+    if one is None or other is None:
+        level, (took, left) = (levels[1], other) if one is None else (levels[0], one)  # type: ignore[misc]
+        missing = levels[0] if one is None else levels[1]
+        return (f"Compressing {log} with zstd at level {level} takes {took} on one core of this machine and leaves "
+                f"{left} to ship; level {missing} could not run here.")  # fmt: skip
+    return (f"Compressing {log} with zstd on one core of this machine takes {one[0]} at level {levels[0]} and "
+            f"leaves {one[1]} to ship; at level {levels[1]} it takes {other[0]} and leaves {other[1]}.")  # fmt: skip
+
+
+def _duration(median: float, lo: float, hi: float) -> str:
+    """Seconds as words, the interval after them in the same unit: '1.5 s (1.3–3.4)',
+    '30 minutes (12–36)'; one value where the ends read alike."""
+    scale, unit = (60.0, "minutes") if median >= 120 else (1.0, "s")
+    shown = [fmt.num(x / scale, 2) for x in (median, lo, hi)]
+    return f"{shown[0]} {unit}" + ("" if shown[1] == shown[2] else f" ({shown[1]}–{shown[2]})")
+
+
 def seconds_words(s: float | None) -> str:
     """A duration in seconds as words: '0.52 s', '3.1 minutes'."""
     if s is None:
@@ -475,6 +745,49 @@ def seconds_words(s: float | None) -> str:
     if not math.isfinite(s) or s < 0:
         raise ValueError(f"s must be a finite duration, got {s!r}")
     return f"{fmt.num(s / 60, 2)} minutes" if s >= 120 else f"{fmt.num(s, 2)} s"
+
+
+def napkin_table(
+    rows: list[tuple[str, float | None, Estimate | None, str]], target: float | None = None
+) -> pl.DataFrame:
+    """napkin-math's rows beside this machine's: (row, napkin-math's printed MB/s, ours,
+    what ours is) -> the printed figure as it is (one number), ours as the median with its
+    interval (marked where it stayed wider than ±`target`), and the run count of ours."""
+    out = [
+        {
+            "napkin-math row": row,
+            "napkin-math MB/s": figure,
+            "this machine MB/s": tables.figure(ours, target, runs=False),
+            "runs": None if ours is None else ours.runs,
+            "ours is": what,
+        }
+        for row, figure, ours, what in rows
+    ]
+    schema = {"napkin-math row": pl.String, "napkin-math MB/s": pl.Float64, "this machine MB/s": pl.String,
+              "runs": pl.Int64, "ours is": pl.String}  # fmt: skip
+    return pl.DataFrame(out, schema=schema)
+
+
+def unstable_words(target: float | None) -> str:
+    """How the page marks a wide interval: against the profile's target, or not at all for
+    a profile that runs a fixed count."""
+    if target is None:
+        return "this profile runs a fixed number of repetitions, so no figure is marked for a wide interval"
+    if not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    return (
+        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %) is marked "
+        '"unstable"'
+    )
+
+
+def quoted(estimate: Estimate | None, unit: str = "MB/s") -> str:
+    """A figure as a sentence quotes it: '182 ns (121–263)', the interval of the median
+    after the unit; a single value without a parenthesis; n/a when not measured."""
+    if estimate is None:
+        return fmt.NA
+    head = f"{fmt.num(estimate.median)} {unit}"
+    return head if fmt.num(estimate.lo) == fmt.num(estimate.hi) else f"{head} ({fmt.span(estimate.lo, estimate.hi)})"
 
 
 def inputs_described() -> pl.DataFrame:
