@@ -696,6 +696,7 @@ def test_crosscheck_table_cells() -> None:
     near = frame.with_columns(value=pl.when(pl.col("tool") == "howfast").then(pl.col("value") * 0.999)
                               .otherwise(pl.col("value")))  # fmt: skip
     assert report.crosscheck_table(near, "openssl")["howfast / openssl"][0] == "0.95× (0.9–0.999)"  # not '1'
+    assert report._edge(0.9996) == "1" and report._edge(1.004) == "1.004" and report._edge(1.6) == "1.6"
 
 
 def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:

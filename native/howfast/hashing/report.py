@@ -841,7 +841,7 @@ def _edge(x: float) -> str:
     """An end of a ratio's interval: two significant digits, three where two would show
     '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
     shown = fmt.num(x, 2)
-    return fmt.num(x, 3) if shown == "1" and x != 1 else shown
+    return f"{x:.3f}".rstrip("0").rstrip(".") if shown == "1" and x != 1 else shown
 
 
 def versus(
