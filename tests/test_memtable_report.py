@@ -419,13 +419,16 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
     assert report.db_bench_range_sentence(one).startswith("Our loop ran at 2.1× of db_bench's rate")
     alone = rocksdb_runs().filter(pl.col("tool") == "howfast")
     assert report.db_bench_range_sentence(alone).startswith("There is no cross-check on this machine")
-    assert report.db_bench_rounds_words(rocksdb_runs()).startswith(
-        "Each verdict rests on only 2 rounds: an interval from the lowest ratio to the highest, which holds the "
-        "median with 50 % confidence, not 95 %"
+    assert report.db_bench_verdict_words(rocksdb_runs()) == (
+        "With only 2 rounds per case, each interval runs from the lowest ratio to the highest and holds the median "
+        "with 50 % confidence, not 95 %, so the verdict column gives leanings, not findings: 1 case leaned faster "
+        "than db_bench, 1 case did not lean either way."
     )
     six = pl.concat([rocksdb_runs().with_columns(pl.col("repetition") + 2 * i) for i in range(3)])
-    assert report.db_bench_rounds_words(six) == "Each verdict rests on 6 rounds."
-    assert report.db_bench_rounds_words(alone) == ""
+    found = report.db_bench_verdict_words(six)
+    assert found.startswith("Of the 2 cases that ran both, 1 case came out clearly faster than db_bench")
+    assert found.endswith(" Each rests on 6 rounds.")
+    assert report.db_bench_verdict_words(alone).startswith("Our loop and db_bench did not both run here")
 
 
 def test_rocksdb_rates_beside_the_printed_laptop_figures() -> None:

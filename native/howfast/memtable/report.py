@@ -8,7 +8,7 @@ import polars as pl
 
 from .. import charts, claims, fmt, machine, reference, stats, tables
 from ..checks import checked
-from ..crosscheck import paired_ratios, ratio_estimate, round_ratios
+from ..crosscheck import paired_ratios, ratio_estimate, round_ratios, verdicts_sentence
 from ..stats import Estimate
 from .experiments import BLOCKING, DEEP, DOUBLE, LOG, MODES, NO_LOG
 
@@ -2153,24 +2153,47 @@ def db_bench_range_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
-def db_bench_rounds_words(metrics: pl.DataFrame) -> str:
-    """How much the db_bench verdicts can bear: the rounds each rests on and the
-    confidence of the interval they give (with under six rounds, min to max, which holds
-    the median with less than 95 %)."""
-    ratios = round_ratios(metrics, ["test", "threads"], "ops_per_s", theirs="db_bench")
-    if ratios.height == 0:
-        return ""
-    counts = ratios.group_by("test", "threads").len()["len"].to_list()
-    fewest = min(counts)
+def db_bench_verdict_words(metrics: pl.DataFrame) -> str:
+    """The cross-check's verdicts in words, and what they can bear: with six rounds or more
+    (an interval of the median at 95 %), crosscheck.verdicts_sentence; with fewer, each
+    verdict is a leaning (the interval is the lowest ratio to the highest, held with the
+    confidence its rounds give), said as such; a reason when nothing ran both."""
+    by = ["test", "threads"]
+    paired = paired_ratios(metrics, by, "ops_per_s", tool="db_bench", rounds=True)
+    if paired.height == 0:
+        return crosscheck_words_none(metrics)
+    fewest = int(paired["rounds"].min())
     level = stats.interval_ranks(fewest)[1]
-    rounds = runs_text(counts)
     if level >= stats.CONFIDENCE:
-        return f"Each verdict rests on {rounds} rounds."
+        return (
+            verdicts_sentence(paired.drop("rounds"), tool="db_bench")
+            + f" Each rests on {runs_text(paired['rounds'].to_list())} rounds."
+        )
+    n = {
+        k: int(paired.filter(pl.col("verdict") == k).height)
+        for k in ("ours higher", "ours lower", "agrees", "inconclusive")
+    }
+    words = {
+        "ours higher": "leaned faster than db_bench",
+        "ours lower": "leaned slower",
+        "agrees": "leaned towards agreement (within 0.9–1.1×)",
+        "inconclusive": "did not lean either way",
+    }
+    counted = [f"{fmt.count(v, 'case')} {words[k]}" for k, v in n.items() if v]
+    rounds = runs_text(paired["rounds"].to_list())
     return (
-        f"Each verdict rests on only {rounds} {'round' if rounds == '1' else 'rounds'}: an interval from the "
-        f"lowest ratio to the highest, which holds the median with {fmt.num(100 * level, 2)} % confidence, not "
-        f"{fmt.num(100 * stats.CONFIDENCE)} %, so read them as leanings."
+        f"With only {rounds} {'round' if rounds == '1' else 'rounds'} per case, each interval runs from the lowest "
+        f"ratio to the highest and holds the median with {fmt.num(100 * level, 2)} % confidence, not "
+        f"{fmt.num(100 * stats.CONFIDENCE)} %, so the verdict column gives leanings, not findings: "
+        + ", ".join(counted)
+        + "."
     )
+
+
+def crosscheck_words_none(metrics: pl.DataFrame) -> str:
+    """Why there is no db_bench verdict: the reason each side could not run, or no result."""
+    why = charts.reasons(metrics)
+    return f"Our loop and db_bench did not both run here ({why or 'no result'}), so there is no verdict."
 
 
 # every public function above refuses bad arguments with a clear exception
