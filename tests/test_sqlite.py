@@ -656,3 +656,33 @@ def test_batch_sentence_reads_right_either_way() -> None:
     slower = sqlite_report.batch_sentence(E(10000, 9000, 11000), E(25700, 24300, 30900))
     assert "2.6× slower than one row per transaction" in slower and "raised" not in slower
     assert "could not be measured here" in sqlite_report.batch_sentence(None, E(1, 1, 1))
+
+
+def test_run_sizes_name_every_setting_of_another_size() -> None:
+    metrics = _inserts(10_000, {(C, "normal", 1): (1.0,), (PY, "normal", 1): (1.0,)})
+    full = _inserts(300, {(C, "full", 1): (1.0,)})
+    batched = _inserts(30_000, {(C, "normal", 1000): (1.0,), (C, "full", 1000): (1.0,)})
+    text = sqlite_report.run_sizes(pl.concat([metrics, full, batched]))
+    assert text == (
+        "10,000 rows one at a time (300 with synchronous FULL, where every row waits for a flush), "
+        "or 30,000 rows in transactions of 1,000"
+    )
+    assert sqlite_report.run_sizes(metrics) == "10,000 rows one at a time"
+    assert "could not run" in sqlite_report.run_sizes(metrics.clear())
+
+
+def test_shell_runs_sentence_sets_the_loops_two_figures_side_by_side() -> None:
+    shell = _shell({1: (0.9, 1.0, 1.1), 1000: (0.99, 1.0, 1.02)}).with_columns(
+        unit=pl.lit("rows/s"), note=pl.lit(None, pl.String), rows=pl.lit(5000)
+    )
+    inserts = _inserts(10_000, {(C, "normal", 1): (2000.0, 2500, 3000), (C, "normal", 1000): (950.0, 1000, 1100)})
+    text = sqlite_report.shell_runs_sentence(shell, inserts)
+    assert "one row per transaction (runs of 5,000 rows), 1,000 rows per second against 2,500, intervals apart" in text
+    assert (
+        "1,000 rows per transaction (runs of 5,000 rows), 1,000 rows per second against 1,000, intervals overlapping"
+        in text
+    )
+    assert "Where the intervals lie apart, the same loop ran at another moment" in text
+    together = sqlite_report.shell_runs_sentence(shell, _inserts(10_000, {(C, "normal", 1): (900.0, 1000, 1100)}))
+    assert "Where the intervals lie apart" not in together and "intervals overlapping" in together
+    assert sqlite_report.shell_runs_sentence(pl.DataFrame(), inserts) == ""

@@ -403,7 +403,8 @@ def test_parallel_sentence() -> None:
     assert "19× faster than the matrix's one writer with 256 KiB blocks (47.4 MB/s)" in faster
     assert "does not separate them" in faster
     overlap = _shown(storage_report.parallel_sentence(_parallel((40.0, 50, 70)), single))
-    assert "not clearly faster or slower than the matrix's one writer" in overlap and "gained" in overlap
+    assert "not clearly faster or slower than the matrix's one writer" in overlap
+    assert "neither more syncs in flight nor bigger blocks gained beyond the intervals of the medians" in overlap
     assert "could not be measured here" in storage_report.parallel_sentence(_parallel((800.0, 896, 950)), None)
     assert "could not run here" in storage_report.parallel_sentence(_parallel(None), single)
     assert "Without the fsyncs" not in faster
@@ -790,3 +791,17 @@ def test_random_read_sentence_reads_the_intervals() -> None:
     assert faster.startswith("Random reads gained here too") and "this page does not measure why" in faster
     no_direct = summary((258.0, 367, 508), ()).filter(~pl.col("direct"))
     assert storage_report.random_read_sentence(no_direct) == "Random reads get no such help."
+
+
+def test_queue_depth_sentence_sets_the_average_read_beside_the_median() -> None:
+    text = storage_report.queue_depth_sentence(_depths_spread({1: 8000, 4: 20000}))
+    assert text.startswith(
+        "One 4 KiB random read at a time gave 8,000 reads per second, 125 µs each on average; the median read "
+        "took 100 µs, and the slow ones weigh in the average."
+    )
+    no_p50 = _depths_spread({1: 8000, 4: 20000}).filter(pl.col("metric") != "p50")
+    assert storage_report.queue_depth_sentence(no_p50).startswith(
+        "One 4 KiB random read at a time gave 8,000 reads per second."
+    )
+    even = storage_report.queue_depth_sentence(_depths_spread({1: 10000, 4: 20000}))
+    assert "100 µs each on average; the median read took 100 µs." in even and "weigh" not in even

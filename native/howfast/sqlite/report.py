@@ -724,6 +724,71 @@ def rows_per_run(metrics: pl.DataFrame, batch_size: int, synchronous: str = "nor
     return int(rows[0])
 
 
+def run_sizes(metrics: pl.DataFrame) -> str:
+    """'10,000 rows one at a time (300 with synchronous FULL, where every row waits for a
+    flush), or 30,000 rows in transactions of 1,000': what one repetition inserted per
+    configuration (1,000-byte rows), naming every setting whose runs were of another size."""
+    rows = metrics.filter((pl.col("row_size") == 1000) & pl.col("rows").is_not_null()) if metrics.height else metrics
+    if rows.height == 0:
+        return "no rows, since SQLite could not run here"
+    parts = []
+    for batch, how in ((1, "one at a time"), (1000, "in transactions of 1,000")):
+        sizes = rows.filter(pl.col("batch_size") == batch).select("synchronous", "rows").unique(maintain_order=True)
+        if sizes.height == 0:
+            continue
+        normal = sizes.filter(pl.col("synchronous") == "normal")["rows"]
+        main = int(normal[0]) if normal.len() else int(sizes["rows"][0])
+        others = [
+            f"{fmt.num(int(n))} with synchronous {SYNC_LABELS.get(sync, sync)}"
+            + (", where every row waits for a flush" if sync == "full" and batch == 1 else "")
+            for sync, n in sizes.iter_rows()
+            if int(n) != main
+        ]
+        parts.append(f"{fmt.num(main)} rows {how}" + (f" ({'; '.join(others)})" if others else ""))
+    return ", or ".join(parts)
+
+
+def shell_runs_sentence(shell: pl.DataFrame, inserts: pl.DataFrame) -> str:
+    """The C loop's figures in the shell table come from runs of their own (alternated
+    with the shell's, of their own size): each beside the rates table's figure for the
+    same configuration (NORMAL, 1,000-byte rows), with ``claims.compare`` on the two
+    intervals, so no reader takes the two values of one quantity for a contradiction."""
+    if shell.height == 0 or "tool" not in shell.columns:
+        return ""
+    summary = stats.summarize(shell, ["tool", "batch_size"])
+    said, apart = [], False
+    for batch, words in ((1, "one row per transaction"), (1000, "1,000 rows per transaction")):
+        try:
+            here = stats.estimate(summary, "rows_per_s", tool="howfast", batch_size=batch)
+        except KeyError:
+            here = None
+        there = estimate(inserts, C_API, "normal", batch) if inserts.height else None
+        if here is None or there is None:
+            continue
+        c = claims.compare(here, there)
+        overlap = c.direction in (claims.SAME_WORD, claims.UNCLEAR)
+        apart = apart or not overlap
+        sized = shell.filter((pl.col("tool") == "howfast") & (pl.col("batch_size") == batch))
+        size = f" (runs of {fmt.num(int(sized['rows'][0]))} rows)" if "rows" in sized.columns and sized.height else ""
+        said.append(
+            f"{words}{size}, {fmt.num(here.median)} rows per second against {fmt.num(there.median)}, "
+            f"{'intervals overlapping' if overlap else 'intervals apart'}"
+        )
+    if not said:
+        return ""
+    why = (
+        " Where the intervals lie apart, the same loop ran at another moment and with another run size, on a "
+        "shared disk whose speed drifts."
+        if apart
+        else ""
+    )
+    return (
+        "The C loop's figures in this table come from its own runs, alternated with the shell's, not from the "
+        f"rates table's: {'; '.join(said)}.{why} The rates table's are the figures this section quotes; these "
+        "serve only the ratio with the shell, run beside them."
+    )
+
+
 def seed_guess(machine: str) -> float:
     """Seed 001's guess of SQLite rows per second, written before it measured."""
     guesses = reference.load("guesses").filter((pl.col("benchmark") == "sqlite_guess") & (pl.col("machine") == machine))

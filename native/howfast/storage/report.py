@@ -346,8 +346,8 @@ def parallel_sentence(metrics: pl.DataFrame, single: Rate | None, memory_bytes: 
             )
         else:
             first = (
-                f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the spread of the "
-                "runs here."
+                f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the intervals of "
+                "the medians here."
             )
     return f"{first}{_parallel_nosync(metrics, many, jobs, memory_bytes)}"
 
@@ -850,7 +850,15 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
             "help is not known."
         )
     (d1, one), (dn, last) = points[0], points[-1]
-    if d1 == 1:
+    p50_one = next((e.median for x, e in _points(metrics, "queue_depth", "p50", op="read") if x == 1), None)
+    if d1 == 1 and p50_one is not None and one.median > 0:
+        mean = 1e6 / one.median
+        weigh = ", and the slow ones weigh in the average" if mean > 1.1 * p50_one else ""
+        start = (
+            f"One 4 KiB random read at a time gave {fmt.num(one.median)} reads per second, "
+            f"{fmt.duration_us(mean)} each on average; the median read took {fmt.duration_us(p50_one)}{weigh}."
+        )
+    elif d1 == 1:
         start = f"One 4 KiB random read at a time gave {fmt.num(one.median)} reads per second."
     else:
         start = (
