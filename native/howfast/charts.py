@@ -331,7 +331,8 @@ def grouped_bars(
         **_bar_x("median", pl.concat([frame[low], frame[high]]), unit, log),
         tooltip=[alt.Tooltip(f"{category}:N"), alt.Tooltip(f"{group}:N"), *_interval_tooltips(frame)],
     )
-    spread = base.mark_rule(color="#333").encode(x=f"{low}:Q", x2=f"{high}:Q")
+    # a constant colour, not the group's: an interval drawn in its bar's colour hides inside the bar
+    spread = base.mark_rule(strokeWidth=1.5).encode(x=f"{low}:Q", x2=f"{high}:Q", color=alt.value("#333"))
     return (bars + spread).properties(height=alt.Step(14))
 
 

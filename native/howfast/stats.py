@@ -190,7 +190,9 @@ def stability(estimate: Estimate | None, target: float | None) -> str:
     if estimate is None or target is None or estimate.runs < 2 or estimate.half_width <= target:
         return ""
     width = estimate.half_width
-    return "unstable: ±" + ("∞" if not math.isfinite(width) else f"{round(width * 100):d} %")
+    if not math.isfinite(width) or width > 1:  # a half-width past the median itself says no more in digits
+        return "unstable: wider than ±100 %"
+    return f"unstable: ±{round(width * 100):d} %"
 
 
 def mark_unstable(summary: pl.DataFrame, target: float | None) -> pl.DataFrame:

@@ -118,8 +118,18 @@ def figure(
     if estimate.lo == estimate.hi == estimate.median and estimate.runs <= 1:
         body = f"{show(estimate.median)} (1 run)" if runs else show(estimate.median)
     else:
-        body = f"{show(estimate.median)} ({show(estimate.lo)}–{show(estimate.hi)}{count})"
+        body = f"{show(estimate.median)} ({_span(show(estimate.lo), show(estimate.hi))}{count})"
     return body + (f"; {mark}" if mark else "")
+
+
+def _span(lo: str, hi: str) -> str:
+    """'25–50 µs' for '25 µs' and '50 µs', '8.64–11.2 billion': a unit or scale word both
+    ends share is written once; ends with different words keep theirs."""
+    lo_head, _, lo_word = lo.rpartition(" ")
+    hi_head, _, hi_word = hi.rpartition(" ")
+    if lo_head and hi_head and lo_word == hi_word and not lo_word[:1].isdigit():
+        return f"{lo_head}–{hi}"
+    return f"{lo}–{hi}"
 
 
 def with_intervals(summary: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
