@@ -277,6 +277,12 @@ def test_fio_sentence_counts_the_verdicts_and_names_the_decided_cases() -> None:
     assert "of 2 cases, 1 case was clearly slower than fio, the interval wholly below 1: blocking at 256 KiB" in text
     assert "1 case was inconclusive, the interval including 1 and leaving the band." in text
     assert "io_uring ×8 at 256 KiB" not in text  # inconclusive cases are counted, the table names them
+    assert text.endswith(
+        "With 3 rounds per case, each interval is the lowest ratio to the highest, which holds the median with "
+        "75 % confidence, not 95 %."
+    )
+    six = pl.concat([fio_runs().with_columns(pl.col("repetition") + 3 * i) for i in range(2)])
+    assert report.fio_sentence(six).endswith("leaving the band.")  # 6 rounds reach 95 %: no caveat
     assert report.fio_ratio_range(fio_runs()) == "1× to 1×"
     assert report.fio_ratio_range(fio_runs().filter(pl.col("tool") == "howfast")) == "n/a"
     peak = report.fio_peak(fio_runs())

@@ -1026,9 +1026,17 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         for k, v in groups.items()
         if v
     ]
+    counts = ratios.group_by(by).len()["len"].to_list()
+    level = stats.interval_ranks(min(counts))[1]
+    caveat = (
+        ""
+        if level >= stats.CONFIDENCE
+        else f" With {runs_text(counts)} rounds per case, each interval is the lowest ratio to the highest, which "
+        f"holds the median with {fmt.num(100 * level, 2)} % confidence, not {fmt.num(100 * stats.CONFIDENCE)} %."
+    )
     return (
         f"Against fio at the same block size and depth (the verdict column reads the interval of the median of "
-        f"each case's per-round ratios), of {fmt.count(total, 'case')}, " + "; ".join(parts) + "."
+        f"each case's per-round ratios), of {fmt.count(total, 'case')}, " + "; ".join(parts) + "." + caveat
     )
 
 
