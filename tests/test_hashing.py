@@ -771,3 +771,21 @@ def test_largest_sentence_when_the_hash_could_not_run() -> None:
     text = report.largest_sentence(native_rows({"xxh3_64_dispatch": None}, size=2**24), "xxh3_64_dispatch", 2**24,
                                    [Cache("L3", 32 * 2**20, 2)])  # fmt: skip
     assert text.endswith("XXH3 64-bit (libxxhash, dispatching entry) could not run here.") and "n/a" not in text
+
+
+def test_builds_rule_every_branch() -> None:
+    native = pl.concat([native_rows({"xxh3_64": 5000.0, "xxh3_64_dispatch": 20000.0, "crc32c_isal": 50000.0})])
+    python = native_rows({"crc32c_isal": 20000.0, "xxh3_64_dispatch": 19000.0}).with_columns(
+        module=pl.when(pl.col("algorithm") == "crc32c_isal").then(pl.lit("crc32c")).otherwise(pl.lit("xxhash"))
+    )
+    text = report.builds_rule(native, python, 65536)
+    assert text.startswith(
+        "The same algorithm can differ several times over between builds and implementations: at 64 KiB here, "
+        "libxxhash's two XXH3 entry points, 4× apart; and the crc32c wheel's CRC32C against ISA-L's, 2.5× apart."
+    )
+    assert "xxhash wheel" not in text  # 19,000 against 20,000: not several times
+    close = native_rows({"xxh3_64": 15000.0, "xxh3_64_dispatch": 20000.0})
+    assert report.builds_rule(close, python.clear(), 65536).startswith(
+        "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
+        "clearly at 64 KiB)"
+    )

@@ -394,7 +394,7 @@ def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
     if not parts:
         return nothing
     return (
-        f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same one buffer. "
+        f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same input as one buffer. "
         + " ".join(parts)
         + " Same code, same bytes; where the two differ, the machine's load at the time did, not the loop. The "
         f"chapter's other figures are the main runs'; these serve only as {tool}'s partner in its ratio."

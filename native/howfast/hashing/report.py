@@ -629,6 +629,53 @@ def _seconds(median: float, lo: float, hi: float) -> str:
     return f"{shown[0]}{unit}" + ("" if shown[1] == shown[2] else f" ({shown[1]}–{shown[2]})")
 
 
+#: Two builds of one algorithm 'differ several times over' when their ratio interval lies beyond this factor.
+BUILDS_APART = 2.0
+
+
+def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
+    """The chapter's rule on builds, from what this machine showed at `size`: the pairs of
+    builds of one algorithm whose intervals lie ``BUILDS_APART`` or more apart (libxxhash's
+    two XXH3 entry points; a PyPI wheel's copy against the distribution's library), or, when
+    none did, the rule without this machine's word for it."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    seen = []
+    c = claims.compare(
+        _estimate(summary, "mib_per_s", "xxh3_64_dispatch", size), _estimate(summary, "mib_per_s", "xxh3_64", size)
+    )
+    if _far(c):
+        seen.append(f"libxxhash's two XXH3 entry points, {_times(c)} apart")
+    for r in _python_rows(python, native, [size]):
+        if r["module"] == "hashlib" or r["python"] is None or r["native"] is None:
+            continue
+        c = claims.compare(r["python"], r["native"])
+        if _far(c):
+            name, library = ALGORITHM_NAMES[r["algorithm"]].rstrip(")").split(" (", 1)
+            seen.append(f"the {r['module']} wheel's {name} against {library.split(',')[0]}'s, {_times(c)} apart")
+    if not seen:
+        return (
+            "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
+            "clearly at "
+            f"{fmt.size(size)}): which instructions a library uses is part of its speed; ask it (openssl version -a, "
+            "a library's dispatch entry points) before you blame the CPU."
+        )
+    listed = seen[0] if len(seen) == 1 else "; ".join(seen[:-1]) + "; and " + seen[-1]
+    return (
+        f"The same algorithm can differ several times over between builds and implementations: at {fmt.size(size)} "
+        f"here, {listed}. Which instructions a library uses is part of its speed; ask it (openssl version -a, a "
+        "library's dispatch entry points) before you blame the CPU."
+    )
+
+
+def _far(c: claims.Comparison) -> bool:
+    """Whether a clear comparison's whole interval lies ``BUILDS_APART`` or more from 1."""
+    if c.lo is None or c.hi is None:
+        return False
+    return (c.direction == claims.HIGHER and c.lo >= BUILDS_APART) or (
+        c.direction == claims.LOWER and c.hi <= 1 / BUILDS_APART
+    )
+
+
 def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
     """'SHA3-256 (382 MiB/s) was the slowest hash measured here' when the intervals say
     so (every other hash clearly faster); otherwise where it stood."""
