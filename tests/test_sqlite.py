@@ -630,17 +630,16 @@ def test_derived_table_carries_each_interval_through() -> None:
     ours = dict(zip(table["quantity"], table["this machine"]))
     # 1 / rate: the interval turned round with it (1e6 / 40,000 = 25 µs, 1e6 / 20,000 = 50 µs)
     assert (
-        ours["time per row, synchronous NORMAL, 1 row per transaction"]
-        == "40 µs (25 µs–50 µs, 3 runs); unstable: ±31 %"
+        ours["time per row, synchronous NORMAL, 1 row per transaction"] == "40 µs (25–50 µs, 3 runs); unstable: ±31 %"
     )
     assert (
         ours["time per row, synchronous NORMAL, 1,000 rows per transaction"]
-        == "8 µs (7.69 µs–10 µs, 3 runs); unstable: ±14 %"
+        == "8 µs (7.69–10 µs, 3 runs); unstable: ±14 %"
     )
     assert ours["time per row, synchronous FULL, 1 row per transaction"] == "not measured here"
     seed_method = "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)"
-    assert ours[seed_method] == "10.8 billion (8.64 billion–11.2 billion, 3 runs); unstable: ±12 %"
-    assert ours["rows of 4 KiB a day, one write + fsync each"] == "23.3 million (21.6 million–25.9 million, 3 runs)"
+    assert ours[seed_method] == "10.8 billion (8.64–11.2 billion, 3 runs); unstable: ±12 %"
+    assert ours["rows of 4 KiB a day, one write + fsync each"] == "23.3 million (21.6–25.9 million, 3 runs)"
     assert ours["batched SQLite over plain fsync"] == "not measured here"  # no 4 KiB rows measured
 
 

@@ -688,8 +688,8 @@ def test_page_cache_rows_give_each_figure_its_interval() -> None:
     table = storage_report.page_cache_rows(_metrics(rows), target=0.1)
     assert table.columns == ["how", "MB/s", "p50 per read", "runs"]
     assert table.row(0) == ("O_DIRECT: from the device", "800 (500–1,600); unstable: ±69 %",
-                            "172 µs (170 µs–227 µs); unstable: ±17 %", 3)  # fmt: skip
-    assert table.row(1)[1:] == ("10,000 (9,000–11,000)", "20.5 µs (20 µs–21 µs)", 3)
+                            "172 µs (170–227 µs); unstable: ±17 %", 3)  # fmt: skip
+    assert table.row(1)[1:] == ("10,000 (9,000–11,000)", "20.5 µs (20–21 µs)", 3)
 
 
 def test_parallel_table_is_long_with_an_interval_per_figure() -> None:
@@ -703,7 +703,7 @@ def test_parallel_table_is_long_with_an_interval_per_figure() -> None:
     assert table["figure"].to_list() == ["latency p50", "latency p90", "latency p99", "latency p99.99", "read MB/s"]
     first = table.row(0, named=True)
     assert first == {"job": storage.PARALLEL_JOBS[0][0], "figure": "latency p50", "median": "100 µs",
-                     "interval": "90 µs–110 µs; unstable: ±10 %", "runs": 3}  # fmt: skip
+                     "interval": "90–110 µs; unstable: ±10 %", "runs": 3}  # fmt: skip
     assert table["median"].to_list()[-1] == "900" and table["interval"].to_list()[-1] == "810–990; unstable: ±10 %"
     mixed = [{"op": "readwrite", "fsync": False, "repetition": 0, "metric": m, "value": 1.0}
              for m in ("p50", "p90", "p99", "p99.99", "read_mb_per_s", "write_mb_per_s")]  # fmt: skip
@@ -805,3 +805,10 @@ def test_queue_depth_sentence_sets_the_average_read_beside_the_median() -> None:
     )
     even = storage_report.queue_depth_sentence(_depths_spread({1: 10000, 4: 20000}))
     assert "100 µs each on average; the median read took 100 µs." in even and "weigh" not in even
+
+
+def test_interval_cell_writes_a_shared_unit_once() -> None:
+    assert storage_report.interval_cell("60.7 µs", "73.8 µs") == "60.7–73.8 µs"
+    assert storage_report.interval_cell("192 µs", "17.6 ms", "unstable: ±498 %") == "192 µs–17.6 ms; unstable: ±498 %"
+    assert storage_report.interval_cell(677.0, 1140.0) == "677–1,140"
+    assert storage_report.interval_cell(None, 1.0) is None

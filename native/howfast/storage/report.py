@@ -66,8 +66,18 @@ def interval_cell(lo: float | str | None, hi: float | str | None, mark: str = ""
     profile's target ('258–508; unstable: ±33 %'); None for a case not measured here."""
     if lo is None or hi is None:
         return None
-    text = f"{lo}–{hi}" if isinstance(lo, str) and isinstance(hi, str) else fmt.span(lo, hi)
+    text = _shared_unit(lo, hi) if isinstance(lo, str) and isinstance(hi, str) else fmt.span(lo, hi)
     return text + (f"; {mark}" if mark else "")
+
+
+def _shared_unit(lo: str, hi: str) -> str:
+    """'60.7–73.8 µs' for '60.7 µs' and '73.8 µs': a unit both ends share is written once,
+    as ``tables.figure`` writes it; ends with different units keep theirs."""
+    lo_head, _, lo_word = lo.rpartition(" ")
+    hi_head, _, hi_word = hi.rpartition(" ")
+    if lo_head and hi_head and lo_word == hi_word and not lo_word[:1].isdigit():
+        return f"{lo_head}–{hi}"
+    return f"{lo}–{hi}"
 
 
 def _with_interval(metrics: pl.DataFrame, by: list[str], metric: str, name: str, target: float | None) -> pl.DataFrame:
