@@ -310,11 +310,23 @@ def test_fnv_note_both_branches() -> None:
 
 def test_slowest_note_both_branches() -> None:
     slowest = report.slowest_note(native_rows({"sha3-256": 100.0, "sha256": 1000.0, "md5": 700.0}), "sha3-256", 65536)
-    assert slowest == "SHA3-256 (OpenSSL), at 100 MiB/s here, was clearly the slowest hash measured on this machine"
+    assert slowest == "SHA3-256 (OpenSSL), at 100 MiB/s here, was clearly the slowest hash measured on this machine."
     spread = pl.concat([native_rows({"sha3-256": v, "sha256": 1000.0}) for v in (90.0, 100.0, 110.0)])
     assert report.slowest_note(spread, "sha3-256", 65536).startswith("SHA3-256 (OpenSSL), at 100 MiB/s (90–110) here,")
     not_slowest = report.slowest_note(native_rows({"sha3-256": 100.0, "md5": 50.0}), "sha3-256", 65536)
-    assert not_slowest.endswith("was not clearly the slowest hash measured on this machine (1 hash clearly slower)")
+    assert not_slowest.endswith("was not the slowest hash measured on this machine: 1 hash ran clearly slower.")
+    overlap = pl.concat(
+        [native_rows({"sha3-256": v, "md5": w}) for v, w in ((90.0, 100.0), (100.0, 120.0), (130.0, 140.0))]
+    )
+    assert report.slowest_note(overlap, "sha3-256", 65536).endswith(
+        "was the slowest hash measured on this machine by the medians, but its runs overlap another's."
+    )
+    assert report.slowest_rule(native_rows({"sha3-256": 100.0, "md5": 700.0}), "sha3-256", 65536).endswith(
+        "was clearly the slowest hash measured on this machine: pick it for its security properties, not by habit."
+    )
+    assert report.slowest_rule(native_rows({"sha3-256": None}), "sha3-256", 65536) == (
+        "SHA3-256 (OpenSSL) could not run here, so its cost is not known on this machine."
+    )
     assert report.slowest_note(native_rows({"sha3-256": None}), "sha3-256", 65536).endswith("could not run here.")
 
 

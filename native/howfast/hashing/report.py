@@ -677,8 +677,9 @@ def _far(c: claims.Comparison) -> bool:
 
 
 def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
-    """'SHA3-256 (382 MiB/s) was the slowest hash measured here' when the intervals say
-    so (every other hash clearly faster); otherwise where it stood."""
+    """'SHA3-256 (OpenSSL), at 493 MiB/s (492–493) here, was clearly the slowest hash
+    measured on this machine.' when the intervals say so (every other hash clearly faster);
+    otherwise where it stood; a sentence of its own in every branch."""
     summary = stats.summarize(native, ["algorithm", "size"])
     mine = _estimate(summary, "mib_per_s", algorithm, size)
     if mine is None:
@@ -687,9 +688,20 @@ def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
     slower = [o for o in others if o is not None and claims.compare(mine, o).direction == claims.HIGHER]
     head = f"{ALGORITHM_NAMES[algorithm]}, at {quoted(mine, runs=False)} here,"
     if not slower and all(o is None or claims.compare(mine, o).direction == claims.LOWER for o in others):
-        return f"{head} was clearly the slowest hash measured on this machine"
+        return f"{head} was clearly the slowest hash measured on this machine."
+    if not slower:
+        return f"{head} was the slowest hash measured on this machine by the medians, but its runs overlap another's."
     below = fmt.count(len(slower), "hash", "hashes")
-    return f"{head} was not clearly the slowest hash measured on this machine ({below} clearly slower)"
+    return f"{head} was not the slowest hash measured on this machine: {below} ran clearly slower."
+
+
+def slowest_rule(native: pl.DataFrame, algorithm: str, size: int) -> str:
+    """The chapter's closing point on the slowest hash: ``slowest_note`` and what follows
+    from it (pick it for its security properties), or why it is not said."""
+    note = slowest_note(native, algorithm, size)
+    if note.endswith("could not run here."):
+        return note[:-1] + ", so its cost is not known on this machine."
+    return note[:-1] + ": pick it for its security properties, not by habit."
 
 
 def ranking_sentence(native: pl.DataFrame, size: int) -> str:
