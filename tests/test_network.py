@@ -675,7 +675,8 @@ def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
     assert "did not run" in report.scaling_sentence(scaling, 2)
     assert "client-scaling runs did not run" in report.scaling_seed_sentence(scaling, {})
     suite = unsupported({"test": "get", "clients": 50, "requests": 10})
-    assert report.suite_table(suite)["req/s"].to_list() == [None]
+    row = report.suite_table(suite, 0.1).row(0, named=True)
+    assert row["req/s"] == "n/a" and row["runs"] == "0" and row["note"] == "not run: not found"
     assert "did not run" in report.suite_sentence(suite, {})
     py = unsupported({"client": "redis-py", "pipeline": 1, "commands": 10})
     assert "not measured" in report.gap_sentence(py, report.pack_cost(py))
@@ -686,6 +687,212 @@ def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
     assert "did not run" in report.bulk_sentence(unsupported({"streams": 1}))
     assert "did not run" in report.round_trip_sentence(unsupported({"connections": 1}))
     assert "did not run" in report.closed_sentence(unsupported({"connections": 1}))
+
+
+# ---- tables: every figure with its interval and run count -----------------------------
+
+
+def _runs(key: dict, metric: str, values: list[float], **extra: object) -> list[dict]:
+    return [{**key, **extra, "repetition": r, "metric": metric, "value": v, "unit": "", "note": None}
+            for r, v in enumerate(values)]  # fmt: skip
+
+
+def _frame(rows: list[dict]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema_overrides={"note": pl.String, "value": pl.Float64})
+
+
+def test_duration_figure_and_notes() -> None:
+    assert report.duration_figure(_e(2740.0, 2670.0, 3900.0)) == "2.74 ms (2.67–3.9)"
+    assert report.duration_figure(_e(18.3, 15.0, 20.1)) == "18.3 µs (15–20.1)"
+    assert report.duration_figure(_e(0.5, 0.4, 0.6)) == "500 ns (400–600)"
+    assert report.duration_figure(_e(7.0)) == "7 µs" and report.duration_figure(None) == "n/a"
+    assert report.runs_text([_e(1), _e(2)]) == "3" and report.runs_text([None]) == "0"
+    assert report.runs_text([_e(1), Estimate(1, 1, 1, 5, None)]) == "3, 5"
+    steady, wide, wider = _e(100, 99, 101), _e(100, 70, 130), _e(100, 10, 400)
+    assert report.unstable_note([("a", steady), ("b", steady)], 0.1) == ""
+    assert report.unstable_note([("a", steady), ("b", wide)], 0.1) == "unstable: b (±30 %)"
+    assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (±30 % to over ±100 %)"
+    assert report.unstable_note([("a", wide)], None) == ""
+    assert report.interval_words(_e(5, 4, 6)) == "interval 4–6, 3 runs" and report.interval_words(_e(5)) == "3 runs"
+
+
+def test_bulk_and_ping_pong_tables_carry_intervals_and_runs() -> None:
+    bulk = _frame(_runs({"streams": 1}, "gbit_per_s", [10, 11, 12]) + _runs({"streams": 2}, "gbit_per_s", [10, 20, 30]))
+    table = report.bulk_table(bulk, 0.1)
+    assert table.rows() == [(1, 11.0, "10–12", 3, ""), (2, 20.0, "10–30", 3, "unstable: ±50 %")]
+    ping = _frame(_runs({"connections": 1}, "round_trips_per_s", [30e3, 31e3, 32e3])
+                  + _runs({"connections": 1}, "p50", [20.0, 21.0, 40.0])
+                  + _runs({"connections": 1}, "p99", [50.0, 60.0, 70.0])
+                  + _runs({"connections": 1}, "p99.9", [80.0, 90.0, 100.0]))  # fmt: skip
+    row = report.ping_pong_table(ping, 0.1).row(0, named=True)
+    assert row["round trips/s"] == "31,000 (30,000–32,000)" and row["p50"] == "21 µs (20–40)"
+    assert row["p99"] == "60 µs (50–70)" and row["runs"] == "3"
+    assert row["note"] == "unstable: p50, p99, p99.9 (±11 % to ±48 %)"
+
+
+def test_closed_and_open_tables_sum_errors_over_every_run() -> None:
+    rows = []
+    for metric, values in {"req_per_s": [9e3, 10e3, 11e3], "errors": [0, 2, 1], "p50": [10.0, 10.0, 10.0],
+                           "p99": [100.0, 100.0, 100.0], "p99.9": [1e3, 1e3, 1e3]}.items():  # fmt: skip
+        rows += _runs({"connections": 4}, metric, values)
+    row = report.closed_table(_frame(rows), 0.2).row(0, named=True)
+    assert row["req/s"] == "10,000 (9,000–11,000)" and row["errors (all runs)"] == 3 and row["note"] == ""
+    assert row["p99.9"] == "1 ms" and row["runs"] == "3"
+    table = report.open_table(_open_rows([(100, 100, 50), (500, 500, 60)], spread=0.5), 0.1)
+    assert table.columns[:3] == ["offered req/s", "share of best", "answered req/s"]
+    assert table["offered req/s"].to_list() == [100.0, 500.0] and table["p99"][1] == "60 µs (30–90)"
+    assert table["note"][0] == "unstable: p50, p99, p99.9 (±50 %)" and table["errors (all runs)"].to_list() == [0, 0]
+
+
+def _pair_rows(ours: list[float], theirs: list[float], tool: str, errors: tuple[float, float] = (0, 0)) -> pl.DataFrame:
+    rows = []
+    for rep, (a, b) in enumerate(zip(ours, theirs)):
+        for name, value, err in (("howfast", a, errors[0]), (tool, b, errors[1])):
+            key = {"tool": name, "generator": "howfast", "connections": 32, "repetition": rep, "unit": "", "note": None}
+            rows += [{**key, "metric": "req_per_s", "value": value}, {**key, "metric": "errors", "value": err}]
+    return _frame(rows)
+
+
+def test_crosscheck_table_cells_and_errors_withhold_the_verdict() -> None:
+    clean = report.crosscheck_table(_pair_rows([150, 160, 140], [100, 100, 100], "nginx"),
+                                    ["generator", "connections"], "req_per_s", "req/s", "nginx", 0.1)  # fmt: skip
+    row = clean.row(0, named=True)
+    assert clean.columns == ["generator", "connections", "ours", "nginx", "ours / nginx", "verdict", "rounds", "note"]
+    assert row["generator"] == "ours" and row["ours"] == "150 (140–160)" and row["nginx"] == "100"
+    assert row["ours / nginx"] == "1.5× (1.4–1.6)" and row["verdict"] == "ours higher" and row["rounds"] == "3"
+    assert row["note"] == ""
+    runs = _pair_rows([150, 160, 140], [100, 100, 100], "nginx", errors=(0, 11))
+    bad = report.crosscheck_table(runs, ["generator", "connections"], "req_per_s", "req/s", "nginx", 0.1).row(
+        0, named=True
+    )
+    assert bad["verdict"] == "not compared: errors" and bad["note"] == "errors over all runs: nginx 33"
+    said = report.server_sentence(runs, "nginx", "nginx")
+    assert "counted errors, so there is no verdict" in said and "1,000 requests" in said and "wrk connects" in said
+    ours_bad = report.server_sentence(_pair_rows([150, 160, 140], [100, 100, 100], "go", errors=(1, 0)), "go", "Go")
+    assert "no verdict" in ours_bad and "1,000 requests" not in ours_bad
+    ratios = report.closing_ratios(runs, pl.DataFrame(), pl.DataFrame(), pl.DataFrame(), pl.DataFrame())
+    assert ratios["verdict"][0] == "not compared: errors"
+    modes = (
+        _pair_rows([120, 120, 120], [100, 100, 100], "x")
+        .with_columns(mode=pl.when(pl.col("tool") == "howfast").then(pl.lit("io_uring")).otherwise(pl.lit("epoll")))
+        .drop("tool", "generator")
+    )
+    mode = report.mode_table(modes, 0.1)
+    assert mode.columns[1:4] == ["io_uring", "epoll", "io_uring / epoll"] and mode["verdict"][0] == "ours higher"
+    none = report.crosscheck_table(pl.DataFrame(), ["connections"], "req_per_s", "req/s", "wrk")
+    assert none.height == 0 and "verdict" in none.columns
+
+
+def test_knee_server_sentence_every_branch() -> None:
+    def knee_rows(ours: list[float], theirs: list[float], answered: float, errors: float = 0) -> pl.DataFrame:
+        rows = []
+        for rep, (a, b) in enumerate(zip(ours, theirs)):
+            for name, p99 in (("howfast", a), ("nginx", b)):
+                key = {"tool": name, "generator": report.KNEE_GENERATOR, "connections": 64, "rate": 1000.0,
+                       "repetition": rep, "unit": "", "note": None}  # fmt: skip
+                rows += [{**key, "metric": "p99", "value": p99}, {**key, "metric": "req_per_s", "value": answered},
+                         {**key, "metric": "errors", "value": errors}]  # fmt: skip
+        return _frame(rows)
+
+    better = report.knee_server_sentence(knee_rows([10, 11, 12], [100, 100, 100], 1000), "nginx", "nginx")
+    assert "lower than nginx's, better" in better and "kept up" in better
+    worse = report.knee_server_sentence(knee_rows([300, 310, 320], [100, 100, 100], 500), "nginx", "nginx")
+    assert "nginx's, worse" in worse and "not clearly all it was offered" in worse
+    same = report.knee_server_sentence(knee_rows([100, 101, 99], [100, 100, 100], 1000), "nginx", "nginx")
+    assert "matched nginx's" in same
+    unclear = report.knee_server_sentence(knee_rows([50, 100, 200], [100, 100, 100], 1000), "nginx", "nginx")
+    assert "could not be told apart" in unclear
+    assert "not compared" in report.knee_server_sentence(knee_rows([1, 1, 1], [1, 1, 1], 1000, 3), "nginx", "nginx")
+    assert report.knee_server_sentence(pl.DataFrame(), "nginx", "nginx") == ""
+
+
+def test_own_rate_sentence_every_branch() -> None:
+    closed = _frame(_runs({"connections": 32}, "req_per_s", [100, 101, 102]))
+    near = report.own_rate_sentence(closed, {"nginx": _pair_rows([99, 100, 101], [1, 1, 1], "nginx")})
+    assert "more than one table" in near and "cannot be told apart" in near and "beside nginx, 100" in near
+    far = report.own_rate_sentence(closed, {"Go": _pair_rows([50, 51, 52], [1, 1, 1], "go")})
+    assert "clear of the closed-loop table" in far
+    assert report.own_rate_sentence(pl.DataFrame(), {}) == ""
+
+
+def test_seed_tables_and_suite_carry_intervals() -> None:
+    table = report.tcp_versus_reference(_e(10, 9, 11), _e(50e3, 40e3, 60e3), ping_connections=64, target=0.1)
+    assert table["this machine"].to_list() == ["10 (9–11, 3 runs)", "50,000 (40,000–60,000, 3 runs); unstable: ±20 %"]
+    assert "64 connections" in table["figure"][1] and "seed's bytes per operation" not in table.columns
+    seed = _frame(_runs({"streams": 1, "write_size": 3775}, "gbit_per_s", [5.0, 5.2, 5.4])
+                  + _runs({"streams": 1, "write_size": 3775}, "ops_per_s", [165e3, 172e3, 179e3]))  # fmt: skip
+    rows = report.tcp_seed_size_table(seed, 0.1).rows(named=True)
+    assert rows[0]["this machine"] == "5.2 (5–5.4, 3 runs)" and rows[0]["reads"].endswith("lower than the laptop")
+    assert rows[0]["this / laptop"].startswith("0.34× (0.33–")
+    assert report.tcp_seed_size_table(pl.DataFrame(), 0.1)["figure"].to_list() == ["not run here"]
+    suite = report.suite_table(_suite_rows([15_000, 16_000, 17_000]), 0.1).row(0, named=True)
+    assert suite["test"] == "GET" and suite["req/s"] == "16,000 (15,000–17,000)" and suite["runs"] == "3"
+    assert suite["laptop (seed 000)"] == 184501.84 and suite["this / laptop"] == "0.087× (0.081–0.092×)"
+
+
+def test_redis_py_table_and_pack_cost_carry_intervals() -> None:
+    runs = _py_rows(10_000, 20_000, 0.1)
+    row = report.redis_py_table(runs, 0.05).row(0, named=True)
+    assert row["redis-py, commands/s"] == "10,000 (9,000–11,000)" and row["per command, py / C"] == "100 µs / 50 µs"
+    assert row["Python's extra"] == "50 µs (35.4 µs to 65.7 µs)" and row["runs"] == "3"
+    assert row["note"] == "unstable: all (±10 %)"
+    assert report.extra_text(Estimate(-1.0, -2.0, -0.5, 3, None)) == "none"
+    assert report.extra_text(Estimate(-1.0, -2.0, 3.0, 3, None)) == "none by the medians (up to 3 µs)"
+    assert report.extra_text(Estimate(2.0, -1.0, 3.0, 3, None)) == "2 µs (none to 3 µs)"
+    pack = _frame(_runs({"client": "redis-py", "pipeline": 1}, "pack_us", [2.0, 3.0, 4.0]))
+    assert report.pack_cost(pack) == _e(3.0, 2.0, 4.0)
+    assert "(interval 2 µs–4 µs, 3 runs)" in report.gap_sentence(runs, report.pack_cost(pack))
+
+
+def test_knee_lagging_and_the_plan_ranges() -> None:
+    # at 900/s one run fell well behind: kept up is unclear, not 'no longer answered'
+    rows = _open_rows([(100, 100, 50), (500, 500, 55), (900, 900, 60)])
+    lagging = rows.with_columns(
+        value=pl.when((pl.col("rate") == 900) & (pl.col("metric") == "req_per_s") & (pl.col("repetition") == 0))
+        .then(700.0)
+        .otherwise(pl.col("value"))
+    )
+    point = report.knee(lagging)
+    assert point["why"] == "lagging" and point["rate"] == 500.0
+    text = report.knee_sentence(point, 1000.0)
+    assert "whether the server kept up is unclear" in text and "reach down to 700" in text
+    assert "no longer answered" not in text and "or above" in text and "somewhere from" not in text
+    plan = report.plan_sentence(point, 1000.0)
+    assert "2,000 machines" in plan and "was inconclusive, so it could take as few as 1,112 machines" in plan
+    behind = report.knee(_open_rows([(100, 100, 50), (500, 500, 55), (900, 100, 60)]))
+    assert behind["why"] == "behind" and "clearly below 95 %" in report.knee_sentence(behind, None)
+    assert "no longer held, so no fewer than 1,112 machines" in report.plan_sentence(behind, None)
+    closed = Estimate(100e3, 80e3, 120e3, 3, 0.75)
+    assert "(9 to 13 over that rate's interval, 80,000–120,000)" in report.plan_sentence(None, 100e3, closed=closed)
+
+
+def test_http_seed_sentence_names_only_what_differs() -> None:
+    same_conns = report.http_seed_sentence(90e3, 256, _e(16e3, 15e3, 17e3), 256, 2)
+    assert "the connection count" not in same_conns and "the run length" in same_conns
+    assert "shares the server's 2 logical CPUs; the laptop had 16" in same_conns
+    assert "slower than the laptop's figure" in same_conns and "interval 15,000–17,000, 3 runs" in same_conns
+    other = report.http_seed_sentence(90e3, 256, _e(16e3, 15e3, 17e3), 32)
+    assert "the connection count and the run length" in other and "logical CPU" not in other
+
+
+def test_scaling_sentence_names_a_slowdown_the_runs_cannot_call_a_collapse() -> None:
+    rows = _scaling_rows({1: [10e3, 15e3, 16e3, 16e3], 2: [11e3, 14e3, 1e3, 1e3]})
+    # one run of each io-threads-on point stays fast: no collapse, but the medians fell
+    wide = rows.with_columns(
+        value=pl.when((pl.col("io_threads") == 2) & (pl.col("clients") >= 5) & (pl.col("repetition") == 2))
+        .then(15e3)
+        .otherwise(pl.col("value"))
+    )
+    text = report.scaling_sentence(wide, 2)
+    assert "too wide to call it a collapse" in text and "collapses" not in text
+    assert "slower than with them off (by the medians" in text and "spinning" in text
+    assert "which 1 or 2 clients never reach" in text and "inconclusive" in text
+
+
+def test_scaling_curves_carry_the_interval_for_the_band() -> None:
+    curves = report.scaling_curves(_scaling_rows({1: [1e3] * 4}))
+    assert {"lo", "hi", "repetitions"} <= set(curves.columns) and "min" not in curves.columns
+    assert {"lo", "hi", "repetitions"} <= set(report.memcached_curves(pl.DataFrame()).columns)
 
 
 # ---- other people's servers: nginx, Go, memcached ---------------------------------------

@@ -12,7 +12,6 @@ import polars as pl
 from .. import _native, claims, fmt, reference, stats
 from ..charts import THIS_MACHINE
 from ..checks import checked
-from ..crosscheck import side_by_side, span
 from ..design import estimates
 from ..stats import Estimate
 
@@ -61,33 +60,168 @@ def _medians(metrics: pl.DataFrame, by: list[str], names: list[str]) -> pl.DataF
     return wide.with_columns(pl.lit(None, dtype=pl.Float64).alias(n) for n in names if n not in wide.columns)
 
 
-def bulk_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Gbit/s per stream count: median and the range over repetitions."""
+# ---- figures with their intervals, for tables and sentences ----------------------------
+
+#: Durations in a table cell: the unit the median reads in, both ends of the interval in it.
+_DURATION_UNITS = ((1e6, "s"), (1e3, "ms"), (1.0, "µs"), (1e-3, "ns"))
+
+
+def duration_figure(e: Estimate | None) -> str:
+    """A latency (µs) with the interval of its median, one unit for all three numbers:
+    '2.74 ms (2.67–3.9)', '18.3 µs (15–20.1)'; n/a when not measured."""
+    if e is None:
+        return fmt.NA
+    scale, unit = next(((s, u) for s, u in _DURATION_UNITS if abs(e.median) >= s * 0.9995), _DURATION_UNITS[-1])
+    head = f"{fmt.num(e.median / scale)} {unit}"
+    return head if e.lo == e.hi else f"{head} ({fmt.span(e.lo / scale, e.hi / scale)})"
+
+
+def runs_text(estimates: list[Estimate | None]) -> str:
+    """The run count of a row's figures: '3' when they share it, '3, 5' when not
+    (in the order of the row's figures), '0' when none was measured."""
+    counts = list(dict.fromkeys(e.runs for e in estimates if e is not None))
+    return ", ".join(fmt.exact(int(c)) for c in counts) if counts else "0"
+
+
+def unstable_note(named: list[tuple[str, Estimate | None]], target: float | None) -> str:
+    """'unstable: p99, p99.9 (±45 % to ±80 %)' for the figures of a row whose interval
+    stayed wider than ±`target` (``stats.stability``; the widths as it reads them, 'over
+    ±100 %' past that), 'unstable: all (…)' when every figure of the row did, '' when none."""
+    wide = [(name, e.half_width) for name, e in named if e is not None and stats.stability(e, target)]
+    if not wide:
+        return ""
+
+    def pct(w: float) -> str:
+        return "over ±100 %" if not w <= 1 else f"±{round(w * 100):d} %"
+
+    low, high = pct(min(w for _, w in wide)), pct(max(w for _, w in wide))
+    widths = low if low == high else f"{low} to {high}"
+    measured = [name for name, e in named if e is not None]
+    names = "all" if len(wide) == len(measured) and len(measured) > 1 else ", ".join(name for name, _ in wide)
+    return f"unstable: {names} ({widths})"
+
+
+def _estimates(summary: pl.DataFrame, metric: str, by: list[str]) -> dict[tuple, Estimate]:
+    """Per case (the values of `by`), the Estimate of `metric` (cases that measured it)."""
+    rows = summary.filter((pl.col("metric") == metric) & pl.col("median").is_not_null())
+    return {tuple(r[k] for k in by): Estimate.from_row(r) for r in rows.iter_rows(named=True)}
+
+
+def _total(metrics: pl.DataFrame, metric: str, by: list[str]) -> dict[tuple, int]:
+    """Per case, the sum of `metric` over its runs (errors: every one counted)."""
+    rows = metrics.filter(pl.col("metric") == metric) if metrics.height and "metric" in metrics.columns else None
+    if rows is None or rows.height == 0:
+        return {}
+    sums = rows.group_by(by, maintain_order=True).agg(pl.col("value").sum())
+    return {tuple(r[k] for k in by): int(round(r["value"])) for r in sums.iter_rows(named=True)}
+
+
+def _compared(c: claims.Comparison, what: str, *, more: str, less: str, same: str = "about the same as") -> str:
+    """``claims.phrase`` followed by `what`, its parenthesis moved after it:
+    'not clearly faster or slower than Redis (1.2× by the medians, but the runs overlap)'."""
+    words = claims.phrase(c, more=more, less=less, same=same)
+    if words.endswith(")") and " (" in words:
+        head, paren = words.split(" (", 1)
+        return f"{head} {what} ({paren}"
+    return f"{words} {what}"
+
+
+def figure_cell(e: Estimate | None, show: object = fmt.num) -> str:
+    """A table cell: the median with the interval of the median ('120 (115–126)',
+    ``tables.figure`` without the run count, which the row's ``runs`` column gives), the
+    median alone where every run gave the same value; `show` formats the numbers
+    (``duration_figure`` formats the whole cell, in one unit)."""
+    from .. import tables
+
+    if show is duration_figure:
+        return duration_figure(e)
+    if e is not None and e.lo == e.hi:
+        return show(e.median)  # type: ignore[operator]
+    return tables.figure(e, None, show, runs=False)  # type: ignore[arg-type]
+
+
+def _figure_table(
+    metrics: pl.DataFrame,
+    by: list[str],
+    columns: list[tuple[str, str, object]],
+    target: float | None,
+    errors: str | None = None,
+) -> pl.DataFrame:
+    """One row per case of `by`: each of `columns` (header, metric, show) a figure cell
+    with the interval of its median (``tables.figure``, the count left to ``runs``), the
+    sum of the `errors` metric over every run when asked, the run count, and a note
+    marking the figures whose interval stayed wider than ±`target`. A case this machine
+    could not run keeps its row, the note saying why."""
+
+    schema = {k: metrics.schema[k] for k in by} if metrics.width else {k: pl.Int64 for k in by}
+    if metrics.height == 0:
+        return pl.DataFrame(schema={**schema, **{h: pl.String for h, _, _ in columns}, "runs": pl.String,
+                                    "note": pl.String})  # fmt: skip
+    summary = stats.summarize(metrics, by)
+    found = {metric: _estimates(summary, metric, by) for _, metric, _ in columns}
+    totals = _total(metrics, errors, by) if errors else {}
+    why = (
+        {tuple(r[k] for k in by): r["note"] for r in stats.unsupported(metrics, by).iter_rows(named=True)}
+        if ("note" in metrics.columns)
+        else {}
+    )
+    rows = []
+    for key in summary.select(by).unique(maintain_order=True).sort(by).iter_rows():
+        ests = [(header, found[metric].get(key), show) for header, metric, show in columns]
+        row: dict[str, object] = dict(zip(by, key))
+        for header, e, show in ests:
+            row[header] = figure_cell(e, show)
+        if errors:
+            row[f"{errors} (all runs)"] = totals.get(key)
+        row["runs"] = runs_text([e for _, e, _ in ests])
+        note = unstable_note([(h, e) for h, e, _ in ests], target)
+        row["note"] = note or (f"not run: {why[key]}" if key in why and all(e is None for _, e, _ in ests) else "")
+        rows.append(row)
+    out = {**schema, **{h: pl.String for h, _, _ in columns}}
+    if errors:
+        out[f"{errors} (all runs)"] = pl.Int64
+    return pl.DataFrame(rows, schema={**out, "runs": pl.String, "note": pl.String})
+
+
+def bulk_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Gbit/s per stream count: the median (a number, for the other machines' columns),
+    the interval of the median, the run count and the unstable mark (``stats.stability``)."""
     summary = stats.summarize(metrics, ["streams"]).filter(pl.col("metric") == "gbit_per_s")
-    return summary.select(
+    from .. import tables
+
+    marked = tables.with_intervals(summary, target)
+    return marked.select(
         "streams",
         pl.col("median").alias("Gbit/s"),
-        span("min", "max").alias("range"),
+        "interval",
+        pl.col("runs").cast(pl.Int64),
+        pl.col("stability").alias("note"),
     ).sort("streams")
 
 
-def ping_pong_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Round trips per second and their latency per connection count (medians)."""
-    wide = _medians(metrics, ["connections"], ["round_trips_per_s", "p50", "p99", "p99.9"])
-    return wide.select("connections", pl.col("round_trips_per_s").alias("round trips/s"), "p50", "p99", "p99.9").sort(
-        "connections"
-    )
+def ping_pong_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Round trips per second and their latency per connection count: each figure with
+    the interval of its median, one run count per row (``_figure_table``)."""
+    return _figure_table(
+        metrics,
+        ["connections"],
+        [("round trips/s", "round_trips_per_s", fmt.num), ("p50", "p50", duration_figure),
+         ("p99", "p99", duration_figure), ("p99.9", "p99.9", duration_figure)],
+        target,
+    )  # fmt: skip
 
 
-def closed_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Our server under the closed loop, per connection count: medians."""
-    wide = _medians(metrics, ["connections"], ["req_per_s", "errors", *LATENCY_COLUMNS])
-    return wide.select(
-        "connections",
-        pl.col("req_per_s").alias("req/s"),
-        *LATENCY_COLUMNS,
-        "errors",
-    ).sort("connections")
+def closed_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Our server under the closed loop, per connection count: req/s and latencies with
+    the intervals of their medians, errors summed over every run, the run count."""
+    return _figure_table(
+        metrics,
+        ["connections"],
+        [("req/s", "req_per_s", fmt.num), ("p50", "p50", duration_figure), ("p99", "p99", duration_figure),
+         ("p99.9", "p99.9", duration_figure)],
+        target,
+        errors="errors",
+    )  # fmt: skip
 
 
 def _best(summary: pl.DataFrame, metric: str, by: str) -> tuple[object, Estimate] | None:
@@ -105,17 +239,24 @@ def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: s
         return f"nothing was measured for one {noun} here"
     first = rows.row(0, named=True)
     one = Estimate.from_row(first)
-    runs = fmt.span(one.lo, one.hi)
-    text = f"{fmt.num(one.median)} {unit} with {fmt.count(int(first[by]), noun)} ({runs} over the runs)"
+    text = f"{fmt.num(one.median)} {unit} with {fmt.count(int(first[by]), noun)} ({interval_words(one)})"
     best = _best(summary, metric, by)
     if best is None or best[0] == first[by]:
         return text + f", more than any larger count of {noun}s by the medians"
     x, top = best
     c = claims.compare(top, one)
     return text + (
-        f"; the most by the medians was {fmt.num(top.median)} {unit} at {fmt.count(int(x), noun)}: "
-        f"{claims.phrase(c, more='more', less='less', same='about the same as')} the figure for one {noun}"
+        f"; the most by the medians was {fmt.num(top.median)} {unit} at {fmt.count(int(x), noun)} "
+        f"({interval_words(top)}): {_compared(c, f'the figure for one {noun}', more='more', less='less')}"
     )
+
+
+def interval_words(e: Estimate, show: object = fmt.num) -> str:
+    """'interval 28.9–34.7, 3 runs': the interval of a median and its run count, for a
+    parenthesis in a sentence."""
+    if e.lo == e.hi:
+        return fmt.count(e.runs, "run")
+    return f"interval {show(e.lo)}–{show(e.hi)}, {fmt.count(e.runs, 'run')}"  # type: ignore[operator]
 
 
 def bulk_sentence(metrics: pl.DataFrame) -> str:
@@ -137,8 +278,13 @@ def round_trip_sentence(metrics: pl.DataFrame) -> str:
     text = "Request/response managed " + _against_one(
         summary, "round_trips_per_s", "connections", "round trips per second", "connection"
     )
-    p50 = stats.pick(summary, "p50", connections=int(summary["connections"].min()))
-    return text + f". One connection's round trip took {fmt.duration_us(p50)} at the median."
+    p50 = stats.estimate(summary, "p50", connections=int(summary["connections"].min()))
+    if p50 is None:
+        return text + "."
+    return (
+        text + f". One connection's round trip took {fmt.duration_us(p50.median)} at the median "
+        f"({interval_words(p50, fmt.duration_us)})."
+    )
 
 
 def closed_sentence(metrics: pl.DataFrame) -> str:
@@ -168,18 +314,22 @@ def closed_curve(metrics: pl.DataFrame) -> pl.DataFrame:
     return summary.with_columns(series=pl.lit("requests per second")).sort("connections")
 
 
-def open_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """Offered rate against what came back and its latency (medians)."""
-    wide = _medians(metrics, ["share", "rate"], ["sent_per_s", "req_per_s", "errors", "p50", "p99", "p99.9", "max"])
-    return wide.select(
+def open_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """Offered rate (set, not measured) against what came back and its latency: each
+    measured figure with the interval of its median, errors summed over every run, the
+    run count (``_figure_table``)."""
+    table = _figure_table(
+        metrics,
+        ["share", "rate"],
+        [("answered req/s", "req_per_s", fmt.num), ("p50", "p50", duration_figure), ("p99", "p99", duration_figure),
+         ("p99.9", "p99.9", duration_figure)],
+        target,
+        errors="errors",
+    )  # fmt: skip
+    return table.select(
         pl.col("rate").alias("offered req/s"),
-        pl.col("share").alias("share of the closed loop's best"),
-        pl.col("req_per_s").alias("answered req/s"),
-        "p50",
-        "p99",
-        "p99.9",
-        "max",
-        "errors",
+        pl.col("share").alias("share of best"),
+        pl.exclude("rate", "share"),
     ).sort("offered req/s")
 
 
@@ -244,8 +394,8 @@ def knee(metrics: pl.DataFrame) -> dict | None:
     """The open loop's capacity: the highest offered rate up to which the server kept up
     and every p99 stayed ``near`` the lightest load's. With it: the lightest load's p99
     (`base_p99`), the first rate past it (`next_rate`, None when every rate was fine)
-    and why it stopped there (`why`: 'above', 'unclear' or 'behind', the server not
-    keeping up); the answered rate's shape over the offered rates (`shape`,
+    and why it stopped there (`why`: 'above', 'unclear', 'behind' (the server clearly not
+    keeping up) or 'lagging' (whether it kept up unclear); the answered rate's shape over the offered rates (`shape`,
     ``claims.curve``). None when no rate was measured or the lightest was not kept up."""
     points = open_points(metrics)
     if not points or not kept_up(points[0]):
@@ -255,7 +405,8 @@ def knee(metrics: pl.DataFrame) -> dict | None:
     for p in points[1:]:
         word = near(p["p99"], base)
         if not kept_up(p):
-            stop, why = p, "behind"
+            below = claims.compare(p["answered"], Estimate.exact(KEEP_UP * p["rate"])).direction == claims.LOWER
+            stop, why = p, "behind" if below else "lagging"
             break
         if word != "near" and word != "below":
             stop, why = p, word
@@ -272,6 +423,7 @@ def knee(metrics: pl.DataFrame) -> dict | None:
         "base_estimate": base,
         "next_rate": None if stop is None else stop["rate"],
         "next_p99": None if stop is None else stop["p99"],
+        "next_answered": None if stop is None else stop["answered"],
         "why": why,
         "lightest": best is points[0],
         "shape": shape,
@@ -309,7 +461,19 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
     if why is None:
         text += "No rate offered took it past that, so the measured range holds no point where the tail leaves it."
     elif why == "behind":
-        text += f"At {_rate(nxt)} offered the server no longer answered what it was sent."
+        a = point["next_answered"]
+        text += (
+            f"At {_rate(nxt)} offered the server no longer answered what it was sent: "
+            f"{fmt.num(a.median)} a second ({interval_words(a)}), clearly below {fmt.share(KEEP_UP, 2)} of it."
+        )
+    elif why == "lagging":
+        a = point["next_answered"]
+        text += (
+            f"At {_rate(nxt)} offered, whether the server kept up is unclear: it answered {fmt.num(a.median)} a "
+            f"second by the median, but the runs reach down to {fmt.num(a.lo)}, below {fmt.share(KEEP_UP, 2)} of the "
+            f"offered rate (the p99 there was {_us_range(point['next_p99'])}), so the book does not count that rate "
+            "as kept up."
+        )
     elif why == "above":
         text += (
             f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}, clearly above it "
@@ -321,10 +485,15 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             f"{fmt.ratio(NEAR)} of the baseline ({near_means}), so whether the tail had left it is inconclusive on "
             "this machine."
         )
-    if nxt is not None and not point["lightest"]:
+    if nxt is not None and not point["lightest"] and why in ("above", "behind"):
         text += (
             f" The knee is therefore somewhere from {_rate(point['rate'])} to {_rate(nxt)} offered: the spacing of "
             "the offered rates is its error bar, and the p99 ranges above are those of the runs at each end."
+        )
+    elif nxt is not None and not point["lightest"]:
+        text += (
+            f" The knee is therefore at {_rate(point['rate'])} offered or above; whether it lies below "
+            f"{_rate(nxt)} these runs cannot tell."
         )
     return text + " " + _answered_words(point["shape"], point.get("after_knee"))
 
@@ -362,9 +531,9 @@ def omission_sentence(open_light: Estimate | None, closed_same: Estimate | None,
     c = claims.compare(open_light, closed_same)
     conns = fmt.count(connections, "connection") if connections else "the same connections"
     head = (
-        f"On {conns}, the open loop's p99 at its lightest load ({_us_range(open_light) if open_light else 'n/a'}) "
-        f"was {claims.phrase(c, more='higher', less='lower', same='about the same as')} the closed loop's "
-        f"({_us_range(closed_same) if closed_same else 'n/a'})"
+        f"On {conns}, the open loop's p99 at its lightest load was {_us_range(open_light) if open_light else 'n/a'} "
+        f"and the closed loop's {_us_range(closed_same) if closed_same else 'n/a'} (the intervals of their medians): "
+        f"the open loop's was {_compared(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
     )
     if c.direction == claims.HIGHER:
         return (
@@ -381,9 +550,12 @@ def omission_sentence(open_light: Estimate | None, closed_same: Estimate | None,
     return head + ": this pair of runs cannot show coordinated omission on this machine."
 
 
-def plan_sentence(point: dict | None, best_closed: float | None, target: float = TARGET_RATE) -> str:
+def plan_sentence(
+    point: dict | None, best_closed: float | None, target: float = TARGET_RATE, closed: Estimate | None = None
+) -> str:
     """'What it means': machines like this one for `target` requests per second, at the
-    open loop's capacity (``knee``) and flat out."""
+    open loop's capacity (``knee``: a range where the next offered rate bounds it) and
+    flat out (the closed loop's best, with the machines its interval allows: `closed`)."""
     goal = f"{fmt.num(target)} hello-world requests per second"
     if point is None:
         text = (
@@ -398,16 +570,28 @@ def plan_sentence(point: dict | None, best_closed: float | None, target: float =
             "which that held here"
         )
         if point["lightest"] and point["next_rate"] is not None:
+            text += " (the lightest rate measured, so a floor)"
+        fewest = machines_for(point["next_rate"], target) if point["next_rate"] is not None else None
+        if fewest is not None and fewest < (needed or 0):
             text += (
-                f" (the lightest rate measured, so a floor: the true figure lies between it and the next rate, "
-                f"{_rate(point['next_rate'])})"
+                f"; the knee lies below the next rate measured, {_rate(point['next_rate'])}, where that no longer "
+                f"held, so no fewer than {fmt.count(fewest, 'machine')}"
+                if point["why"] in ("above", "behind")
+                else f"; the next rate measured, {_rate(point['next_rate'])}, was inconclusive, so it could take as "
+                f"few as {fmt.count(fewest, 'machine')}"
             )
         text += "."
     if best_closed:
+        count = machines_for(best_closed, target)
         text += (
-            f" Run flat out, at the closed loop's best of {_rate(best_closed)}, it takes "
-            f"{fmt.count(machines_for(best_closed, target), 'machine')}, with queues and tails to match."
+            f" Run flat out, at the closed loop's best of {_rate(best_closed)}, it takes {fmt.count(count, 'machine')}"
         )
+        if closed is not None and closed.lo > 0 and closed.lo != closed.hi:
+            low, high = machines_for(closed.hi, target), machines_for(closed.lo, target)
+            if low != high:
+                span_text = fmt.span(closed.lo, closed.hi)
+                text += f" ({fmt.exact(low)} to {fmt.exact(high)} over that rate's interval, {span_text})"
+        text += ", with queues and tails to match."
     return text
 
 
@@ -437,28 +621,26 @@ def http_versus_reference(
     theirs = ref.select(
         label=pl.concat_str(
             pl.col("machine"),
-            pl.lit(": seed's server, "),
-            pl.col("concurrency").cast(pl.String),
-            pl.lit(" conns (seed "),
+            pl.lit(", seed "),
             pl.col("source").str.slice(0, 3),
-            pl.lit(")"),
+            pl.lit(": "),
+            pl.col("concurrency").cast(pl.String),
+            pl.lit(" conns"),
         ),
         req_per_s=pl.col("value"),
         this_machine=pl.lit(False),
     )
     guess = reference.load("guesses").filter((pl.col("subject") == "http") & (pl.col("metric") == "req_per_s"))
     guessed = guess.select(
-        label=pl.concat_str(
-            pl.col("machine"), pl.lit(": guessed (seed "), pl.col("source").str.slice(0, 3), pl.lit(")")
-        ),
+        label=pl.concat_str(pl.col("machine"), pl.lit(", seed "), pl.col("source").str.slice(0, 3), pl.lit(": guess")),
         req_per_s=pl.col("value"),
         this_machine=pl.lit(False),
     )
-    conns = "" if connections is None else f", {fmt.count(int(connections), 'conn')}"
-    go_conns = "" if go_connections is None else f", {fmt.count(int(go_connections), 'conn')}"
+    conns = "" if connections is None else f": {fmt.count(int(connections), 'conn')}"
+    go_conns = "" if go_connections is None else f": {fmt.count(int(go_connections), 'conn')}"
     ours = pl.DataFrame(
         {
-            "label": [f"{THIS_MACHINE}: our C++ server{conns}", f"{THIS_MACHINE}: Go net/http server{go_conns}"],
+            "label": [f"{THIS_MACHINE}, ours (C++){conns}", f"{THIS_MACHINE}, Go{go_conns}"],
             "req_per_s": [best, go_best],
             "this_machine": [True, True],
         },
@@ -468,7 +650,11 @@ def http_versus_reference(
 
 
 def http_seed_sentence(
-    best: float | None, connections: int | None, go: Estimate | None = None, go_connections: int | None = None
+    best: float | None,
+    connections: int | None,
+    go: Estimate | None = None,
+    go_connections: int | None = None,
+    cpus: int | None = None,
 ) -> str:
     """This machine's best hello-world rate beside seed 000's laptop, with what differs
     besides the machine: the setups differ, so no ratio ('not comparable')."""
@@ -505,55 +691,200 @@ def http_seed_sentence(
             "(see the servers' section)."
         )
     c = claims.compare(go, Estimate.exact(laptop))
+    differ = ["the load generator (ours, C++, not the seed's Go one)"]
+    if seed_c is None or int(go_connections) != seed_c:
+        differ.append("the connection count")
+    differ.append("the run length")
+    listed = ", ".join(differ[:-1]) + " and " + differ[-1]
+    laptop_cpus = _logical_cpus("laptop")
+    shared = (
+        f" Here the load generator also shares the server's {fmt.count(int(cpus), 'logical CPU')}"
+        + (f"; the laptop had {fmt.exact(laptop_cpus)}." if laptop_cpus else ".")
+        if cpus
+        else ""
+    )
     return text + (
         " Our C++ server against the laptop would compare code as much as machines. The like-for-like row is a Go "
         "net/http hello world (this book's, since the seed names its Go load generator but not its server) under "
-        f"our load generator: {_rate(go.median)} ({fmt.span(go.lo, go.hi)}) at "
+        f"our load generator: {_rate(go.median)} ({interval_words(go)}) at "
         f"{fmt.count(int(go_connections), 'connection')}, "
-        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} the laptop's figure. Still "
-        "different besides the machine: the load generator (ours, C++, not the seed's Go one), the connection count "
-        "and the run length; the seed's server may not have been net/http at all."
+        f"{_compared(c, 'the laptop' + chr(39) + 's figure', more='faster', less='slower', same='about as fast as')}."
+        f" Still different besides the machine: {listed}; the seed's server may not have been net/http at all." + shared
     )
 
 
-def server_tables(runs: pl.DataFrame, tool: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _logical_cpus(machine: str) -> int | None:
+    """A reference machine's logical CPUs, as ``machines.csv`` states them (None: not stated)."""
+    import re
+
+    rows = reference.machines().filter(pl.col("machine") == machine)
+    found = re.search(r"(\d+) (?:logical CPUs|vCPUs)", str(rows["cpu"][0])) if rows.height else None
+    return int(found.group(1)) if found else None
+
+
+def server_tables(runs: pl.DataFrame, tool: str, target: float | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Ours beside `tool` (nginx, go): requests/s under each closed-loop generator and
     connection count, and p99 at our open loop's knee, each with per-round ratios,
-    their range and the verdict (``crosscheck_table``)."""
+    their interval and the verdict (``crosscheck_table``)."""
     if runs.height == 0 or "generator" not in runs.columns:
         empty = pl.DataFrame({"generator": pl.Series([], dtype=pl.String)})
         return empty, empty
     closed_runs = runs.filter(pl.col("generator") != KNEE_GENERATOR)
     knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
-    closed_t = crosscheck_table(closed_runs, ["generator", "connections"], "req_per_s", "req/s", tool)
+    closed_t = crosscheck_table(closed_runs, ["generator", "connections"], "req_per_s", "req/s", tool, target)
     knee_t = (
-        crosscheck_table(knee_runs, ["connections", "rate"], "p99", "µs", tool)
+        crosscheck_table(knee_runs, ["connections", "rate"], "p99", "µs", tool, target, show=duration_figure)
         if knee_runs.filter(pl.col("metric") == "p99").height
         else pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
     )
     return closed_t, knee_t
 
 
+def _errors_words(runs: pl.DataFrame, tool: str, name: str, by: list[str]) -> str:
+    """Why rows with errors get no verdict: which side counted how many, where, and what
+    nginx's default does to a keep-alive connection (its 1,000-request limit)."""
+    found = case_errors(runs, by, tool)
+    if not found:
+        return ""
+    where = "; ".join(
+        f"{', '.join(f'{TOOL_NAMES.get(t, t) if t != tool else name} {fmt.exact(n)}' for t, n in sorted(e.items()))} "
+        f"at {fmt.count(int(dict(zip(by, key)).get('connections', 0)), 'connection')}"
+        for key, e in found.items()
+    )
+    text = (
+        f" Errors, over all runs ({where}), are connections the server closed and answers that were not "
+        "the expected one; a round with errors did not do the same work on both sides, so those rows get no verdict."
+    )
+    if tool == "nginx" and set().union(*(e.keys() for e in found.values())) == {"nginx"}:
+        text += (
+            " nginx closes a keep-alive connection after 1,000 requests unless told otherwise, and our load "
+            "generator counts each close and connects again; the book's nginx configuration now keeps connections "
+            "open (keepalive_requests), and a set measured before that change shows such errors where a connection "
+            "carries about 1,000 requests in a run. wrk connects again without counting an error, so in such a set "
+            "its nginx rows carry those reconnections too, one per 1,000 requests on a connection."
+        )
+    return text
+
+
 def server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
-    """What the rows of ours beside `tool` say, generator by generator (``claims.crosscheck``)."""
+    """What the rows of ours beside `tool` say, generator by generator (``claims.crosscheck``);
+    a row whose runs counted errors is said to have them, not compared."""
     if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
         why = "; ".join(stats.reasons(runs)) if runs.height else ""
         return f"{name} did not run here ({why or 'no result'})."
     parts = []
+    by = ["generator", "connections"]
+    errors = case_errors(runs, by, tool)
     for gen in sorted(set(runs["generator"].to_list()) - {KNEE_GENERATOR}):
         part = runs.filter(pl.col("generator") == gen)
         for conns in sorted(part["connections"].unique().to_list()):
+            who = "our load generator" if gen == "howfast" else gen
+            where = f"under {who} at {fmt.count(int(conns), 'connection')}"
+            if (gen, conns) in errors:
+                parts.append(f"{where} the runs counted errors, so there is no verdict")
+                continue
             ratio = ratio_estimate(part, "req_per_s", tool, connections=conns)
             verdict = claims.crosscheck(ratio)
-            who = "our load generator" if gen == "howfast" else gen
-            parts.append(
-                f"under {who} at {fmt.count(int(conns), 'connection')} our server "
-                f"{verdict.words(more='faster', less='slower', tool=name)}"
-            )
+            parts.append(f"{where} our server {verdict.words(more='faster', less='slower', tool=name)}")
     if not parts:
         why = "; ".join(stats.reasons(runs))
         return f"{name} did not run here ({why or 'no result'})."
-    return "Run for run, " + "; ".join(parts) + " (ours over theirs, the median of the rounds and its interval)."
+    return (
+        "Run for run, "
+        + "; ".join(parts)
+        + " (ours over theirs, the median of the rounds and its interval)."
+        + _errors_words(runs.filter(pl.col("generator") != KNEE_GENERATOR), tool, name, by)
+    )
+
+
+def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> str:
+    """Our server under our own closed loop is measured in the closed-loop table and again
+    beside each other server (`pairs`: the name a reader reads -> its runs): at each
+    connection count they share, every figure with its interval, whether they differ
+    (``claims.compare``, each against the closed-loop table's) and which one a table reads."""
+    if closed.height == 0 or "connections" not in closed.columns:
+        return ""
+    table = stats.summarize(closed, ["connections"])
+    parts = []
+    differ = False
+    for conns in sorted(closed["connections"].unique().to_list()):
+        base = _estimate_row(table.filter(pl.col("connections") == conns), "req_per_s")
+        seen = []
+        for name, runs in pairs.items():
+            if runs.height == 0 or not {"tool", "generator", "connections"} <= set(runs.columns):
+                continue
+            ours = runs.filter(
+                (pl.col("tool") == "howfast") & (pl.col("generator") == "howfast") & (pl.col("connections") == conns)
+            )
+            e = _estimate_row(stats.summarize(ours, ["connections"]), "req_per_s") if ours.height else None
+            if e is not None:
+                seen.append((name, e))
+        if base is None or not seen:
+            continue
+        differ = differ or any(claims.compare(e, base).direction in (claims.HIGHER, claims.LOWER) for _, e in seen)
+        beside = "; ".join(f"beside {name}, {fmt.num(e.median)} ({fmt.span(e.lo, e.hi)})" for name, e in seen)
+        parts.append(
+            f"at {fmt.count(int(conns), 'connection')}, {fmt.num(base.median)} ({fmt.span(base.lo, base.hi)}) in the "
+            f"closed-loop table; {beside}"
+        )
+    if not parts:
+        return ""
+    verdict = (
+        "some lie clear of the closed-loop table's figure: they ran minutes apart, and other programs' load on the "
+        "CPUs changed in between"
+        if differ
+        else "each one's interval overlaps the closed-loop table's, so they cannot be told apart"
+    )
+    return (
+        "Our server under our own load generator appears in more than one table, in requests per second: "
+        + "; ".join(parts)
+        + f". {verdict[0].upper() + verdict[1:]}; each comparison reads the ratio of runs made one right after the "
+        "other, not the figures across tables."
+    )
+
+
+def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
+    """Ours beside `tool` under our open loop at our knee's rate: the p99 per round
+    (``claims.crosscheck``; lower is better), and whether `tool` kept up with that rate."""
+    if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
+        return ""
+    knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
+    if knee_runs.filter(pl.col("metric") == "p99").height == 0:
+        return f"The open-loop row for {name} did not run here."
+    rate = float(knee_runs["rate"].max())
+    conns = int(knee_runs["connections"].max())
+    if case_errors(knee_runs, ["connections", "rate"], tool):
+        return (
+            f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')} the runs counted errors, so the p99s are "
+            "not compared." + _errors_words(knee_runs, tool, name, ["connections", "rate"])
+        )
+    verdict = claims.crosscheck(ratio_estimate(knee_runs, "p99", tool))
+    r = verdict.ratio
+    summary = stats.summarize(knee_runs, ["tool"])
+    answered = (
+        stats.estimate(summary, "req_per_s", tool=tool)
+        if (summary.filter((pl.col("tool") == tool) & (pl.col("metric") == "req_per_s")).height)
+        else None
+    )
+    theirs = name + chr(39) + "s"
+    if r is None:
+        said = f"was not compared with {theirs}"
+    else:
+        span = f"ours over theirs {fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)} over {fmt.count(r.runs, 'round')}"
+        said = {
+            "agrees": f"matched {theirs} ({fmt.ratio(r.median)}; {span})",
+            "ours higher": f"was {fmt.ratio(r.median)} {theirs}, worse ({span})",
+            "ours lower": f"was {fmt.ratio(1 / r.median)} lower than {theirs}, better ({span})",
+        }.get(
+            verdict.outcome, f"could not be told apart from {theirs} ({fmt.ratio(r.median)} by the median, but {span})"
+        )
+    text = f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')}, our server's p99 {said}, run for run."
+    if answered is not None:
+        kept = kept_up({"rate": rate, "answered": answered})
+        text += f" {name} answered {fmt.num(answered.median)} a second ({interval_words(answered)}): " + (
+            "it kept up with the offered rate." if kept else "not clearly all it was offered."
+        )
+    return text
 
 
 def reference_value(subject: str, /, **where: object) -> float | None:
@@ -579,13 +910,22 @@ def seed_tcp() -> dict[str, float | None]:
     return {"gbit": gbit, "ops": ops, "bytes_per_op": per_op}
 
 
-def tcp_versus_reference(bulk_one: float | None, ping_best: float | None, *, write_size: int = 1 << 20,
-                         message: int = 64) -> pl.DataFrame:  # fmt: skip
-    """Our 1-stream Gbit/s and best round trips/s beside seed 000's TCP figures, with
+def tcp_versus_reference(
+    bulk_one: Estimate | float | None,
+    ping_best: Estimate | float | None,
+    *,
+    write_size: int = 1 << 20,
+    message: int = 64,
+    ping_connections: int | None = None,
+    target: float | None = None,
+) -> pl.DataFrame:
+    """Our 1-stream Gbit/s and best round trips/s (each with the interval of its median
+    and its run count, ``tables.figure``) beside seed 000's TCP figures as printed, with
     the size each moves per operation and whether the two are comparable."""
+    from .. import tables
+
     seed = seed_tcp()
     per_op = seed["bytes_per_op"]
-    seed_size = "n/a" if per_op is None else f"about {fmt.size(per_op)} ({fmt.exact(round(per_op))} bytes)"
 
     def verdict(ours: int) -> str:
         if per_op is None:
@@ -594,16 +934,19 @@ def tcp_versus_reference(bulk_one: float | None, ping_best: float | None, *, wri
             return "comparable in size"
         return f"not comparable: {fmt.size(ours)} against {fmt.size(per_op)} per operation"
 
+    def cell(x: Estimate | float | None) -> str:
+        return tables.figure(x, target) if isinstance(x, Estimate) or x is None else fmt.num(x)
+
+    at = f", {fmt.count(ping_connections, 'connection')}" if ping_connections else ""
     return pl.DataFrame(
         {
-            "figure": ["bulk, Gbit/s (1 stream)", "request/response, round trips/s"],
-            "this machine": [fmt.num(bulk_one), fmt.num(ping_best)],
+            "figure": ["bulk, Gbit/s (1 stream)", f"request/response, round trips/s (the most{at})"],
+            "this machine": [cell(bulk_one), cell(ping_best)],
             "bytes per operation here": [f"{fmt.size(write_size)} writes", f"{fmt.exact(message)}-byte messages"],
             "laptop (seed 000), as printed": [
                 "n/a" if seed["gbit"] is None else f"{printed(seed['gbit'], 1)} Gbit/s",
                 "n/a" if seed["ops"] is None else f"about {printed(seed['ops'], 0)} ops/s",
             ],
-            "seed's bytes per operation": [seed_size, seed_size],
             "comparison": [verdict(write_size), verdict(message)],
         }
     )
@@ -616,15 +959,18 @@ def _seed_size_estimate(metrics: pl.DataFrame, metric: str) -> Estimate | None:
     return stats.estimate(stats.summarize(rows, ["write_size"]), metric)
 
 
-def tcp_seed_size_table(metrics: pl.DataFrame) -> pl.DataFrame:
+def tcp_seed_size_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Our one stream of writes the size of seed 000's TCP operation beside its line:
-    both of its figures, ours with the interval of the median, the ratio's range and the
-    words ``claims.compare`` allows (the seed's figure is taken as printed)."""
+    both of its figures, ours with the interval of the median and the run count
+    (``tables.figure``), the seed's as printed, the ratio with the range the interval
+    allows and the words ``claims.compare`` allows."""
+    from .. import tables
+
     seed = seed_tcp()
     rows = []
     for metric, name, theirs, unit in (
         ("gbit_per_s", "Gbit/s", seed["gbit"], "Gbit/s"),
-        ("ops_per_s", "writes (operations) per second", seed["ops"], "ops/s"),
+        ("ops_per_s", "writes per second", seed["ops"], "ops/s"),
     ):
         ours = _seed_size_estimate(metrics, metric)
         if ours is None or theirs is None:
@@ -632,16 +978,15 @@ def tcp_seed_size_table(metrics: pl.DataFrame) -> pl.DataFrame:
         c = claims.compare(ours, Estimate.exact(theirs))
         rows.append({
             "figure": name,
-            "this machine": fmt.num(ours.median),
-            "interval": fmt.span(ours.lo, ours.hi),
+            "this machine": tables.figure(ours, target),
             "laptop (seed 000), as printed": f"about {printed(theirs, 1 if unit == 'Gbit/s' else 0)}",
-            "this / laptop": fmt.ratio(c.ratio) if c.ratio else "n/a",
-            "range of the ratio": fmt.span(c.lo, c.hi, 2) if c.lo else "n/a",
+            "this / laptop": claims.ratio_interval(c),
             "reads": claims.phrase(c, more="higher", less="lower", same="about the same as") + " the laptop",
         })  # fmt: skip
-    size = int(metrics["write_size"].max()) if metrics.height and "write_size" in metrics.columns else None
-    frame = pl.DataFrame(rows) if rows else pl.DataFrame({"figure": pl.Series([], dtype=pl.String)})
-    return frame.with_columns(pl.lit(f"{fmt.exact(size)}-byte writes" if size else "n/a").alias("write size"))
+    if rows:
+        return pl.DataFrame(rows)
+    why = "; ".join(stats.reasons(metrics)) if metrics.height else ""
+    return pl.DataFrame({"figure": [f"not run here: {why}" if why else "not run here"]})
 
 
 def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64, seed_sized: bool = False) -> str:
@@ -676,9 +1021,8 @@ def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64, seed_size
 # ---- Redis ----------------------------------------------------------------------------
 
 
-def suite_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """The redis-benchmark suite: this machine's median req/s and p50 beside the laptop's."""
-    wide = _medians(metrics, ["test"], ["req_per_s", "p50", "p99"])
+def _laptop_suite() -> dict[str, float]:
+    """Seed 000's redis-benchmark req/s per test (lower-case id), as printed."""
     ref = reference.load("redis_benchmark").filter(
         (pl.col("machine") == "laptop") & (pl.col("metric") == "req_per_s") & (pl.col("test") != "summary")
     )
@@ -689,41 +1033,114 @@ def suite_table(metrics: pl.DataFrame) -> pl.DataFrame:
             needed=pl.col("test").str.contains("needed"),
         )
         .filter(~pl.col("needed"))
-        .drop("needed")
-        .unique("test", keep="first")
+        .unique("test", keep="first", maintain_order=True)
     )
-    table = wide.join(laptop, on="test", how="left", maintain_order="left")
-    return table.select(
-        pl.col("test").str.to_uppercase().alias("test"),
-        pl.col("req_per_s").alias("req/s"),
-        pl.col("laptop").alias("laptop req/s (seed 000)"),
-        (pl.col("req_per_s") / pl.col("laptop")).alias("this / laptop"),
-        "p50",
-        "p99",
+    return dict(zip(laptop["test"].to_list(), laptop["laptop"].to_list()))
+
+
+def suite_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """The redis-benchmark suite: this machine's req/s, p50 and p99, each with the
+    interval of its median and one run count (``_figure_table``), beside the laptop's
+    req/s as printed and the ratio with the range this machine's interval allows."""
+    table = _figure_table(
+        metrics,
+        ["test"],
+        [("req/s", "req_per_s", fmt.num), ("p50", "p50", duration_figure), ("p99", "p99", duration_figure)],
+        target,
     )
+    if table.height == 0:
+        return table.select(
+            pl.col("test"), "req/s", pl.lit(None, dtype=pl.Float64).alias("laptop (seed 000)"),
+            pl.lit(None, dtype=pl.String).alias("this / laptop"), "p50", "p99", "runs", "note",
+        )  # fmt: skip
+    laptop = _laptop_suite()
+    summary = stats.summarize(metrics, ["test"])
+    found = _estimates(summary, "req_per_s", ["test"])
+    order = metrics.select("test").unique(maintain_order=True)["test"].to_list()
+    ratios, printed_values = [], []
+    for test in table["test"].to_list():
+        theirs = laptop.get(str(test))
+        ours = found.get((test,))
+        printed_values.append(theirs)
+        ratios.append(
+            claims.ratio_interval(claims.compare(ours, Estimate.exact(theirs))) if ours and theirs else fmt.NA
+        )
+    return (
+        table.with_columns(
+            pl.Series("laptop (seed 000)", printed_values, dtype=pl.Float64),
+            pl.Series("this / laptop", ratios, dtype=pl.String),
+            pl.col("test").replace_strict({t: i for i, t in enumerate(order)}, default=len(order)).alias("_order"),
+        )
+        .sort("_order")
+        .select(
+            pl.col("test").str.to_uppercase(), "req/s", "laptop (seed 000)", "this / laptop", "p50", "p99", "runs",
+            "note",
+        )
+    )  # fmt: skip
 
 
-def redis_py_table(metrics: pl.DataFrame) -> pl.DataFrame:
-    """GETs on one connection per pipeline size: redis-py beside redis-benchmark (C)."""
-    summary = stats.summarize(metrics, ["client", "pipeline"])
-    ops = summary.filter(pl.col("metric") == "ops_per_s").pivot(on="client", index="pipeline", values="median")
-    for col in ("redis-py", "redis-benchmark"):
-        if col not in ops.columns:
-            ops = ops.with_columns(pl.lit(None, dtype=pl.Float64).alias(col))
-    return ops.select(
-        "pipeline",
-        pl.col("redis-py").alias("redis-py commands/s"),
-        pl.col("redis-benchmark").alias("redis-benchmark commands/s"),
-        (1e6 / pl.col("redis-py")).alias("redis-py per command"),
-        (1e6 / pl.col("redis-benchmark")).alias("redis-benchmark per command"),
-        (1e6 / pl.col("redis-py") - 1e6 / pl.col("redis-benchmark")).alias("Python's extra per command"),
-    ).sort("pipeline")
+def redis_py_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+    """GETs on one connection per pipeline size: redis-py beside redis-benchmark (C),
+    commands per second with the interval of each median, the time per command of each
+    (1 / the rate, by the medians: the interval is the rate's), and the difference with
+    the range both intervals allow."""
+    from .. import tables
+
+    summary = stats.summarize(metrics, ["client", "pipeline"]) if metrics.height else pl.DataFrame()
+    found = _estimates(summary, "ops_per_s", ["client", "pipeline"]) if summary.height else {}
+    pipelines = sorted({int(p) for _, p in found})
+    rows = []
+    for p in pipelines:
+        py, c = found.get(("redis-py", p)), found.get(("redis-benchmark", p))
+        per = [fmt.NA if e is None else fmt.duration_us(1e6 / e.median) for e in (py, c)]
+        rows.append({
+            "pipeline": p,
+            "redis-py, commands/s": tables.figure(py, None, runs=False),
+            "redis-benchmark, commands/s": tables.figure(c, None, runs=False),
+            "per command, py / C": f"{per[0]} / {per[1]}",
+            "Python's extra": extra_text(extra_range(py, c)),
+            "runs": runs_text([py, c]),
+            "note": unstable_note([("redis-py", py), ("redis-benchmark", c)], target),
+        })  # fmt: skip
+    names = ["redis-py, commands/s", "redis-benchmark, commands/s", "per command, py / C", "Python's extra", "runs",
+             "note"]  # fmt: skip
+    return pl.DataFrame(rows, schema={"pipeline": pl.Int64, **{n: pl.String for n in names}})
 
 
-def pack_cost(metrics: pl.DataFrame) -> float | None:
-    """Median µs redis-py spends packing one command (no network)."""
-    summary = stats.summarize(metrics.filter(pl.col("client") == "redis-py"), ["client"])
-    return stats.pick(summary, "pack_us", client="redis-py")
+def extra_range(py: Estimate | None, c: Estimate | None) -> Estimate | None:
+    """redis-py's µs per command less redis-benchmark's, by the medians, with the range
+    both rates' intervals allow (low: py's fastest against C's slowest)."""
+    if py is None or c is None or py.lo <= 0 or c.lo <= 0:
+        return None
+    median = 1e6 / py.median - 1e6 / c.median
+    lo, hi = 1e6 / py.hi - 1e6 / c.lo, 1e6 / py.lo - 1e6 / c.hi
+    return Estimate(median, min(lo, median), max(hi, median), min(py.runs, c.runs), None)
+
+
+def extra_text(e: Estimate | None) -> str:
+    """A table cell for Python's extra time per command: the median with its range,
+    'none' where redis-py was not the slower even at the range's top."""
+    if e is None:
+        return fmt.NA
+    if e.hi <= 0:
+        return "none"
+    if e.median <= 0:
+        return f"none by the medians (up to {fmt.duration_us(e.hi)})"
+    low = fmt.duration_us(e.lo) if e.lo > 0 else "none"
+    return f"{fmt.duration_us(e.median)} ({low} to {fmt.duration_us(e.hi)})"
+
+
+def pack_cost(metrics: pl.DataFrame) -> Estimate | None:
+    """The µs redis-py spends packing one command (no network): the median of its runs
+    with its interval."""
+    rows = (
+        metrics.filter((pl.col("client") == "redis-py") & (pl.col("metric") == "pack_us"))
+        if (metrics.height and "client" in metrics.columns)
+        else pl.DataFrame()
+    )
+    if rows.height == 0:
+        return None
+    return stats.estimate(stats.summarize(rows, ["client"]), "pack_us", client="redis-py")
 
 
 def _per_command_us(summary: pl.DataFrame, client: str, pipeline: int) -> Estimate | None:
@@ -741,38 +1158,49 @@ def extra_us(us: float | None) -> str:
     return fmt.NA if us is None else ("none" if us <= 0 else fmt.duration_us(us))
 
 
-def gap_sentence(metrics: pl.DataFrame, pack_us: float | None) -> str:
+def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str:
     """Why redis-py is slower (or not) than redis-benchmark on one connection: the time
     per command of each, compared over their intervals (``claims.compare``)."""
-    table = redis_py_table(metrics) if metrics.height else pl.DataFrame()
-    rows = table.drop_nulls(["redis-py commands/s", "redis-benchmark commands/s"]) if table.height else table
-    if rows.height == 0:
+    summary = stats.summarize(metrics, ["client", "pipeline"]) if metrics.height else pl.DataFrame()
+    found = _estimates(summary, "ops_per_s", ["client", "pipeline"]) if summary.height else {}
+    both = sorted(p for (client, p) in found if client == "redis-py" and ("redis-benchmark", p) in found)
+    if not both:
         return "redis-py and redis-benchmark did not both run here, so their gap is not measured."
-    summary = stats.summarize(metrics, ["client", "pipeline"])
-    single = rows.row(0, named=True)
-    deep = rows.row(rows.height - 1, named=True)
-    py = _per_command_us(summary, "redis-py", single["pipeline"])
-    c_client = _per_command_us(summary, "redis-benchmark", single["pipeline"])
+    single, deep = both[0], both[-1]
+    py_rate, c_rate = found[("redis-py", single)], found[("redis-benchmark", single)]
+    py = _per_command_us(summary, "redis-py", single)
+    c_client = _per_command_us(summary, "redis-benchmark", single)
     c = claims.compare(py, c_client)
+    call = "the C client" + chr(39) + "s"
     text = (
-        f"One GET at a time, redis-py managed {fmt.num(single['redis-py commands/s'])} commands per second and "
-        f"redis-benchmark {fmt.num(single['redis-benchmark commands/s'])}: a redis-py call took "
-        f"{claims.phrase(c, more='longer', less='less time', same='about as long as')} the C client's."
+        f"One GET at a time, redis-py managed {fmt.num(py_rate.median)} commands per second "
+        f"({interval_words(py_rate)}) and redis-benchmark {fmt.num(c_rate.median)} ({interval_words(c_rate)}): "
+        f"a redis-py call took {_compared(c, call, more='longer', less='less time', same='about as long as')}."
     )
-    if c.direction == claims.HIGHER:
-        diff = single["redis-py per command"] - single["redis-benchmark per command"]
-        text += f" The difference, {fmt.duration_us(diff)} per call by the medians, is what the Python side adds."
+    extra = extra_range(py_rate, c_rate)
+    if c.direction == claims.HIGHER and extra is not None:
+        text += (
+            f" The difference, {fmt.duration_us(extra.median)} per call by the medians "
+            f"({fmt.duration_us(max(extra.lo, 0.0))} to {fmt.duration_us(extra.hi)} over the two intervals), is what "
+            "the Python side adds."
+        )
     elif c.direction == claims.SAME_WORD:
         text += " One command at a time, the round trip itself dominates, and the client's own cost hides in it."
     elif c.direction == claims.UNCLEAR:
         text += " The runs overlap, so what the Python side adds cannot be told on this machine."
-    if deep["pipeline"] != single["pipeline"]:
+    if deep != single:
+        py_deep, c_deep = found[("redis-py", deep)], found[("redis-benchmark", deep)]
         text += (
-            f" With pipelines of {fmt.num(deep['pipeline'])} the round trip is shared, and what is left is the "
-            f"per-command work on each side: {fmt.duration_us(deep['redis-py per command'])} per command in "
-            f"redis-py against {fmt.duration_us(deep['redis-benchmark per command'])} in redis-benchmark."
+            f" With pipelines of {fmt.num(deep)} the round trip is shared, and what is left is the "
+            f"per-command work on each side: {fmt.duration_us(1e6 / py_deep.median)} per command in "
+            f"redis-py against {fmt.duration_us(1e6 / c_deep.median)} in redis-benchmark, by the medians."
         )
-    if pack_us is not None:
+    if isinstance(pack_us, Estimate):
+        text += (
+            f" Packing one command into bytes alone takes redis-py {fmt.duration_us(pack_us.median)} of Python "
+            f"({interval_words(pack_us, fmt.duration_us)}), before any parsing of the reply."
+        )
+    elif pack_us is not None:
         text += (
             f" Packing one command into bytes alone takes redis-py {fmt.duration_us(pack_us)} of Python, "
             "before any parsing of the reply."
@@ -792,21 +1220,22 @@ def scaling_curves(metrics: pl.DataFrame) -> pl.DataFrame:
                 IO_THREAD_NAMES, default=pl.lit("io-threads on"), return_dtype=pl.String
             ),
         )
-    ).select("series", "clients", "median", "min", "max")
+    ).select("series", "clients", "median", "lo", "hi", "repetitions")
 
 
 def memcached_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     """memcached GET/SET req/s against clients, this machine, in ``scaling_curves``' shape."""
     if metrics.height == 0 or "op" not in metrics.columns:
         return pl.DataFrame(schema={"series": pl.String, "clients": pl.Int64, "median": pl.Float64,
-                                    "min": pl.Float64, "max": pl.Float64})  # fmt: skip
+                                    "lo": pl.Float64, "hi": pl.Float64, "repetitions": pl.UInt32})  # fmt: skip
     summary = stats.summarize(metrics, ["clients", "op"]).filter(pl.col("metric") == "req_per_s")
     return summary.select(
         series=pl.concat_str(pl.lit("here: memcached "), pl.col("op")),
         clients=pl.col("clients").cast(pl.Int64),
         median="median",
-        min="min",
-        max="max",
+        lo="lo",
+        hi="hi",
+        repetitions="repetitions",
     )
 
 
@@ -892,6 +1321,21 @@ def _io_name(io: int) -> str:
     return f"io-threads on (io-threads {io}: the main thread and {fmt.exact(io - 1)} more)"
 
 
+def _fall_words(points: list) -> str:
+    """', and its medians fall from … to …, but the runs there reach up to …, too wide to
+    call it a collapse': for a curve ``claims.curve`` did not call a collapse although a
+    later median fell below ``claims.COLLAPSE`` of the peak's; '' otherwise."""
+    peak_x, peak = max(points, key=lambda p: p[1].median)
+    low_x, low = min(((x, e) for x, e in points if x > peak_x), key=lambda p: p[1].median, default=(None, None))
+    if low is None or not low.median < claims.COLLAPSE * peak.median:
+        return ""
+    return (
+        f", and its medians fall from {fmt.num(peak.median)} at {fmt.count(int(peak_x), 'client')} to "
+        f"{fmt.num(low.median)} at {fmt.num(low_x)}, but the runs there reach up to {fmt.num(low.hi)}, too "
+        "wide to call it a collapse"
+    )
+
+
 def _shape_words(op: str, shape: claims.Shape, points: list) -> str:
     """One curve of the client-scaling chart in words, from its ``claims.curve`` shape."""
     if shape.kind == "collapse":
@@ -907,12 +1351,26 @@ def _shape_words(op: str, shape: claims.Shape, points: list) -> str:
             text += f" and {fmt.num(last.median)} at {fmt.num(last_x)}"
         return text + ")"
     if shape.kind == "knee":
-        return f"{op} levels off from {fmt.count(int(shape.x), 'client')}"
+        return f"{op} levels off from {fmt.count(int(shape.x), 'client')}" + _fall_words(points)
     if shape.kind == "rising":
         return f"{op} still rises at {fmt.count(int(points[-1][0]), 'client')}, the most measured"
     if shape.kind == "flat":
-        return f"{op} shows no clear rise: no client count's runs lie clearly above one client's"
+        return f"{op} shows no clear rise: no client count's runs lie clearly above one client's" + _fall_words(points)
     return f"{op} has too few points to tell"
+
+
+def _few_clients(shapes: dict, on_io: list[int]) -> str:
+    """', which 1 or 2 clients never reach': the client counts measured below twice the
+    io-threads setting (Redis's threshold for using them), '' when none."""
+    if not on_io:
+        return ""
+    xs = sorted({int(x) for (_, io), (_, points) in shapes.items() if io == on_io[0] for x, _ in points})
+    below = [x for x in xs if x < 2 * on_io[0]]
+    if not below:
+        return ""
+    words = " or ".join([", ".join(fmt.exact(x) for x in below[:-1]), fmt.exact(below[-1])] if len(below) > 1
+                        else [fmt.exact(below[0])])  # fmt: skip
+    return f", which {words} {'client never reaches' if below == [1] else 'clients never reach'}"
 
 
 def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
@@ -935,10 +1393,26 @@ def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
     c = claims.compare(on, off)
     text += (
         f" With {fmt.count(most, 'client')}, GET with io-threads on ran "
-        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} with them off."
+        f"{_compared(c, 'with them off', more='faster', less='slower', same='about as fast as')}"
     )
+    if c.direction == claims.LOWER and c.lo and c.hi:
+        text += (
+            f" (by the medians; the intervals of the two allow anything from {fmt.num(1 / c.hi, 3)}× to "
+            f"{fmt.ratio(1 / c.lo)} slower)"
+        )
+    text += "."
     collapsed = {io for (op, io), (shape, _) in shapes.items() if shape.kind == "collapse"}
     if not collapsed:
+        if c.direction == claims.LOWER:
+            threads = f"{fmt.count(cpus, 'logical CPU')}" if cpus else "this machine's CPUs"
+            text += (
+                f" On {threads}, an io-thread is one more thread competing for the cores with Redis's main thread "
+                "and with redis-benchmark, and by Redis's source the main thread waits for its io-threads by "
+                "spinning, as they spin waiting for work; Redis hands work to them only once enough clients wait "
+                f"(twice the io-threads setting){_few_clients(shapes, on_io)}. That fits a slowdown once they are "
+                "used; this run does not measure where the time went, so the cause is inconclusive here: run it on "
+                "a machine with idle cores to see."
+            )
         return text
     if collapsed == {io for io in collapsed if io > 1} and 1 in {io for _, io in shapes}:
         threads = f"{fmt.count(cpus, 'logical CPU')}" if cpus else "this machine's CPUs"
@@ -946,7 +1420,7 @@ def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
             f" The collapse comes only with io-threads on. On {threads}, an io-thread is one more thread "
             "competing for the cores with Redis's main thread and with redis-benchmark; that fits a collapse, "
             "and Redis hands work to its io-threads only once enough clients wait (twice the io-threads setting, "
-            "by its source), which 1 or 2 clients never reach. This run does not measure where the time went, "
+            f"by its source){_few_clients(shapes, on_io)}. This run does not measure where the time went, "
             "so the cause is inconclusive here: run it on a machine with idle cores to see."
         )
     else:
@@ -968,13 +1442,24 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
     if ours is None or laptop is None:
         return "GET did not run here, or the seed's figure is missing, so the two are not compared."
     version = details.get("redis_server_version") or "of unknown version"
+    tool = details.get("redis_benchmark_version")
     c = claims.compare(ours, Estimate.exact(laptop))
+    cpus = details.get("cpus")
+    laptop_cpus = _logical_cpus("laptop")
+    shared = (
+        f" Here redis-benchmark and the server share {fmt.count(int(cpus), 'logical CPU')}"
+        + (f" (the laptop had {fmt.exact(laptop_cpus)})" if laptop_cpus else "")
+        + ", with other programs' load as well (the load average above)."
+        if cpus
+        else ""
+    )
     return (
-        f"GET ran at {fmt.num(ours.median)} requests per second here ({fmt.span(ours.lo, ours.hi)} over the runs), "
+        f"GET ran at {fmt.num(ours.median)} requests per second here ({interval_words(ours)}), "
         f"against {printed(laptop)} printed by seed 000 for its laptop: this machine was "
-        f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} it. The tool, the 50 clients and "
-        f"the tests are the same; besides the machine, Redis here is {version} (the seed does not print its "
-        f"version); {run_length(metrics)}, where the seed ran redis-benchmark's default of 100,000 requests."
+        f"{_compared(c, 'it', more='faster', less='slower', same='about as fast as')}. The tool, the 50 clients and "
+        f"the tests are the same; besides the machine, Redis here is {version} and redis-benchmark "
+        f"{tool or 'of unknown version'} (the seed prints neither version), and the seed ran redis-benchmark's "
+        f"default of 100,000 requests per test; here {run_length(metrics)}.{shared}"
     )
 
 
@@ -1013,19 +1498,79 @@ def ratio_estimate(metrics: pl.DataFrame, metric: str, tool: str, **where: objec
     return Estimate(median, lo, hi, len(ratios), level)
 
 
-def crosscheck_table(metrics: pl.DataFrame, by: list[str], metric: str, unit: str, tool: str) -> pl.DataFrame:
-    """Ours beside `tool` per case (``crosscheck.side_by_side``), with the verdict of
-    ``claims.crosscheck`` over the per-round ratios."""
-    table = side_by_side(metrics, by, metric, unit=unit, tool=tool, rounds=True)
-    if table.height == 0:
-        return table
-    verdicts = [
-        claims.crosscheck(ratio_estimate(metrics, metric, tool, **{k: row[k] for k in by})).outcome
-        if f"howfast / {tool}" in table.columns and row.get(f"howfast / {tool}") is not None
-        else "not run"
-        for row in table.iter_rows(named=True)
-    ]
-    return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
+#: How a tool id reads in a table's header.
+TOOL_NAMES = {"howfast": "ours", "go": "Go", "nginx": "nginx", "wrk": "wrk", "iperf3": "iperf3"}
+
+
+def case_errors(metrics: pl.DataFrame, by: list[str], tool: str) -> dict[tuple, dict[str, int]]:
+    """Per case of `by`: the errors each side's runs counted, summed over every run
+    (closed connections and bad answers, as our load generator counts them), by tool id;
+    cases with none on either side are left out."""
+    if metrics.height == 0 or "tool" not in metrics.columns:
+        return {}
+    totals = _total(metrics, "errors", [*by, "tool"])
+    out: dict[tuple, dict[str, int]] = {}
+    for key, n in totals.items():
+        if n > 0 and key[-1] in ("howfast", tool):
+            out.setdefault(key[:-1], {})[str(key[-1])] = n
+    return out
+
+
+def crosscheck_table(
+    metrics: pl.DataFrame,
+    by: list[str],
+    metric: str,
+    unit: str,
+    tool: str,
+    target: float | None = None,
+    show: object = fmt.num,
+    names: dict[str, str] | None = None,
+) -> pl.DataFrame:
+    """Ours beside `tool` per case: each side's median with the interval of that median
+    (in `unit`, which the caption names), the median of the per-round ratios ours / tool
+    with its interval, ``claims.crosscheck``'s verdict and the number of rounds; a note
+    marks a figure whose interval stayed wider than ±`target`. A case where either side's
+    runs counted errors (closed connections, bad answers) gets no verdict: the two did not
+    do the same work, and the note says how many. `names` maps the tool ids to headers."""
+
+    names = {**TOOL_NAMES, **(names or {})}
+    ours_name, theirs_name = names.get("howfast", "ours"), names.get(tool, tool)
+    headers = [ours_name, theirs_name, f"{ours_name} / {theirs_name}", "verdict", "rounds", "note"]
+    schema = {k: (pl.String if k == "generator" else metrics.schema[k]) for k in by if k in metrics.columns}
+    if metrics.height == 0 or "tool" not in metrics.columns or any(k not in metrics.columns for k in by):
+        return pl.DataFrame(schema={**schema, **{h: pl.String for h in headers}})
+    summary = stats.summarize(metrics, [*by, "tool"])
+    found = _estimates(summary, metric, [*by, "tool"])
+    errors = case_errors(metrics, by, tool)
+    why = (
+        {tuple(r[k] for k in by): r["note"] for r in stats.unsupported(metrics, by).iter_rows(named=True)}
+        if ("note" in metrics.columns)
+        else {}
+    )
+    rows = []
+    for key in metrics.select(by).unique(maintain_order=True).sort(by).iter_rows():
+        ours, theirs = found.get((*key, "howfast")), found.get((*key, tool))
+        ratio = ratio_estimate(metrics, metric, tool, **dict(zip(by, key)))
+        row: dict[str, object] = dict(zip(by, key))
+        if "generator" in row:
+            row["generator"] = names.get(str(row["generator"]), str(row["generator"]))
+        row[ours_name], row[theirs_name] = figure_cell(ours, show), figure_cell(theirs, show)
+        row[f"{ours_name} / {theirs_name}"] = (
+            f"{fmt.ratio(ratio.median)} ({fmt.span(ratio.lo, ratio.hi, 2)})" if ratio else fmt.NA
+        )
+        notes = [unstable_note([(ours_name, ours), (theirs_name, theirs)], target)]
+        if key in errors:
+            counted = ", ".join(f"{names.get(t, t)} {fmt.exact(n)}" for t, n in sorted(errors[key].items()))
+            row["verdict"] = "not compared: errors"
+            notes.insert(0, f"errors over all runs: {counted}")
+        elif ratio is None:
+            row["verdict"] = f"not run: {why[key]}" if key in why else "not run"
+        else:
+            row["verdict"] = claims.crosscheck(ratio).outcome
+        row["rounds"] = fmt.exact(ratio.runs) if ratio else "0"
+        row["note"] = "; ".join(n for n in notes if n)
+        rows.append(row)
+    return pl.DataFrame(rows, schema={**schema, **{h: pl.String for h in headers}})
 
 
 def crosscheck_sentence(metrics: pl.DataFrame, metric: str, tool: str, what: str, **where: object) -> str:
@@ -1044,6 +1589,34 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, tool: str, what: str
     if ratio.confidence is not None and ratio.confidence < 0.95:
         text += f" (with so few rounds the range is their lowest to highest, {fmt.share(ratio.confidence, 2)} sure)"
     return text + "."
+
+
+def iperf3_sentence(metrics: pl.DataFrame) -> str:
+    """What differs between our stream and iperf3 besides the code, said where the
+    rounds found a gap (``claims.crosscheck``: ours higher or lower); '' otherwise."""
+    verdict = claims.crosscheck(ratio_estimate(metrics, "gbit_per_s", "iperf3")) if metrics.height else None
+    if verdict is None or verdict.outcome not in ("ours higher", "ours lower"):
+        return ""
+    return (
+        "Both move the same write size over one connection with one thread a side, but iperf3's sender and "
+        "receiver are two processes and ours two threads of one, and iperf3 reports what its receiver counted "
+        "over its whole run, connection set-up included; this run does not measure which difference makes the "
+        "gap, so its cause is inconclusive here."
+    )
+
+
+def round_trip_summary(p50: Estimate | None, rate: Estimate | None) -> str:
+    """'What it means': one connection's loopback round trip, its median latency and its
+    rate with their intervals, and the average time each the rate implies."""
+    if p50 is None or rate is None or rate.median <= 0:
+        return "The loopback round trip did not run here, so it gives no ceiling for sequential calls."
+    return (
+        f"A loopback round trip took {fmt.duration_us(p50.median)} at the median "
+        f"({interval_words(p50, fmt.duration_us)}), and one connection managed {fmt.num(rate.median)} of them a "
+        f"second ({interval_words(rate)}), an average of {fmt.duration_us(1e6 / rate.median)} each (the slow ones "
+        "weigh in): a service that calls another one sequentially makes at most about that many calls per second "
+        "per connection, before either side does any work."
+    )
 
 
 def generator_cost(metrics: pl.DataFrame) -> dict[str, Estimate | None]:
@@ -1068,9 +1641,10 @@ def generator_sentence(cost: dict[str, Estimate | None], cpus: int | None, verdi
         return "The two generators' own CPU costs were not both measured here."
     c = claims.compare(wrk, ours)
     text = (
-        f"Each generator's own CPU per request, measured: ours {fmt.duration_us(ours.median)}, wrk "
-        f"{fmt.duration_us(wrk.median)}; wrk spent "
-        f"{claims.phrase(c, more='more', less='less', same='about as much as')} ours."
+        f"Each generator's own CPU per request, measured: ours {fmt.duration_us(ours.median)} "
+        f"({interval_words(ours, fmt.duration_us)}), wrk {fmt.duration_us(wrk.median)} "
+        f"({interval_words(wrk, fmt.duration_us)}); wrk spent "
+        f"{_compared(c, 'ours', more='more', less='less', same='about as much as')}."
     )
     if verdict not in ("ours higher", "ours lower"):
         return text
@@ -1234,13 +1808,18 @@ def closing_ratios(
 
     def add(what: str, where: str, runs: pl.DataFrame, metric: str, tool: str, **at: object) -> None:
         ratio = ratio_estimate(runs, metric, tool, **at) if runs.height and "tool" in runs.columns else None
+        part = runs
+        for key, value in at.items():
+            part = part.filter(pl.col(key) == value)
+        errors = bool(case_errors(part, [], tool)) if part.height else False
         rows.append({
             "ratio": what,
             "where": where,
             "median": fmt.ratio(ratio.median) if ratio else "n/a",
             "interval": fmt.span(ratio.lo, ratio.hi, 2) if ratio else "n/a",
             "rounds": fmt.exact(ratio.runs) if ratio else "0",
-            "verdict": claims.crosscheck(ratio).outcome if ratio else _not_run(runs),
+            "verdict": "not compared: errors" if errors
+            else claims.crosscheck(ratio).outcome if ratio else _not_run(runs),
         })  # fmt: skip
 
     for runs, tool, name in ((nginx, "nginx", "our server / nginx"), (go, "go", "our server / Go net/http")):
@@ -1296,8 +1875,8 @@ def memcached_sentence(memcached: pl.DataFrame, redis: pl.DataFrame) -> str:
             continue
         c = claims.compare(ours, theirs)
         parts.append(
-            f"{op} {_rate(ours.median)} ({fmt.span(ours.lo, ours.hi)}), "
-            f"{claims.phrase(c, more='faster', less='slower', same='about as fast as')} Redis with io-threads off"
+            f"{op} {_rate(ours.median)} ({interval_words(ours)}), "
+            f"{_compared(c, 'Redis with io-threads off', more='faster', less='slower', same='about as fast as')}"
         )
     text = f"With {fmt.count(clients, 'client')}, memcached answered " + "; ".join(parts) + "."
     threads = int(memcached["threads"].max()) if "threads" in memcached.columns else None
@@ -1322,17 +1901,17 @@ def response_sizes(nginx: pl.DataFrame, go: pl.DataFrame) -> str:
     )
 
 
-def mode_table(runs: pl.DataFrame) -> pl.DataFrame:
+def mode_table(runs: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Our server on io_uring beside itself on epoll, closed loop: req/s per connection
-    count with the per-round ratio io_uring / epoll, its range and verdict."""
+    count with the intervals of both medians, the per-round ratio io_uring / epoll, its
+    interval and verdict (``crosscheck_table``)."""
     if runs.height == 0 or "mode" not in runs.columns:
         return pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
     as_tools = runs.with_columns(
         tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
     )
-    table = crosscheck_table(as_tools, ["connections"], "req_per_s", "req/s", "epoll")
-    names = {c: c.replace("howfast", "io_uring") for c in table.columns if "howfast" in c}
-    return table.rename(names)
+    return crosscheck_table(as_tools, ["connections"], "req_per_s", "req/s", "epoll", target,
+                            names={"howfast": "io_uring", "epoll": "epoll"})  # fmt: skip
 
 
 def mode_ratio(runs: pl.DataFrame, connections: int) -> Estimate | None:
