@@ -297,7 +297,8 @@ def closed_sentence(metrics: pl.DataFrame) -> str:
     shape = claims.curve(points)
     words = {
         "rising": f"still rises at {fmt.count(points[-1][0], 'connection')}, the most measured",
-        "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')}",
+        "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')} (no larger count's runs lie clearly "
+        f"above it by more than {fmt.share(claims.FLAT_GAIN, 2)})",
         "flat": "shows no clear rise: no connection count's runs lie clearly above one connection's",
         "collapse": f"falls at {fmt.count(int(shape.x or 0), 'connection')} below half its peak",
         "unclear": "has too few points to read",
@@ -447,7 +448,7 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             "so this run gives no rate to plan for."
         )
     base = point["base_estimate"]
-    near_means = f"near means within {fmt.ratio(NEAR)} over the range of both runs"
+    near_means = f"near means within {fmt.ratio(NEAR)} over both intervals"
     if point["lightest"]:
         text = f"The lightest load, {_rate(point['rate'])} offered, sets the baseline: a p99 of {_us_range(base)}. "
     else:
@@ -477,7 +478,7 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
     elif why == "above":
         text += (
             f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}, clearly above it "
-            f"(the runs do not overlap, and differ by more than {fmt.ratio(NEAR)})."
+            f"(the intervals do not overlap, and differ by more than {fmt.ratio(NEAR)})."
         )
     else:
         text += (
@@ -508,7 +509,7 @@ def _answered_words(shape: claims.Shape, after: dict | None = None) -> str:
                 f"{fmt.num(after['rate'])} offered the server answered {fmt.span(a.lo, a.hi)} over the runs)"
             )
         return text + (
-            ": past that knee the server answers what it can and the rest wait in line, a line that grows for as "
+            ": past that rate the server answers what it can and the rest wait in line, a line that grows for as "
             "long as the run lasts, so the latencies at the highest rates measure the run's length, not the server."
         )
     if shape.kind == "collapse":
@@ -532,8 +533,8 @@ def omission_sentence(open_light: Estimate | None, closed_same: Estimate | None,
     conns = fmt.count(connections, "connection") if connections else "the same connections"
     head = (
         f"On {conns}, the open loop's p99 at its lightest load was {_us_range(open_light) if open_light else 'n/a'} "
-        f"and the closed loop's {_us_range(closed_same) if closed_same else 'n/a'} (the intervals of their medians): "
-        f"the open loop's was {_compared(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
+        f"and the closed loop's {_us_range(closed_same) if closed_same else 'n/a'} (the intervals of their medians). "
+        f"The open loop's was {_compared(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
     )
     if c.direction == claims.HIGHER:
         return (
@@ -640,7 +641,7 @@ def http_versus_reference(
     go_conns = "" if go_connections is None else f": {fmt.count(int(go_connections), 'conn')}"
     ours = pl.DataFrame(
         {
-            "label": [f"{THIS_MACHINE}, ours (C++){conns}", f"{THIS_MACHINE}, Go{go_conns}"],
+            "label": [f"{THIS_MACHINE}, C++{conns}", f"{THIS_MACHINE}, Go{go_conns}"],
             "req_per_s": [best, go_best],
             "this_machine": [True, True],
         },
@@ -752,7 +753,7 @@ def _errors_words(runs: pl.DataFrame, tool: str, name: str, by: list[str]) -> st
         for key, e in found.items()
     )
     text = (
-        f" Errors, over all runs ({where}), are connections the server closed and answers that were not "
+        f" The errors (over all runs: {where}) are connections the server closed or answers that were not "
         "the expected one; a round with errors did not do the same work on both sides, so those rows get no verdict."
     )
     if tool == "nginx" and set().union(*(e.keys() for e in found.values())) == {"nginx"}:
@@ -760,10 +761,27 @@ def _errors_words(runs: pl.DataFrame, tool: str, name: str, by: list[str]) -> st
             " nginx closes a keep-alive connection after 1,000 requests unless told otherwise, and our load "
             "generator counts each close and connects again; the book's nginx configuration now keeps connections "
             "open (keepalive_requests), and a set measured before that change shows such errors where a connection "
-            "carries about 1,000 requests in a run. wrk connects again without counting an error, so in such a set "
+            f"carries about 1,000 requests in a run{_per_connection(runs, tool, by, list(found))}. "
+            "wrk connects again without counting an error, so in such a set "
             "its nginx rows carry those reconnections too, one per 1,000 requests on a connection."
         )
     return text
+
+
+def _per_connection(runs: pl.DataFrame, tool: str, by: list[str], keys: list[tuple]) -> str:
+    """': here 690 to 1,030 requests per connection in each run (req/s × seconds / connections)'
+    for `tool`'s runs of the cases `keys`, '' where the runs lack what it takes."""
+    if not {"seconds", "connections"} <= set(runs.columns):
+        return ""
+    counts = []
+    for key in keys:
+        rows = runs.filter((pl.col("tool") == tool) & (pl.col("metric") == "req_per_s"))
+        for k, v in zip(by, key):
+            rows = rows.filter(pl.col(k) == v)
+        counts += (rows["value"] * rows["seconds"] / rows["connections"]).to_list()
+    if not counts:
+        return ""
+    return f": here {fmt.span(min(counts), max(counts))} requests per connection in each run"
 
 
 def server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
