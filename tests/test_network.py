@@ -889,6 +889,42 @@ def test_scaling_sentence_names_a_slowdown_the_runs_cannot_call_a_collapse() -> 
     assert "which 1 or 2 clients never reach" in text and "inconclusive" in text
 
 
+def test_memcached_iperf3_round_trip_and_mode_sentences_every_branch() -> None:
+    def mc(values: list[float]) -> pl.DataFrame:
+        return _frame([r for op in ("GET", "SET") for r in _runs({"clients": 10, "op": op}, "req_per_s", values,
+                                                                  threads=2)])  # fmt: skip
+
+    redis = _scaling_rows({1: [10e3] * 4}, 0.01)
+    faster = report.memcached_sentence(mc([20e3, 21e3, 22e3]), redis)
+    assert "GET 21,000 requests per second (interval 20,000–22,000, 3 runs), 2.1× faster than Redis" in faster
+    assert "2 worker threads" in faster
+    assert "slower than Redis" in report.memcached_sentence(mc([5e3, 5.1e3, 5.2e3]), redis)
+    unclear = report.memcached_sentence(mc([5e3, 10e3, 20e3]), redis)
+    assert "not clearly faster or slower than Redis with io-threads off (" in unclear
+    assert "did not run here (no result)" in report.memcached_sentence(pl.DataFrame(), redis)
+    higher = _versus_rows([150, 160, 140], [100, 100, 100], tool="iperf3").rename({"connections": "streams"})
+    higher = higher.with_columns(metric=pl.col("metric").replace({"req_per_s": "gbit_per_s"}))
+    assert "two processes" in report.iperf3_sentence(higher)
+    agrees = higher.with_columns(value=pl.lit(100.0))
+    assert report.iperf3_sentence(agrees) == "" and report.iperf3_sentence(pl.DataFrame()) == ""
+    said = report.round_trip_summary(_e(15.9, 15.5, 16.3), _e(57e3, 56e3, 58e3))
+    assert "15.9 µs at the median (interval 15.5 µs–16.3 µs, 3 runs)" in said and "17.5 µs each" in said
+    assert "did not run" in report.round_trip_summary(None, None)
+    modes = (
+        _pair_rows([120, 121, 119], [100, 100, 100], "x")
+        .with_columns(mode=pl.when(pl.col("tool") == "howfast").then(pl.lit("io_uring")).otherwise(pl.lit("epoll")))
+        .drop("tool", "generator")
+    )
+    assert "at 32 connections io_uring is 1.2× faster than epoll" in report.mode_sentence(modes)
+    assert "did not run here (no result)" in report.mode_sentence(pl.DataFrame())
+
+
+def test_http_chart_labels_stay_short() -> None:
+    labels = report.http_versus_reference(90e3, 256, 16e3, 256)["label"].to_list()
+    assert "this machine, C++: 256 conns" in labels and "this machine, Go: 256 conns" in labels
+    assert max(len(label) for label in labels) <= 28
+
+
 def test_scaling_curves_carry_the_interval_for_the_band() -> None:
     curves = report.scaling_curves(_scaling_rows({1: [1e3] * 4}))
     assert {"lo", "hi", "repetitions"} <= set(curves.columns) and "min" not in curves.columns

@@ -297,8 +297,8 @@ def closed_sentence(metrics: pl.DataFrame) -> str:
     shape = claims.curve(points)
     words = {
         "rising": f"still rises at {fmt.count(points[-1][0], 'connection')}, the most measured",
-        "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')} (no larger count's runs lie clearly "
-        f"above it by more than {fmt.share(claims.FLAT_GAIN, 2)})",
+        "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')} (no larger count's interval lies "
+        f"above its interval by more than {fmt.share(claims.FLAT_GAIN, 2)})",
         "flat": "shows no clear rise: no connection count's runs lie clearly above one connection's",
         "collapse": f"falls at {fmt.count(int(shape.x or 0), 'connection')} below half its peak",
         "unclear": "has too few points to read",
