@@ -343,7 +343,7 @@ def test_order_sentence_and_sort_bars() -> None:
     overlap = _sorts({"random": [60.0, 100.0, 300.0], "sorted": [90.0, 170.0, 400.0]})
     assert report.order_sentence(overlap, "radix_lsd", 1000) == (
         "The speeds of LSD radix sort (ours) lie 1.7× apart by the medians, between random (100 MB/s) and sorted "
-        "(170 MB/s), but the runs overlap: this run cannot say its speed depends on the order."
+        "(170 MB/s), but the intervals overlap: this run cannot say its speed depends on the order."
     )
     one = _sorts({"random": [100.0, 101.0, 99.0]})
     assert report.order_sentence(one, "radix_lsd", 1000).endswith("ran on one order only here, so how its speed "
@@ -623,7 +623,7 @@ def test_records_sentence_every_branch() -> None:
     assert report.records_sentence(parse, dump).endswith("slower, which this run cannot explain.")
     exact = Estimate.exact(8e5)
     assert report.records_sentence(exact, exact).endswith(": about the same (1×).")
-    assert report.records_sentence(Estimate(8e5, 1e5, 9e6, 3), parse).endswith("but the runs overlap.")
+    assert report.records_sentence(Estimate(8e5, 1e5, 9e6, 3), parse).endswith("but the intervals overlap.")
     assert "not compared" in report.records_sentence(None, parse)
 
 

@@ -332,7 +332,7 @@ def test_latency_table_and_step_words() -> None:
     assert report.level_name(4096, []) == "unknown"
     assert report.step_words(claims.Comparison("same", 1.01, 0.99, 1.03)) == "within 25 % (1.01×)"
     assert report.step_words(claims.Comparison("lower", 0.5, 0.4, 0.6)) == "2× faster"
-    assert report.step_words(claims.Comparison("unclear", 1.2, 0.8, 1.5)) == "runs overlap (1.2×)"
+    assert report.step_words(claims.Comparison("unclear", 1.2, 0.8, 1.5)) == "intervals overlap (1.2×)"
     assert report.step_words(claims.Comparison("missing")) == ""
 
 
@@ -358,7 +358,7 @@ def test_miss_and_threads_sentences() -> None:
         "With 2 threads, reads were 1.8× faster than one thread (1.8–1.8×); writes were about as fast as one thread "
         "(1×)"
     )
-    assert "copies were not clearly faster or slower than one thread (1× by the medians; the runs overlap)" in text
+    assert "copies were not clearly faster or slower than one thread (1× by the medians; the intervals overlap)" in text
     assert "Only 1 thread ran" in report.threads_sentence(bw.filter(pl.col("threads") == 1))
     assert report.threads_sentence(bw.head(0)) == "The bandwidth loops could not run here."
 
@@ -432,7 +432,10 @@ def test_cost_sentences_every_branch() -> None:
                              "sharing made each increment 10× slower")  # fmt: skip
     assert "(false sharing) pay the same trip, though this run does not measure that case" in shared
     unclear = report.false_sharing_sentence(_costs({"atomic_shared": [3, 30, 60], "atomic_separate": [3, 3, 3]}))
-    assert ": not clearly slower or faster (10× by the medians; the runs overlap), so this run does not show" in unclear
+    assert (
+        ": not clearly slower or faster (10× by the medians; the intervals overlap), so this run does not show"
+        in unclear
+    )
     same = report.false_sharing_sentence(_costs({"atomic_shared": [2.95, 3, 3.05], "atomic_separate": [2.98, 3, 3.02]}))
     assert ": about the same (1×), so this run does not show the cost of moving a cache line" in same
     lower = report.false_sharing_sentence(_costs({"atomic_shared": [1, 1, 1], "atomic_separate": [3, 3, 3]}))
@@ -575,7 +578,7 @@ def test_versus_puts_the_ratio_after_what_it_compares_with() -> None:
                          same="about as fast as") == "about as fast as it (1.01×)"  # fmt: skip
     assert report.versus(claims.Comparison(claims.UNCLEAR, 0.99, 0.5, 2.0), "one thread", more="faster",
                          less="slower") == (
-        "not clearly faster or slower than one thread (0.99× by the medians; the runs overlap)"
+        "not clearly faster or slower than one thread (0.99× by the medians; the intervals overlap)"
     )  # fmt: skip
     assert report.versus(claims.Comparison(claims.MISSING), "it", more="faster", less="slower") == (
         "not measured here, so not compared with it"
@@ -636,7 +639,7 @@ def test_latency_table_cells_with_interval_runs_and_unstable_mark() -> None:
     assert table.columns == ["working set", "fits in", "ns per load", "interval", "runs", "against the previous"]
     assert table.rows() == [
         ("4 KiB", "L1d", 1.0, "1–1", 3, ""),
-        ("16 KiB", "L1d", 1.1, "1–2" + _mark(45), 3, "runs overlap (1.1×)"),
+        ("16 KiB", "L1d", 1.1, "1–2" + _mark(45), 3, "intervals overlap (1.1×)"),
         ("64 MiB", "no cache", 90.0, "90–90", 4, "82× slower"),
     ]
     assert report.latency_table(_lat({4 * KiB: [1, 1.1, 2]}), CACHES)["interval"].to_list() == ["1–2"]  # no target
@@ -718,7 +721,7 @@ def test_ladder_sentence_every_branch() -> None:
     shorter = report.ladder_sentence(_lat({4 * KiB: [4, 4, 4], 16 * KiB: [1, 1, 1]}))
     assert shorter.endswith("4× shorter (4–4× within the two intervals).")
     unclear = report.ladder_sentence(_lat({4 * KiB: [1, 2, 9], 16 * KiB: [1, 3, 9]}))
-    assert unclear.endswith("not clearly longer or shorter (1.5× by the medians; the runs overlap).")
+    assert unclear.endswith("not clearly longer or shorter (1.5× by the medians; the intervals overlap).")
     assert report.ladder_sentence(_lat({4 * KiB: [1, 1, 1]})) == (
         "One working set was measured: 4 KiB, 1 ns (1–1 ns) per load."
     )

@@ -319,7 +319,7 @@ def test_slowest_note_both_branches() -> None:
         [native_rows({"sha3-256": v, "md5": w}) for v, w in ((90.0, 100.0), (100.0, 120.0), (130.0, 140.0))]
     )
     assert report.slowest_note(overlap, "sha3-256", 65536).endswith(
-        "was the slowest hash measured on this machine by the medians, but its runs overlap another's."
+        "was the slowest hash measured on this machine by the medians, but its intervals overlap another's."
     )
     assert report.slowest_rule(native_rows({"sha3-256": 100.0, "md5": 700.0}), "sha3-256", 65536).endswith(
         "was clearly the slowest hash measured on this machine: pick it for its security properties, not by habit."
@@ -357,7 +357,7 @@ def test_python_adds_every_branch() -> None:
     assert report.python_adds(Estimate.exact(300), Estimate.exact(100)) == "200 ns"  # no spread: no range
     assert report.python_adds(nat, py) == "none: the package's build was faster"
     assert report.python_adds(Estimate(100, 99.5, 100.5), Estimate(100, 99.5, 100.5)) == "nothing measurable"
-    assert report.python_adds(Estimate(300, 50, 400), nat) == "unclear: the runs overlap"
+    assert report.python_adds(Estimate(300, 50, 400), nat) == "unclear: the intervals overlap"
     assert report.python_adds(None, nat) == "n/a"
     # within PY_DRIFT: sets made minutes apart drift by that much, whatever the call costs
     assert report.python_adds(Estimate(134000, 133000, 135000), Estimate(127000, 126500, 127500)) == (
@@ -497,7 +497,7 @@ def test_versus_puts_the_ratio_after_what_it_compares_with() -> None:
     assert report.versus(claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0), "it") == "2× faster than it"
     assert report.versus(claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03), "it") == "about as fast as it (1.01×)"
     assert report.versus(claims.Comparison(claims.UNCLEAR, 3.7, 0.9, 9.0), "the baseline") == (
-        "not clearly faster or slower than the baseline (3.7× by the medians; the runs overlap)"
+        "not clearly faster or slower than the baseline (3.7× by the medians; the intervals overlap)"
     )
     assert report.versus(claims.Comparison(claims.MISSING), "it") == "not measured here, so not compared with it"
 
@@ -678,7 +678,7 @@ def test_python_table_cells_and_runs() -> None:
     python = runs_of({"sha256": [10.0, 10.0, 10.0]}, size=16).with_columns(module=pl.lit("hashlib"))
     row = report.python_table(python, native, [16], 0.1).row(0, named=True)
     assert row == {"hash": "SHA-256 (OpenSSL)", "package": "hashlib", "input": "16 bytes",
-                   "Python ns": "1,530 (1,530–1,530)", "native ns": "153 (139–170); unstable: ±10 %",
+                   "Python ns": "1,530 (1,530–1,530)", "native ns": "153 (139–170); unstable: ±10.1 %",
                    "Python adds": "1,370 ns (1,360–1,390)", "runs": "3"}  # fmt: skip
     more = pl.concat([python, python.with_columns(repetition=pl.lit(9))])  # six Python runs, three native
     assert report.python_table(more, native, [16])["runs"][0] == "6 / 3"
@@ -722,13 +722,13 @@ def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:
     text = report.ranking_sentence(open_top, 65536)
     assert text.startswith("At 64 KiB the fastest by the medians was CRC32C (ISA-L) at 10,000 MiB/s and the slowest ")
     assert text.endswith(
-        "CRC32C (ISA-L) was not clearly faster than XXH64 (libxxhash), at 9,000 MiB/s: the runs overlap."
+        "CRC32C (ISA-L) was not clearly faster than XXH64 (libxxhash), at 9,000 MiB/s: the intervals overlap."
     )
     open_bottom = runs_of({"crc32c_isal": [10000.0] * 3, "md5": [90.0, 120.0, 200.0], "sha3-256": [95.0, 100.0, 105.0]})
     text = report.ranking_sentence(open_bottom, 65536)
     assert "the slowest by the medians SHA3-256 (OpenSSL)" in text
     assert text.endswith(
-        "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 120 MiB/s: the runs overlap."
+        "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 120 MiB/s: the intervals overlap."
     )
 
 

@@ -287,6 +287,7 @@ def test_stability_marks_wide_intervals() -> None:
     assert stats.stability(stats.Estimate(100, 95, 105, 5), 0.1) == ""
     assert stats.stability(stats.Estimate(100, 65, 135, 5), None) == ""
     assert stats.stability(None, 0.1) == ""
+    assert stats.stability(stats.Estimate(100, 89.9, 110.1, 5), 0.1) == "unstable: ±10.1 %"  # not "±10 %"
 
 
 # --- repeatability --------------------------------------------------------------------------------

@@ -431,7 +431,7 @@ def test_client_adds() -> None:
     clear = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (3.0, 3.0, 3.26)}), PY, 1000)
     assert clear == "added 560 ns of CPU time per row"
     overlap = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (2.6, 2.67, 2.73)}), PY, 1000)
-    assert overlap.startswith("added 230 ns of CPU time per row by the medians, though its runs overlap")
+    assert overlap.startswith("added 230 ns of CPU time per row by the medians, though its intervals overlap")
     nothing = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (2.3, 2.4, 2.5)}), PY, 1000, verb="cost the C loop")
     assert nothing == "cost the C loop no CPU time per row that the runs can show"
     less = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (1.0, 1.1, 1.2)}), PY, 1000, per="transaction")
@@ -532,7 +532,7 @@ def test_python_rates_sentence() -> None:
     })  # fmt: skip
     text = sqlite_report.python_rates_sentence(metrics)
     assert "clearly slower than the C loop in 1 of 3 configurations" in text
-    assert "clearly faster in 1" in text and "in 1 the runs overlap" in text
+    assert "clearly faster in 1" in text and "in 1 the intervals overlap" in text
     assert "could run here" in sqlite_report.python_rates_sentence(metrics.clear())
 
 
@@ -603,17 +603,17 @@ def test_client_cost_table_cells_and_what_each_client_adds() -> None:
     assert table.columns == ["client", "rows per transaction", "rows/s", "CPU µs per row", "runs", "adds (µs/row)"]
     rows = {r["client"]: r for r in table.rows(named=True)}
     assert rows["C API"]["rows/s"] == "70,000 (60,000–75,000); unstable: ±11 %"
-    assert rows["C API"]["CPU µs per row"] == "2.45 (2.4–2.9); unstable: ±10 %"
+    assert rows["C API"]["CPU µs per row"] == "2.45 (2.4–2.9); unstable: ±10.2 %"
     assert rows["C API"]["adds (µs/row)"] == "0" and rows["C API"]["runs"] == 3
     assert rows["Python sqlite3"]["adds (µs/row)"] == "0.55"  # its interval lies above the loop's
-    assert rows["Python sqlite3, executemany"]["adds (µs/row)"] == "0.22 (runs overlap)"
+    assert rows["Python sqlite3, executemany"]["adds (µs/row)"] == "0.22 (intervals overlap)"
     assert rows["C API, INSERT prepared per transaction"]["adds (µs/row)"] == "none measured"
 
 
 def test_adds_cell_branches() -> None:
     base = E(2.4, 2.35, 2.5)
     assert sqlite_report.adds_cell(E(3.0, 2.9, 3.1), base) == "0.6"
-    assert sqlite_report.adds_cell(E(2.6, 2.45, 2.7), base) == "0.2 (runs overlap)"
+    assert sqlite_report.adds_cell(E(2.6, 2.45, 2.7), base) == "0.2 (intervals overlap)"
     assert sqlite_report.adds_cell(E(2.3, 2.2, 2.45), base) == "none measured"
     assert sqlite_report.adds_cell(E(2.0, 1.9, 2.1), base) == "none measured"
     assert sqlite_report.adds_cell(None, base) == "n/a" and sqlite_report.adds_cell(base, None) == "n/a"

@@ -430,7 +430,7 @@ def test_fsync_engines_sentence() -> None:
     faster = same | {("aio", True, "sequential"): (400.0, 450, 480)}
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(faster)))
     assert "aio sequential, O_DIRECT (450 against 110 MB/s) was faster than pwrite + fsync" in text
-    assert "in the other 7 pairs of rows the runs overlap" in text and "does not find its cause" in text
+    assert "in the other 7 pairs of rows the intervals overlap" in text and "does not find its cause" in text
     both = faster | {("io_uring", False, "random"): (40.0, 45, 50), ("aio", False, "random"): (300.0, 310, 320)}
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(both)))
     assert "were faster than pwrite + fsync" in text and "; and " in text

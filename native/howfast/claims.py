@@ -94,7 +94,7 @@ def phrase(c: Comparison, *, more: str, less: str, same: str = "about the same a
         return f"{fmt.ratio(1 / c.ratio)} {less} than"
     if c.direction == SAME_WORD:
         return f"{same} ({fmt.num(c.ratio, 3)}×)"
-    return f"not clearly {more} or {less} than ({fmt.num(c.ratio, 2)}× by the medians, but the runs overlap)"
+    return f"not clearly {more} or {less} than ({fmt.num(c.ratio, 2)}× by the medians, but the intervals overlap)"
 
 
 def ratio_interval(c: Comparison) -> str:

@@ -144,9 +144,10 @@ def span(lo: str, hi: str, digits: int = 3) -> pl.Expr:
 def side_by_side(
     metrics: pl.DataFrame, by: list[str], metric: str, *, unit: str, tool: str = "fio", rounds: bool = False
 ) -> pl.DataFrame:
-    """Ours beside `tool` (fio by default) per case: medians and the range over repetitions
-    (a noisy disk moves both), the median of the per-repetition ratios ours / tool, their
-    range (and with `rounds`, how many rounds ran both). When the tool could not run, its columns are empty
+    """Ours beside `tool` (fio by default) per case: medians and the interval of each
+    median (``range``: min–max under six runs, as ``stats.median_interval``; a noisy disk
+    moves both), the median of the per-repetition ratios ours / tool, their range (and
+    with `rounds`, how many rounds ran both). When the tool could not run, its columns are empty
     and ``note`` says why."""
     summaries = stats.summarize(metrics, [*by, "tool"])
     summary = summaries.filter(pl.col("metric") == metric)
@@ -155,7 +156,7 @@ def side_by_side(
         part = summary.filter(pl.col("tool") == name).select(
             *by,
             pl.col("median").alias(f"{name} {unit}"),
-            span("min", "max").alias(f"{name} range"),
+            span("lo", "hi").alias(f"{name} range"),
         )
         cases = cases.join(part, on=by, how="left", maintain_order="left")
     cases = cases.join(

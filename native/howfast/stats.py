@@ -192,7 +192,12 @@ def stability(estimate: Estimate | None, target: float | None) -> str:
     width = estimate.half_width
     if not math.isfinite(width) or width > 1:  # a half-width past the median itself says no more in digits
         return "unstable: wider than ±100 %"
-    return f"unstable: ±{round(width * 100):d} %"
+    # whole percents, with the decimals it takes for a width just past the target
+    # (±10.1 % against ±10 %) not to read as the target itself
+    percent, digits = width * 100, 0
+    while digits < 3 and round(percent, digits) <= target * 100:
+        digits += 1
+    return f"unstable: ±{round(percent, digits):.{digits}f} %"
 
 
 def mark_unstable(summary: pl.DataFrame, target: float | None) -> pl.DataFrame:

@@ -266,7 +266,7 @@ def levels_sentence(
         return f"{lead} about as fast as at level {low} ({fmt.num(c.ratio, 3)}×)."
     return (
         f"{lead} not clearly faster or slower than at level {low} ({fmt.num(c.ratio, 2)}× by the medians; the "
-        "runs overlap)."
+        "intervals overlap)."
     )
 
 
@@ -493,7 +493,7 @@ def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
     """How much a native sort's speed depends on the order of its input: its slowest and
     fastest order by the medians, compared through their intervals (``claims.compare``):
     'within 1.12×' where the whole range of their ratio stays within ``ORDER_EVEN``,
-    'depends on the order' where it lies above that, 'cannot say' where the runs overlap."""
+    'depends on the order' where it lies above that, 'cannot say' where the intervals overlap."""
     part = native.filter((pl.col("n") == n) & (pl.col("algorithm") == algorithm) & (pl.col("metric") == "mb_per_s"))
     name = SORT_NAMES.get(algorithm, algorithm)
     if part.height == 0:
@@ -516,8 +516,8 @@ def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
     if c.direction == claims.HIGHER:
         return f"The speed of {name} depends on the order: {times(c)} between {ends}."
     return (
-        f"The speeds of {name} lie {fmt.num(c.ratio or 1.0, 2)}× apart by the medians, between {ends}, but the runs "
-        "overlap: this run cannot say its speed depends on the order."
+        f"The speeds of {name} lie {fmt.num(c.ratio or 1.0, 2)}× apart by the medians, between {ends}, but the "
+        "intervals overlap: this run cannot say its speed depends on the order."
     )
 
 
@@ -634,7 +634,7 @@ def records_sentence(dump: Estimate | None, parse: Estimate | None) -> str:
         return f"{lead}: the dump is {times(c)} slower, which this run cannot explain."
     if c.direction == claims.SAME_WORD:
         return f"{lead}: about the same ({fmt.num(c.ratio, 3)}×)."
-    return f"{lead}: {fmt.num(c.ratio, 2)}× by the medians, but the runs overlap."
+    return f"{lead}: {fmt.num(c.ratio, 2)}× by the medians, but the intervals overlap."
 
 
 def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:

@@ -153,7 +153,7 @@ def _x(ratio: float) -> str:
 def as_long(c: claims.Comparison) -> str:
     """A later time against an earlier one: '990× as long (955–1,410× within the two
     intervals)', 'about as long (1.02×)', '2× shorter (…)', 'not clearly longer or shorter
-    (0.9× by the medians; the runs overlap)', '' when either is missing."""
+    (0.9× by the medians; the intervals overlap)', '' when either is missing."""
     if c.direction == claims.MISSING or c.ratio is None:
         return ""
     if c.direction == claims.HIGHER:
@@ -162,7 +162,7 @@ def as_long(c: claims.Comparison) -> str:
         return f"{_x(1 / c.ratio)} shorter ({ratio_span(c, invert=True)} within the two intervals)"
     if c.direction == claims.SAME_WORD:
         return f"about as long ({fmt.num(c.ratio, 3)}×)"
-    return f"not clearly longer or shorter ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+    return f"not clearly longer or shorter ({fmt.num(c.ratio, 2)}× by the medians; the intervals overlap)"
 
 
 def ladder_sentence(latency: pl.DataFrame) -> str:
@@ -214,8 +214,8 @@ def unstable_sentence(
     )
     return (
         f"Of the figures of {tables_}, {share} stayed wider than {bound} of their median, the profile's target "
-        f"({after}; marked unstable): the page's words (faster, about the same, the runs overlap) are read from the "
-        "intervals and allow for that spread, but the medians themselves are rough."
+        f"({after}; marked unstable): the page's words (faster, about the same, the intervals overlap) are read "
+        "from the intervals and allow for that spread, but the medians themselves are rough."
     )
 
 
@@ -307,16 +307,17 @@ def step_words(c: claims.Comparison) -> str:
         return f"{fmt.ratio(c.ratio)} slower"
     if c.direction == claims.LOWER:
         return f"{fmt.ratio(1 / c.ratio)} faster"
-    return f"runs overlap ({fmt.num(c.ratio, 3)}×)"
+    return f"intervals overlap ({fmt.num(c.ratio, 3)}×)"
 
 
 def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str = "about as fast as") -> str:
     """``claims.phrase`` followed by what it compares with, the ratio's parenthesis after
     it: '1.3× faster than one thread (1.1–1.5×)' (the range the ratio takes within the two
     intervals), 'about as fast as one thread (1.02×)', 'not clearly faster or slower than
-    one thread (0.99× by the medians; the runs overlap)'."""
+    one thread (0.99× by the medians; the intervals overlap)'."""
     if c.direction == claims.UNCLEAR and c.ratio is not None:
-        return f"not clearly {more} or {less} than {other} ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+        by = f"{fmt.num(c.ratio, 2)}× by the medians"
+        return f"not clearly {more} or {less} than {other} ({by}; the intervals overlap)"
     if c.direction == claims.SAME_WORD and c.ratio is not None:
         return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
     if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio is not None:
@@ -377,7 +378,7 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     if not found:
         return (
             f"No two neighbouring working sets took clearly within {fmt.share(PLATEAU_SAME - 1, 2)} of each other's "
-            "time in this run (the last column of the table below: their runs overlap too widely, or they differ "
+            "time in this run (the last column of the table below: their intervals overlap too widely, or they differ "
             "by more), so this run shows no plateau."
         )
     parts = []
@@ -869,7 +870,7 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
     elif c.direction == claims.LOWER:
         said = f"{_x(1 / c.ratio)} faster with the shared counter ({ratio_span(c, invert=True)})"
     else:
-        said = f"not clearly slower or faster ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+        said = f"not clearly slower or faster ({fmt.num(c.ratio, 2)}× by the medians; the intervals overlap)"
     return f"{head}: {said}, so this run does not show the cost of moving a cache line between the cores."
 
 

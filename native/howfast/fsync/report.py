@@ -419,10 +419,10 @@ def estimate(metrics: pl.DataFrame, by: list[str], metric: str, **where: object)
 
 def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str) -> str:
     """``claims.phrase`` with what is compared put before the phrase's parenthesis:
-    'not clearly slower or faster than fsync (1.1× by the medians, but the runs overlap)'."""
-    # claims.phrase says 'the runs overlap'; what overlaps is the two medians' intervals
+    'not clearly slower or faster than fsync (1.1× by the medians, but the intervals overlap)'."""
+    # claims.phrase says 'the intervals overlap'; what overlaps is the two medians' intervals
     words = claims.phrase(c, more=more, less=less, same=same).replace(
-        "but the runs overlap", "but the intervals overlap"
+        "but the intervals overlap", "but the intervals overlap"
     )
     if words.endswith(")") and " (" in words:
         head, rest = words.split(" (", 1)

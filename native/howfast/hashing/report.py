@@ -243,7 +243,7 @@ def python_adds(
 ) -> str:
     """What a Python call adds over the native loop, in words that follow the intervals:
     '250 ns (230–270)' where Python was clearly slower (the difference of the medians, and
-    the range it can take within the two intervals), 'unclear' where the runs overlap,
+    the range it can take within the two intervals), 'unclear' where the intervals overlap,
     'nothing measurable' within ``PY_DRIFT``, 'none: this build was faster' where Python's
     package was clearly faster (another build of the code), 'n/a' where either is missing.
     With `other_build` (a wheel's own copy of the code, on a large input, where a call's
@@ -275,7 +275,7 @@ def _adds(
     if c.direction == claims.SAME_WORD:
         return "nothing measurable", False
     if c.direction == claims.UNCLEAR:
-        return "unclear: the runs overlap", False
+        return "unclear: the intervals overlap", False
     return fmt.NA, False
 
 
@@ -690,7 +690,9 @@ def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
     if not slower and all(o is None or claims.compare(mine, o).direction == claims.LOWER for o in others):
         return f"{head} was clearly the slowest hash measured on this machine."
     if not slower:
-        return f"{head} was the slowest hash measured on this machine by the medians, but its runs overlap another's."
+        return (
+            f"{head} was the slowest hash measured on this machine by the medians, but its intervals overlap another's."
+        )
     below = fmt.count(len(slower), "hash", "hashes")
     return f"{head} was not the slowest hash measured on this machine: {below} ran clearly slower."
 
@@ -727,10 +729,13 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
         f"{_times(claims.compare(e[0], e[-1]))} apart."
     )
     if not top_clear:
-        text += f" {name[0]} was not clearly faster than {name[1]}, at {fmt.num(e[1].median)} MiB/s: the runs overlap."
+        text += (
+            f" {name[0]} was not clearly faster than {name[1]}, at {fmt.num(e[1].median)} MiB/s: the intervals overlap."
+        )
     if not bottom_clear:
         text += (
-            f" {name[-1]} was not clearly slower than {name[-2]}, at {fmt.num(e[-2].median)} MiB/s: the runs overlap."
+            f" {name[-1]} was not clearly slower than {name[-2]}, at {fmt.num(e[-2].median)} MiB/s: the "
+            "intervals overlap."
         )
     return text
 
@@ -908,9 +913,10 @@ def versus(
 ) -> str:
     """``claims.phrase`` followed by what it compares with, the ratio's interval beside the
     ratio: '15× (9–22×) faster than SHA-256', 'about as fast as SHA-256 (1.01×)', 'not
-    clearly faster or slower than SHA-256 (1.3× by the medians; the runs overlap)'."""
+    clearly faster or slower than SHA-256 (1.3× by the medians; the intervals overlap)'."""
     if c.direction == claims.UNCLEAR and c.ratio is not None:
-        return f"not clearly {more} or {less} than {other} ({fmt.num(c.ratio, 2)}× by the medians; the runs overlap)"
+        by = f"{fmt.num(c.ratio, 2)}× by the medians"
+        return f"not clearly {more} or {less} than {other} ({by}; the intervals overlap)"
     if c.direction == claims.SAME_WORD and c.ratio is not None:
         return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
     if c.direction == claims.HIGHER:

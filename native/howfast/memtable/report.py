@@ -700,7 +700,7 @@ def sweep_figure(metrics: pl.DataFrame, capacity: int, dsync: bool, mode: str, t
 def versus(c: claims.Comparison, obj: str, *, more: str, less: str, same: str) -> str:
     """`c` in words with what it compares against (`obj`), the ratio after it: '1.3× faster
     than the unpinned one', 'about as fast as the unpinned one (0.99×)', 'not clearly faster
-    or slower than the unpinned one (0.77× by the medians, but the runs overlap)', 'not
+    or slower than the unpinned one (0.77× by the medians, but the intervals overlap)', 'not
     compared with the unpinned one: one of the two could not run here'."""
     if not isinstance(c, claims.Comparison):
         raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
@@ -711,7 +711,8 @@ def versus(c: claims.Comparison, obj: str, *, more: str, less: str, same: str) -
     if c.direction == claims.SAME_WORD:
         return f"{same} {obj} ({fmt.num(c.ratio, 3)}×)"
     if c.direction == claims.UNCLEAR:
-        return f"not clearly {more} or {less} than {obj} ({near_one(c.ratio)}× by the medians, but the runs overlap)"
+        by = f"{near_one(c.ratio)}× by the medians"
+        return f"not clearly {more} or {less} than {obj} ({by}, but the intervals overlap)"
     return f"not compared with {obj}: one of the two could not run here"
 
 
@@ -739,7 +740,8 @@ def dsync_effect(c: claims.Comparison, *, short: bool = False) -> str:
         return f"about as fast as without it ({fmt.num(c.ratio, 3)}×)"
     if c.direction == claims.UNCLEAR:
         return (
-            f"not clearly slower or faster than without it ({near_one(c.ratio)}× by the medians, but the runs overlap)"
+            f"not clearly slower or faster than without it ({near_one(c.ratio)}× by the medians, but the intervals "
+            "overlap)"
         )
     return "not compared with the run without it: one of the two could not run here"
 

@@ -376,7 +376,7 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame, target: float |
 def adds_cell(mine: stats.Estimate | None, base: stats.Estimate | None, *, itself: bool = False) -> str:
     """What a client adds in CPU µs per row over the C API loop, for a table, worded as
     ``client_adds`` words it: '0' for the C API itself; the difference of the medians
-    where the client's interval lies above the loop's; with '(runs overlap)' where the two
+    where the client's interval lies above the loop's; with '(intervals overlap)' where the two
     intervals overlap and the difference is above zero; 'none measured' otherwise (a
     difference below zero is the sign of noise, not a client that saves time); n/a when
     either did not run."""
@@ -389,7 +389,7 @@ def adds_cell(mine: stats.Estimate | None, base: stats.Estimate | None, *, itsel
     if c.direction == claims.HIGHER:
         return fmt.num(added)
     if c.direction != claims.LOWER and added > 0:
-        return f"{fmt.num(added)} (runs overlap)"
+        return f"{fmt.num(added)} (intervals overlap)"
     return "none measured"
 
 
@@ -472,7 +472,7 @@ def client_adds(metrics: pl.DataFrame, client: str, batch_size: int, *, verb: st
         return f"{verb} no CPU time per {per} at all: its runs used less than the C API loop's"
     if added > 0:
         return (
-            f"{verb} {fmt.duration_us(added)} of CPU time per {per} by the medians, though its runs overlap the "
+            f"{verb} {fmt.duration_us(added)} of CPU time per {per} by the medians, though its intervals overlap the "
             "C API loop's"
         )
     return f"{verb} no CPU time per {per} that the runs can show"
@@ -956,7 +956,7 @@ def off_sentence(
         parts.append(f"{fmt.num(off.median)} rows per second with {what} per transaction{versus}")
     tail = (
         " NORMAL skips the sync at commit too and syncs only before a checkpoint, so there is little for OFF "
-        "to save; where the runs overlap, this run could not see it."
+        "to save; where the intervals overlap, this run could not see it."
         if any(
             claims.compare(o, n).direction in (claims.UNCLEAR, claims.SAME_WORD)
             for o, n in ((off_1, normal_1), (off_1000, normal_1000))
@@ -1182,7 +1182,7 @@ def python_rates_sentence(metrics: pl.DataFrame) -> str:
         text += f", clearly faster in {faster} (not a faster client: the disk's drift between runs)"
     rest = n - slower - faster
     if rest:
-        text += f"; in {rest} the runs overlap, the disk's noise hiding the client's cost"
+        text += f"; in {rest} the intervals overlap, the disk's noise hiding the client's cost"
     return text + ". The next table measures the clients where there is no disk."
 
 

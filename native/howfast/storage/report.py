@@ -652,14 +652,15 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
     if not (faster or slower):
         return (
             "With an fsync after every write the engines did not differ beyond the intervals of their medians "
-            f"either: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the runs overlap."
+            f"either: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the intervals "
+            "overlap."
         )
     said = []
     if faster:
         said.append(f"{_listed(faster)} {'was' if len(faster) == 1 else 'were'} faster than pwrite + fsync")
     if slower:
         said.append(f"{_listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
-    rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the runs overlap" if overlap else ""
+    rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the intervals overlap" if overlap else ""
     return (
         f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine ends in "
         "the same work, a write and then an fsync that waits for the device (aio's helper thread and io_uring's "
