@@ -687,6 +687,15 @@ def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
     assert "did not run" in report.bulk_sentence(unsupported({"streams": 1}))
     assert "did not run" in report.round_trip_sentence(unsupported({"connections": 1}))
     assert "did not run" in report.closed_sentence(unsupported({"connections": 1}))
+    nginx = unsupported({"tool": "nginx", "generator": "howfast", "connections": 32, "seconds": 1.0})
+    assert report.server_sentence(nginx, "nginx", "nginx") == "nginx did not run here (not found)."
+    closed_t, _ = report.server_tables(nginx, "nginx", 0.1)
+    assert closed_t["verdict"].to_list() == ["not run: not found"] and closed_t["ours"].to_list() == ["n/a"]
+    assert report.bulk_table(unsupported({"streams": 1}), 0.1)["note"].to_list() == ["not run: not found"]
+    assert report.redis_py_table(py, 0.1)["note"].to_list() == ["not run: not found"]
+    assert report.closed_table(unsupported({"connections": 1}), 0.1)["note"].to_list() == ["not run: not found"]
+    ratios = report.closing_ratios(nginx, nginx, pl.DataFrame(), pl.DataFrame(), pl.DataFrame())
+    assert ratios["where"][2] == "req/s against our server" and ratios["verdict"][0] == "not run: not found"
 
 
 # ---- tables: every figure with its interval and run count -----------------------------

@@ -186,9 +186,18 @@ def _figure_table(
 def bulk_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Gbit/s per stream count: the median (a number, for the other machines' columns),
     the interval of the median, the run count and the unstable mark (``stats.stability``)."""
-    summary = stats.summarize(metrics, ["streams"]).filter(pl.col("metric") == "gbit_per_s")
     from .. import tables
 
+    if metrics.height == 0:
+        return pl.DataFrame(schema={"streams": pl.Int64, "Gbit/s": pl.Float64, "interval": pl.String,
+                                    "runs": pl.Int64, "note": pl.String})  # fmt: skip
+    summary = stats.summarize(metrics, ["streams"]).filter(pl.col("metric") == "gbit_per_s")
+    if summary.height == 0:
+        why = "; ".join(stats.reasons(metrics))
+        return metrics.select("streams").unique(maintain_order=True).with_columns(
+            pl.lit(None, dtype=pl.Float64).alias("Gbit/s"), pl.lit(fmt.NA).alias("interval"),
+            pl.lit(0, dtype=pl.Int64).alias("runs"), pl.lit(f"not run: {why}" if why else "not run").alias("note"),
+        )  # fmt: skip
     marked = tables.with_intervals(summary, target)
     return marked.select(
         "streams",
@@ -802,6 +811,8 @@ def server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
                 parts.append(f"{where} the runs counted errors, so there is no verdict")
                 continue
             ratio = ratio_estimate(part, "req_per_s", tool, connections=conns)
+            if ratio is None:
+                continue
             verdict = claims.crosscheck(ratio)
             parts.append(f"{where} our server {verdict.words(more='faster', less='slower', tool=name)}")
     if not parts:
@@ -1122,6 +1133,9 @@ def redis_py_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
         })  # fmt: skip
     names = ["redis-py, commands/s", "redis-benchmark, commands/s", "per command, py / C", "Python's extra", "runs",
              "note"]  # fmt: skip
+    why = "; ".join(stats.reasons(metrics)) if metrics.height else ""
+    if not rows and why:
+        rows = [{"pipeline": None, **{n: fmt.NA for n in names[:-2]}, "runs": "0", "note": f"not run: {why}"}]
     return pl.DataFrame(rows, schema={"pipeline": pl.Int64, **{n: pl.String for n in names}})
 
 
@@ -1851,7 +1865,8 @@ def closing_ratios(
         if not gens:
             add(name, "req/s", runs, "req_per_s", tool)
     conns = int(wrk["connections"].max()) if wrk.height and "connections" in wrk.columns else None
-    add("our load generator / wrk", f"req/s against our server, {fmt.count(conns, 'connection')}", wrk, "req_per_s",
+    at_conns = f", {fmt.count(conns, 'connection')}" if conns else ""
+    add("our load generator / wrk", f"req/s against our server{at_conns}", wrk, "req_per_s",
         "wrk")  # fmt: skip
     add("our TCP stream / iperf3", "Gbit/s, one stream", iperf3, "gbit_per_s", "iperf3")
     for conns in sorted(modes["connections"].unique().to_list()) if modes.height and "mode" in modes.columns else []:
