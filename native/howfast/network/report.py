@@ -1914,7 +1914,8 @@ def memcached_sentence(memcached: pl.DataFrame, redis: pl.DataFrame) -> str:
     text = f"With {fmt.count(clients, 'client')}, memcached answered " + "; ".join(parts) + "."
     threads = int(memcached["threads"].max()) if "threads" in memcached.columns else None
     return text + (
-        " Besides the server, the client differs (ours for memcached, redis-benchmark for Redis: both C, one thread, "
+        " Besides the server, the client differs (ours for memcached, redis-benchmark for Redis: both compiled, "
+        "one thread, "
         f"closed loop), and memcached ran {fmt.count(threads, 'worker thread')} where Redis answers from one."
     )
 
