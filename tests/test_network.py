@@ -720,8 +720,10 @@ def test_duration_figure_and_notes() -> None:
     steady, wide, wider = _e(100, 99, 101), _e(100, 70, 130), _e(100, 10, 400)
     assert report.unstable_note([("a", steady), ("b", steady)], 0.1) == ""
     assert report.unstable_note([("a", steady), ("b", wide)], 0.1) == "unstable: b (±30 %)"
-    assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (±30 % to over ±100 %)"
+    assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (±30 % to wider than ±100 %)"
     assert report.unstable_note([("a", wide)], None) == ""
+    just_past = _e(100, 89.9, 110.1)  # ±10.1 % against ±10 %: the decimal shows
+    assert report.unstable_note([("a", just_past), ("b", None)], 0.1) == "unstable: a (±10.1 %)"
     assert report.interval_words(_e(5, 4, 6)) == "interval 4–6, 3 runs" and report.interval_words(_e(5)) == "3 runs"
 
 

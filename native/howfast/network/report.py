@@ -85,16 +85,14 @@ def runs_text(estimates: list[Estimate | None]) -> str:
 
 def unstable_note(named: list[tuple[str, Estimate | None]], target: float | None) -> str:
     """'unstable: p99, p99.9 (±45 % to ±80 %)' for the figures of a row whose interval
-    stayed wider than ±`target` (``stats.stability``; the widths as it reads them, 'over
-    ±100 %' past that), 'unstable: all (…)' when every figure of the row did, '' when none."""
-    wide = [(name, e.half_width) for name, e in named if e is not None and stats.stability(e, target)]
+    stayed wider than ±`target`, the widths as ``stats.stability`` writes them;
+    'unstable: all (…)' when every measured figure of the row did; '' when none did."""
+    wide = [(name, e) for name, e in named if e is not None and stats.stability(e, target)]
     if not wide:
         return ""
-
-    def pct(w: float) -> str:
-        return "over ±100 %" if not w <= 1 else f"±{round(w * 100):d} %"
-
-    low, high = pct(min(w for _, w in wide)), pct(max(w for _, w in wide))
+    narrowest = min((e for _, e in wide), key=lambda e: e.half_width)
+    widest = max((e for _, e in wide), key=lambda e: e.half_width)
+    low, high = (stats.stability(e, target).removeprefix("unstable: ") for e in (narrowest, widest))
     widths = low if low == high else f"{low} to {high}"
     measured = [name for name, e in named if e is not None]
     names = "all" if len(wide) == len(measured) and len(measured) > 1 else ", ".join(name for name, _ in wide)
