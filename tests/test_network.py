@@ -882,6 +882,9 @@ def test_http_seed_sentence_names_only_what_differs() -> None:
     assert "the connection count" not in same_conns and "the run length" in same_conns
     assert "shares the server's 2 logical CPUs; the laptop had 16" in same_conns
     assert "slower than the laptop's figure" in same_conns and "interval 15,000–17,000, 3 runs" in same_conns
+    assert "91,000 requests per second (interval 90,000–92,000, 3 runs) at 256" in report.http_seed_sentence(
+        _e(91e3, 90e3, 92e3), 256
+    )
     other = report.http_seed_sentence(90e3, 256, _e(16e3, 15e3, 17e3), 32)
     assert "the connection count and the run length" in other and "logical CPU" not in other
 

@@ -658,7 +658,7 @@ def http_versus_reference(
 
 
 def http_seed_sentence(
-    best: float | None,
+    best: float | Estimate | None,
     connections: int | None,
     go: Estimate | None = None,
     go_connections: int | None = None,
@@ -677,9 +677,11 @@ def http_seed_sentence(
     duration = reference.load("http").filter((pl.col("machine") == "laptop") & (pl.col("test") == "hello_world"))
     seconds = int(duration["duration_s"][0]) if "duration_s" in duration.columns and duration.height else None
     per = seed_bytes_per_response()
+    spread = f" ({interval_words(best)})" if isinstance(best, Estimate) else ""
+    best = best.median if isinstance(best, Estimate) else best
     ours = (
-        f"This machine's best by the medians, {_rate(best)} at {fmt.count(int(connections), 'connection')}, was "
-        "our C++ epoll server under our own C++ load generator."
+        f"This machine's best by the medians, {_rate(best)}{spread} at {fmt.count(int(connections), 'connection')}, "
+        "was our C++ epoll server under our own C++ load generator."
         if best is not None and connections is not None
         else "This machine's closed loop did not run here."
     )
@@ -1629,9 +1631,8 @@ def iperf3_sentence(metrics: pl.DataFrame) -> str:
         return ""
     return (
         "Both move the same write size over one connection with one thread a side, but iperf3's sender and "
-        "receiver are two processes and ours two threads of one, and iperf3 reports what its receiver counted "
-        "over its whole run, connection set-up included; this run does not measure which difference makes the "
-        "gap, so its cause is inconclusive here."
+        "receiver are two processes and ours two threads of one, and each tool times its own run; this run does "
+        "not measure which difference makes the gap, so its cause is inconclusive here."
     )
 
 
@@ -1733,8 +1734,8 @@ def rerun_sentence(
     c = claims.compare(cross, table)
 
     def run(e: Estimate, seconds: float | None) -> str:
-        length = f", runs of {fmt.num(seconds)} s" if seconds else ""
-        return f"{fmt.num(e.median)} {unit} ({fmt.span(e.lo, e.hi)}{length})"
+        length = f" of {fmt.num(seconds)} s" if seconds else ""
+        return f"{fmt.num(e.median)} {unit} (interval {fmt.span(e.lo, e.hi)}, {fmt.count(e.runs, 'run')}{length})"
 
     text = (
         f"{what} is measured twice on this page: {run(cross, cross_s)} in this cross-check, {run(table, table_s)} "
@@ -1744,12 +1745,12 @@ def rerun_sentence(
         return text + ": about the same."
     if c.direction in (claims.HIGHER, claims.LOWER):
         return (
-            text + f": the cross-check's is {claims.phrase(c, more='higher', less='lower')} the other, the runs "
+            text + f": the cross-check's is {claims.phrase(c, more='higher', less='lower')} the other, the intervals "
             "clear of each other. Other programs' load on the CPUs changed between the two; the ratio above compares "
             "runs made one right after the other, so it, not either figure alone, is what the cross-check reads."
         )
     return (
-        text + ": their runs overlap, so they cannot be told apart here; the ratio above compares runs made one "
+        text + ": their intervals overlap, so they cannot be told apart here; the ratio above compares runs made one "
         "right after the other, so it, not either figure alone, is what the cross-check reads."
     )
 
