@@ -79,6 +79,8 @@ def duration_figure(e: Estimate | None) -> str:
 def runs_text(estimates: list[Estimate | None]) -> str:
     """The run count of a row's figures: '3' when they share it, '3, 5' when not
     (in the order of the row's figures), '0' when none was measured."""
+    if not isinstance(estimates, (list, tuple)) or not all(e is None or isinstance(e, Estimate) for e in estimates):
+        raise TypeError(f"runs_text(): estimates must be a list of stats.Estimate or None, got {estimates!r:.60}")
     counts = list(dict.fromkeys(e.runs for e in estimates if e is not None))
     return ", ".join(fmt.exact(int(c)) for c in counts) if counts else "0"
 
