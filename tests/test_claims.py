@@ -75,6 +75,122 @@ def test_phrase_reads_right_for_every_outcome() -> None:
     assert "not measured" in claims.phrase(claims.compare(None, slow), more="faster", less="slower")
 
 
+def test_phrase_puts_its_ratios_through_factor() -> None:
+    same = claims.Comparison(claims.SAME_WORD, 0.999, 0.98, 1.02)
+    assert claims.phrase(same, more="faster", less="slower") == "about the same as (0.999×)"  # never '(1×)'
+    unclear = claims.Comparison(claims.UNCLEAR, 1.077, 0.8, 1.4)
+    assert claims.phrase(unclear, more="faster", less="slower") == (
+        "not clearly faster or slower than (1.08× by the medians, but the intervals overlap)"
+    )
+
+
+RATE = {"more": "faster", "less": "slower"}
+
+
+@pytest.mark.parametrize(
+    ("c", "plain", "spanned"),
+    [
+        (claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5), "1.3× faster than X", "1.3× faster than X (1.1–1.5×)"),
+        # lower: the ratio and its range turned round, read as 'slower'
+        (claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "2× slower than X", "2× slower than X (1.7–2.5×)"),
+        # a clear ratio just above 1 keeps its digits, and so do the ends of its range
+        (
+            claims.Comparison(claims.HIGHER, 1.03, 1.004, 1.077),
+            "1.03× faster than X",
+            "1.03× faster than X (1.004–1.08×)",
+        ),
+        # a range whose ends read alike is no range
+        (claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0), "2× faster than X", "2× faster than X"),
+        (claims.Comparison(claims.SAME_WORD, 0.98, 0.96, 1.02), "about the same as X (0.98×)", None),
+        (claims.Comparison(claims.SAME_WORD, 0.999, 0.98, 1.02), "about the same as X (0.999×)", None),
+        (
+            claims.Comparison(claims.UNCLEAR, 1.2, 0.8, 1.9),
+            "not clearly faster or slower than X (1.2× by the medians, but the intervals overlap)",
+            None,
+        ),
+        (claims.Comparison(claims.MISSING), "not measured here, so not compared with X", None),
+    ],
+)
+def test_versus_reads_right_for_every_outcome(c: claims.Comparison, plain: str, spanned: str | None) -> None:
+    assert claims.versus(c, "X", **RATE) == plain
+    # a range only follows a clear ratio: the other outcomes read the same with span
+    assert claims.versus(c, "X", **RATE, span=True) == (spanned or plain)
+
+
+def test_versus_takes_the_callers_words() -> None:
+    higher = claims.compare(est(130, 125, 135), est(100, 95, 105))
+    assert claims.versus(higher, "one write", more="slower", less="faster") == "1.3× slower than one write"
+    lower = claims.compare(est(100, 95, 105), est(130, 125, 135))
+    assert claims.versus(lower, "one write", more="slower", less="faster") == "1.3× faster than one write"
+    same = claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03)
+    assert claims.versus(same, "it", **RATE, same="about as fast as") == "about as fast as it (1.01×)"
+
+
+def test_versus_refuses_bad_arguments() -> None:
+    c = claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5)
+    with pytest.raises(TypeError, match="c must be"):
+        claims.versus(1.3, "X", **RATE)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="other"):
+        claims.versus(c, None, **RATE)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="other"):
+        claims.versus(c, " ", **RATE)
+    with pytest.raises(TypeError, match="more"):
+        claims.versus(c, "X", more=1, less="slower")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="less"):
+        claims.versus(c, "X", more="faster", less="")
+    with pytest.raises(ValueError, match="same"):
+        claims.versus(c, "X", **RATE, same="")
+    with pytest.raises(TypeError, match="span"):
+        claims.versus(c, "X", **RATE, span="yes")  # type: ignore[arg-type]
+
+
+def test_ratio_interval_every_way() -> None:
+    higher = claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5)
+    assert claims.ratio_interval(higher) == "1.3× (1.1–1.5×)"
+    assert claims.ratio_interval(higher, median=False) == "1.1–1.5×"
+    assert claims.ratio_interval(higher, way="larger") == "1.3× (1.1–1.5×)"
+    lower = claims.Comparison(claims.LOWER, 0.01, 0.004, 0.026)
+    assert claims.ratio_interval(lower) == "0.01× (0.004–0.026×)"
+    assert claims.ratio_interval(lower, way="larger") == "100× (38–250×)"
+    assert claims.ratio_interval(lower, way="inverted", median=False) == "38–250×"
+    # ends keep their side of 0.9, 1 and 1.1
+    assert claims.ratio_interval(claims.Comparison(claims.HIGHER, 1.2, 1.003, 1.58)) == "1.2× (1.003–1.6×)"
+    assert claims.ratio_interval(claims.Comparison(claims.UNCLEAR, 1.0, 0.897, 1.0769)) == "1× (0.897–1.08×)"
+    assert claims.ratio_interval(claims.Comparison(claims.SAME_WORD, 1.0, 0.999, 1.0)) == "1× (0.999–1×)"
+    # an estimate of a ratio (a median of per-round ratios) reads the same way
+    assert claims.ratio_interval(Estimate(1.2, 0.99, 1.6, 5)) == "1.2× (0.99–1.6×)"
+    # a range whose ends read alike is one figure
+    assert claims.ratio_interval(claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0)) == "2×"
+    assert claims.ratio_interval(claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0), median=False) == "2×"
+    assert claims.ratio_interval(claims.Comparison(claims.MISSING)) == fmt.NA
+    assert claims.ratio_interval(None) == fmt.NA
+
+
+def test_ratio_interval_refuses_bad_arguments() -> None:
+    c = claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5)
+    with pytest.raises(TypeError, match="r must be"):
+        claims.ratio_interval(1.3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="way must be one of"):
+        claims.ratio_interval(c, way="upside down")
+    with pytest.raises(TypeError, match="median"):
+        claims.ratio_interval(c, median=1)  # type: ignore[arg-type]
+
+
+def test_the_agreement_band_is_among_the_lines_factor_keeps() -> None:
+    assert set(claims.AGREES) | {1.0} == set(fmt.FACTOR_LINES)
+
+
+def test_verdict_words_keep_each_end_on_its_side() -> None:
+    assert claims.crosscheck(est(1.0, 0.97, 1.03)).words(tool="fio") == "agrees with fio (1×, 0.97–1.03×)"
+    higher = claims.crosscheck(est(1.4, 1.077, 1.5)).words(tool="fio")
+    assert higher == "is 1.4× faster than fio (1.08–1.5×)"
+    lower = claims.crosscheck(est(0.5, 0.4, 0.6)).words(tool="fio")
+    assert lower == "is 2× slower than fio (0.4–0.6× of its rate)"
+    unclear = claims.crosscheck(est(1.0, 0.897, 1.3)).words(tool="fio")
+    assert unclear == "is inconclusive against fio on this machine (1×, but 0.897–1.3×)"
+    assert claims.crosscheck(None).words(tool="fio") == "was not compared with fio here"
+
+
 def test_crosscheck_four_outcomes() -> None:
     assert claims.crosscheck(est(1.0, 0.97, 1.03)).outcome == "agrees"
     assert claims.crosscheck(est(1.4, 1.3, 1.5)).outcome == "ours higher"

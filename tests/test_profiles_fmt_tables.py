@@ -89,6 +89,46 @@ def test_formatting() -> None:
         fmt.duration_us(-1)
 
 
+@pytest.mark.parametrize(
+    ("x", "shown"),
+    [
+        (3.64, "3.6"),  # two digits far from every line
+        (250.0, "250"),
+        (0.0123, "0.012"),
+        (1.0, "1"),  # exactly on a line: as it is
+        (0.9, "0.9"),
+        (1.1, "1.1"),
+        (1.003, "1.003"),  # just above 1: never '1'
+        (0.999, "0.999"),  # just below 1: never '1'
+        (0.9996, "0.9996"),
+        (1.0769, "1.08"),  # below the band's end 1.1: never '1.1'
+        (1.106, "1.11"),  # above it: '1.11', not '1.1'
+        (1.0999, "1.0999"),
+        (0.897, "0.897"),  # below the band's low end 0.9: never '0.9'
+        (0.904, "0.904"),  # above it
+        (1.05, "1.05"),  # two digits would read 1.1, on the band's end
+        (1.3, "1.3"),
+        (1.0000001, "1.0000001"),
+        (0, "0"),
+        (41.4e9, "41 billion"),  # in words: far from every line
+        (None, "n/a"),
+    ],
+)
+def test_factor_keeps_each_end_on_its_side_of_the_lines(x: float | None, shown: str) -> None:
+    assert fmt.factor(x) == shown
+
+
+def test_factor_refuses_what_is_not_a_ratio() -> None:
+    with pytest.raises(TypeError, match="x must be a number"):
+        fmt.factor("1.2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="x must be a number"):
+        fmt.factor(True)
+    with pytest.raises(ValueError, match="x is a ratio"):
+        fmt.factor(-0.5)
+    with pytest.raises(ValueError, match="x is a ratio"):
+        fmt.factor(float("nan"))
+
+
 def test_table_markdown() -> None:
     md = tables.table(pl.DataFrame({"a": ["x|y"], "b": [1.5]}), formats={"b": lambda v: f"{v} s"}).markdown()
     assert md.splitlines() == ["| a | b |", "|:---|---:|", "| x\\|y | 1.5 s |"]

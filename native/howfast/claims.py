@@ -8,7 +8,8 @@ takes the words they return. Each predicate has a branch for "the data cannot te
 not support.
 
 * ``compare(a, b)``: is `a` higher, lower, about the same as `b`, or unclear?
-  ``phrase`` turns the answer into words a sentence can hold.
+  ``versus`` turns the answer into words with what it is compared with;
+  ``ratio_interval`` gives the ratio with the range it can take ('1.3× (1.1–1.5×)').
 * ``crosscheck(ratio)``: ours against a standard tool, from the interval of the paired
   per-round ratios: agrees, ours higher, ours lower, or inconclusive.
 * ``curve(points)``: the shape of a throughput curve (still rising, a knee, flat, a
@@ -77,31 +78,93 @@ def compare(a: Estimate | None, b: Estimate | None, *, same: float = SAME) -> Co
     return Comparison(direction, ratio, lo, hi)
 
 
-def phrase(c: Comparison, *, more: str, less: str, same: str = "about the same as") -> str:
-    """Words for a comparison, to be followed by what it is compared with:
-    '1.3× faster than' (higher), '1.3× slower than' (lower), 'about the same as (0.98×)'
-    (same), 'not clearly faster or slower than (1.2× by the medians, but the runs
-    overlap)' (unclear), 'not measured here, so not compared with' (missing). `more` and
-    `less` name the two directions for a higher and a lower figure: for a rate 'faster' /
-    'slower', for a time 'slower' / 'faster'."""
+def _words(c: Comparison, more: str, less: str, same: str) -> tuple[str, str]:
+    """The two halves of a comparison in words: what goes before the object ('1.3×
+    faster than') and the aside that follows it ('' or '0.98×' or '1.2× by the medians,
+    but the intervals overlap'); ratios through ``fmt.factor``."""
     if not isinstance(c, Comparison):
         raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
+    for name, word in (("more", more), ("less", less), ("same", same)):
+        if not isinstance(word, str):
+            raise TypeError(f"{name} must be text, got {type(word).__name__}")
+        if not word.strip():
+            raise ValueError(f"{name} must name a direction, got {word!r}")
     if c.direction == MISSING or c.ratio is None:
-        return "not measured here, so not compared with"
+        return "not measured here, so not compared with", ""
     if c.direction == HIGHER:
-        return f"{fmt.ratio(c.ratio)} {more} than"
+        return f"{fmt.factor(c.ratio)}× {more} than", ""
     if c.direction == LOWER:
-        return f"{fmt.ratio(1 / c.ratio)} {less} than"
+        return f"{fmt.factor(1 / c.ratio)}× {less} than", ""
     if c.direction == SAME_WORD:
-        return f"{same} ({fmt.num(c.ratio, 3)}×)"
-    return f"not clearly {more} or {less} than ({fmt.num(c.ratio, 2)}× by the medians, but the intervals overlap)"
+        return same, f"{fmt.factor(c.ratio)}×"
+    return f"not clearly {more} or {less} than", f"{fmt.factor(c.ratio)}× by the medians, but the intervals overlap"
 
 
-def ratio_interval(c: Comparison) -> str:
-    """'1.3× (1.1–1.5×)': the ratio with the range it can take; 'n/a' when missing."""
-    if c.ratio is None or c.lo is None or c.hi is None:
+def versus(
+    c: Comparison, other: str, *, more: str, less: str, same: str = "about the same as", span: bool = False
+) -> str:
+    """A comparison in words with what it is compared with (`other`), any parenthesis
+    after it: '1.3× faster than X' (higher), '1.3× slower than X' (lower), 'about the
+    same as X (0.98×)' (same), 'not clearly faster or slower than X (1.2× by the medians,
+    but the intervals overlap)' (unclear), 'not measured here, so not compared with X'
+    (missing). `more` and `less` name the two directions for a higher and a lower figure:
+    for a rate 'faster' / 'slower', for a time 'slower' / 'faster'. With `span`, a clear
+    ratio is followed by the range it can take within the two intervals, turned the way
+    the ratio is read: '1.3× faster than X (1.1–1.5×)' (left out where its ends read
+    alike). Every ratio goes through ``fmt.factor``."""
+    if not isinstance(other, str):
+        raise TypeError(f"other must be text, got {type(other).__name__}")
+    if not other.strip():
+        raise ValueError("other must name what the comparison is with, got ''")
+    if not isinstance(span, bool):
+        raise TypeError(f"span must be True or False, got {type(span).__name__}")
+    head, aside = _words(c, more, less, same)
+    if span and c.direction in (HIGHER, LOWER):
+        ends = ratio_interval(c, way="inverted" if c.direction == LOWER else "as measured", median=False)
+        aside = ends if "–" in ends else ""
+    return f"{head} {other}" + (f" ({aside})" if aside else "")
+
+
+def phrase(c: Comparison, *, more: str, less: str, same: str = "about the same as") -> str:
+    """``versus`` without its object, for a sentence that places the object itself:
+    '1.3× faster than', 'about the same as (0.98×)', 'not clearly faster or slower than
+    (1.2× by the medians, but the intervals overlap)'. Its parenthesis comes before the
+    object, so a sentence that has one to name uses ``versus``."""
+    head, aside = _words(c, more, less, same)
+    return head + (f" ({aside})" if aside else "")
+
+
+#: The ways ``ratio_interval`` turns a ratio round.
+WAYS = ("as measured", "inverted", "larger")
+
+
+def ratio_interval(r: Comparison | Estimate | None, *, way: str = "as measured", median: bool = True) -> str:
+    """A ratio with the range it can take, every figure through ``fmt.factor``: '1.3×
+    (1.1–1.5×)'. `r` is a ``Comparison`` (its ratio by the medians and the range within
+    the two intervals) or an ``Estimate`` of a ratio (a median of per-round ratios with
+    its interval). `way`: 'as measured'; 'inverted' (for '2× faster' read from a ratio
+    of 0.5: '2× (1.7–2.5×)'); 'larger', whichever way round is at least 1 (how many times
+    apart two figures are). With ``median=False`` the range alone: '1.1–1.5×'. Where
+    the two ends read alike the range is one figure: '2×'. 'n/a' when not measured."""
+    if r is not None and not isinstance(r, (Comparison, Estimate)):
+        raise TypeError(f"r must be a claims.Comparison, a stats.Estimate or None, got {type(r).__name__}")
+    if way not in WAYS:
+        raise ValueError(f"way must be one of {WAYS}, got {way!r}")
+    if not isinstance(median, bool):
+        raise TypeError(f"median must be True or False, got {type(median).__name__}")
+    if r is None:
         return fmt.NA
-    return f"{fmt.ratio(c.ratio)} ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)})"
+    mid, lo, hi = (r.ratio, r.lo, r.hi) if isinstance(r, Comparison) else (r.median, r.lo, r.hi)
+    if mid is None or lo is None or hi is None or lo <= 0:
+        return fmt.NA
+    if way == "inverted" or (way == "larger" and mid < 1):
+        mid, lo, hi = 1 / mid, 1 / hi, 1 / lo
+    low, high = fmt.factor(lo), fmt.factor(hi)
+    ends = f"{high}×" if low == high else f"{low}–{high}×"
+    if not median:
+        return ends
+    head = f"{fmt.factor(mid)}×"
+    return head if low == high else f"{head} ({ends})"
 
 
 @dataclass(frozen=True)
@@ -118,14 +181,15 @@ class Verdict:
         if self.ratio is None:
             return f"was not compared with {tool} here"
         r = self.ratio
-        span = f"{fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)}"
+        span = ratio_interval(r, median=False)
+        ratio = f"{fmt.factor(r.median)}×"
         if self.outcome == "agrees":
-            return f"agrees with {tool} ({fmt.ratio(r.median)}, {span})"
+            return f"agrees with {tool} ({ratio}, {span})"
         if self.outcome == "ours higher":
-            return f"is {fmt.ratio(r.median)} {more} than {tool} ({span})"
+            return f"is {ratio} {more} than {tool} ({span})"
         if self.outcome == "ours lower":
-            return f"is {fmt.ratio(1 / r.median)} {less} than {tool} ({span} of its rate)"
-        return f"is inconclusive against {tool} on this machine ({fmt.ratio(r.median)}, but {span})"
+            return f"is {fmt.factor(1 / r.median)}× {less} than {tool} ({span} of its rate)"
+        return f"is inconclusive against {tool} on this machine ({ratio}, but {span})"
 
 
 def crosscheck(ratio: Estimate | None, *, band: tuple[float, float] = AGREES) -> Verdict:

@@ -110,6 +110,33 @@ def ratio(x: float | None) -> str:
     return NA if x is None else f"{num(x, 2)}×"
 
 
+#: The lines a ratio's verdict turns on: 1, and the ends of the band a cross-check's
+#: interval must lie within to agree (``claims.AGREES``).
+FACTOR_LINES = (0.9, 1.0, 1.1)
+
+
+def factor(x: float | None) -> str:
+    """A ratio, or an end of a ratio's interval, without its '×': two significant digits,
+    more where two would put it on, or across, a line a verdict turns on (0.9, 1 and 1.1,
+    ``FACTOR_LINES``) while it is not exactly on it. 3.64 -> '3.6'; 1.077 -> '1.08' (not
+    '1.1' beside a band that ends at 1.1); 0.999 -> '0.999' and 1.003 -> '1.003' (not '1');
+    0.897 -> '0.897'; 1.0 -> '1'; None -> 'n/a'."""
+    if x is None:
+        return NA
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"x must be a number (a ratio), got {type(x).__name__}")
+    if not math.isfinite(x) or x < 0:
+        raise ValueError(f"x is a ratio, a finite number of at least 0, got {x!r}")
+    for digits in range(2, 18):
+        shown = num(x, digits)
+        if " " in shown:  # in words ('41.4 billion'): far from every line
+            return shown
+        value = float(shown.replace(",", ""))
+        if all((value < line) == (x < line) and (value != line or x == line) for line in FACTOR_LINES):
+            return shown
+    return repr(float(x))  # pragma: no cover - 17 digits tell every float from the lines
+
+
 def quotient(a: float | None, b: float | None) -> float | None:
     """a / b, or None when either was not measured (or b is zero)."""
     return None if a is None or b is None or b == 0 else a / b
