@@ -651,7 +651,7 @@ def test_rerun_sentence_every_branch() -> None:
     assert same.endswith("about the same.")
     overlap = report.rerun_sentence(cross([20e3, 40e3, 60e3]), table([30e3, 50e3, 70e3]), *args, connections=64)
     assert "cannot be told apart" in overlap
-    assert report.rerun_sentence(pl.DataFrame(), table([1.0]), *args) == ""
+    assert "no second figure" in report.rerun_sentence(pl.DataFrame(), table([1.0]), *args)
 
 
 def test_scaling_seed_sentence_names_what_differs() -> None:
@@ -682,7 +682,7 @@ def test_a_machine_without_redis_or_tools_reads_plainly() -> None:
     assert "not measured" in report.gap_sentence(py, report.pack_cost(py))
     wrk = unsupported({"tool": "wrk", "connections": 64, "threads": 1, "seconds": 1})
     assert "could not run here (not found)" in report.crosscheck_sentence(wrk, "req_per_s", "wrk", "ours")
-    assert report.rerun_sentence(wrk, pl.DataFrame(), "req_per_s", "req/s", "ours") == ""
+    assert "no second figure" in report.rerun_sentence(wrk, pl.DataFrame(), "req_per_s", "req/s", "ours")
     assert report.knee(unsupported({"connections": 8, "share": 0.1, "rate": 100.0})) is None
     assert "did not run" in report.bulk_sentence(unsupported({"streams": 1}))
     assert "did not run" in report.round_trip_sentence(unsupported({"connections": 1}))
@@ -814,7 +814,9 @@ def test_knee_server_sentence_every_branch() -> None:
     unclear = report.knee_server_sentence(knee_rows([50, 100, 200], [100, 100, 100], 1000), "nginx", "nginx")
     assert "could not be told apart" in unclear
     assert "not compared" in report.knee_server_sentence(knee_rows([1, 1, 1], [1, 1, 1], 1000, 3), "nginx", "nginx")
-    assert report.knee_server_sentence(pl.DataFrame(), "nginx", "nginx") == ""
+    assert (
+        report.knee_server_sentence(pl.DataFrame(), "nginx", "nginx") == "The open-loop row for nginx did not run here."
+    )
 
 
 def test_own_rate_sentence_every_branch() -> None:
@@ -823,7 +825,7 @@ def test_own_rate_sentence_every_branch() -> None:
     assert "more than one table" in near and "cannot be told apart" in near and "beside nginx, 100" in near
     far = report.own_rate_sentence(closed, {"Go": _pair_rows([50, 51, 52], [1, 1, 1], "go")})
     assert "clear of the closed-loop table" in far
-    assert report.own_rate_sentence(pl.DataFrame(), {}) == ""
+    assert report.own_rate_sentence(pl.DataFrame(), {}).startswith("No other table")
 
 
 def test_seed_tables_and_suite_carry_intervals() -> None:
@@ -920,7 +922,11 @@ def test_memcached_iperf3_round_trip_and_mode_sentences_every_branch() -> None:
     higher = higher.with_columns(metric=pl.col("metric").replace({"req_per_s": "gbit_per_s"}))
     assert "two processes" in report.iperf3_sentence(higher)
     agrees = higher.with_columns(value=pl.lit(100.0))
-    assert report.iperf3_sentence(agrees) == "" and report.iperf3_sentence(pl.DataFrame()) == ""
+    assert "agree" in report.iperf3_sentence(agrees) and "no gap" in report.iperf3_sentence(pl.DataFrame())
+    spread = higher.with_columns(
+        value=pl.when(pl.col("tool") == "iperf3").then(pl.col("value") * 1.4).otherwise(pl.col("value"))
+    )
+    assert "spread too widely" in report.iperf3_sentence(spread)
     said = report.round_trip_summary(_e(15.9, 15.5, 16.3), _e(57e3, 56e3, 58e3))
     assert "15.9 µs at the median (interval 15.5 µs–16.3 µs, 3 runs)" in said and "17.5 µs each" in said
     assert "did not run" in report.round_trip_summary(None, None)

@@ -833,8 +833,9 @@ def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> s
     beside each other server (`pairs`: the name a reader reads -> its runs): at each
     connection count they share, every figure with its interval, whether they differ
     (``claims.compare``, each against the closed-loop table's) and which one a table reads."""
+    nothing = "No other table measured our server at a connection count of the closed-loop table."
     if closed.height == 0 or "connections" not in closed.columns:
-        return ""
+        return nothing
     table = stats.summarize(closed, ["connections"])
     parts = []
     differ = False
@@ -859,7 +860,7 @@ def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> s
             f"closed-loop table; {beside}"
         )
     if not parts:
-        return ""
+        return nothing
     verdict = (
         "some lie clear of the closed-loop table's figure: they ran minutes apart, and other programs' load on the "
         "CPUs changed in between"
@@ -878,7 +879,7 @@ def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
     """Ours beside `tool` under our open loop at our knee's rate: the p99 per round
     (``claims.crosscheck``; lower is better), and whether `tool` kept up with that rate."""
     if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
-        return ""
+        return f"The open-loop row for {name} did not run here."
     knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
     if knee_runs.filter(pl.col("metric") == "p99").height == 0:
         return f"The open-loop row for {name} did not run here."
@@ -1627,10 +1628,16 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, tool: str, what: str
 
 def iperf3_sentence(metrics: pl.DataFrame) -> str:
     """What differs between our stream and iperf3 besides the code, said where the
-    rounds found a gap (``claims.crosscheck``: ours higher or lower); '' otherwise."""
-    verdict = claims.crosscheck(ratio_estimate(metrics, "gbit_per_s", "iperf3")) if metrics.height else None
-    if verdict is None or verdict.outcome not in ("ours higher", "ours lower"):
-        return ""
+    rounds found a gap (``claims.crosscheck``: ours higher or lower); otherwise what the
+    verdict leaves to explain (nothing, or a spread too wide to tell)."""
+    ratio = ratio_estimate(metrics, "gbit_per_s", "iperf3") if metrics.height and "tool" in metrics.columns else None
+    outcome = claims.crosscheck(ratio).outcome if ratio is not None else None
+    if outcome is None:
+        return "Without rounds that ran both, there is no gap between the two to explain."
+    if outcome == "agrees":
+        return "The two agree, so our stream measures what the standard tool measures here."
+    if outcome == "inconclusive":
+        return "The rounds spread too widely to say whether the two differ on this machine."
     return (
         "Both move the same write size over one connection with one thread a side, but iperf3's sender and "
         "receiver are two processes and ours two threads of one, and each tool times its own run; this run does "
@@ -1732,7 +1739,7 @@ def rerun_sentence(
     cross, cross_s = one(crosscheck_runs, True)
     table, table_s = one(table_runs, False)
     if cross is None or table is None:
-        return ""
+        return f"{what} was not measured both here and in {table_name}, so there is no second figure to set beside it."
     c = claims.compare(cross, table)
 
     def run(e: Estimate, seconds: float | None) -> str:
