@@ -395,11 +395,9 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
 
 
 def _ratio_cell(r: stats.Estimate | None) -> str:
-    """'1.1× (0.99–1.5×)': a median per-round ratio with its interval (ends as ``_edge``
-    shows them, so an end near 1 keeps its side); n/a when the rounds did not run."""
-    if r is None:
-        return fmt.NA
-    return f"{fmt.ratio(r.median)} ({_edge(r.lo)}–{_edge(r.hi)}×)"
+    """'1.1× (0.99–1.5×)': a median per-round ratio with its interval (``claims.ratio_interval``,
+    so an end near 1 keeps its side); n/a when the rounds did not run."""
+    return claims.ratio_interval(r)
 
 
 # --- What the chapter says: every qualitative word from claims, over the intervals ---
@@ -417,19 +415,6 @@ def estimate(metrics: pl.DataFrame, by: list[str], metric: str, **where: object)
         return None
 
 
-def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str) -> str:
-    """``claims.phrase`` with what is compared put before the phrase's parenthesis:
-    'not clearly slower or faster than fsync (1.1× by the medians, but the intervals overlap)'."""
-    # claims.phrase says 'the intervals overlap'; what overlaps is the two medians' intervals
-    words = claims.phrase(c, more=more, less=less, same=same).replace(
-        "but the intervals overlap", "but the intervals overlap"
-    )
-    if words.endswith(")") and " (" in words:
-        head, rest = words.split(" (", 1)
-        return f"{head} {other} ({rest}"
-    return f"{words} {other}"
-
-
 def _us(e: stats.Estimate | None) -> str:
     return fmt.duration_us(None if e is None else e.median)
 
@@ -445,10 +430,9 @@ def sync_cost_sentence(fsync_p50: stats.Estimate | None, none_p50: stats.Estimat
     c = claims.compare(fsync_p50, none_p50)
     if c.direction == claims.MISSING:
         return "How a write with the sync compares with one without could not be measured here."
-    said = versus(c, "one without", more="slower", less="faster", same="about as fast as")
+    said = claims.versus(c, "one without", more="slower", less="faster", same="about as fast as")
     if c.direction in (claims.HIGHER, claims.LOWER):
-        lo, hi = (c.lo, c.hi) if c.direction == claims.HIGHER else (1 / c.hi, 1 / c.lo)
-        said += f" at the median (from {fmt.ratio(lo)} to {fmt.ratio(hi)} within the two intervals)"
+        said += f" at the median ({_within(c)})"
     return f"A write with the sync was {said}."
 
 
@@ -469,7 +453,7 @@ def fdatasync_sentence(
         said = (
             f"Appending to a new file, write + fdatasync took {_us_in(append_fdatasync)} at the median and "
             f"write + fsync {_us_in(append_fsync)}: fdatasync was "
-            f"{versus(grow, 'fsync', more='slower', less='faster', same='about as fast as')}."
+            f"{claims.versus(grow, 'fsync', more='slower', less='faster', same='about as fast as')}."
         )
         why = (
             " A growing file leaves fdatasync nothing to skip: every write changes the file's size and may "
@@ -491,7 +475,7 @@ def fdatasync_sentence(
         said = (
             f"Rewriting blocks that already exist, fdatasync took {_us_in(rewrite_fdatasync)} and fsync "
             f"{_us_in(rewrite_fsync)}: fdatasync was "
-            f"{versus(rewrite, 'fsync', more='slower', less='faster', same='about as fast as')}."
+            f"{claims.versus(rewrite, 'fsync', more='slower', less='faster', same='about as fast as')}."
         )
         if rewrite.direction == claims.LOWER:
             said += " Here it has something to skip: the timestamps a rewrite changes, which fsync must commit."
@@ -523,7 +507,7 @@ def batch_sentence(group: pl.DataFrame) -> str:
         return "Group commit could not be measured across batch sizes here."
     (n1, one), (nbig, big) = points[0], points[-1]
     wait = stats.estimate(summary, "p50", records_per_sync=nbig)
-    more = versus(claims.compare(big, one), "with one", more="more", less="fewer", same="about as many as")
+    more = claims.versus(claims.compare(big, one), "with one", more="more", less="fewer", same="about as many as")
     shape = claims.curve(points)
     text = (
         f"With {fmt.count(n1, 'record')} per fsync, {fmt.num(one.median)} records per second became durable "
@@ -590,15 +574,15 @@ def block_sentence(sweep: pl.DataFrame, method: str = "fsync") -> str:
     factor = large / small
     if more.direction == claims.LOWER:
         return text + (
-            f" The bigger blocks made fewer bytes durable per second ({fmt.num(more.ratio, 2)}× by the medians, "
+            f" The bigger blocks made fewer bytes durable per second ({fmt.factor(more.ratio)}× by the medians, "
             "with intervals apart): here the time per write grew faster than the bytes, no fixed cost per flush "
             "showed."
         )
     if more.direction != claims.HIGHER:
         how = (
-            f"about the same, {fmt.num(more.ratio, 2)}× by the medians"
+            f"about the same, {fmt.factor(more.ratio)}× by the medians"
             if more.direction == claims.SAME_WORD
-            else f"{fmt.num(more.ratio, 2)}× by the medians, but the intervals overlap"
+            else f"{fmt.factor(more.ratio)}× by the medians, but the intervals overlap"
         )
         return text + (
             f" The bigger blocks did not clearly make more bytes durable per second ({how}): here the cost grew "
@@ -853,26 +837,28 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
     for method, r in rates.items():
         verdict = claims.crosscheck(r)
         name = names.get(method, method)
-        span = f"{_edge(r.lo)}–{_edge(r.hi)}×"
+        span = claims.ratio_interval(r, median=False)
         if verdict.outcome in ("ours higher", "ours lower"):
             factor = r.median if verdict.outcome == "ours higher" else 1 / r.median
-            text = f"{name} ({fmt.ratio(factor)}; {span} of fio's rate)"
+            text = f"{name} ({fmt.factor(factor)}×; {span} of fio's rate)"
             per_io = speed.get(method)
             if per_io is not None:
                 timed = claims.crosscheck(per_io)
                 if timed.outcome == verdict.outcome and _same_factor(r, per_io):
-                    text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
+                    text += f", with a mean time per {per} {fmt.factor(1 / per_io.median)}× fio's"
                     explained.add("inside")
                 elif timed.outcome == verdict.outcome:
-                    text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
+                    text += f", with a mean time per {per} {fmt.factor(1 / per_io.median)}× fio's"
                     explained.add("partly")
                 elif timed.outcome == "agrees":
-                    text += f", yet with a mean time per {per} that agrees with fio's ({fmt.ratio(1 / per_io.median)})"
+                    text += (
+                        f", yet with a mean time per {per} that agrees with fio's ({fmt.factor(1 / per_io.median)}×)"
+                    )
                     explained.add("outside")
                 else:
-                    text += f", with a mean time per {per} {fmt.ratio(1 / per_io.median)} fio's"
+                    text += f", with a mean time per {per} {fmt.factor(1 / per_io.median)}× fio's"
         else:
-            text = f"{name} ({fmt.ratio(r.median)}; {span})"
+            text = f"{name} ({fmt.factor(r.median)}×; {span})"
         groups.setdefault(verdict.outcome, []).append(text)
     heads = {
         "agrees": "agrees with fio on",
@@ -930,7 +916,7 @@ def fio_rounds_sentence(metrics: pl.DataFrame) -> str:
 def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metric: str) -> pl.DataFrame:
     """A ``side_by_side`` table whose ratio columns hold the estimates the sentences quote:
     per row (`key`, the same column in `metrics`) the median per-round ratio of `metric`,
-    its interval (ends shown as ``_edge``), and the mean-latency ratio."""
+    its interval (ends shown as ``claims.ratio_interval``), and the mean-latency ratio."""
     rates = _ratio_estimates(metrics, metric, key=key)
     speed = _ratio_estimates(metrics, "mean", invert=True, key=key)
     keys = table[key].to_list()
@@ -938,7 +924,7 @@ def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metr
         pl.Series("howfast / fio", [rates[k].median if k in rates else None for k in keys], pl.Float64),
         pl.Series(
             "ratio range",
-            [f"{_edge(rates[k].lo)}–{_edge(rates[k].hi)}" if k in rates else None for k in keys],
+            [claims.ratio_interval(rates[k], median=False) if k in rates else None for k in keys],
             pl.String,
         ),
     )
@@ -951,22 +937,6 @@ def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metr
     return table
 
 
-def _edge(x: float) -> str:
-    """An end of a ratio's interval: two significant digits, more where those would put it
-    on, or across, a line a verdict turns on (1, and the agreement band's ends,
-    ``claims.AGREES``): 1.003 reads '1.003', not '1'; 1.077 reads '1.08', not '1.1'."""
-    lines = (claims.AGREES[0], 1.0, claims.AGREES[1])
-    for digits in range(2, 7):
-        shown = fmt.num(x, digits)
-        try:
-            value = float(shown.replace(",", ""))
-        except ValueError:  # a number in words: far from every line
-            return shown
-        if all((value < t) == (x < t) and (value != t or x == t) for t in lines):
-            return shown
-    return f"{x:.6g}"
-
-
 def _listed(items: list[str]) -> str:
     """'a, b and c'; 'a; b; and c' when the items hold commas of their own."""
     if len(items) <= 1:
@@ -977,9 +947,10 @@ def _listed(items: list[str]) -> str:
 
 
 def _within(c: claims.Comparison) -> str:
-    """'from 60× to 140× within the two intervals': the range a clear ratio can take."""
-    lo, hi = (c.lo, c.hi) if c.direction == claims.HIGHER else (1 / c.hi, 1 / c.lo)
-    return f"from {fmt.ratio(lo)} to {fmt.ratio(hi)} within the two intervals"
+    """'60–140× within the two intervals': the range a clear ratio can take, turned the way
+    the ratio is read."""
+    way = "inverted" if c.direction == claims.LOWER else "as measured"
+    return f"{claims.ratio_interval(c, way=way, median=False)} within the two intervals"
 
 
 def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: int | None = None) -> str:
@@ -991,11 +962,11 @@ def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: in
     size = "" if batch is None else f" of {fmt.exact(int(batch))} records per fsync"
     if c.direction == claims.HIGHER:
         return (
-            f"Batching is the lever. On the same disk, group commit{size} made records durable {fmt.ratio(c.ratio)} "
+            f"Batching is the lever. On the same disk, group commit{size} made records durable {fmt.factor(c.ratio)}× "
             f"faster than one fsync per record at the median ({_within(c)}); the price is that a record waits "
             "for its batch."
         )
-    words = versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as")
+    words = claims.versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as")
     return (
         f"Batching did not pay here: the largest batch{size} made records durable {words}, "
         "so on this disk the flush is not what limits the rate."
@@ -1016,7 +987,7 @@ def layout_rule(
     c = claims.compare(rewrite, append)
     if c.direction == claims.MISSING:
         return "Whether a reused log file is cheaper to sync than a growing one could not be measured here."
-    words = versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
+    words = claims.versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
     figures = (
         f" The latency run's medians: {fmt.num(rewrite.median)} durable writes per second rewriting "
         f"({fmt.span(rewrite.lo, rewrite.hi)}), {fmt.num(append.median)} appending ({fmt.span(append.lo, append.hi)})."
