@@ -516,7 +516,7 @@ def test_cli_table_gives_the_sentences_ratio() -> None:
     table = sqlite_report.cli_table(metrics)
     ratios = sqlite_report.shell_ratios(metrics)
     assert [ratios[1].median, ratios[1000].median] == [1.2, 1.0]
-    assert table[sqlite_report.SHELL_RATIO].to_list() == ["1.2× (0.9–1.5)", "1× (0.99–1.02)"]
+    assert table[sqlite_report.SHELL_RATIO].to_list() == ["1.2× (0.9–1.5×)", "1× (0.99–1.02×)"]
     assert table["rounds"].to_list() == [3, 3]
     # each side: the median with the interval of that median (3 runs: min–max), the unstable mark past the target
     marked = sqlite_report.cli_table(metrics, target=0.1)
@@ -562,7 +562,7 @@ def test_rate_table_cells_carry_interval_runs_and_the_ratio_range() -> None:
     normal, full = table.rows(named=True)
     assert normal["C API rows/s"] == "25,000 (24,000–30,000); unstable: ±12 %"
     assert normal["Python rows/s"] == "20,000 (16,000–21,000); unstable: ±12 %"
-    assert normal["runs"] == 3 and normal["C API / Python"] == "1.2× (1.1–1.9×)"
+    assert normal["runs"] == 3 and normal["C API / Python"] == "1.2× (1.14–1.9×)"
     assert full["C API rows/s"] == "500 (400–600); unstable: ±20 %" and full["Python rows/s"] == "400 (390–410)"
     assert full["C API / Python"] == "1.2× (0.98–1.5×)"  # a range holding 1: the clients are not told apart
     assert full["laptop rows/s"] is None  # the seeds did not run FULL (seed_cells says so)

@@ -483,22 +483,11 @@ def client_adds(metrics: pl.DataFrame, client: str, batch_size: int, *, verb: st
 SHELL_RATIO = "C API / shell, per round"
 
 
-def _edge(x: float) -> str:
-    """An end of a ratio's interval: two significant digits, three where two would show
-    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
-    shown = fmt.num(x, 2)
-    return f"{x:.3f}".rstrip("0") if shown == "1" and x != 1 else shown
-
-
-def _ratio_span(e: stats.Estimate) -> str:
-    return f"{_edge(e.lo)}–{_edge(e.hi)}"
-
-
 def cli_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """The sqlite3 shell beside the C API loop on the same jobs (synchronous NORMAL): each
     side's rows/s, the median with the interval of that median (the unstable mark past
     ±`target`); the median of the per-round ratios with its interval, as the sentence
-    gives it ('1.2× (0.9–1.5)'); and the rounds (each side ran once per round)."""
+    gives it ('1.2× (0.9–1.5×)'); and the rounds (each side ran once per round)."""
     summary = stats.summarize(metrics, ["tool", "batch_size"])
     table = metrics.select("batch_size").unique(maintain_order=True)
     batches = table["batch_size"].to_list()
@@ -515,7 +504,7 @@ def cli_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
     table = table.with_columns(
         pl.Series(
             SHELL_RATIO,
-            [f"{fmt.ratio(ratios[b].median)} ({_ratio_span(ratios[b])})" if b in ratios else None for b in batches],
+            [claims.ratio_interval(ratios[b]) if b in ratios else None for b in batches],
             pl.String,
         ),
         pl.Series("rounds", [ratios[b].runs if b in ratios else None for b in batches], pl.Int64),
@@ -864,14 +853,6 @@ def baseline_estimate(baseline: pl.DataFrame) -> stats.Estimate | None:
 SAME_SPEED = "about as fast as"
 
 
-def _versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str) -> str:
-    words = claims.phrase(c, more=more, less=less, same=same)
-    if words.endswith(")") and " (" in words:
-        head, rest = words.split(" (", 1)
-        return f"{head} {other} ({rest}"
-    return f"{words} {other}"
-
-
 def _per_row(e: stats.Estimate | None) -> str:
     return fmt.NA if e is None else fmt.duration_us(1e6 / e.median)
 
@@ -925,7 +906,9 @@ def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
             theirs = float(row["rows_per_s"][0])
             c = claims.compare(mine, stats.Estimate.exact(theirs))
             what = "one row per transaction" if batch == 1 else "1,000 rows per transaction"
-            words = _versus(c, f"the {machine} ({fmt.num(theirs)})", more="faster", less="slower", same=SAME_SPEED)
+            words = claims.versus(
+                c, f"the {machine} ({fmt.num(theirs)})", more="faster", less="slower", same=SAME_SPEED
+            )
             parts.append(f"with {what}, {words}")
     return (
         f"At the seeds' size ({fmt.exact(n_seed)} rows per run), the C loop was " + "; ".join(parts) + ". What "
@@ -951,7 +934,7 @@ def off_sentence(
         versus = (
             ""
             if c.direction == claims.MISSING
-            else f", {_versus(c, 'NORMAL', more='faster', less='slower', same=SAME_SPEED)}"
+            else f", {claims.versus(c, 'NORMAL', more='faster', less='slower', same=SAME_SPEED)}"
         )
         parts.append(f"{fmt.num(off.median)} rows per second with {what} per transaction{versus}")
     tail = (
@@ -990,7 +973,7 @@ def batch_sentence(batched: stats.Estimate | None, single: stats.Estimate | None
     c = claims.compare(batched, single)
     if c.direction == claims.MISSING:
         return "What batching 1,000 rows per transaction changes could not be measured here."
-    words = _versus(c, "one row per transaction", more="faster", less="slower", same=SAME_SPEED)
+    words = claims.versus(c, "one row per transaction", more="faster", less="slower", same=SAME_SPEED)
     if c.direction == claims.HIGHER:
         return (
             f"Batching 1,000 rows per transaction raised that to {fmt.num(batched.median)} rows per second ({words})."
@@ -1013,7 +996,7 @@ def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate 
             f"Yet a NORMAL commit took {took} on average, {fmt.ratio(c.ratio)} as many per second: it does not flush "
             "at all."
         )
-    words = _versus(c, "the plain pair", more="faster", less="slower", same="about as fast as")
+    words = claims.versus(c, "the plain pair", more="faster", less="slower", same="about as fast as")
     return f"A NORMAL commit, which does not flush at all, took {took} on average: here it was {words}."
 
 
@@ -1047,15 +1030,15 @@ def full_commit_sentence(
         if c.direction == claims.MISSING:
             first += "."
         elif c.direction == claims.LOWER:
-            words = _versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
+            words = claims.versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
             first += f", {words}: a commit is a sync and SQLite's own work besides."
         elif c.direction == claims.HIGHER:
             first += (
-                f", {_versus(c, 'the plain write + fsync', more='faster', less='slower', same='as fast as')} of the "
+                f", {claims.versus(c, 'the plain write + fsync', more='faster', less='slower')} of the "
                 f"baseline run. {FULL_VERSUS_PLAIN}"
             )
         else:
-            words = _versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
+            words = claims.versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
             first += f", {words}: one sync per commit either way."
     c2 = claims.compare(batched, normal_batched)
     if c2.direction == claims.MISSING:
@@ -1064,7 +1047,7 @@ def full_commit_sentence(
         second = (
             f"Batch the rows and the flush is shared: at 1,000 rows per transaction FULL inserted "
             f"{fmt.num(batched.median)} rows per second, "
-            f"{_versus(c2, 'NORMAL', more='faster', less='slower', same='about as fast as')}."
+            f"{claims.versus(c2, 'NORMAL', more='faster', less='slower', same='about as fast as')}."
         )
     return f"{first} {second}"
 
@@ -1097,7 +1080,7 @@ def memory_rates_sentence(memory: stats.Estimate | None, disk: stats.Estimate | 
     if c.direction == claims.MISSING:
         return "How that compares with the same loop on the disk could not be measured here."
     other = f"the same loop on the disk at {fmt.num(disk.median)} rows per second"
-    words = _versus(c, other, more="faster", less="slower", same=SAME_SPEED)
+    words = claims.versus(c, other, more="faster", less="slower", same=SAME_SPEED)
     if c.direction == claims.HIGHER:
         return f"That is {words}, as a file system in memory should be."
     return (
@@ -1136,7 +1119,7 @@ def shell_check_sentence(metrics: pl.DataFrame) -> str:
     v1, vk = claims.crosscheck(one), claims.crosscheck(big)
 
     def said(v: claims.Verdict, e: stats.Estimate) -> str:
-        span = f"median per round {fmt.ratio(e.median)}, interval {_ratio_span(e)}×"
+        span = f"median per round {fmt.factor(e.median)}×, interval {claims.ratio_interval(e, median=False)}"
         if v.outcome == "agrees":
             return f"agrees with the shell ({span})"
         if v.outcome == "ours higher":
@@ -1191,7 +1174,7 @@ def full_rule(batched: stats.Estimate | None, normal: stats.Estimate | None) -> 
     c = claims.compare(batched, normal)
     if c.direction == claims.MISSING:
         return "by how much could not be measured here."
-    words = _versus(c, "NORMAL", more="faster", less="slower", same=SAME_SPEED)
+    words = claims.versus(c, "NORMAL", more="faster", less="slower", same=SAME_SPEED)
     return f"at 1,000 rows per transaction, FULL was {words}."
 
 
