@@ -356,14 +356,14 @@ def test_order_sentence_and_sort_bars() -> None:
 
 def test_versus_napkin_keeps_digits_for_a_near_ratio() -> None:
     assert report.versus_napkin(Estimate(500.0, 490.0, 510.0, 3), 520.0, "x") == (
-        "x runs at 500 MB/s (490–510), 1.04× (1.02–1.06×) slower than napkin-math's 520 MB/s."
+        "x runs at 500 MB/s (490–510), 1.04× slower than napkin-math's 520 MB/s (1.02–1.06×)."
     )
     assert report.versus_napkin(Estimate(500.0, 250.0, 900.0, 3), 520.0, "x") == (
         "x runs at 500 MB/s (250–900), not clearly faster or slower than napkin-math's 520 MB/s (0.96× by the "
-        "medians; the interval includes it)."
+        "medians, but the intervals overlap)."
     )
     assert report.versus_napkin(Estimate(1000.0, 900.0, 1100.0, 3), 100.0, "x") == (
-        "x runs at 1,000 MB/s (900–1,100), 10× (9–11×) faster than napkin-math's 100 MB/s."
+        "x runs at 1,000 MB/s (900–1,100), 10× faster than napkin-math's 100 MB/s (9–11×)."
     )
     assert "about the same as napkin-math's 500 MB/s (1×)" in report.versus_napkin(Estimate.exact(500.0), 500.0, "x")
     assert report.napkin_quoted("decompression") == "1 GiB/s" and report.napkin_quoted("nope") == "n/a"
@@ -553,16 +553,11 @@ def test_chart_frame_carries_the_interval_of_the_speed() -> None:
         ("lz4", 500.0, 400.0, 600.0, 3, True), ("zstd -19", 1.0, 1.0, 1.0, 3, True)]  # fmt: skip
 
 
-def test_times_and_levels_sentence_every_branch() -> None:
-    from howfast import claims
-
-    assert report.times(claims.Comparison(claims.LOWER, 0.01, 0.004, 0.026)) == "100× (38–250×)"
-    assert report.times(claims.Comparison(claims.HIGHER, 1.03, 1.02, 1.52)) == "1.03× (1.02–1.52×)"
-    assert report.times(claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0)) == "2×"
+def test_levels_sentence_every_branch() -> None:
     fast, slow = Estimate(70.0, 40.0, 130.0, 3), Estimate(0.7, 0.5, 1.0, 3)
     assert report.levels_sentence(slow, fast, "zstd", (19, 1), "the text") == (
-        "zstd shows the trade inside one library: at level 19 it compresses the text 100× (40–260×) slower than at "
-        "level 1."
+        "zstd shows the trade inside one library: at level 19 it compresses the text 100× slower than at level 1 "
+        "(40–260×)."
     )
     assert "which this run cannot explain" in report.levels_sentence(fast, slow, "zstd", (19, 1), "the text")
     same = Estimate.exact(70.0)
@@ -580,9 +575,8 @@ def test_crosscheck_table_cells() -> None:
     assert table.columns == ["codec", "input", "direction", "howfast MB/s", "tool MB/s", "howfast / tool", "rounds",
                              "verdict"]  # fmt: skip
     assert table.row(0) == ("zstd -1", "text", "compress", "95 (90–100); unstable: ±5 %", "100 (100–100)",
-                            "0.95× (0.9–1)", 3, "agrees")  # fmt: skip
+                            "0.95× (0.9–1×)", 3, "agrees")  # fmt: skip
     assert table["direction"].to_list() == ["compress", "decompress"]
-    assert report._edge(1.004) == "1.004" and report._edge(0.9996) == "1" and report._edge(3.6) == "3.6"
 
 
 def test_again_sentence_every_branch() -> None:
@@ -590,10 +584,10 @@ def test_again_sentence_every_branch() -> None:
                                               "decompress_mb_per_s": [500.0, 510.0, 490.0]})])  # fmt: skip
     text = report.again_sentence(main, _versus([70.0, 71.0, 69.0], [1.0] * 3), "zstd")
     assert "zstd -1 compressed the text input at 70 MB/s (69–71) beside zstd and 100 MB/s (99–101) in the main " \
-           "runs: clearly slower, 1.43× (1.39–1.46×)." in text  # fmt: skip
+           "runs: clearly slower, 1.4× (1.4–1.5×)." in text  # fmt: skip
     assert "zstd -1 decompressed the text input at 70 MB/s (69–71) beside zstd and 500 MB/s (490–510)" in text
     spread = report.again_sentence(main, _versus([50.0, 100.0, 300.0], [1.0] * 3), "zstd")
-    assert "1× by the medians, but within the runs' spread" in spread
+    assert "1× by the medians, but the intervals overlap" in spread
     same = report.again_sentence(main, _versus([100.0, 100.5, 99.5], [1.0] * 3), "zstd")
     assert "about the same." in same
     assert report.again_sentence(main, pl.DataFrame(), "lz4") == (

@@ -232,42 +232,22 @@ def rule_sentence(factor: Estimate | None, napkin_factor: float | None, on: str 
     )
 
 
-def times(c: claims.Comparison) -> str:
-    """How many times apart a clear comparison is, the larger way round, with the range
-    that ratio can take within the two intervals where it is not a single value: '98×
-    (80–120×)'; three digits below 1.5× ('1.03× (1.02–1.52×)'), where two would read '1×'."""
-    if c.ratio is None or c.lo is None or c.hi is None:
-        return fmt.NA
-    r, lo, hi = (c.ratio, c.lo, c.hi) if c.ratio >= 1 else (1 / c.ratio, 1 / c.hi, 1 / c.lo)
-    digits = 3 if r < 1.5 else 2
-    head = f"{fmt.num(r, digits)}×"
-    if fmt.num(lo, digits) == fmt.num(hi, digits):
-        return head
-    return f"{head} ({fmt.num(lo, digits)}–{fmt.num(hi, digits)}×)"
-
-
 def levels_sentence(
     slow: Estimate | None, fast: Estimate | None, codec: str, levels: tuple[int, int], what: str
 ) -> str:
     """How much slower `codec` compresses `what` at its higher level than at its lower one
     (`levels`: higher, lower), in words the two intervals allow: 'zstd shows the trade
-    inside one library: at level 19 it compresses the book's sources 98× (80–120×) slower
-    than at level 1.'"""
+    inside one library: at level 19 it compresses the book's sources 98× slower than at
+    level 1 (80–120×).'"""
     high, low = levels
     c = claims.compare(slow, fast)
     if c.direction == claims.MISSING:
         return f"{codec} did not run at both level {high} and level {low} here, so its levels are not compared."
     lead = f"{codec} shows the trade inside one library: at level {high} it compresses {what}"
-    if c.direction == claims.LOWER:
-        return f"{lead} {times(c)} slower than at level {low}."
+    said = claims.versus(c, f"at level {low}", more="faster", less="slower", same="about as fast as", span=True)
     if c.direction == claims.HIGHER:
-        return f"{lead} {times(c)} faster than at level {low}, which this run cannot explain."
-    if c.direction == claims.SAME_WORD:
-        return f"{lead} about as fast as at level {low} ({fmt.num(c.ratio, 3)}×)."
-    return (
-        f"{lead} not clearly faster or slower than at level {low} ({fmt.num(c.ratio, 2)}× by the medians; the "
-        "intervals overlap)."
-    )
+        return f"{lead} {said}, which this run cannot explain."
+    return f"{lead} {said}."
 
 
 def blocks_sentence(summary: pl.DataFrame, codec: str, level: int, input_name: str, block: int) -> str:
@@ -339,7 +319,7 @@ def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None)
                     "input": where["input"], "direction": direction,
                     "howfast MB/s": tables.figure(sides[0], target, runs=False),
                     "tool MB/s": tables.figure(sides[1], target, runs=False),
-                    "howfast / tool": f"{fmt.ratio(ratio.median)} ({_edge(ratio.lo)}–{_edge(ratio.hi)})",
+                    "howfast / tool": claims.ratio_interval(ratio),
                     "rounds": ratio.runs, "verdict": claims.crosscheck(ratio).outcome,
                 })  # fmt: skip
     schema = {c: pl.String for c in ("codec", "input", "direction", "howfast MB/s", "tool MB/s", "howfast / tool")}
@@ -352,13 +332,6 @@ def _side(summary: pl.DataFrame, tool: str, metric: str, where: dict[str, object
     for key, value in where.items():
         rows = rows.filter(pl.col(key) == value)
     return Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
-
-
-def _edge(x: float) -> str:
-    """An end of a ratio's interval: two significant digits, more where those would show
-    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
-    shown = fmt.num(x, 2)
-    return f"{x:.3f}".rstrip("0").rstrip(".") if shown == "1" and x != 1 else shown
 
 
 def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
@@ -382,10 +355,10 @@ def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
         ours, before = Estimate.from_row(row), Estimate.from_row(found.row(0, named=True))
         c = claims.compare(ours, before)
         words = {
-            claims.HIGHER: f"clearly faster, {times(c)}",
-            claims.LOWER: f"clearly slower, {times(c)}",
+            claims.HIGHER: f"clearly faster, {claims.ratio_interval(c, way='larger')}",
+            claims.LOWER: f"clearly slower, {claims.ratio_interval(c, way='larger')}",
             claims.SAME_WORD: "about the same",
-        }.get(c.direction, f"{fmt.num(c.ratio or 1.0, 2)}× by the medians, but within the runs' spread")
+        }.get(c.direction, f"{fmt.factor(c.ratio or 1.0)}× by the medians, but the intervals overlap")
         verb = "compressed" if row["metric"] == "compress_mb_per_s" else "decompressed"
         parts.append(
             f"{label(str(where['codec']), int(where['level']))} {verb} the {where['input']} input at "  # type: ignore[call-overload]
@@ -514,9 +487,9 @@ def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
             f"({ORDER_NAMES[str(fast['order'])]})."
         )
     if c.direction == claims.HIGHER:
-        return f"The speed of {name} depends on the order: {times(c)} between {ends}."
+        return f"The speed of {name} depends on the order: {claims.ratio_interval(c, way='larger')} between {ends}."
     return (
-        f"The speeds of {name} lie {fmt.num(c.ratio or 1.0, 2)}× apart by the medians, between {ends}, but the "
+        f"The speeds of {name} lie {fmt.factor(c.ratio or 1.0)}× apart by the medians, between {ends}, but the "
         "intervals overlap: this run cannot say its speed depends on the order."
     )
 
@@ -532,9 +505,9 @@ def sort_estimate(
 
 
 def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str:
-    """'std::sort of random integers runs at 44 MB/s (30.4–65), 3.2× (2.7–4.6×) slower
-    than napkin-math's 210 MB/s': the median with its interval, against napkin-math's
-    printed figure (one number, no interval), the words from ``claims.compare``."""
+    """'std::sort of random integers runs at 44 MB/s (30.4–65), 3.2× slower than
+    napkin-math's 210 MB/s (2.7–4.6×)': the median with its interval, against
+    napkin-math's printed figure (one number, no interval), in ``claims.versus``'s words."""
     if ours is None:
         return f"{what} did not run here."
     shown = f"{fmt.num(ours.median)} MB/s" + (
@@ -544,17 +517,7 @@ def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str
         return f"{what} runs at {shown}; napkin-math has no such row."
     theirs = f"napkin-math's {fmt.num(figure)} MB/s"
     c = claims.compare(ours, Estimate.exact(figure))
-    if c.direction == claims.HIGHER:
-        words = f"{times(c)} faster than {theirs}"
-    elif c.direction == claims.LOWER:
-        words = f"{times(c)} slower than {theirs}"
-    elif c.direction == claims.SAME_WORD:
-        words = f"about the same as {theirs} ({fmt.num(c.ratio, 3)}×)"
-    else:
-        words = (
-            f"not clearly faster or slower than {theirs} ({fmt.num(c.ratio, 2)}× by the medians; the interval "
-            "includes it)"
-        )
+    words = claims.versus(c, theirs, more="faster", less="slower", span=True)
     return f"{what} runs at {shown}, {words}."
 
 
@@ -629,12 +592,12 @@ def records_sentence(dump: Estimate | None, parse: Estimate | None) -> str:
         f"RapidJSON {shown(parse)}"
     )
     if c.direction == claims.HIGHER:
-        return f"{lead}: the dump is {times(c)} faster."
+        return f"{lead}: the dump is {claims.ratio_interval(c, way='larger')} faster."
     if c.direction == claims.LOWER:
-        return f"{lead}: the dump is {times(c)} slower, which this run cannot explain."
+        return f"{lead}: the dump is {claims.ratio_interval(c, way='larger')} slower, which this run cannot explain."
     if c.direction == claims.SAME_WORD:
-        return f"{lead}: about the same ({fmt.num(c.ratio, 3)}×)."
-    return f"{lead}: {fmt.num(c.ratio, 2)}× by the medians, but the intervals overlap."
+        return f"{lead}: about the same ({fmt.factor(c.ratio)}×)."
+    return f"{lead}: {fmt.factor(c.ratio)}× by the medians, but the intervals overlap."
 
 
 def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:
