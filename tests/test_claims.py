@@ -126,6 +126,14 @@ def test_versus_takes_the_callers_words() -> None:
     assert claims.versus(same, "it", **RATE, same="about as fast as") == "about as fast as it (1.01×)"
 
 
+def test_versus_words_for_a_rate_and_for_a_time() -> None:
+    higher = claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5)
+    assert claims.versus(higher, "X", **claims.RATE_WORDS) == "1.3× faster than X"
+    assert claims.versus(higher, "X", **claims.TIME_WORDS) == "1.3× slower than X"
+    same = claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03)
+    assert claims.versus(same, "X", **claims.TIME_WORDS) == "about as fast as X (1.01×)"
+
+
 def test_versus_refuses_bad_arguments() -> None:
     c = claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5)
     with pytest.raises(TypeError, match="c must be"):

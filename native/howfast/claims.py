@@ -78,6 +78,12 @@ def compare(a: Estimate | None, b: Estimate | None, *, same: float = SAME) -> Co
     return Comparison(direction, ratio, lo, hi)
 
 
+#: ``versus``'s words for a rate (higher is faster) and for a time (higher is slower):
+#: ``versus(c, "one thread", **RATE_WORDS)``.
+RATE_WORDS = {"more": "faster", "less": "slower", "same": "about as fast as"}
+TIME_WORDS = {"more": "slower", "less": "faster", "same": "about as fast as"}
+
+
 def _words(c: Comparison, more: str, less: str, same: str) -> tuple[str, str]:
     """The two halves of a comparison in words: what goes before the object ('1.3×
     faster than') and the aside that follows it ('' or '0.98×' or '1.2× by the medians,
