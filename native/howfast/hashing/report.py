@@ -265,7 +265,7 @@ def _adds(
             return "nothing measurable", False
     if c.direction == claims.HIGHER and python_ns is not None and native_ns is not None:
         if other_build:
-            return f"not the call: the package's own build ran {_times(c)} slower", False
+            return f"not the call: the package's own build ran {claims.ratio_interval(c, way='larger')} slower", False
         extra = python_ns.median - native_ns.median
         lo, hi = python_ns.lo - native_ns.hi, python_ns.hi - native_ns.lo
         spread = "" if fmt.num(lo) == fmt.num(hi) else f" ({fmt.span(lo, hi)})"
@@ -456,10 +456,10 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
         "not comparable with theirs hash by hash, and the chapter prints no ratio between them."
     )
     moved = [
-        f"two CRC32C implementations on the same CPU, {_apart(crc)} apart"
+        f"two CRC32C implementations on the same CPU, {claims.ratio_interval(crc, way='larger')} apart"
         if crc.direction in (claims.HIGHER, claims.LOWER)
         else "",
-        f"two entry points of the same XXH3 library, {_apart(xxh)} apart"
+        f"two entry points of the same XXH3 library, {claims.ratio_interval(xxh, way='larger')} apart"
         if xxh.direction in (claims.HIGHER, claims.LOWER)
         else "",
     ]
@@ -474,10 +474,6 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
     )
 
 
-def _apart(c: claims.Comparison) -> str:
-    return _times(c)
-
-
 def fnv_note(native: pl.DataFrame, size: int) -> str:
     """Why our FNV-1a row is not the seeds' 'fnv': a byte-at-a-time FNV-1a is one chain of
     dependent multiplies, and the seeds' 'fnv' ran faster than their own xxhash, which such a
@@ -490,9 +486,10 @@ def fnv_note(native: pl.DataFrame, size: int) -> str:
     )
     if laptop_fnv is None or laptop_xxh is None or not laptop_fnv > laptop_xxh or ours.direction != claims.LOWER:
         return 'The seeds do not say which variant of FNV their "fnv" was; we put it beside FNV-1a 64.'
+    said = claims.versus(ours, "XXH64", **claims.RATE_WORDS, span=True)
     return (
         'One row stands out: the seeds\' "fnv" ran faster than their own xxhash, while our FNV-1a, which reads one '
-        f"byte per step and waits for each step's multiply, ran {versus(ours, 'XXH64')} here. "
+        f"byte per step and waits for each step's multiply, ran {said} here. "
         'The seeds\' "fnv" was most likely another variant (one that reads whole words), so that row '
         "compares two different hashes."
     )
@@ -510,7 +507,7 @@ def speed_sentence(native: pl.DataFrame, a: str, b: str, size: int) -> str:
     c = claims.compare(ea, eb)
     return (
         f"At {fmt.size(size)} {name_b} ran at {fmt.num(eb.median)} MiB/s and {name_a} at {fmt.num(ea.median)} "
-        f"MiB/s, {versus(c, name_b)}."
+        f"MiB/s, {claims.versus(c, name_b, **claims.RATE_WORDS, span=True)}."
     )
 
 
@@ -644,14 +641,15 @@ def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
         _estimate(summary, "mib_per_s", "xxh3_64_dispatch", size), _estimate(summary, "mib_per_s", "xxh3_64", size)
     )
     if _far(c):
-        seen.append(f"libxxhash's two XXH3 entry points, {_times(c)} apart")
+        seen.append(f"libxxhash's two XXH3 entry points, {claims.ratio_interval(c, way='larger')} apart")
     for r in _python_rows(python, native, [size]):
         if r["module"] == "hashlib" or r["python"] is None or r["native"] is None:
             continue
         c = claims.compare(r["python"], r["native"])
         if _far(c):
             name, library = ALGORITHM_NAMES[r["algorithm"]].rstrip(")").split(" (", 1)
-            seen.append(f"the {r['module']} wheel's {name} against {library.split(',')[0]}'s, {_times(c)} apart")
+            apart = claims.ratio_interval(c, way="larger")
+            seen.append(f"the {r['module']} wheel's {name} against {library.split(',')[0]}'s, {apart} apart")
     if not seen:
         return (
             "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
@@ -726,7 +724,7 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
     text = (
         f"At {fmt.size(size)} the fastest{'' if top_clear else by} was {name[0]} at {fmt.num(e[0].median)} MiB/s "
         f"and the slowest{'' if bottom_clear else by} {name[-1]} at {fmt.num(e[-1].median)} MiB/s: "
-        f"{_times(claims.compare(e[0], e[-1]))} apart."
+        f"{claims.ratio_interval(claims.compare(e[0], e[-1]), way='larger')} apart."
     )
     if not top_clear:
         text += (
@@ -755,7 +753,7 @@ def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
     other = f"the same library's baseline entry point, at {fmt.num(base.median)} MiB/s"
     return (
         f"At {fmt.size(size)}, XXH3 through the dispatching entry point ran at {fmt.num(wide.median)} MiB/s, "
-        f"{versus(c, other)}.{lesson}{_dispatch_sizes(summary, size)}"
+        f"{claims.versus(c, other, **claims.RATE_WORDS, span=True)}.{lesson}{_dispatch_sizes(summary, size)}"
     )
 
 
@@ -814,7 +812,8 @@ def crc_sentence(native: pl.DataFrame, size: int) -> str:
         words = " and ".join(missing)
         return f"{words[0].upper()}{words[1:]} could not run here, so the two CRC32C paths are not compared."
     c = claims.compare(isal, one)
-    return f"At {fmt.size(size)}, ISA-L's CRC32C was {versus(c, 'our loop of one crc32 instruction after another')}."
+    said = claims.versus(c, "our loop of one crc32 instruction after another", **claims.RATE_WORDS, span=True)
+    return f"At {fmt.size(size)}, ISA-L's CRC32C was {said}."
 
 
 def openssl_small_block_sentence(table: pl.DataFrame) -> str:
@@ -876,9 +875,7 @@ def crosscheck_table(metrics: pl.DataFrame, tool: str, target: float | None = No
                 "block": fmt.size(row["size"]),
                 "howfast MiB/s": tables.figure(sides["howfast"], target, runs=False),
                 f"{tool} MiB/s": tables.figure(sides[tool], target, runs=False),
-                ratio_column: fmt.NA
-                if ratio is None
-                else f"{fmt.ratio(ratio.median)} ({_edge(ratio.lo)}–{_edge(ratio.hi)})",
+                ratio_column: fmt.NA if ratio is None else claims.ratio_interval(ratio),
                 "rounds": None if ratio is None else ratio.runs,
                 "verdict": row.get("verdict"),
                 "note": row.get("note"),
@@ -899,43 +896,6 @@ def _side(summary: pl.DataFrame | None, tool: str, **where: object) -> stats.Est
         rows = rows.filter(pl.col(key) == value)
     rows = rows.filter(pl.col("metric") == "mib_per_s")
     return stats.Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
-
-
-def _edge(x: float) -> str:
-    """An end of a ratio's interval: two significant digits, three where two would show
-    '1' for an end that is not 1 (a verdict turns on which side of 1 it lies)."""
-    shown = fmt.num(x, 2)
-    return f"{x:.3f}".rstrip("0").rstrip(".") if shown == "1" and x != 1 else shown
-
-
-def versus(
-    c: claims.Comparison, other: str, *, more: str = "faster", less: str = "slower", same: str = "about as fast as"
-) -> str:
-    """``claims.phrase`` followed by what it compares with, the ratio's interval beside the
-    ratio: '15× (9–22×) faster than SHA-256', 'about as fast as SHA-256 (1.01×)', 'not
-    clearly faster or slower than SHA-256 (1.3× by the medians; the intervals overlap)'."""
-    if c.direction == claims.UNCLEAR and c.ratio is not None:
-        by = f"{fmt.num(c.ratio, 2)}× by the medians"
-        return f"not clearly {more} or {less} than {other} ({by}; the intervals overlap)"
-    if c.direction == claims.SAME_WORD and c.ratio is not None:
-        return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
-    if c.direction == claims.HIGHER:
-        return f"{_times(c)} {more} than {other}"
-    if c.direction == claims.LOWER:
-        return f"{_times(c)} {less} than {other}"
-    return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
-
-
-def _times(c: claims.Comparison) -> str:
-    """How many times apart a clear comparison is, the larger way round, with the range
-    the ratio can take within the two intervals where that range is not a single value:
-    '15× (9–22×)', '12×'."""
-    if c.ratio is None or c.lo is None or c.hi is None:
-        return fmt.NA
-    r, lo, hi = (c.ratio, c.lo, c.hi) if c.ratio >= 1 else (1 / c.ratio, 1 / c.hi, 1 / c.lo)
-    if fmt.num(lo, 2) == fmt.num(hi, 2):
-        return fmt.ratio(r)
-    return f"{fmt.ratio(r)} ({fmt.num(lo, 2)}–{fmt.ratio(hi)})"
 
 
 #: A hash slowed at large inputs when its whole ratio interval lies below 1 / DROP.
@@ -1040,10 +1000,10 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
         again = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
         c = claims.compare(again, sweep)
         words = {
-            claims.HIGHER: f"clearly higher, {_ratio_range(c)}",
-            claims.LOWER: f"clearly lower, {_ratio_range(c)}",
+            claims.HIGHER: f"clearly higher, {claims.ratio_interval(c)}",
+            claims.LOWER: f"clearly lower, {claims.ratio_interval(c)}",
             claims.SAME_WORD: "about the same",
-        }.get(c.direction, f"{fmt.num(c.ratio or 1.0, 2)}× by the medians, but within the runs' spread")
+        }.get(c.direction, f"{fmt.factor(c.ratio or 1.0)}× by the medians, but the intervals overlap")
         name = ALGORITHM_NAMES.get(str(algorithm), str(algorithm))
         parts.append(
             f"{name} on {fmt.size_adjective(int(size))} blocks ran at {quoted(again, runs=False)} beside {tool} and "
@@ -1063,16 +1023,6 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
         "load at the time did, not the loop. The chapter's figures are the sweep's; these runs serve only as "
         f"{tool}'s partner in its ratio."
     )
-
-
-def _ratio_range(c: claims.Comparison) -> str:
-    """'0.7× (0.6–0.8×)': a ratio as it is (not turned round), with the range it can take
-    within the two intervals where that range is not a single value."""
-    if c.ratio is None or c.lo is None or c.hi is None:
-        return fmt.NA
-    if fmt.num(c.lo, 2) == fmt.num(c.hi, 2):
-        return fmt.ratio(c.ratio)
-    return f"{fmt.ratio(c.ratio)} ({fmt.num(c.lo, 2)}–{fmt.ratio(c.hi)})"
 
 
 # every public function above refuses bad arguments with a clear exception
