@@ -135,34 +135,20 @@ def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelM
     return alt.layer(line, rules, text).configure_axisX(labelAngle=-40)
 
 
-def ratio_span(c: claims.Comparison, *, invert: bool = False) -> str:
-    """'1.02–1.58×': the range a ratio can take within the two intervals (``claims.compare``'s
-    ``lo``–``hi``), turned round with `invert` (for '2× faster' read from a ratio of 0.5);
-    three significant digits, so that a range just above 1 does not print as '1–1.6×'."""
-    if c.lo is None or c.hi is None or c.lo <= 0:
-        return ""
-    lo, hi = (1 / c.hi, 1 / c.lo) if invert else (c.lo, c.hi)
-    return f"{fmt.num(lo)}–{fmt.num(hi)}×"
-
-
-def _x(ratio: float) -> str:
-    """'1.06×', '990×': a ratio to three significant digits, as its range beside it is printed."""
-    return f"{fmt.num(ratio)}×"
-
-
 def as_long(c: claims.Comparison) -> str:
     """A later time against an earlier one: '990× as long (955–1,410× within the two
     intervals)', 'about as long (1.02×)', '2× shorter (…)', 'not clearly longer or shorter
-    (0.9× by the medians; the intervals overlap)', '' when either is missing."""
+    (0.9× by the medians, but the intervals overlap)', '' when either is missing."""
     if c.direction == claims.MISSING or c.ratio is None:
         return ""
     if c.direction == claims.HIGHER:
-        return f"{_x(c.ratio)} as long ({ratio_span(c)} within the two intervals)"
+        return f"{fmt.factor(c.ratio)}× as long ({claims.ratio_interval(c, median=False)} within the two intervals)"
     if c.direction == claims.LOWER:
-        return f"{_x(1 / c.ratio)} shorter ({ratio_span(c, invert=True)} within the two intervals)"
+        turned = claims.ratio_interval(c, way="inverted", median=False)
+        return f"{fmt.factor(1 / c.ratio)}× shorter ({turned} within the two intervals)"
     if c.direction == claims.SAME_WORD:
-        return f"about as long ({fmt.num(c.ratio, 3)}×)"
-    return f"not clearly longer or shorter ({fmt.num(c.ratio, 2)}× by the medians; the intervals overlap)"
+        return f"about as long ({fmt.factor(c.ratio)}×)"
+    return f"not clearly longer or shorter ({fmt.factor(c.ratio)}× by the medians, but the intervals overlap)"
 
 
 def ladder_sentence(latency: pl.DataFrame) -> str:
@@ -302,30 +288,12 @@ def step_words(c: claims.Comparison) -> str:
     if c.direction == claims.MISSING or c.ratio is None:
         return ""
     if c.direction == claims.SAME_WORD:
-        return f"within {fmt.share(PLATEAU_SAME - 1, 2)} ({fmt.num(c.ratio, 3)}×)"
+        return f"within {fmt.share(PLATEAU_SAME - 1, 2)} ({fmt.factor(c.ratio)}×)"
     if c.direction == claims.HIGHER:
-        return f"{fmt.ratio(c.ratio)} slower"
+        return f"{fmt.factor(c.ratio)}× slower"
     if c.direction == claims.LOWER:
-        return f"{fmt.ratio(1 / c.ratio)} faster"
-    return f"intervals overlap ({fmt.num(c.ratio, 3)}×)"
-
-
-def versus(c: claims.Comparison, other: str, *, more: str, less: str, same: str = "about as fast as") -> str:
-    """``claims.phrase`` followed by what it compares with, the ratio's parenthesis after
-    it: '1.3× faster than one thread (1.1–1.5×)' (the range the ratio takes within the two
-    intervals), 'about as fast as one thread (1.02×)', 'not clearly faster or slower than
-    one thread (0.99× by the medians; the intervals overlap)'."""
-    if c.direction == claims.UNCLEAR and c.ratio is not None:
-        by = f"{fmt.num(c.ratio, 2)}× by the medians"
-        return f"not clearly {more} or {less} than {other} ({by}; the intervals overlap)"
-    if c.direction == claims.SAME_WORD and c.ratio is not None:
-        return f"{same} {other} ({fmt.num(c.ratio, 3)}×)"
-    if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio is not None:
-        lower = c.direction == claims.LOWER
-        span = ratio_span(c, invert=lower)
-        words = f"{_x(1 / c.ratio) if lower else _x(c.ratio)} {less if lower else more} than {other}"
-        return words + (f" ({span})" if span else "")
-    return f"{claims.phrase(c, more=more, less=less, same=same)} {other}"
+        return f"{fmt.factor(1 / c.ratio)}× faster"
+    return f"intervals overlap ({fmt.factor(c.ratio)}×)"
 
 
 def interval_cell(e: Estimate, target: float | None, show: Any = None) -> str:
@@ -424,8 +392,8 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
             parts.append(
                 f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
                 f"{fmt.size(ws0)} to "
-                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({_x(rise.ratio)}; {ratio_span(rise)} within the "
-                "two intervals)"
+                f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.factor(rise.ratio)}×; "
+                f"{claims.ratio_interval(rise, median=False)} within the two intervals)"
             )
     past = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) is None]
     last = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) == caches[-1]]
@@ -599,10 +567,10 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     if c.direction == claims.HIGHER:
         return (
             f"{head}: as long as {fmt.num(c.ratio)} loads from the {caches[0].name} ({near}; "
-            f"{ratio_span(c)} within the two intervals). The wall clock counts the time the CPU gave to other "
-            "programs, and the far loads' long chunks catch more of it, so on a busy machine that ratio is an upper "
-            "bound. Data structures that follow pointers (linked lists, trees of small nodes) pay a far load at "
-            "every step; arrays walked in order let the prefetchers hide it."
+            f"{claims.ratio_interval(c, median=False)} within the two intervals). The wall clock counts the time "
+            "the CPU gave to other programs, and the far loads' long chunks catch more of it, so on a busy machine "
+            "that ratio is an upper bound. Data structures that follow pointers (linked lists, trees of small "
+            "nodes) pay a far load at every step; arrays walked in order let the prefetchers hide it."
         )
     return (
         f"{head}; against a load from the {caches[0].name} ({near}) that is {as_long(c)}: this run cannot say "
@@ -682,7 +650,7 @@ def threads_sentence(bandwidth: pl.DataFrame) -> str:
     for kind in ("read", "write", "copy"):
         c = claims.compare(_bandwidth(bandwidth, kind, most), _bandwidth(bandwidth, kind, 1))
         plural = {"read": "reads", "write": "writes", "copy": "copies"}[kind]
-        parts.append(f"{plural} were {versus(c, 'one thread', more='faster', less='slower', same='about as fast as')}")
+        parts.append(f"{plural} were {claims.versus(c, 'one thread', **claims.RATE_WORDS, span=True)}")
     return f"With {fmt.count(most, 'thread')}, " + "; ".join(parts) + "."
 
 
@@ -758,12 +726,12 @@ def again_words(c: claims.Comparison) -> str:
         return "about the same"
     if c.direction in (claims.HIGHER, claims.LOWER):
         return (
-            f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({_x(c.ratio)}; "
-            f"{ratio_span(c)} within the two intervals)"
+            f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.factor(c.ratio)}×; "
+            f"{claims.ratio_interval(c, median=False)} within the two intervals)"
         )
     if c.direction == claims.MISSING:
         return "not compared"
-    return f"{fmt.num(c.ratio, 2)}× by the medians, but within the runs' spread of each other"
+    return f"{fmt.factor(c.ratio)}× by the medians, but the intervals overlap"
 
 
 def same_pipe_sentence(costs: pl.DataFrame, vs_perf_pipe: pl.DataFrame) -> str:
@@ -836,7 +804,7 @@ def contention_sentence(costs: pl.DataFrame) -> str:
     head = (
         f"An uncontended mutex cost {fmt.num(alone.median)} ns: a lock is an atomic instruction on a cache line "
         f"this core already owns. With two threads fighting over it, each lock took {fmt.num(fought.median)} ns, "
-        f"{versus(c, 'alone', more='slower', less='faster')}"
+        f"{claims.versus(c, 'alone', **claims.TIME_WORDS, span=True)}"
     )
     if c.direction == claims.HIGHER:
         return head + (
@@ -860,17 +828,18 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
     )
     if c.direction == claims.HIGHER:
         return (
-            f"{head}: sharing made each increment {_x(c.ratio)} slower ({ratio_span(c)} within the two "
-            "intervals). The line holding the shared counter travels between the cores at every increment; two "
-            "counters that merely sit on one line (false sharing) pay the same trip, though this run does not "
-            "measure that case."
+            f"{head}: sharing made each increment {fmt.factor(c.ratio)}× slower "
+            f"({claims.ratio_interval(c, median=False)} within the two intervals). The line holding the shared "
+            "counter travels between the cores at every increment; two counters that merely sit on one line (false "
+            "sharing) pay the same trip, though this run does not measure that case."
         )
     if c.direction == claims.SAME_WORD:
-        said = f"about the same ({fmt.num(c.ratio, 3)}×)"
+        said = f"about the same ({fmt.factor(c.ratio)}×)"
     elif c.direction == claims.LOWER:
-        said = f"{_x(1 / c.ratio)} faster with the shared counter ({ratio_span(c, invert=True)})"
+        turned = claims.ratio_interval(c, way="inverted", median=False)
+        said = f"{fmt.factor(1 / c.ratio)}× faster with the shared counter ({turned})"
     else:
-        said = f"not clearly slower or faster ({fmt.num(c.ratio, 2)}× by the medians; the intervals overlap)"
+        said = f"not clearly slower or faster ({fmt.factor(c.ratio)}× by the medians, but the intervals overlap)"
     return f"{head}: {said}, so this run does not show the cost of moving a cache line between the cores."
 
 
@@ -883,7 +852,7 @@ def vdso_sentence(costs: pl.DataFrame) -> str:
     head = (
         f"A real system call (getppid through syscall(), which enters the kernel) took {fmt.num(sys.median)} ns; "
         f"clock_gettime took {fmt.num(clock.median)} ns, "
-        f"{versus(c, 'it', more='slower', less='faster')}"
+        f"{claims.versus(c, 'it', **claims.TIME_WORDS, span=True)}"
     )
     if c.direction == claims.LOWER:
         return head + ", because the vDSO answers it in user space without entering the kernel."
@@ -1056,7 +1025,7 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
     if c.direction == claims.UNCLEAR:
         show = _time_unit(ours)
         return (
-            f"not clearly slower or faster than the laptop ({fmt.num(c.ratio, 2)}× by our median, but our interval, "
+            f"not clearly slower or faster than the laptop ({fmt.factor(c.ratio)}× by our median, but our interval, "
             f"{show(ours.lo)} to {show(ours.hi)}, holds its {show(seed)}); {differs}"
         )
     busy = (
@@ -1064,7 +1033,7 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
         if c.direction == claims.HIGHER
         else ""
     )
-    return f"{versus(c, 'the laptop', more='slower', less='faster')}{busy}; {differs}"
+    return f"{claims.versus(c, 'the laptop', **claims.TIME_WORDS, span=True)}{busy}; {differs}"
 
 
 def _time_unit(e: Estimate) -> Any:
