@@ -118,7 +118,7 @@ def _total(metrics: pl.DataFrame, metric: str, by: list[str]) -> dict[tuple, int
 
 def _compared(c: claims.Comparison, what: str, *, more: str, less: str, same: str = "about the same as") -> str:
     """``claims.phrase`` followed by `what`, its parenthesis moved after it:
-    'not clearly faster or slower than Redis (1.2× by the medians, but the runs overlap)'."""
+    'not clearly faster or slower than Redis (1.2× by the medians, but the intervals overlap)'."""
     words = claims.phrase(c, more=more, less=less, same=same)
     if words.endswith(")") and " (" in words:
         head, paren = words.split(" (", 1)
@@ -491,7 +491,7 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
         )
     else:
         text += (
-            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}: the runs overlap but reach past "
+            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}: the intervals overlap but reach past "
             f"{fmt.ratio(NEAR)} of the baseline ({near_means}), so whether the tail had left it is inconclusive on "
             "this machine."
         )
@@ -1222,7 +1222,7 @@ def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str
     elif c.direction == claims.SAME_WORD:
         text += " One command at a time, the round trip itself dominates, and the client's own cost hides in it."
     elif c.direction == claims.UNCLEAR:
-        text += " The runs overlap, so what the Python side adds cannot be told on this machine."
+        text += " The intervals overlap, so what the Python side adds cannot be told on this machine."
     if deep != single:
         py_deep, c_deep = found[("redis-py", deep)], found[("redis-benchmark", deep)]
         text += (
