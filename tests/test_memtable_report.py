@@ -53,12 +53,6 @@ def test_figure_words_put_the_unit_before_the_interval_and_the_mark_inside() -> 
     assert report.figure_words(None, TARGET) == "n/a"
 
 
-def test_near_one_never_rounds_a_ratio_to_one() -> None:
-    assert report.near_one(0.77) == "0.77"
-    assert report.near_one(1.03) == "1.03"
-    assert report.near_one(1.0) == "1"
-
-
 # ---- the sweep ------------------------------------------------------------------------------
 
 
@@ -88,7 +82,7 @@ def test_sweep_table_gives_each_mode_its_interval_and_the_reason_for_a_missing_o
     assert row["io_uring, deep"] == "n/a" and row["unsupported"] == "io_uring, deep: io_uring unavailable"
     assert row["runs"] == "3" and row["seed records/s"] == 785.0
     # our blocking figure over the seed's printed one, our interval carried through: 110/785, 100/785, 120/785
-    assert row["blocking / seed"] == "0.14× (0.13–0.15)"
+    assert row["blocking / seed"] == "0.14× (0.13–0.15×)"
 
 
 def test_sweep_table_without_missing_modes_has_no_unsupported_column() -> None:
@@ -262,9 +256,11 @@ def test_fio_table_each_side_with_its_interval_the_ratio_verdict_and_rounds() ->
     ]  # fmt: skip
     blocking, deep, synced = table.iter_rows(named=True)
     assert blocking["ours MB/s"] == "80 (70–92); unstable: ±14 %" and blocking["fio MB/s"] == "100"
-    assert blocking["ours / fio"] == "0.8× (0.7–0.92)" and blocking["verdict"] == "ours lower"
+    assert blocking["ours / fio"] == "0.8× (0.7–0.92×)" and blocking["verdict"] == "ours lower"
     assert blocking["rounds"] == 3 and blocking["first fill %"] == "2 (1–3)" and blocking["note"] is None
-    assert deep["flush"] == "io_uring ×8" and deep["ours / fio"] == "1× (0.5–1.5)" and deep["verdict"] == "inconclusive"
+    assert (
+        deep["flush"] == "io_uring ×8" and deep["ours / fio"] == "1× (0.5–1.5×)" and deep["verdict"] == "inconclusive"
+    )
     assert synced["fio MB/s"] == "n/a" and synced["verdict"] == "n/a" and synced["rounds"] is None
     assert synced["note"] == "fio: fio not installed"
     assert "note" not in report.fio_table(fio_runs().filter(pl.col("metric") != "unsupported")).columns
@@ -415,8 +411,10 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
     table = report.db_bench_table(rocksdb_runs(), TARGET)
     fill, over, read = table.iter_rows(named=True)
     assert fill["ours ops/s"] == "210 (200–220)" and fill["db_bench ops/s"] == "100"
-    assert fill["ours / db_bench"] == "2.1× (2–2.2)" and fill["verdict"] == "ours higher" and fill["rounds"] == 2
-    assert over["ours / db_bench"] == "1× (0.91–1.1)" and over["verdict"] == "inconclusive"
+    assert fill["ours / db_bench"] == "2.1× (2–2.2×)" and fill["verdict"] == "ours higher" and fill["rounds"] == 2
+    assert (
+        over["ours / db_bench"] == "1.01× (0.91–1.11×)" and over["verdict"] == "inconclusive"
+    )  # 1.11, not 1.1: past the band's end
     assert read["ours ops/s"] == "n/a" and read["rounds"] is None and read["note"] == "db_bench: db_bench not installed"
     assert report.db_bench_range_sentence(rocksdb_runs()) == (
         "Test by test, our loop ran at 1× to 2.1× of db_bench's rate (each the median of its per-round ratios)."

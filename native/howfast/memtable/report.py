@@ -113,10 +113,8 @@ def _cell(estimate: Estimate | None, target: float | None, show=fmt.num) -> str:
 
 
 def _ratio_cell(estimate: Estimate | None) -> str:
-    """A ratio with its interval, '24× (22–26)'; n/a when not measured."""
-    if estimate is None:
-        return fmt.NA
-    return f"{fmt.ratio(estimate.median)} ({ratio_span(estimate.lo, estimate.hi)})"
+    """A ratio with its interval, '24× (22–26×)' (``claims.ratio_interval``); n/a when not measured."""
+    return claims.ratio_interval(estimate)
 
 
 def _signed_cell(estimate: Estimate | None) -> str:
@@ -670,12 +668,6 @@ def _best_estimate(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[E
     return est, mode_name(top["mode"], top["buffers"])
 
 
-def near_one(x: float) -> str:
-    """A ratio in two significant digits, more where it would otherwise read '1' though it
-    is not 1: 0.77 -> '0.77', 1.03 -> '1.03', 1.0 -> '1'."""
-    return ratio_span(x, x).split("–")[0]
-
-
 def figure_words(estimate: Estimate | None, target: float | None = None, unit: str = "") -> str:
     """A figure for the prose, its unit before the brackets: '18,600 records per second
     (17,000–19,500, 3 runs)', with '; unstable: ±35 %' inside them where the interval stayed
@@ -697,53 +689,23 @@ def sweep_figure(metrics: pl.DataFrame, capacity: int, dsync: bool, mode: str, t
     return figure_words(est, target, "records per second")
 
 
-def versus(c: claims.Comparison, obj: str, *, more: str, less: str, same: str) -> str:
-    """`c` in words with what it compares against (`obj`), the ratio after it: '1.3× faster
-    than the unpinned one', 'about as fast as the unpinned one (0.99×)', 'not clearly faster
-    or slower than the unpinned one (0.77× by the medians, but the intervals overlap)', 'not
-    compared with the unpinned one: one of the two could not run here'."""
-    if not isinstance(c, claims.Comparison):
-        raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
-    if c.direction == claims.HIGHER:
-        return f"{fmt.ratio(c.ratio)} {more} than {obj}"
-    if c.direction == claims.LOWER:
-        return f"{fmt.ratio(1 / c.ratio)} {less} than {obj}"
-    if c.direction == claims.SAME_WORD:
-        return f"{same} {obj} ({fmt.num(c.ratio, 3)}×)"
-    if c.direction == claims.UNCLEAR:
-        by = f"{near_one(c.ratio)}× by the medians"
-        return f"not clearly {more} or {less} than {obj} ({by}, but the intervals overlap)"
-    return f"not compared with {obj}: one of the two could not run here"
-
-
-def _rate_versus(c: claims.Comparison, obj: str) -> str:
-    return versus(c, obj, more="faster", less="slower", same="about as fast as")
-
-
 def dsync_effect(c: claims.Comparison, *, short: bool = False) -> str:
     """What O_DSYNC did to a rate, to follow 'with O_DSYNC it ran ', for every outcome of
     claims.compare(with, without): slower, faster (which O_DSYNC cannot cause: it only adds
     a wait to each flush), about as fast, unclear, or not measured."""
     if not isinstance(c, claims.Comparison):
         raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
-    if c.direction == claims.LOWER:
-        return f"{fmt.ratio(1 / c.ratio)} slower than without it"
+    if c.direction == claims.MISSING:
+        return "not compared with the run without it: one of the two could not run here"
+    said = claims.versus(c, "without it", **claims.RATE_WORDS)
     if c.direction == claims.HIGHER:
-        why = (
+        said += (
             " (the disk's drift between runs, larger than what O_DSYNC costs there)"
             if short
             else ", although O_DSYNC only adds a wait to each flush: at this size that wait was smaller than "
             "how far this disk's speed moved between runs"
         )
-        return f"{fmt.ratio(c.ratio)} faster than without it{why}"
-    if c.direction == claims.SAME_WORD:
-        return f"about as fast as without it ({fmt.num(c.ratio, 3)}×)"
-    if c.direction == claims.UNCLEAR:
-        return (
-            f"not clearly slower or faster than without it ({near_one(c.ratio)}× by the medians, but the intervals "
-            "overlap)"
-        )
-    return "not compared with the run without it: one of the two could not run here"
+    return said
 
 
 def dsync_comparison(metrics: pl.DataFrame, capacity: int, mode: str | None = None) -> claims.Comparison:
@@ -795,11 +757,11 @@ def blocking_gain(metrics: pl.DataFrame, obj: str) -> str:
     (`obj`), in words from claims.compare."""
     rows = metrics.filter((pl.col("metric") == "records_per_s") & ~pl.col("dsync") & (pl.col("mode") == BLOCKING))
     if rows.height == 0:
-        return _rate_versus(claims.compare(None, None), obj)
+        return claims.versus(claims.compare(None, None), obj, **claims.RATE_WORDS)
     caps = sorted(rows["capacity"].unique().to_list())
     large = _estimate(rows, "records_per_s", capacity=caps[-1])
     small = _estimate(rows, "records_per_s", capacity=caps[0])
-    return _rate_versus(claims.compare(large, small), obj)
+    return claims.versus(claims.compare(large, small), obj, **claims.RATE_WORDS)
 
 
 def dsync_device_words(facts: dict) -> str:
@@ -820,7 +782,7 @@ def pin_comparison(metrics: pl.DataFrame, flush: str, obj: str) -> str:
     of `flush` ('blocking' or 'uring') against its unpinned twin, from claims.compare."""
     pinned = _estimate(metrics, "records_per_s", variant=f"{flush}_pinned")
     unpinned = _estimate(metrics, "records_per_s", variant=f"{flush}_unpinned")
-    return _rate_versus(claims.compare(pinned, unpinned), obj)
+    return claims.versus(claims.compare(pinned, unpinned), obj, **claims.RATE_WORDS)
 
 
 def depth_comparison(metrics: pl.DataFrame, obj: str) -> str:
@@ -828,11 +790,11 @@ def depth_comparison(metrics: pl.DataFrame, obj: str) -> str:
     blocking flush, `obj`), in words from claims.compare."""
     rows = metrics.filter((pl.col("group") == "depth") & (pl.col("metric") == "records_per_s"))
     if rows.height == 0:
-        return _rate_versus(claims.compare(None, None), obj)
+        return claims.versus(claims.compare(None, None), obj, **claims.RATE_WORDS)
     top = rows.group_by("variant").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
     best = _estimate(rows, "records_per_s", variant=top["variant"])
     one = _estimate(rows, "records_per_s", variant="depth_1")
-    return _rate_versus(claims.compare(best, one), obj)
+    return claims.versus(claims.compare(best, one), obj, **claims.RATE_WORDS)
 
 
 def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) -> str:
@@ -953,7 +915,7 @@ def handoff_comparison(metrics: pl.DataFrame, obj: str) -> str:
         small = int(rows["capacity"].min())
         handoff = _estimate(rows, "t_handoff", capacity=small)
         copy = _estimate(rows, "t_copy", capacity=small)
-    return versus(claims.compare(handoff, copy), obj, more="more", less="less", same="about as much as")
+    return claims.versus(claims.compare(handoff, copy), obj, more="more", less="less", same="about as much as")
 
 
 def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
@@ -1147,7 +1109,7 @@ def seed_small_words(metrics: pl.DataFrame) -> str:
         return f"The seed did not measure {fmt.size(small)}, so the smallest memtables are not compared."
     theirs = Estimate.exact(float(seed["records_per_s"][0]))
     per_flush = fmt.duration_us(1e6 / float(seed["flushes_per_s"][0]))
-    words = _rate_versus(claims.compare(ours, theirs), "the seed's Go one on its disk")
+    words = claims.versus(claims.compare(ours, theirs), "the seed's Go one on its disk", **claims.RATE_WORDS)
     return (
         f"One flush took its disk about {per_flush}; at {fmt.size(small)}, where a flush's round trip sets the "
         f"pace, this machine's C++ blocking writer on this disk was {words}."
@@ -1175,7 +1137,7 @@ def best_mode_sentence(metrics: pl.DataFrame, capacity: int, dsync: bool, target
     second_name, second = rest[0]
     c = claims.compare(best, second)
     if c.direction == claims.HIGHER:
-        return text + f", {_rate_versus(c, f'the next, {second_name}')}."
+        return text + f", {claims.versus(c, f'the next, {second_name}', **claims.RATE_WORDS)}."
     return text + f", ahead of {second_name} only by the medians: their intervals overlap."
 
 
@@ -1579,7 +1541,7 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     values = (wide["true"] / wide["false"]).drop_nulls().to_list()
     lo, hi, level = stats.median_interval(values)
     paired = claims.compare(Estimate(c["ratio"], lo, hi, len(values), level), Estimate.exact(1.0))
-    verdict = _rate_versus(paired, "the runs without clocks")
+    verdict = claims.versus(paired, "the runs without clocks", **claims.RATE_WORDS)
     return (
         f"Paired run by run, the clocked runs were {verdict}; the paired ratios ranged from "
         f"{fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk."
@@ -1719,22 +1681,6 @@ SEGMENT_COST_WORDS = {
 }
 
 
-def ratio_span(lo: float, hi: float) -> str:
-    """An interval of ratios, two significant digits, more where an end would otherwise
-    show as 1 though it is not 1 (an interval wholly above 1 never reads '1–1.5')."""
-    if lo is None or hi is None:
-        return fmt.NA
-
-    def end(x: float) -> str:
-        for digits in (2, 3, 4):
-            text = fmt.num(x, digits)
-            if text != "1" or x == 1:
-                return text
-        return text
-
-    return f"{end(lo)}–{end(hi)}"
-
-
 def segment_goal_sentence(metrics: pl.DataFrame) -> str:
     """The fio table's rows with Memtable's default segment size in words: how many
     rollovers a run had (fio writes one file in every row), ours / fio with its interval and
@@ -1757,7 +1703,7 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
         return "with O_DSYNC" if dsync else "without O_DSYNC"
 
     def interval(row: dict, table: bool = True) -> str:  # as the fio table prints it (exact at 1)
-        return f"{fmt.ratio(row['median'])} ({ratio_span(row['min'], row['max'])})"
+        return claims.ratio_interval(Estimate.from_row(row))
 
     text = ""
     rollovers: int | None = None
@@ -2019,7 +1965,7 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
         f"helper, a file took {us(_us_from_ms(n['make_helper_ms']))}"
         + (" (the helper shares the disk and the CPUs with the writes)" if make.direction == claims.HIGHER else "")
         + f", and the writer waited {us(n['wait_helper_us'])} per rollover, "
-        + versus(wait, "when it made its own files", more="longer", less="shorter", same="about as long as")
+        + claims.versus(wait, "when it made its own files", more="longer", less="shorter", same="about as long as")
         + "."
     )
     parts = []
@@ -2052,7 +1998,11 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
     if helper.height:
         whole = runs.filter((pl.col("segments_ahead") > 0) & (pl.col("segment_bytes") == runs["segment_bytes"].max()))
         rate = claims.compare(_rounds_estimate(helper["records_per_s"]), _rounds_estimate(whole["records_per_s"]))
-        text += f" In records per second, {size} files made ahead ran " + _rate_versus(rate, "into one file") + "."
+        text += (
+            f" In records per second, {size} files made ahead ran "
+            + claims.versus(rate, "into one file", **claims.RATE_WORDS)
+            + "."
+        )
     return text
 
 
