@@ -109,6 +109,8 @@ def test_formatting() -> None:
         (1.05, "1.05"),  # two digits would read 1.1, on the band's end
         (1.3, "1.3"),
         (1.0000001, "1.0000001"),
+        (3 * 0.3 / 0.9, "1"),  # 0.9999999999999999: float noise, on the line
+        (1.1 * (1 + 1e-12), "1.1"),
         (0, "0"),
         (41.4e9, "41 billion"),  # in words: far from every line
         (None, "n/a"),

@@ -120,13 +120,15 @@ def factor(x: float | None) -> str:
     more where two would put it on, or across, a line a verdict turns on (0.9, 1 and 1.1,
     ``FACTOR_LINES``) while it is not exactly on it. 3.64 -> '3.6'; 1.077 -> '1.08' (not
     '1.1' beside a band that ends at 1.1); 0.999 -> '0.999' and 1.003 -> '1.003' (not '1');
-    0.897 -> '0.897'; 1.0 -> '1'; None -> 'n/a'."""
+    0.897 -> '0.897'; 1.0 -> '1' (and so is 1 within float noise); None -> 'n/a'."""
     if x is None:
         return NA
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise TypeError(f"x must be a number (a ratio), got {type(x).__name__}")
     if not math.isfinite(x) or x < 0:
         raise ValueError(f"x is a ratio, a finite number of at least 0, got {x!r}")
+    # within float noise of a line is on it (3 * 0.3 / 0.9 is 0.9999999999999999, not 'below 1')
+    x = next((line for line in FACTOR_LINES if math.isclose(x, line, rel_tol=1e-9)), x)
     for digits in range(2, 18):
         shown = num(x, digits)
         if " " in shown:  # in words ('41.4 billion'): far from every line
