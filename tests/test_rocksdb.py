@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 
 from conftest import environment
-from howfast import _native, store
+from howfast import _native, fmt, store
 from howfast.profiles import PROFILES
 from howfast.rocksdb import crosscheck as db_bench
 from howfast.rocksdb import experiments as rocksdb
@@ -375,6 +375,9 @@ def test_seed_comparison_compares_like_with_like() -> None:
     assert "readwhilewriting: 10,000,000 keys here against 1,000,000" in text  # the seed's smaller database
     unknown = rocksdb_report.seed_comparison(same_size, None)
     assert "Run like" not in unknown and "not comparable" in unknown  # compression unknown: no ratio
+    # an unclear comparison names the laptop's figure before its parenthesis
+    wide = rocksdb_report.seed_comparison(_tests(10_000_000, 16, (0.5 * fill, 1.1 * fill, 3 * fill)), "snappy")
+    assert f"fillseq was not clearly faster or slower than the laptop's {fmt.num(fill)} ops/s (1.1× by the " in wide
 
 
 def test_headline_names_each_test_and_defers_to_the_comparison() -> None:

@@ -238,8 +238,8 @@ def seed_comparison(metrics: pl.DataFrame, compression: str | None = None) -> st
         if ours is None or theirs.len() != 1:
             continue
         c = claims.compare(ours, stats.Estimate.exact(float(theirs[0])))
-        words = claims.phrase(c, more="faster", less="slower", same="about as fast as")
-        compared.append(f"{test} was {words} the laptop's {fmt.num(float(theirs[0]))} ops/s")
+        words = claims.versus(c, f"the laptop's {fmt.num(float(theirs[0]))} ops/s", **claims.RATE_WORDS)
+        compared.append(f"{test} was {words}")
     text = ""
     if compared:
         text += "Run like the seed's, " + "; ".join(compared) + ". "
