@@ -621,11 +621,11 @@ def test_reference_table_carries_interval_runs_and_marks() -> None:
     row = {r["hash"]: r for r in table.iter_rows(named=True)}
     sha3 = row[report.ALGORITHM_NAMES["sha3-256"]]
     assert (sha3["MiB/s"], sha3["interval"], sha3["runs"], sha3["ns per 16-byte hash"]) == (
-        1000.0, "1,000–1,000", 3, "100 (100–100)")  # fmt: skip
+        1000.0, "1,000–1,000", 3, "100 (no spread)")  # fmt: skip
     sha256 = row[report.ALGORITHM_NAMES["sha256"]]
     assert sha256["interval"] == "1,000–1,740; unstable: ±28 %" and sha256["runs"] == 3
     # its 16-byte figure had four runs, not the row's three: the cell says so
-    assert sha256["ns per 16-byte hash"] == "16 (16–16, 4 runs)"
+    assert sha256["ns per 16-byte hash"] == "16 (no spread, 4 runs)"
     murmur = row[report.ALGORITHM_NAMES["murmur3_x64_128"]]
     assert murmur["MiB/s"] is None and murmur["interval"] == "n/a" and murmur["runs"] is None
     assert murmur["ns per 16-byte hash"] == "n/a" and murmur["note"] == "no library"
@@ -671,7 +671,7 @@ def test_python_table_cells_and_runs() -> None:
     python = runs_of({"sha256": [10.0, 10.0, 10.0]}, size=16).with_columns(module=pl.lit("hashlib"))
     row = report.python_table(python, native, [16], 0.1).row(0, named=True)
     assert row == {"hash": "SHA-256 (OpenSSL)", "package": "hashlib", "input": "16 bytes",
-                   "Python ns": "1,530 (1,530–1,530)", "native ns": "153 (139–170); unstable: ±10.1 %",
+                   "Python ns": "1,530 (no spread)", "native ns": "153 (139–170); unstable: ±10.1 %",
                    "Python adds": "1,370 ns (1,360–1,390)", "runs": "3"}  # fmt: skip
     more = pl.concat([python, python.with_columns(repetition=pl.lit(9))])  # six Python runs, three native
     assert report.python_table(more, native, [16])["runs"][0] == "6 / 3"
@@ -696,7 +696,7 @@ def test_crosscheck_table_cells() -> None:
         "rounds",
         "verdict",
     ]
-    assert table.row(0) == ("SHA-256 (OpenSSL)", "16 KiB", "950 (900–1,000); unstable: ±5 %", "1,000 (1,000–1,000)",
+    assert table.row(0) == ("SHA-256 (OpenSSL)", "16 KiB", "950 (900–1,000); unstable: ±5 %", "1,000 (no spread)",
                             "0.95× (0.9–1×)", 3, "agrees")  # fmt: skip
     near = frame.with_columns(value=pl.when(pl.col("tool") == "howfast").then(pl.col("value") * 0.999)
                               .otherwise(pl.col("value")))  # fmt: skip

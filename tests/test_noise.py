@@ -316,6 +316,9 @@ def test_table_cells_carry_the_interval_the_run_count_and_the_mark() -> None:
     assert tables.figure(stats.Estimate(120, 80, 160, 5), 0.1, runs=False) == "120 (80–160); unstable: ±33 %"
     assert tables.figure(stats.Estimate(120, 118, 121, 9), None, runs=False) == "120 (118–121)"
     assert tables.figure(stats.Estimate.exact(7), 0.1) == "7 (1 run)"
+    assert tables.figure(stats.Estimate(100, 100, 100.2, 3), 0.1) == "100 (no spread, 3 runs)"
+    assert tables.figure(stats.Estimate(100, 100, 100.2, 3), 0.1, runs=False) == "100 (no spread)"
+    assert tables.span_text("25 µs", "50 µs") == "25–50 µs" and tables.span_text("900 ns", "1 µs") == "900 ns–1 µs"
     assert tables.figure(stats.Estimate(40, 25, 50, 3), None, lambda v: f"{v:g} µs") == "40 µs (25–50 µs, 3 runs)"
     big = stats.Estimate(10.8e9, 8.64e9, 11.2e9, 3)
     assert tables.figure(big, None, runs=False) == "10.8 billion (8.64–11.2 billion)"

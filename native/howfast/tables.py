@@ -101,7 +101,8 @@ def figure(
     runs: bool = True,
 ) -> str:
     """A figure for a table cell: its median, the interval of the median and the run
-    count ('120 (115–126, 9 runs)'), then '; unstable: ±35 %' where the interval stayed
+    count ('120 (115–126, 9 runs)'; '120 (no spread, 3 runs)' when both ends show alike),
+    then '; unstable: ±35 %' where the interval stayed
     wider than ±`target` (the profile's: ``ResultSet.target``); n/a when not measured.
     With ``runs=False`` the count is left out ('120 (115–126)'), for a table that gives it
     in a column of its own."""
@@ -117,12 +118,14 @@ def figure(
     count = f", {fmt.count(estimate.runs, 'run')}" if runs else ""
     if estimate.lo == estimate.hi == estimate.median and estimate.runs <= 1:
         body = f"{show(estimate.median)} (1 run)" if runs else show(estimate.median)
+    elif show(estimate.lo) == show(estimate.hi):  # '100 (100–100)' says less than this
+        body = f"{show(estimate.median)} (no spread{count})"
     else:
-        body = f"{show(estimate.median)} ({_span(show(estimate.lo), show(estimate.hi))}{count})"
+        body = f"{show(estimate.median)} ({span_text(show(estimate.lo), show(estimate.hi))}{count})"
     return body + (f"; {mark}" if mark else "")
 
 
-def _span(lo: str, hi: str) -> str:
+def span_text(lo: str, hi: str) -> str:
     """'25–50 µs' for '25 µs' and '50 µs', '8.64–11.2 billion': a unit or scale word both
     ends share is written once; ends with different words keep theirs."""
     lo_head, _, lo_word = lo.rpartition(" ")
