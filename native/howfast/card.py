@@ -204,11 +204,8 @@ def against(row: dict, machine: str, seed: str = "laptop") -> str:
     if not row.get(f"{seed} comparable"):
         return f"not comparable: {row[f'{seed} why not']}"
     more, less = ("slower", "faster") if row["unit"] in TIMES else ("faster", "slower")
-    words = claims.phrase(claims.compare(_estimate(row, machine), Estimate.exact(row[seed])), more=more, less=less)
-    if words.endswith(")") and " (" in words:  # 'not clearly … than (…)': the object before the aside
-        lead, aside = words.split(" (", 1)
-        return f"{lead} the {seed} ({aside}"
-    return f"{words} the {seed}"
+    c = claims.compare(_estimate(row, machine), Estimate.exact(row[seed]))
+    return claims.versus(c, f"the {seed}", more=more, less=less)
 
 
 def versus_laptop(frame: pl.DataFrame, machine: str) -> pl.DataFrame:
@@ -340,8 +337,7 @@ def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:
         elif e is None:
             words = f"not measured here: {row['reason']}"
         else:
-            said = claims.phrase(claims.compare(e, card_run), more=more, less=less)
-            words = f"{said} the card's run" if not said.endswith(")") else said.replace(" (", " the card's run (", 1)
+            words = claims.versus(claims.compare(e, card_run), "the card's run", more=more, less=less)
         ends = spread(row["lo"], row["hi"], row["runs"], row["unit"])
         name = headlines_registry.get(row["id"]).run_name or row["label"]
         run = f"{name} (the card quotes it)" if row["id"] == id_ else f"{name}: {row['run']}"

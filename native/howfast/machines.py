@@ -352,8 +352,8 @@ def headlines(sets: Sequence[store.ResultSet], picks: Sequence[Quantity | str]) 
 def compare_headlines(a: str, b: str) -> pl.DataFrame:
     """The registry's headline quantities (``howfast.headlines``, the numbers card's rows)
     for two stored machines: each median with its interval, and how `b` compares with `a`
-    in words from ``claims.compare`` ('1.3× faster than', 'not clearly ...', 'not measured
-    here, so not compared with'). What ``howfast compare`` prints first."""
+    in ``claims.versus``'s words ('1.3× faster than a', 'not clearly ... than a (…)', 'not
+    measured here, so not compared with a'). What ``howfast compare`` prints first."""
     from . import claims
     from .stats import Estimate
 
@@ -367,10 +367,10 @@ def compare_headlines(a: str, b: str) -> pl.DataFrame:
         ea = None if x["value"] is None else Estimate(x["value"], x["lo"], x["hi"], x["runs"] or 1)
         eb = None if y["value"] is None else Estimate(y["value"], y["lo"], y["hi"], y["runs"] or 1)
         more, less = ("slower", "faster") if direction(x["unit"]) == "lower" else ("faster", "slower")
-        words = claims.phrase(claims.compare(eb, ea), more=more, less=less)
+        words = claims.versus(claims.compare(eb, ea), a, more=more, less=less)
         rows.append({"id": x["id"], "label": x["label"], "unit": x["unit"], "a": x["value"], "a_lo": x["lo"],
                      "a_hi": x["hi"], "b": y["value"], "b_lo": y["lo"], "b_hi": y["hi"],
-                     "b against a": f"{words} {a}", "note": x["reason"] or y["reason"] or ""})  # fmt: skip
+                     "b against a": words, "note": x["reason"] or y["reason"] or ""})  # fmt: skip
     schema = {"id": pl.String, "label": pl.String, "unit": pl.String, "a": pl.Float64, "a_lo": pl.Float64,
               "a_hi": pl.Float64, "b": pl.Float64, "b_lo": pl.Float64, "b_hi": pl.Float64, "b against a": pl.String,
               "note": pl.String}  # fmt: skip
