@@ -673,7 +673,7 @@ def test_crosscheck_summary_cells() -> None:
     table = report.crosscheck_summary([ok, wide], 0.1)
     assert table.columns == ["job", "tool", "ours", "tool's", "ours / tool", "rounds", "verdict"]
     assert table.rows() == [
-        ("pipe ping-pong (round trips/s)", "perf bench sched pipe", "15 (no spread)", "10 (no spread)", "1.5× (1.5–1.5×)", 3,
+        ("pipe ping-pong (round trips/s)", "perf bench sched pipe", "15 (no spread)", "10 (no spread)", "1.5×", 3,
          "ours higher"),
         ("memcpy (GB/s)", "perf bench mem memcpy", "2 (1–4); unstable: ±75 %", "2 (no spread)", "1× (0.5–2×)", 3,
          "inconclusive"),

@@ -207,7 +207,7 @@ def rule_sentence(factor: Estimate | None, napkin_factor: float | None, on: str 
     frontier was read on ('the book's sources, each codec on one buffer')."""
     if factor is None:
         return "This machine's frontier has too few codecs, or too narrow a range of ratios, to test the rule of thumb."
-    measured = f"{fmt.ratio(factor.median)} ({fmt.num(factor.lo, 2)}–{fmt.ratio(factor.hi)} over the rounds)"
+    measured = f"{fmt.factor(factor.median)}× ({claims.ratio_interval(factor, median=False)} over the rounds)"
     if napkin_factor is None:
         return f"Here each further 1× of ratio costs {measured} of compression speed."
     c = claims.compare(factor, Estimate.exact(napkin_factor), same=2.0)

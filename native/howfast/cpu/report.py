@@ -1111,7 +1111,7 @@ def crosscheck_summary(checks: Sequence[Check], target: float | None = None) -> 
             "job": f"{check.job} ({check.unit})", "tool": check.name,
             "ours": tables.figure(ours, target, fmt.num, runs=False),
             "tool's": tables.figure(theirs, target, fmt.num, runs=False),
-            "ours / tool": "" if ratio is None else f"{fmt.ratio(ratio.median)} ({span_of(ratio)})",
+            "ours / tool": "" if ratio is None else claims.ratio_interval(ratio),
             "rounds": len(ratios) if ratios else None,
             "verdict": "" if ratio is None else claims.crosscheck(ratio).outcome,
             "note": (why or "no round ran both") if ratio is None else "",
@@ -1120,11 +1120,6 @@ def crosscheck_summary(checks: Sequence[Check], target: float | None = None) -> 
               "ours / tool": pl.String, "rounds": pl.Int64, "verdict": pl.String, "note": pl.String}  # fmt: skip
     frame = pl.DataFrame(rows, schema=schema)
     return frame if any(frame["note"].to_list()) else frame.drop("note")
-
-
-def span_of(e: Estimate) -> str:
-    """'1.1–3.8×': the interval of a ratio's median, as ``claims.Verdict.words`` prints it."""
-    return f"{fmt.num(e.lo, 2)}–{fmt.ratio(e.hi)}"
 
 
 def round_ratios(metrics: pl.DataFrame, metric: str, tool: str) -> list[float]:
