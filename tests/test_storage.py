@@ -557,7 +557,7 @@ def test_fio_table_gives_the_sentences_ratios() -> None:
     assert "ratio range" not in table.columns and "howfast range" not in table.columns
     assert "1.4×" in storage_report.fio_sentence(runs) and "0.7× fio's" in storage_report.fio_sentence(runs)
     near = storage_report.fio_table(_fio_runs([1010.0, 1500, 2000], [1000.0, 1000, 1000], 1.0), target=0.1)
-    assert near[storage_report.FIO_RATIO].to_list() == ["1.5× (1.01–2)"]
+    assert near[storage_report.FIO_RATIO].to_list() == ["1.5× (1.01–2×)"]
     assert near["howfast MB/s"].to_list() == ["1,500 (1,010–2,000); unstable: ±33 %"]
 
 
