@@ -438,7 +438,10 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
 def test_rocksdb_rates_beside_the_printed_laptop_figures() -> None:
     ours = rocksdb_runs().filter(pl.col("tool") == "howfast")
     rates = report.rocksdb_rates(ours, TARGET)
-    assert rates.rows() == [("fillseq", "210 (200–220)", "2"), ("overwrite", "100", "2")]
+    assert rates.rows() == [
+        ("fillseq", "210 (200–220)", "2", "4.76 ms (4.55–5 ms)"),  # 1 thread / 210 ops/s, the interval turned round
+        ("overwrite", "100", "2", "10 ms"),
+    ]
     table = pl.DataFrame(
         {
             "test": ["fillseq", "fillseq", "overwrite"],
@@ -451,12 +454,27 @@ def test_rocksdb_rates_beside_the_printed_laptop_figures() -> None:
     shown = report.with_rocksdb_rates(table, rates)
     assert shown.columns == ["test", "machine", "keys", "ops/s", "runs", "time/op"]
     assert shown["ops/s"].to_list() == ["210 (200–220)", "189,000", "100"]
+    assert shown["time/op"].to_list() == ["4.76 ms (4.55–5 ms)", "2 µs", "10 ms"]
+    assert report.with_rocksdb_rates(table.drop("time/op"), rates).columns == ["test", "machine", "keys", "ops/s", "runs"]
     assert shown["runs"].to_list() == ["2", "printed", "2"]
     frame = report.rocksdb_versus_frame(ours)
     assert {"lo", "hi", "repetitions"} <= set(frame.columns)
     seed = frame.filter(pl.col("group") == rocksdb_report.SEED_MACHINE)
     assert (seed["lo"] == seed["hi"]).all() and (seed["repetitions"] == 1).all()
     assert charts.grouped_bars(frame, category="test", group="group", title="t", unit="ops") is not None
+
+
+def test_time_per_op_is_the_quoted_rate_turned_round() -> None:
+    # two runs at 20,100 and 81,700 ops/s: the median rate is their mean, 50,900, and one
+    # thread's time per op must be 1 / 50,900 (19.6 µs), not the mean of the runs' times (31 µs)
+    rate = Estimate(50_900.0, 20_100.0, 81_700.0, 2, 0.5)
+    per_op = report.time_per_op(rate, 1)
+    assert round(per_op.median, 1) == 19.6 and round(per_op.lo, 1) == 12.2 and round(per_op.hi, 1) == 49.8
+    assert per_op.runs == 2 and per_op.confidence == 0.5
+    assert report.time_per_op(Estimate(16.0, 8.0, 32.0, 3), 16).median == 1e6  # 16 threads share the rate
+    assert report.time_per_op(None, 1) is None and report.time_per_op(Estimate(0.0, 0.0, 1.0, 2), 1) is None
+    with pytest.raises(ValueError):
+        report.time_per_op(rate, 0)
 
 
 def test_cells_of_identical_runs_show_no_spread_and_no_mark() -> None:

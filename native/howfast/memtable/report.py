@@ -2032,33 +2032,62 @@ def rocksdb_versus_frame(metrics: pl.DataFrame, metric: str = "ops_per_s") -> pl
     return pl.concat([ours, seed])
 
 
+def time_per_op(ops_per_s: Estimate | None, threads: int) -> Estimate | None:
+    """One thread's time per operation (µs) from the operations per second of all
+    `threads`: threads / ops/s, the interval turned round with it (the highest rate gives
+    the shortest time). Derived from the same estimate as the rate beside it, so the two
+    never disagree, which a median of per-run times would where the runs are few (with
+    two, each median is a mean, and a mean of rates is not the inverse of a mean of times).
+    None when not measured or not positive."""
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be a positive whole number, got {threads!r}")
+    if ops_per_s is None or ops_per_s.lo <= 0:
+        return None
+    us = threads * 1e6
+    return Estimate(us / ops_per_s.median, us / ops_per_s.hi, us / ops_per_s.lo, ops_per_s.runs, ops_per_s.confidence)
+
+
 def rocksdb_rates(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Per test, this machine's ops/s as the median with the interval of the median (and
-    the unstable mark where it stayed wider than ±`target`) and its run count, to set in
-    the comparison table beside the medians of the other columns."""
+    the unstable mark where it stayed wider than ±`target`), its run count, and time/op,
+    one thread's time per operation derived from that ops/s (``time_per_op``, with its
+    interval; no mark of its own: it is the rate's, turned round), to set in the
+    comparison table beside the medians of the other columns."""
     rows = metrics.filter(pl.col("metric") == "ops_per_s")
     out = []
     for test in rows["test"].unique(maintain_order=True).to_list():
         est = _estimate(rows, "ops_per_s", test=test)
-        out.append({"test": test, "ops/s": _cell(est, target), "runs": runs_text([est.runs] if est else [])})
-    return pl.DataFrame(out, schema={"test": pl.String, "ops/s": pl.String, "runs": pl.String})
+        threads = int(rows.filter(pl.col("test") == test)["threads"][0])
+        out.append(
+            {
+                "test": test,
+                "ops/s": _cell(est, target),
+                "runs": runs_text([est.runs] if est else []),
+                "time/op": _cell(time_per_op(est, threads), None, fmt.duration_us),
+            }
+        )
+    return pl.DataFrame(out, schema={"test": pl.String, "ops/s": pl.String, "runs": pl.String, "time/op": pl.String})
 
 
 def with_rocksdb_rates(table: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
     """The RocksDB comparison table (rows of this machine and of seed 000's laptop, a
-    numeric ``ops/s``) with this machine's ops/s as rocksdb_rates gives them (median and
-    interval) and a ``runs`` column after it; the laptop's ops/s as printed, its runs
-    'printed'."""
+    numeric ``ops/s`` and, if present, ``time/op`` in µs) with this machine's ops/s and
+    time/op as rocksdb_rates gives them (median and interval) and a ``runs`` column after
+    ops/s; the laptop's figures as printed ('µs' for time/op), its runs 'printed'."""
     from ..rocksdb import report as rocksdb_report
 
     cells = {r["test"]: r for r in rates.iter_rows(named=True)}
-    ops, runs = [], []
+    ops, runs, per_op = [], [], []
     for row in table.iter_rows(named=True):
         ours = row["machine"] == rocksdb_report.THIS_MACHINE and row["test"] in cells
         ops.append(cells[row["test"]]["ops/s"] if ours else fmt.num(row["ops/s"]))
         runs.append(cells[row["test"]]["runs"] if ours else "printed")
+        if "time/op" in table.columns:
+            per_op.append(cells[row["test"]].get("time/op", fmt.NA) if ours else fmt.duration_us(row["time/op"]))
     at = table.columns.index("ops/s")
     shown = table.with_columns(pl.Series("ops/s", ops, dtype=pl.String), pl.Series("runs", runs, dtype=pl.String))
+    if "time/op" in table.columns:
+        shown = shown.with_columns(pl.Series("time/op", per_op, dtype=pl.String))
     order = [c for c in table.columns if c != "runs"]
     return shown.select(*order[: at + 1], "runs", *order[at + 1 :])
 
