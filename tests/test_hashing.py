@@ -334,8 +334,9 @@ def test_speed_and_largest_sentences() -> None:
     from howfast.claims import Cache
 
     rows = native_rows({"xxh3_64_dispatch": 20000.0, "sha256": 1000.0})
-    assert report.speed_sentence(rows, "xxh3_64_dispatch", "sha256", 65536).endswith(
-        "20× faster than SHA-256 (OpenSSL)."
+    assert report.speed_sentence(rows, "xxh3_64_dispatch", "sha256", 65536) == (
+        "At 64 KiB SHA-256 (OpenSSL) ran at 1,000 MiB/s and XXH3 64-bit (libxxhash, dispatching entry) at "
+        "20,000 MiB/s, 20× faster than SHA-256."
     )
     assert "could not both run" in report.speed_sentence(
         native_rows({"sha256": 1.0}), "xxh3_64_dispatch", "sha256", 65536
@@ -778,18 +779,92 @@ def test_largest_sentence_when_the_hash_could_not_run() -> None:
 
 
 def test_builds_rule_every_branch() -> None:
-    native = pl.concat([native_rows({"xxh3_64": 5000.0, "xxh3_64_dispatch": 20000.0, "crc32c_isal": 50000.0})])
-    python = native_rows({"crc32c_isal": 20000.0, "xxh3_64_dispatch": 19000.0}).with_columns(
+    rates = {"xxh3_64": 5000.0, "xxh3_64_dispatch": 20000.0, "crc32c_isal": 50000.0}
+    native = pl.concat([native_rows(rates, size=size) for size in (65536, 262144)])
+    python = pl.concat(
+        [native_rows({"crc32c_isal": 20000.0, "xxh3_64_dispatch": 19000.0}, size=size) for size in (65536, 262144)]
+    ).with_columns(
         module=pl.when(pl.col("algorithm") == "crc32c_isal").then(pl.lit("crc32c")).otherwise(pl.lit("xxhash"))
     )
     text = report.builds_rule(native, python, 65536)
     assert text.startswith(
-        "The same algorithm can differ several times over between builds and implementations: at 64 KiB here, "
-        "libxxhash's two XXH3 entry points, 4× apart; and the crc32c wheel's CRC32C against ISA-L's, 2.5× apart."
+        "The same algorithm can differ several times over between builds and implementations: here, at two or more "
+        "input sizes, libxxhash's two XXH3 entry points, 4× apart; and the crc32c wheel's CRC32C against ISA-L's, "
+        "2.5× apart (each at the size nearest 64 KiB where it held)."
     )
     assert "xxhash wheel" not in text  # 19,000 against 20,000: not several times
     close = native_rows({"xxh3_64": 15000.0, "xxh3_64_dispatch": 20000.0})
     assert report.builds_rule(close, python.clear(), 65536).startswith(
         "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
-        "clearly at 64 KiB)"
+        "clearly at two or more input sizes)"
     )
+
+
+def sweep(rates: dict[str, dict[int, list[float]]]) -> pl.DataFrame:
+    """Runs per algorithm and size: `rates[algorithm][size]` is the MiB/s of each repetition."""
+    return pl.concat([runs_of({a: values}, size=size) for a, by in rates.items() for size, values in by.items()])
+
+
+# XXH3 as the disturbed quick set had it: 16 and 64 KiB fell to half of 4 KiB's and 256 KiB's
+DIP = {4096: [40000.0, 41000.0, 44000.0], 16384: [12000.0, 19000.0, 25000.0], 65536: [15000.0, 19000.0, 28000.0],
+       262144: [38000.0, 44000.0, 44300.0], 1048576: [41000.0, 43500.0, 43600.0]}  # fmt: skip
+FLAT = {size: [1000.0, 1000.0, 1000.0] for size in DIP}
+
+
+def test_a_rate_below_a_smaller_and_a_larger_input_is_a_dip() -> None:
+    summary = stats_summary(sweep({"xxh3_64_dispatch": DIP, "sha256": FLAT}))
+    assert [s for s in DIP if report.dipped(summary, "xxh3_64_dispatch", s)] == [16384, 65536]
+    assert not report.dipped(summary, "sha256", 65536)  # flat: nothing above it
+    assert not report.dipped(summary, "xxh3_64_dispatch", 4096)  # the smallest size has nothing below it
+    assert report.steady_size(summary, ["sha256"], 65536) == 65536
+    assert report.steady_size(summary, ["xxh3_64_dispatch", "sha256"], 65536) == 262144  # the nearer, the larger
+    assert report.dip_words(summary, ["sha256"], 65536, 65536) == ""
+    assert report.dip_words(summary, ["xxh3_64_dispatch", "sha256"], 65536, 262144) == (
+        "at 64 KiB the runs of XXH3-64 dispatch fell wholly below both a smaller and a larger input's, which a "
+        "disturbed measurement does and a hash does not, so this compares at 256 KiB"
+    )
+    # a rate that falls at large inputs and stays there is the memory, not a dip
+    falling = stats_summary(sweep({"sha256": {4096: [1000.0] * 3, 65536: [1000.0] * 3, 2**24: [500.0] * 3}}))
+    assert not report.dipped(falling, "sha256", 2**24) and not report.dipped(falling, "sha256", 65536)
+
+
+def test_sentences_quote_the_nearest_steady_size_when_the_table_size_dipped() -> None:
+    native = sweep({"xxh3_64_dispatch": DIP, "sha256": FLAT, "xxh3_64": FLAT})
+    assert report.speed_sentence(native, "xxh3_64_dispatch", "sha256", 65536) == (
+        "At 256 KiB (at 64 KiB the runs of XXH3-64 dispatch fell wholly below both a smaller and a larger input's, "
+        "which a disturbed measurement does and a hash does not, so this compares at 256 KiB) SHA-256 (OpenSSL) ran "
+        "at 1,000 MiB/s and XXH3 64-bit (libxxhash, dispatching entry) at 44,000 MiB/s (38,000–44,300), 44× faster "
+        "than SHA-256 (38–44×)."
+    )
+    assert report.terabyte_sentence(native, 65536, "sha256", "xxh3_64_dispatch").endswith(
+        "and 23.8 s (23.7–27.6) with XXH3 64-bit, on one core, if the data arrives as fast as the hash runs (at 64 "
+        "KiB the runs of XXH3-64 dispatch fell wholly below both a smaller and a larger input's, which a disturbed "
+        "measurement does and a hash does not, so this compares at 256 KiB)"
+    )
+    assert report.dispatch_sentence(native, 65536).startswith("At 256 KiB (at 64 KiB the runs of XXH3-64 dispatch")
+
+
+def test_builds_rule_needs_the_gap_at_two_sizes() -> None:
+    wheel = {size: [v * 1.5 for v in values] for size, values in DIP.items() if size != 65536}
+    native = sweep({"xxh3_64_dispatch": DIP, "xxh3_64": {s: [4000.0] * 3 for s in DIP}})
+    python = sweep({"xxh3_64_dispatch": wheel}).with_columns(module=pl.lit("xxhash"))
+    text = report.builds_rule(native, python, 65536)
+    # the entry points: 11× at 256 KiB and 1 MiB, quoted at 256 KiB, the steady size nearest 64 KiB
+    assert text.startswith(
+        "The same algorithm can differ several times over between builds and implementations: here, at two or more "
+        "input sizes, libxxhash's two XXH3 entry points, 11× (9.5–11×) apart (each at the size nearest 64 KiB where "
+        "it held)."
+    )
+    assert "wheel" not in text  # 1.5× the library's: not several times
+    once = sweep({"xxh3_64_dispatch": {65536: [20000.0] * 3, 262144: [20000.0] * 3},
+                  "xxh3_64": {65536: [5000.0] * 3, 262144: [15000.0] * 3}})  # fmt: skip
+    assert report.builds_rule(once, python.clear(), 65536).startswith(
+        "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
+        "clearly at two or more input sizes)"
+    )
+
+
+def stats_summary(native: pl.DataFrame) -> pl.DataFrame:
+    from howfast import stats
+
+    return stats.summarize(native, ["algorithm", "size"])

@@ -7,6 +7,7 @@ sentence whose words depend on the data is here, tested for each of its branches
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import polars as pl
@@ -41,6 +42,32 @@ ALGORITHM_NAMES = {
     "crc32c_isal": "CRC32C (ISA-L)",
     "crc32c_sse42": "CRC32C (crc32 instruction, one stream, written here)",
 }
+#: Short names for the tables, so that they fit a column: the library behind each is in
+#: ``ALGORITHM_NAMES`` and in the chapter's list of what was measured.
+SHORT_NAMES = {
+    "sha3-256": "SHA3-256",
+    "sha256": "SHA-256",
+    "sha1": "SHA-1",
+    "md5": "MD5",
+    "blake2b512": "BLAKE2b-512",
+    "xxh64": "XXH64",
+    "xxh3_64": "XXH3-64 baseline",
+    "xxh3_128": "XXH3-128 baseline",
+    "xxh3_64_dispatch": "XXH3-64 dispatch",
+    "xxh3_128_dispatch": "XXH3-128 dispatch",
+    "murmur3_x64_128": "Murmur3 x64-128",
+    "jhash": "jhash",
+    "fnv1a_64": "FNV-1a 64",
+    "crc32c_isal": "CRC32C ISA-L",
+    "crc32c_sse42": "CRC32C one stream",
+}
+
+
+def short_name(algorithm: str) -> str:
+    """An algorithm's short name, as the tables print it."""
+    return SHORT_NAMES.get(algorithm, algorithm)
+
+
 #: The seeds' hash names (data/reference/hashing.csv) → the algorithm we put beside them.
 #: The articles name no variant or library; these are the usual readings.
 SEED_ALGORITHMS = {
@@ -227,6 +254,49 @@ def _estimate(summary: pl.DataFrame, metric: str, algorithm: str, size: int) -> 
         return stats.estimate(summary, metric, algorithm=algorithm, size=size)
     except KeyError:
         return None
+
+
+def dipped(summary: pl.DataFrame, algorithm: str, size: int, metric: str = "mib_per_s") -> bool:
+    """Whether `algorithm`'s rate at `size` lies wholly below the interval of some smaller
+    input's rate and of some larger input's: a hash's rate does not fall and then rise
+    again as its input grows (the fixed cost of a call only shrinks, the caches only get
+    slower), so such a dip is a disturbed measurement, not the hash."""
+    rows = summary.filter((pl.col("algorithm") == algorithm) & (pl.col("metric") == metric))
+    here = rows.filter(pl.col("size") == size)
+    if here.height != 1:
+        return False
+    top = here["hi"][0]
+
+    def above(part: pl.DataFrame) -> bool:
+        return part.height > 0 and bool((part["lo"] > top).any())
+
+    return above(rows.filter(pl.col("size") < size)) and above(rows.filter(pl.col("size") > size))
+
+
+def steady_size(summary: pl.DataFrame, algorithms: list[str], at: int) -> int:
+    """The input size to quote `algorithms` at: `at`, unless one of them dipped there
+    (``dipped``); then the nearest size from ``LARGE_INPUT`` up where none dipped (the
+    larger of two equally near), `at` again when there is none."""
+    if not any(dipped(summary, a, at) for a in algorithms):
+        return at
+    sizes = sorted(int(x) for x in summary["size"].unique().to_list() if int(x) >= LARGE_INPUT and int(x) != at)
+    fine = [s for s in sizes if not any(dipped(summary, a, s) for a in algorithms)]
+    if not fine:
+        return at
+    return min(fine, key=lambda s: (abs(math.log2(s / at)), -s))
+
+
+def dip_words(summary: pl.DataFrame, algorithms: list[str], at: int, used: int) -> str:
+    """Why a sentence quotes `used` instead of the table's size `at`: '' when it does not;
+    otherwise which hash dipped at `at`, as a clause to put in parentheses."""
+    if used == at:
+        return ""
+    names = [short_name(a) for a in algorithms if dipped(summary, a, at)]
+    who = " and ".join(names)
+    return (
+        f"at {fmt.size(at)} the runs of {who} fell wholly below both a smaller and a larger input's, which a "
+        f"disturbed measurement does and a hash does not, so this compares at {fmt.size(used)}"
+    )
 
 
 #: Python's runs and the native loop's were made minutes apart on a shared machine: a
@@ -448,8 +518,9 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
     crc = claims.compare(
         _estimate(summary, "mib_per_s", "crc32c_isal", size), _estimate(summary, "mib_per_s", "crc32c_sse42", size)
     )
+    steady = steady_size(summary, ["xxh3_64_dispatch", "xxh3_64"], size)
     xxh = claims.compare(
-        _estimate(summary, "mib_per_s", "xxh3_64_dispatch", size), _estimate(summary, "mib_per_s", "xxh3_64", size)
+        _estimate(summary, "mib_per_s", "xxh3_64_dispatch", steady), _estimate(summary, "mib_per_s", "xxh3_64", steady)
     )
     lead = (
         "The seeds name neither the library nor the input size behind their figures, so this machine's rows are "
@@ -496,18 +567,22 @@ def fnv_note(native: pl.DataFrame, size: int) -> str:
 
 
 def speed_sentence(native: pl.DataFrame, a: str, b: str, size: int) -> str:
-    """'At 64 KiB SHA-256 ran at 1,300 MiB/s and XXH3 at 19,300 MiB/s, 15× (9–22×) faster
-    than SHA-256', the word from ``claims.compare`` on the intervals (the two figures'
-    own intervals are in the reference table)."""
+    """'At 64 KiB SHA-256 ran at 1,300 MiB/s and XXH3 at 19,300 MiB/s, 15× faster than
+    SHA-256 (9–22×)', the word from ``claims.compare`` on the intervals (the two figures'
+    own intervals are in the reference table); at the nearest steady size
+    (``steady_size``) where either dipped at `size`, saying so."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    ea, eb = _estimate(summary, "mib_per_s", a, size), _estimate(summary, "mib_per_s", b, size)
+    at = steady_size(summary, [a, b], size)
+    ea, eb = _estimate(summary, "mib_per_s", a, at), _estimate(summary, "mib_per_s", b, at)
     name_a, name_b = ALGORITHM_NAMES[a], ALGORITHM_NAMES[b]
     if ea is None or eb is None:
         return f"{name_a} and {name_b} could not both run at {fmt.size(size)} here, so they are not compared."
     c = claims.compare(ea, eb)
+    why = dip_words(summary, [a, b], size, at)
+    where = f"At {fmt.size(at)} ({why})" if why else f"At {fmt.size(at)}"
     return (
-        f"At {fmt.size(size)} {name_b} ran at {fmt.num(eb.median)} MiB/s and {name_a} at {fmt.num(ea.median)} "
-        f"MiB/s, {claims.versus(c, name_b, **claims.RATE_WORDS, span=True)}."
+        f"{where} {name_b} ran at {quoted(eb, runs=False)} and {name_a} at {quoted(ea, runs=False)}, "
+        f"{claims.versus(c, name_b.split(' (')[0], **claims.RATE_WORDS, span=True)}."
     )
 
 
@@ -522,7 +597,7 @@ def _small_keys(
     found = []
     for algorithm in hashes:
         call = _estimate(summary, "ns_per_hash", algorithm, small)
-        rate = _estimate(summary, "mib_per_s", algorithm, large)
+        rate = _estimate(summary, "mib_per_s", algorithm, steady_size(summary, [algorithm], large))
         if call is None or rate is None:
             continue
         per_bytes = small / (rate.median * 2**20) * 1e9  # the bytes alone at the large input's rate
@@ -547,6 +622,13 @@ def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, larg
         f"A {fmt.size_adjective(small)} key costs {costs}; its bytes alone, at the rate "
         f"{'each' if len(found) > 1 else 'it'} reached on {fmt.size(large)} inputs, would take {bytes_words}"
     )
+    summary = stats.summarize(native, ["algorithm", "size"])
+    moved = [(a, steady_size(summary, [a], large)) for a in hashes if _estimate(summary, "ns_per_hash", a, small)]
+    moved = [(a, at) for a, at in moved if at != large]
+    if moved:
+        text += " (" + "; ".join(f"{short_name(a)} at {fmt.size(at)}" for a, at in moved) + (
+            f": its {fmt.size(large)} runs dipped below both a smaller and a larger input's, a disturbed measurement)"
+        )
     verdicts = {v for _, _, _, v in found}
     if verdicts == {"fixed"}:
         return text + ": at that size the fixed cost of a call (set-up, finishing, the call itself) decides."
@@ -595,9 +677,11 @@ def quoted(estimate: stats.Estimate | None, unit: str = "MiB/s", *, runs: bool =
 
 def terabyte_sentence(native: pl.DataFrame, size: int, slow: str, fast: str) -> str:
     """One core's rate with the `slow` hash (GiB/s) and the time to hash 1 TiB with `slow`
-    and with `fast`, each with the interval carried through from the rate's."""
+    and with `fast`, each with the interval carried through from the rate's, at the
+    nearest steady size (``steady_size``), saying so where it is not `size`."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    a, b = _estimate(summary, "mib_per_s", slow, size), _estimate(summary, "mib_per_s", fast, size)
+    at = steady_size(summary, [slow, fast], size)
+    a, b = _estimate(summary, "mib_per_s", slow, at), _estimate(summary, "mib_per_s", fast, at)
     if a is None:
         return f"{ALGORITHM_NAMES[slow]} could not run here, so this machine's time to checksum 1 TiB is not known."
 
@@ -615,7 +699,8 @@ def terabyte_sentence(native: pl.DataFrame, size: int, slow: str, fast: str) -> 
     text = f"One core of this machine hashes about {rate} with {short}: checksumming 1 TiB takes {tib(a)} with {short}"
     if b is not None:
         text += f" and {tib(b)} with {ALGORITHM_NAMES[fast].split(' (')[0]}"
-    return text + ", on one core, if the data arrives as fast as the hash runs"
+    why = dip_words(summary, [slow, fast], size, at)
+    return text + ", on one core, if the data arrives as fast as the hash runs" + (f" ({why})" if why else "")
 
 
 def _seconds(median: float, lo: float, hi: float) -> str:
@@ -631,37 +716,65 @@ BUILDS_APART = 2.0
 
 
 def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
-    """The chapter's rule on builds, from what this machine showed at `size`: the pairs of
-    builds of one algorithm whose intervals lie ``BUILDS_APART`` or more apart (libxxhash's
-    two XXH3 entry points; a PyPI wheel's copy against the distribution's library), or, when
-    none did, the rule without this machine's word for it."""
+    """The chapter's rule on builds, from what this machine showed: the pairs of builds of
+    one algorithm whose intervals lie ``BUILDS_APART`` or more apart (libxxhash's two XXH3
+    entry points; a PyPI wheel's copy against the distribution's library) at two or more
+    input sizes from ``LARGE_INPUT`` up where neither dipped (``dipped``), quoted at the
+    nearest steady size to `size`; or, when none did, the rule without this machine's
+    word for it."""
     summary = stats.summarize(native, ["algorithm", "size"])
+    py = stats.summarize(python, ["algorithm", "module", "size"]) if python.height else None
+    sizes = sorted(int(x) for x in summary["size"].unique().to_list() if int(x) >= LARGE_INPUT)
     seen = []
-    c = claims.compare(
-        _estimate(summary, "mib_per_s", "xxh3_64_dispatch", size), _estimate(summary, "mib_per_s", "xxh3_64", size)
-    )
-    if _far(c):
+
+    def held(pair: Any) -> claims.Comparison | None:
+        """The comparison at the steady size when the gap holds at two or more sizes, else None."""
+        far = [s for s in sizes if (c := pair(s)) is not None and _far(c)]
+        if len(far) < 2:
+            return None
+        at = min(far, key=lambda s: (abs(math.log2(s / size)), -s))
+        return pair(at)
+
+    def entry(s: int) -> claims.Comparison | None:
+        if dipped(summary, "xxh3_64_dispatch", s) or dipped(summary, "xxh3_64", s):
+            return None
+        return claims.compare(
+            _estimate(summary, "mib_per_s", "xxh3_64_dispatch", s), _estimate(summary, "mib_per_s", "xxh3_64", s)
+        )
+
+    c = held(entry)
+    if c is not None:
         seen.append(f"libxxhash's two XXH3 entry points, {claims.ratio_interval(c, way='larger')} apart")
-    for r in _python_rows(python, native, [size]):
-        if r["module"] == "hashlib" or r["python"] is None or r["native"] is None:
+    pairs = [] if py is None else py.select("algorithm", "module").unique(maintain_order=True).iter_rows()
+    for algorithm, module in pairs:
+        if module == "hashlib" or algorithm not in ALGORITHM_NAMES:
             continue
-        c = claims.compare(r["python"], r["native"])
-        if _far(c):
-            name, library = ALGORITHM_NAMES[r["algorithm"]].rstrip(")").split(" (", 1)
+
+        def wheel(s: int, algorithm: str = algorithm, module: str = module) -> claims.Comparison | None:
+            if dipped(summary, algorithm, s):
+                return None
+            rows = py.filter(pl.col("module") == module).drop("module")  # type: ignore[union-attr]
+            return claims.compare(
+                _estimate(rows, "mib_per_s", algorithm, s), _estimate(summary, "mib_per_s", algorithm, s)
+            )
+
+        c = held(wheel)
+        if c is not None:
+            name, library = ALGORITHM_NAMES[algorithm].rstrip(")").split(" (", 1)
             apart = claims.ratio_interval(c, way="larger")
-            seen.append(f"the {r['module']} wheel's {name} against {library.split(',')[0]}'s, {apart} apart")
+            seen.append(f"the {module} wheel's {name} against {library.split(',')[0]}'s, {apart} apart")
     if not seen:
         return (
             "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
-            "clearly at "
-            f"{fmt.size(size)}): which instructions a library uses is part of its speed; ask it (openssl version -a, "
-            "a library's dispatch entry points) before you blame the CPU."
+            "clearly at two or more input sizes): which instructions a library uses is part of its speed; ask it "
+            "(openssl version -a, a library's dispatch entry points) before you blame the CPU."
         )
     listed = seen[0] if len(seen) == 1 else "; ".join(seen[:-1]) + "; and " + seen[-1]
     return (
-        f"The same algorithm can differ several times over between builds and implementations: at {fmt.size(size)} "
-        f"here, {listed}. Which instructions a library uses is part of its speed; ask it (openssl version -a, a "
-        "library's dispatch entry points) before you blame the CPU."
+        "The same algorithm can differ several times over between builds and implementations: here, at two or more "
+        f"input sizes, {listed} (each at the size nearest {fmt.size(size)} where it held). Which instructions a "
+        "library uses is part of its speed; ask it (openssl version -a, a library's dispatch entry points) before "
+        "you blame the CPU."
     )
 
 
@@ -741,8 +854,10 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
 def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
     """libxxhash's dispatching XXH3 entry point against its baseline one, at `size`."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    base = _estimate(summary, "mib_per_s", "xxh3_64", size)
-    wide = _estimate(summary, "mib_per_s", "xxh3_64_dispatch", size)
+    at = steady_size(summary, ["xxh3_64", "xxh3_64_dispatch"], size)
+    why = dip_words(summary, ["xxh3_64", "xxh3_64_dispatch"], size, at)
+    base = _estimate(summary, "mib_per_s", "xxh3_64", at)
+    wide = _estimate(summary, "mib_per_s", "xxh3_64_dispatch", at)
     if base is None or wide is None:
         return "The two XXH3 entry points of libxxhash could not both run here, so they are not compared."
     c = claims.compare(wide, base)
@@ -752,7 +867,8 @@ def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
     }.get(c.direction, " At this size the runs were too noisy to say whether the wider loop paid.")
     other = f"the same library's baseline entry point, at {fmt.num(base.median)} MiB/s"
     return (
-        f"At {fmt.size(size)}, XXH3 through the dispatching entry point ran at {fmt.num(wide.median)} MiB/s, "
+        f"At {fmt.size(at)}{f' ({why})' if why else ''}, XXH3 through the dispatching entry point ran at "
+        f"{fmt.num(wide.median)} MiB/s, "
         f"{claims.versus(c, other, **claims.RATE_WORDS, span=True)}.{lesson}{_dispatch_sizes(summary, size)}"
     )
 
