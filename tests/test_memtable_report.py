@@ -357,15 +357,20 @@ def breakdown_runs() -> pl.DataFrame:
     return runs([(case, m, v) for m, v in per_run.items()] + [(off, "records_per_s", [100, 100, 100])])
 
 
-def test_breakdown_tables_in_two_parts_with_intervals() -> None:
+def test_breakdown_tables_in_three_parts_with_intervals() -> None:
     time = report.breakdown_table(breakdown_runs(), "time", TARGET)
     assert time.columns == ["capacity", "O_DSYNC", *report.BREAKDOWN_PARTS["time"], "runs"]
     row = time.row(0, named=True)
     assert row["MB/s"] == "11 (10–12)" and row["records / flush"] == "4" and row["runs"] == "3"
-    assert row["record work µs"] == "0.8" and row["buffer wait µs"] == "2.4 (2–2.8); unstable: ±17 %"
+    assert row["record work µs/flush"] == "0.8" and row["buffer wait µs/flush"] == "2.4 (2–2.8); unstable: ±17 %"
     threads = report.breakdown_table(breakdown_runs(), "threads", TARGET)
-    assert threads.columns == ["capacity", "O_DSYNC", *report.BREAKDOWN_PARTS["threads"], "runs"]
+    assert threads.columns == ["capacity", "O_DSYNC", "flushes / submit", "in flight", "writer CPU %", "runs"]
     assert threads["in flight"][0] == "4 (3–5); unstable: ±25 %" and threads["writer CPU %"][0] == "30"
+    switches = report.breakdown_table(breakdown_runs(), "switches", TARGET)
+    assert switches.columns == ["capacity", "O_DSYNC", "writer sleeps", "writer vol. cs", "writer invol. cs",
+                                "producer cs", "runs"]  # fmt: skip
+    assert switches.row(0, named=True)["producer cs"] == "2"
+    assert set(report.BREAKDOWN_COLUMNS) == {c for part in report.BREAKDOWN_PARTS.values() for c in part}
     with pytest.raises(ValueError, match="part is one of"):
         report.breakdown_table(breakdown_runs(), "other")
     nothing = breakdown_runs().filter(pl.col("metric") == "none")
@@ -387,6 +392,23 @@ def test_pace_sentence_reads_the_intervals_of_the_two_shares() -> None:
     n = report.breakdown_numbers(breakdown_runs())  # the prose's shares are the pace sentence's medians
     assert n["small_t_buffer_wait_share"] == n["small_t_buffer_wait_share_est"].median == 0.6
     assert "It spent 60 % (50–70 %) of the run waiting for the disk" in report.pace_sentence(n)
+
+
+def test_work_per_record_is_one_figure_in_the_prose_and_the_table() -> None:
+    # the parts' medians (200 + 250 ns) sum to more than any run's total (400, 400, 450 ns):
+    # the prose and the table both quote the median of the runs' sums
+    uneven = breakdown_runs().with_columns(
+        pl.when(pl.col("metric") == "t_handoff")
+        .then(pl.col("repetition").replace_strict({0: 100.0, 1: 300.0, 2: 200.0}, return_dtype=pl.Float64))
+        .when(pl.col("metric") == "t_copy")
+        .then(pl.col("repetition").replace_strict({0: 300.0, 1: 100.0, 2: 250.0}, return_dtype=pl.Float64))
+        .otherwise(pl.col("value"))
+        .alias("value")
+    )
+    n = report.breakdown_numbers(uneven)
+    assert n["small_record_work"] == 400.0
+    assert report.breakdown_table(uneven, "time")["record work µs/flush"][0] == "1.6 (1.6–1.8)"  # 4 × 400 ns
+    assert n["small_record_work"] * n["small_records_per_flush"] / 1e3 == 1.6
 
 
 # ---- RocksDB --------------------------------------------------------------------------------

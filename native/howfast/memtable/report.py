@@ -1283,21 +1283,21 @@ WRITER_PARTS: dict[str, tuple[str, ...]] = {
     "the last flushes, at the end": ("t_drain",),
     "other": ("t_log", "t_other"),
 }
-#: The breakdown's two tables, their measured columns in order: where the writer's time
-#: went per flush, and how the threads ran.
+#: The breakdown's three tables, their measured columns in order: where the writer's time
+#: went per flush (µs), how the flushes went to the kernel, and how the threads were switched.
 BREAKDOWN_PARTS = {
-    "time": ("MB/s", "records / flush", "record work µs", "flush work µs", "buffer wait µs", "checksums µs"),
-    "threads": (
-        "flushes / submit",
-        "in flight",
-        "writer CPU %",
-        "writer sleeps",
-        "writer vol. cs",
-        "writer invol. cs",
-        "producer cs",
+    "time": (
+        "MB/s",
+        "records / flush",
+        "record work µs/flush",
+        "flush work µs/flush",
+        "buffer wait µs/flush",
+        "checksums µs/flush",
     ),
+    "threads": ("flushes / submit", "in flight", "writer CPU %"),
+    "switches": ("writer sleeps", "writer vol. cs", "writer invol. cs", "producer cs"),
 }
-BREAKDOWN_COLUMNS = (*BREAKDOWN_PARTS["time"], *BREAKDOWN_PARTS["threads"])
+BREAKDOWN_COLUMNS = tuple(c for part in BREAKDOWN_PARTS.values() for c in part)
 #: Per-record work of the writer (scales with records), and its work per flush.
 RECORD_WORK = ("t_handoff", "t_copy", "t_index", "t_ack")
 FLUSH_WORK = ("t_seal", "t_submit", "t_reap")
@@ -1367,9 +1367,9 @@ def breakdown_table(metrics: pl.DataFrame, part: str = "time", target: float | N
     """Per case, over the clocked runs, one of the breakdown's two tables (``part``):
     *time*: MB/s, records per flush (the capacity's, exact), the writer's work per flush
     (per-record part and per-flush part) against its wait for a free buffer, and the
-    producers' checksums of those records; *threads*: flushes per io_uring submission,
-    flushes in flight at a completion, the writer's CPU as a share of the run (%), and how
-    often the threads slept or were switched out, per flush. Each figure is the median with
+    producers' checksums of those records, all in µs per flush; *threads*: flushes per
+    io_uring submission, flushes in flight at a completion, the writer's CPU as a share of
+    the run (%); *switches*: how often the threads slept or were switched out, per flush. Each figure is the median with
     the interval of the median (the unstable mark where it stayed wider than ±`target`);
     ``runs`` counts the clocked runs."""
     if part not in BREAKDOWN_PARTS:
@@ -1393,10 +1393,10 @@ def breakdown_table(metrics: pl.DataFrame, part: str = "time", target: float | N
         "dsync",
         pl.col("mb_per_s").alias("MB/s"),
         pl.col("records_per_flush").alias("records / flush"),
-        (_sum(RECORD_WORK) * per_flush).alias("record work µs"),
-        (_sum(FLUSH_WORK) * per_flush).alias("flush work µs"),
-        (pl.col("t_buffer_wait") * per_flush).alias("buffer wait µs"),
-        (pl.col("hash_ns_per_record") * per_flush).alias("checksums µs"),
+        (_sum(RECORD_WORK) * per_flush).alias("record work µs/flush"),
+        (_sum(FLUSH_WORK) * per_flush).alias("flush work µs/flush"),
+        (pl.col("t_buffer_wait") * per_flush).alias("buffer wait µs/flush"),
+        (pl.col("hash_ns_per_record") * per_flush).alias("checksums µs/flush"),
         pl.col("flushes_per_submit").alias("flushes / submit"),
         pl.col("mean_depth").alias("in flight"),
         (pl.col("writer_cpu_share") * 100).alias("writer CPU %"),
@@ -1474,8 +1474,10 @@ def breakdown_numbers(metrics: pl.DataFrame) -> dict[str, object]:
         for part in ("t_buffer_wait", "t_submit", "t_drain"):
             v = out[f"{key}_{part}"]
             out[f"{key}_{part}_share"] = None if v is None or not ns else v / ns
-        work = [out[f"{key}_{p}"] for p in RECORD_WORK]
-        out[f"{key}_record_work"] = None if any(w is None for w in work) else sum(work)
+        # the median of the runs' sums, as the breakdown table gives it per flush (a sum of the
+        # parts' medians is another figure, and the page would show two values of one quantity)
+        work = rows.select(_sum(RECORD_WORK)).to_series() if set(RECORD_WORK) <= set(rows.columns) else None
+        out[f"{key}_record_work"] = float(work.median()) if work is not None and work.len() else None
         out[f"{key}_record_work_share"] = (
             None if out[f"{key}_record_work"] is None or not ns else out[f"{key}_record_work"] / ns
         )
