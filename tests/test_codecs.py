@@ -644,3 +644,34 @@ def test_napkin_table_unstable_words_and_quoted() -> None:
         report.unstable_words(2.0)
     assert report.quoted(Estimate(182.0, 123.0, 264.0, 3), "ns") == "182 ns (123–264)"
     assert report.quoted(Estimate.exact(5.0)) == "5 MB/s" and report.quoted(None) == "n/a"
+
+
+def test_a_link_that_could_not_be_read_says_why() -> None:
+    c = Estimate(600.0, 500.0, 700.0, 3)
+    reason = report.link_reason("tcp", RuntimeError("results locked by a measuring run"))
+    assert reason == "the networks chapter's stored set could not be read (results locked by a measuring run)"
+    assert report.pays_sentence(c, 7.0, reason, "one TCP stream over loopback") == (
+        "One TCP stream over loopback is not compared: the networks chapter's stored set could not be read "
+        "(results locked by a measuring run)."
+    )
+    assert report.link_reason("disk", None) == "the storing-data chapter's stored set holds no such run"
+    assert report.loopback_note(reason) == (
+        "The slower a real link is than the compression, the more compressing first pays."
+    )
+    assert report.loopback_note(Estimate(4000.0, 3600.0, 4300.0, 3)).startswith("Loopback moves bytes")
+
+
+def test_the_disk_link_is_one_writer_with_an_fsync_after_each_write() -> None:
+    def row(jobs: int, direct: bool, value: float, rep: int) -> dict[str, object]:
+        return {"engine": "sync", "pattern": "sequential", "op": "write", "fsync": True, "jobs": jobs,
+                "direct": direct, "metric": "mb_per_s", "value": value, "repetition": rep, "unit": "MB/s",
+                "note": None}  # fmt: skip
+
+    matrix = pl.DataFrame(
+        [row(1, False, v, i) for i, v in enumerate([47.0, 48.0, 64.0])]
+        + [row(1, True, 90.0, 0), row(8, False, 900.0, 0)]
+    )
+    one = report._one_writer(matrix)
+    assert one is not None and (one.median, one.lo, one.hi, one.runs) == (48.0, 47.0, 64.0, 3)
+    assert report._one_writer(matrix.filter(pl.col("jobs") == 8)) is None
+    assert report._one_writer(matrix.drop("jobs")) is None

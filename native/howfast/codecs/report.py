@@ -608,14 +608,16 @@ def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:
     return compress_mb_per_s * max(0.0, 1 - 1 / ratio)
 
 
-def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Estimate | None, link: str) -> str:
+def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Estimate | str | None, link: str) -> str:
     """Whether compressing before `link` (measured at `bandwidth` MB/s, a median with its
-    interval; ``Estimate.exact`` for a printed figure) saves time, from the intervals: it
-    pays where the link's whole interval lies below the break-even speed's (the compression
-    speed's interval times 1 − 1/ratio), it does not where it lies above, and otherwise
-    the runs cannot say."""
+    interval; ``Estimate.exact`` for a printed figure; text: why its figure could not be
+    read) saves time, from the intervals: it pays where the link's whole interval lies
+    below the break-even speed's (the compression speed's interval times 1 − 1/ratio), it
+    does not where it lies above, and otherwise the runs cannot say."""
     if compress is None or ratio is None:
         return f"The codec did not run here, so whether it pays before {link} is not known."
+    if isinstance(bandwidth, str):
+        return f"{link[0].upper() + link[1:]} is not compared: {bandwidth}."
     if bandwidth is None:
         return f"{link[0].upper() + link[1:]} has no stored measurement on this machine, so it is not compared."
     if ratio <= 1:
@@ -635,25 +637,66 @@ def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Est
             f"of the {edge} below which compressing first saves time.")  # fmt: skip
 
 
-#: The registry's quantities a link speed is read from, and the factor to MB/s.
-LINKS = {"tcp": ("tcp", 125.0), "disk": ("seq_write", 1.0)}
+#: Where a link speed is read from: the chapter whose stored set holds it, for a reason's words.
+LINK_CHAPTERS = {"tcp": "networks", "disk": "storing-data"}
 
 
-def link_speeds() -> dict[str, Estimate | None]:
-    """This machine's measured TCP stream and durable sequential write in MB/s, each the
-    median with its interval, read from their stored sets (the networks and storing-data
-    chapters) where those exist; never measured from here (None when not stored)."""
+def link_speeds() -> dict[str, Estimate | str]:
+    """This machine's measured TCP stream over loopback and one writer's durable sequential
+    write (one sync job, 256 KiB writes, an fsync after each: the storing-data chapter's
+    engine matrix, one job as zstd runs on one core), in MB/s, each the median with its
+    interval, read from their stored sets; never measured from here. Where a set could
+    not be read, the reason in words instead."""
     from .. import headlines, store
 
-    out: dict[str, Estimate | None] = {}
-    for key, (quantity, factor) in LINKS.items():
-        q = headlines.get(quantity)
+    out: dict[str, Estimate | str] = {}
+    for key in LINK_CHAPTERS:
         try:
-            found = q.read(store.load(q.subject))
-        except (store.MissingResults, KeyError):
-            found = None
-        out[key] = None if found is None else found.scaled(factor)
+            if key == "tcp":
+                q = headlines.get("tcp")
+                found = q.read(store.load(q.subject))
+                found = None if found is None else found.scaled(125.0)  # Gbit/s to MB/s
+            else:
+                found = _one_writer(store.load("storage").table("matrix"))
+        except (store.MissingResults, store.Busy, KeyError, ValueError) as e:
+            out[key] = link_reason(key, e)
+            continue
+        out[key] = found if found is not None else link_reason(key, None)
     return out
+
+
+def link_reason(key: str, error: BaseException | None) -> str:
+    """Why a link speed could not be read: the chapter's set and what went wrong."""
+    chapter = LINK_CHAPTERS[key]
+    if error is None:
+        return f"the {chapter} chapter's stored set holds no such run"
+    detail = str(error).split("\n")[0].strip()
+    return f"the {chapter} chapter's stored set could not be read ({detail or type(error).__name__})"
+
+
+def _one_writer(matrix: pl.DataFrame) -> Estimate | None:
+    """One sync job writing sequentially through the page cache with an fsync after each
+    write, MB/s, from the storing-data chapter's engine matrix; None when it did not run."""
+    need = {"engine", "pattern", "op", "fsync", "jobs", "direct", "metric", "value"}
+    if not need <= set(matrix.columns):
+        return None
+    rows = matrix.filter(
+        (pl.col("engine") == "sync") & (pl.col("pattern") == "sequential") & (pl.col("op") == "write")
+        & pl.col("fsync") & (pl.col("jobs") == 1) & ~pl.col("direct") & (pl.col("metric") == "mb_per_s")
+    )  # fmt: skip
+    if rows.height == 0:
+        return None
+    return stats.estimate(stats.summarize(rows, ["engine"]), "mb_per_s", engine="sync")
+
+
+def loopback_note(tcp: Estimate | str | None) -> str:
+    """What the loopback comparison leaves out, said only where it was made."""
+    if not isinstance(tcp, Estimate):
+        return "The slower a real link is than the compression, the more compressing first pays."
+    return (
+        "Loopback moves bytes between two processes through memory; a real network link is slower, which moves it "
+        "towards compressing."
+    )
 
 
 def log_cost(size_bytes: float, compress_mb_per_s: float | None, ratio: float | None) -> dict[str, float | None]:
