@@ -626,8 +626,12 @@ def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, larg
     moved = [(a, steady_size(summary, [a], large)) for a in hashes if _estimate(summary, "ns_per_hash", a, small)]
     moved = [(a, at) for a, at in moved if at != large]
     if moved:
-        text += " (" + "; ".join(f"{short_name(a)} at {fmt.size(at)}" for a, at in moved) + (
-            f": its {fmt.size(large)} runs dipped below both a smaller and a larger input's, a disturbed measurement)"
+        text += (
+            " ("
+            + "; ".join(f"{short_name(a)} at {fmt.size(at)}" for a, at in moved)
+            + (
+                f": its {fmt.size(large)} runs dipped below both a smaller and a larger input's, a disturbed measurement)"
+            )
         )
     verdicts = {v for _, _, _, v in found}
     if verdicts == {"fixed"}:
