@@ -630,7 +630,8 @@ def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, larg
             " ("
             + "; ".join(f"{short_name(a)} at {fmt.size(at)}" for a, at in moved)
             + (
-                f": its {fmt.size(large)} runs dipped below both a smaller and a larger input's, a disturbed measurement)"
+                f": its {fmt.size(large)} runs dipped below both a smaller and a larger input's, "
+                "a disturbed measurement)"
             )
         )
     verdicts = {v for _, _, _, v in found}
