@@ -616,9 +616,8 @@ def test_seed_words_and_the_disk_words() -> None:
         "converge: with O_DSYNC its memtable kept 61 % of its rate at 64 KiB"
     )
     ours = runs({(64 * KiB, False, "blocking", 1): [9000, 9100, 9200]}, SWEEP_KEYS)
-    assert report.seed_small_words(ours) == (
-        "One flush took its disk about 5.11 ms; at 64 KiB, where a flush's round trip sets the pace, this "
-        "machine's C++ blocking writer on this disk was 12× faster than the seed's Go one on its disk."
+    assert report.seed_small_words(ours).startswith(  # every branch's words: test_memtable_report
+        "At 64 KiB, where a flush's round trip sets the pace, the seed's blocking writer flushed 196 times"
     )
     assert report.seed_small_words(ours.clear()).startswith("This machine's sweep could not run")
     back = report.dsync_device_words({"write_cache": "write back", "fua": True, "device_kind": "virtual disk"})
