@@ -563,3 +563,35 @@ def test_bandwidth_words_and_peak_bullet_every_branch() -> None:
     assert "reached 1× to 1× of what fio managed" in bullet
     assert report.peak_bullet(sweep, no_fio).endswith("; fio could not run beside it here.")
     assert report.peak_bullet(no_sweep, fio).startswith("The sweep could not run here")
+
+
+def test_breakdown_bytes_words_read_the_stored_runs_every_branch() -> None:
+    def sized(caps_records: dict[int, int]) -> pl.DataFrame:
+        return runs([({"capacity": c, "records": n, "record_size": 16 * KiB}, "records_per_s", [1.0])
+                     for c, n in caps_records.items()])  # fmt: skip
+
+    tail = (
+        ". They ran at another moment, and half of them carry the clocks, so their MB/s differ from the sweep's "
+        "at the same capacity: they are here to show where the time goes, the sweep's to give the rate."
+    )
+    # as stored now: the sweep's 32 MiB is clamped to 4–128 flushes, so 8 MiB at 64 KiB, 64 MiB at 16 MiB
+    breakdown = sized({64 * KiB: 8192, 1024 * KiB: 8192, 16384 * KiB: 8192})
+    sweep = sized({64 * KiB: 512, 1024 * KiB: 2048, 16384 * KiB: 4096})
+    assert report.bytes_per_case(sweep) == {64 * KiB: 8 << 20, 1024 * KiB: 32 << 20, 16384 * KiB: 64 << 20}
+    assert report.breakdown_bytes_words(breakdown, sweep) == (
+        "Each run here wrote 128 MiB at every capacity, more than the sweep's 8 MiB at 64 KiB, 32 MiB at 1 MiB "
+        "and 64 MiB at 16 MiB" + tail
+    )
+    mixed = sized({64 * KiB: 512, 16384 * KiB: 8192})
+    assert report.breakdown_bytes_words(mixed, sized({64 * KiB: 512, 16384 * KiB: 4096})) == (
+        "Each run here wrote 8 MiB at 64 KiB and 128 MiB at 16 MiB, more than the sweep's 64 MiB at 16 MiB; "
+        "as much as the sweep's 8 MiB at 64 KiB" + tail
+    )
+    assert report.breakdown_bytes_words(sized({64 * KiB: 256}), sized({64 * KiB: 512})) == (
+        "Each run here wrote 4 MiB at 64 KiB, less than the sweep's 8 MiB at 64 KiB" + tail
+    )
+    assert report.breakdown_bytes_words(mixed, sized({256 * KiB: 512})).startswith(
+        "Each run here wrote 8 MiB at 64 KiB and 128 MiB at 16 MiB, at capacities the sweep did not run."
+    )
+    assert report.breakdown_bytes_words(mixed.clear(), sweep) == "The breakdown could not run here."
+    assert report.bytes_per_case(mixed.drop("records")) == {}

@@ -1424,6 +1424,50 @@ def breakdown_table(metrics: pl.DataFrame, part: str = "time", target: float | N
                                      **dict.fromkeys(columns, pl.String), "runs": pl.String})  # fmt: skip
 
 
+def bytes_per_case(metrics: pl.DataFrame) -> dict[int, int]:
+    """Bytes one run wrote, per capacity (records × record size, as the runs stored them;
+    the plan's byte count is clamped to its flush counts, so it is not the figure)."""
+    if not {"capacity", "records", "record_size"} <= set(metrics.columns):
+        return {}
+    rows = metrics.select("capacity", "records", "record_size").drop_nulls().unique()
+    return {int(c): int(n) * int(r) for c, n, r in rows.sort("capacity").iter_rows()}
+
+
+def _sizes_by_capacity(sizes: dict[int, int], caps: list[int]) -> str:
+    """'8 MiB at 64 KiB, 32 MiB at 1 MiB and 64 MiB at 16 MiB'; '128 MiB at every capacity' when alike."""
+    if len(caps) > 1 and len({sizes[c] for c in caps}) == 1:
+        return f"{fmt.size(sizes[caps[0]])} at every capacity"
+    parts = [f"{fmt.size(sizes[c])} at {fmt.size(c)}" for c in caps]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:
+    """How many bytes a breakdown run wrote against a sweep run of the same capacity,
+    from the stored runs: more, as many, or fewer (each capacity named where they differ
+    in direction), and why the breakdown's MB/s are not the sweep's."""
+    ours, theirs = bytes_per_case(breakdown), bytes_per_case(sweep)
+    if not ours:
+        return "The breakdown could not run here."
+    caps = sorted(ours)
+    common = [c for c in caps if c in theirs]
+    text = f"Each run here wrote {_sizes_by_capacity(ours, caps)}"
+    if not common:
+        text += ", at capacities the sweep did not run"
+    else:
+        groups = {
+            word: [c for c in common if test(ours[c], theirs[c])]
+            for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
+        }
+        said = [
+            f"{word} the sweep's {_sizes_by_capacity(theirs, found)}" for word, found in groups.items() if found
+        ]
+        text += ", " + "; ".join(said)
+    return (
+        text + ". They ran at another moment, and half of them carry the clocks, so their MB/s differ from the "
+        "sweep's at the same capacity: they are here to show where the time goes, the sweep's to give the rate."
+    )
+
+
 def counter_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
     """Records/s with the counters' clocks on over off, run by run (each pair ran one after
     the other): the median ratio and its range over every case and round."""
