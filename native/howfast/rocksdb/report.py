@@ -273,8 +273,32 @@ def crosscheck_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
+def disk_estimate(disk_metrics: pl.DataFrame) -> stats.Estimate | None:
+    """The disk's sequential write bandwidth (MB/s) in this subject's own runs: the median
+    with the interval of the median and the run count; None if not measured."""
+    if "metric" not in disk_metrics.columns:
+        return None
+    values = [float(v) for v in disk_metrics.filter(pl.col("metric") == "mb_per_s")["value"].drop_nulls().to_list()]
+    if not values:
+        return None
+    lo, hi, level = stats.median_interval(values)
+    return stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
+
+
+def _disk_kind(disk_metrics: pl.DataFrame) -> str:
+    """How the disk probe wrote: with O_DIRECT, or buffered with an fdatasync after each block."""
+    direct = disk_metrics.filter(pl.col("metric") == "direct_io")["value"].drop_nulls()
+    if direct.len() and float(direct.min()) < 1:
+        return "sequential 1 MiB buffered writes with an fdatasync after each, for want of O_DIRECT"
+    return "sequential 1 MiB O_DIRECT writes"
+
+
 def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
-    """What the write tests asked of the disk, against what the disk can take."""
+    """What the write tests asked of the disk, against what the disk can take: the disk's
+    figure with its interval and runs (this subject's own runs), and the share of it that
+    fillseq's file traffic used, read at both ends of the disk's interval: held back by the
+    CPU when even the interval's low end leaves the traffic below half, by the disk when
+    even its high end puts it at half or more, undecided between."""
     reason = unsupported_reason(metrics)
     if reason:
         return f"The write tests did not run here ({reason}), so there is nothing to set against the disk."
@@ -288,21 +312,29 @@ def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
         f"While fillseq accepted {fmt.num(f['user_mb_per_s'])} MB/s of keys and values, RocksDB handed "
         f"{fmt.num(f['file_mb_per_s'])} MB/s to the kernel ({fmt.ratio(f['write_amplification'])} the user data: "
         f"the write-ahead log, then the flushed memtables); overwrite wrote "
-        f"{fmt.ratio(o['write_amplification'])} its user data."
+        f"{fmt.ratio(o['write_amplification'])} its user data (medians over the runs)."
     )
-    if f["disk_mb_per_s"] is not None:
-        share = f["file_mb_per_s"] / f["disk_mb_per_s"]
-        text += (
-            f" The disk itself takes {fmt.num(f['disk_mb_per_s'])} MB/s of sequential 1 MiB writes, so the "
-            f"file traffic of fillseq is {fmt.num(100 * share, 2)} % of what the disk can absorb: "
-        )
-        text += (
+    disk = disk_estimate(disk_metrics)
+    if disk is None or disk.lo <= 0:
+        return text + " The disk's own bandwidth was not measured here, so there is nothing to set it against."
+    traffic = f["file_mb_per_s"]
+    most, least = traffic / disk.lo, traffic / disk.hi
+    low, high = fmt.num(100 * least, 2), fmt.num(100 * most, 2)
+    shares = low if low == high else f"{low}–{high}"
+    spread = f"{fmt.span(disk.lo, disk.hi)}, " if disk.lo != disk.hi else ""
+    text += (
+        f" In this subject's own runs the disk took {fmt.num(disk.median)} MB/s of {_disk_kind(disk_metrics)} "
+        f"({spread}{fmt.count(disk.runs, 'run')})"
+    )
+    text += f", so the file traffic of fillseq is {shares} % of what the disk can absorb: "
+    if most < 0.5:
+        return text + (
             "the writer is held back by the work each write costs the CPU (a system call to append to the "
             "log, a skip-list insert), not by the disk."
-            if share < 0.5
-            else "the disk, not the CPU, is what holds the writer back."
         )
-    return text
+    if least >= 0.5:
+        return text + "the disk, not the CPU, is what holds the writer back."
+    return text + "whether the disk or the CPU holds the writer back, the disk's interval cannot say."
 
 
 PERCENTILE_LABELS = {
