@@ -65,7 +65,8 @@ SEED_DIFFERS = {
     "(a futex-based pthread mutex) locked and unlocked by one thread",
     "syscall": "the seed does not name its call; ours is getppid through syscall(), "
     "about the cheapest call that enters the kernel; what entering the kernel costs depends on the kernel's "
-    "version and its side-channel mitigations (and, in a virtual machine, the hypervisor) as much as on the CPU",
+    "version and its side-channel mitigations (in a virtual machine, also on which CPU features the hypervisor "
+    "exposes; the call itself does not exit to the hypervisor) as much as on the CPU",
     "process_context_switch": "the seed does not say how its processes handed over or whether they shared a CPU; "
     "ours is a pipe ping-pong of two processes pinned to one CPU",
     "thread_context_switch_futex": "both hand over through a futex; the seed does not say whether its threads "
@@ -95,6 +96,49 @@ def data_caches(facts: dict[str, Any]) -> list[Cache]:
     """The data (and unified) caches recorded with the set, smallest first: the topology of
     the machine that measured it (``machine.caches``), never the rendering machine's."""
     return sorted((c for c in recorded_caches(facts) if not c.name.endswith("i")), key=lambda c: c.size)
+
+
+#: A dependent load served by any cache level of a current x86 CPU takes well under this
+#: (an L3 hit is some 10–50 ns); a working set that fits in a cache and whose whole
+#: interval lies above it was not timing the cache.
+CACHE_CEILING_NS = 100.0
+#: A dependent load from DRAM takes some 80–150 ns, a few hundred with a TLB miss whose page
+#: walk (nested, in a virtual machine) misses the caches too; a working set past every
+#: cache whose whole interval lies above this was not timing the memory.
+RAM_CEILING_NS = 400.0
+
+
+def implausible(working_set: int, e: Estimate, caches: Sequence[Cache]) -> bool:
+    """Whether a latency is far above what a load from where its working set lives can
+    take (its whole interval above ``CACHE_CEILING_NS`` inside a cache, above
+    ``RAM_CEILING_NS`` past them or where the kernel reported no caches): the wall clock
+    then counted time the CPU spent on other work, and the figure is disturbed."""
+    inside = bool(caches) and claims.cache_level(working_set, list(caches)) is not None
+    return e.lo > (CACHE_CEILING_NS if inside else RAM_CEILING_NS)
+
+
+def plausible_points(latency: pl.DataFrame, facts: dict[str, Any]) -> list[tuple[int, Estimate]]:
+    """The latency points that are not ``implausible``."""
+    caches = data_caches(facts)
+    return [(ws, e) for ws, e in latency_points(latency) if not implausible(ws, e, caches)]
+
+
+def plausibility_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
+    """Which working sets took far longer than a load from their cache or from RAM can
+    take (``implausible``), and what the page does with them; '' when none did."""
+    caches = data_caches(facts)
+    odd = [(ws, e) for ws, e in latency_points(latency) if implausible(ws, e, caches)]
+    if not odd:
+        return ""
+    listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in odd)
+    which = "this working set's figure" if len(odd) == 1 else f"these {fmt.exact(len(odd))} figures"
+    return (
+        f"Some loads took far longer than the memory they read can take ({listed}): a load served by a cache takes "
+        f"well under {fmt.num(CACHE_CEILING_NS)} ns, one from RAM, page walk included, under "
+        f"{fmt.num(RAM_CEILING_NS)} ns, and each of these intervals lies wholly above its bound. The wall clock "
+        f"counted time the CPU spent on other work during those runs, so {which} are disturbed, not the memory's "
+        "latency: the sentences below build nothing on them, and this run cannot confirm where the caches end."
+    )
 
 
 def latency_curve(latency: pl.DataFrame, metric: str = "ns_per_load") -> pl.DataFrame:
@@ -151,15 +195,22 @@ def as_long(c: claims.Comparison) -> str:
     return f"not clearly longer or shorter ({fmt.factor(c.ratio)}× by the medians, but the intervals overlap)"
 
 
-def ladder_sentence(latency: pl.DataFrame) -> str:
+def ladder_sentence(latency: pl.DataFrame, facts: dict[str, Any] | None = None) -> str:
     """The smallest and the largest working set's latency, and how far apart, in the words
-    ``claims.compare`` allows, with the range the ratio takes within the two intervals."""
+    ``claims.compare`` allows, with the range the ratio takes within the two intervals; no
+    ratio where either is ``implausible`` (by the topology in `facts`)."""
     points = latency_points(latency)
     if not points:
         return "The pointer chase could not run here."
     (ws0, first), (ws1, last) = points[0], points[-1]
     if len(points) == 1:
         return f"One working set was measured: {fmt.size(ws0)}, {_bounds(first)} per load."
+    caches = data_caches(facts or {})
+    if implausible(ws1, last, caches) or implausible(ws0, first, caches):
+        return (
+            f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}; one in the {fmt.size(ws1)} working "
+            f"set read {_bounds(last)}, a figure too far above what memory takes to compare (below)."
+        )
     return (
         f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}; one in the {fmt.size(ws1)} working set "
         f"took {_bounds(last)}, {as_long(claims.compare(last, first))}."
@@ -280,6 +331,8 @@ def level_name(working_set: int, caches: Sequence[Cache]) -> str:
     if not [c for c in caches if not c.name.endswith("i")]:
         return "unknown"
     level = claims.cache_level(working_set, list(caches))
+    if level is not None and working_set == level.size:
+        return f"about the {level.name}'s size"
     return "no cache" if level is None else level.name
 
 
@@ -323,10 +376,14 @@ def latency_table(latency: pl.DataFrame, facts: dict[str, Any], target: float | 
     rows = []
     for i, (ws, e) in enumerate(points):
         same = step(e, points[i - 1][1]) if i else None
+        words = "" if same is None else step_words(same)
+        if implausible(ws, e, caches):
+            words = "implausible: far above " + (
+                "any cache" if caches and claims.cache_level(ws, caches) is not None else "a RAM load"
+            )
         rows.append({
             "working set": fmt.size(ws), "fits in": level_name(ws, caches), "ns per load": e.median,
-            "interval": interval_cell(e, target), "runs": e.runs,
-            "against the previous": "" if same is None else step_words(same),
+            "interval": interval_cell(e, target), "runs": e.runs, "against the previous": words,
         })  # fmt: skip
     schema = {"working set": pl.String, "fits in": pl.String, "ns per load": pl.Float64, "interval": pl.String,
               "runs": pl.Int64, "against the previous": pl.String}  # fmt: skip
@@ -336,8 +393,8 @@ def latency_table(latency: pl.DataFrame, facts: dict[str, Any], target: float | 
 def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     """Where the curve is flat (``plateaus``), with the cache level the measured topology
     puts each plateau in; no plateau word when no two neighbours are within ``PLATEAU_SAME``."""
-    points = latency_points(latency)
-    if not points:
+    points = plausible_points(latency, facts)
+    if not latency_points(latency):
         return "The pointer chase could not run here."
     if len(points) == 1:
         return "With one working set measured, this run can show no plateau."
@@ -347,7 +404,7 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         return (
             f"No two neighbouring working sets took clearly within {fmt.share(PLATEAU_SAME - 1, 2)} of each other's "
             "time in this run (the last column of the table below: their intervals overlap too widely, or they differ "
-            "by more), so this run shows no plateau."
+            "by more), so this run cannot confirm a plateau."
         )
     parts = []
     for p in found:
@@ -377,12 +434,13 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
 def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     """Levels inside whose size latency still rose clearly (the whole interval of the
     ratio of its largest to its smallest working set at least 2×), said as where, not why."""
-    points = latency_points(latency)
     caches = data_caches(facts)
+    points = plausible_points(latency, facts)
     parts = []
     pairs = 0
     for c in caches:
-        inside = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) == c]
+        # a working set the size of the level itself does not fit beside the page tables and code
+        inside = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) == c and ws < c.size]
         if len(inside) < 2:
             continue
         pairs += 1
@@ -402,9 +460,10 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         pairs += 1
         gain = step(e0, e1)
         if not (gain.direction == claims.LOWER and gain.hi is not None and gain.hi <= 0.5):
+            half = "clearly more than" if gain.lo is not None and gain.lo > 0.5 else "not clearly under"
             parts.append(
                 f"at {fmt.size(ws0)}, inside the {caches[-1].name}'s {fmt.size(caches[-1].size)}, a load already took "
-                f"{fmt.num(e0.median)} ns, not clearly under half the {fmt.num(e1.median)} ns at {fmt.size(ws1)}, "
+                f"{fmt.num(e0.median)} ns, {half} half the {fmt.num(e1.median)} ns at {fmt.size(ws1)}, "
                 "past every cache"
             )
     if not parts:
@@ -465,6 +524,13 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
             "(a larger profile sweeps further)."
         )
     (ws0, e0), (ws1, e1) = past[0], past[-1]
+    odd = [(ws, e) for ws, e in past if implausible(ws, e, caches)]
+    if odd:
+        listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in past)
+        return (
+            f"Past {who}, this run's loads ({listed}) took far longer than a load from RAM can, so it cannot say "
+            "whether latency still rises past the caches, nor why."
+        )
     memory = memory or {}
     page = memory.get("page_size")
     pages = (
@@ -561,6 +627,14 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     if first is None or len(points) < 2 or points[-1][0] == first[0]:
         return "This run has no pair of an L1 load and a far load to compare."
     far = points[-1]
+    if implausible(far[0], far[1], caches):
+        return (
+            f"This run's far loads are not a measurement of memory: the {fmt.size(far[0])} working set read "
+            f"{_bounds(far[1])}, far above what a load from RAM takes, so this run gives no count of the loads from the "
+            f"{caches[0].name} that one far load costs. Data structures that follow pointers (linked lists, trees of "
+            "small nodes) pay a far load at every step, whatever it costs on a quiet machine; arrays walked in order "
+            "let the prefetchers hide it."
+        )
     c = claims.compare(far[1], first[1])
     near = f"{fmt.num(first[1].median)} ns at {article(fmt.size(first[0]))} working set"
     head = f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}"
