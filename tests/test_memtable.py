@@ -772,6 +772,21 @@ def test_segment_goal_sentence_every_verdict(default: dict, one: dict, words: li
     for w in words:
         assert w in text, (w, text)
     assert not any(c in text for c in "`*^")
+    # three rounds hold the median with 75 % confidence: a direction is a leaning, said as such
+    assert "With 3 rounds, such an interval holds the median with 75 % confidence, not 95 %" in text
+    assert ": leaning " in text or ": not clearly slower or faster" in text
+    assert ("shows how far the disk drifted between runs, not a gain" in text) == (
+        "leaning faster than into one file" in text
+    )
+
+
+def test_segment_goal_sentence_with_six_rounds_gives_findings() -> None:
+    text = report.segment_goal_sentence(segment_runs({False: [1.2, 1.3, 1.4] * 2}, {False: [0.95] * 6}))
+    assert "without O_DSYNC at 1.4× (1.3–1.5×): faster than into one file, the interval wholly above 1." in text
+    assert "leaning" not in text and "confidence" not in text
+    assert "shows how far the disk drifted between runs, not a gain." in text
+    slower = report.segment_goal_sentence(segment_runs({False: [0.6, 0.7, 0.8] * 2}, {False: [0.95] * 6}))
+    assert ": slower than into one file, the interval wholly below 1." in slower and "drifted" not in slower
 
 
 def test_segment_goal_sentence_without_the_default_rows() -> None:

@@ -431,7 +431,8 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
     table = report.db_bench_table(rocksdb_runs(), TARGET)
     fill, over, read = table.iter_rows(named=True)
     assert fill["ours ops/s"] == "210 (200–220)" and fill["db_bench ops/s"] == "100"
-    assert fill["ours / db_bench"] == "2.1× (2–2.2×)" and fill["verdict"] == "ours higher" and fill["rounds"] == 2
+    # two rounds hold the median with 50 % confidence: the verdict column says a leaning
+    assert fill["ours / db_bench"] == "2.1× (2–2.2×)" and fill["verdict"] == "leans higher" and fill["rounds"] == 2
     assert (
         over["ours / db_bench"] == "1.01× (0.91–1.11×)" and over["verdict"] == "inconclusive"
     )  # 1.11, not 1.1: past the band's end
@@ -449,6 +450,18 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
         "than db_bench, 1 case did not lean either way."
     )
     six = pl.concat([rocksdb_runs().with_columns(pl.col("repetition") + 2 * i) for i in range(3)])
+    assert report.db_bench_table(six, TARGET)["verdict"].to_list()[:2] == ["ours higher", "inconclusive"]
+    lower = rocksdb_runs().with_columns(
+        pl.when(pl.col("tool") == "db_bench").then(pl.col("value") * 3).otherwise(pl.col("value")).alias("value")
+    )
+    assert report.db_bench_table(lower, TARGET)["verdict"].to_list()[:2] == ["leans lower", "leans lower"]
+    near = rocksdb_runs().with_columns(
+        pl.when((pl.col("tool") == "howfast") & (pl.col("test") == "fillseq"))
+        .then(pl.lit(100.0))
+        .otherwise(pl.col("value"))
+        .alias("value")
+    )
+    assert report.db_bench_table(near, TARGET)["verdict"][0] == "leans to agree"
     found = report.db_bench_verdict_words(six)
     assert found.startswith("Of the 2 cases that ran both, 1 case came out clearly faster than db_bench")
     assert found.endswith(" Each rests on 6 rounds.")

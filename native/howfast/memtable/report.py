@@ -1729,6 +1729,12 @@ SEGMENT_COST_WORDS = {
     "ours higher": "faster than into one file, the interval wholly above 1",
     "inconclusive": "not clearly slower or faster than into one file, the interval including 1",
 }
+#: The same below 95 % confidence (fewer than six rounds): a direction is a leaning.
+SEGMENT_COST_LEANINGS = SEGMENT_COST_WORDS | {
+    "agrees": "leaning to about as fast as into one file, the interval within 0.9–1.1×",
+    "ours lower": "leaning slower than into one file, the interval wholly below 1",
+    "ours higher": "leaning faster than into one file, the interval wholly above 1",
+}
 
 
 def segment_goal_sentence(metrics: pl.DataFrame) -> str:
@@ -1794,19 +1800,33 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
             + "."
         )
     if cost.height:
+        rows = list(cost.iter_rows(named=True))
+        levels = [stats.interval_ranks(int(row["rounds"]))[1] for row in rows]
         text += (
             " Run by run, ours into the default files against ours into one file ran "
             + "; ".join(
-                f"{setting(row['dsync'])} at {interval(row, table=False)}: {SEGMENT_COST_WORDS[row['crosscheck']]}"
-                for row in cost.iter_rows(named=True)
+                f"{setting(row['dsync'])} at {interval(row, table=False)}: "
+                + (SEGMENT_COST_WORDS if level >= stats.CONFIDENCE else SEGMENT_COST_LEANINGS)[row["crosscheck"]]
+                for row, level in zip(rows, levels)
             )
-            + (
-                f". With {fmt.count(rollovers, 'rollover')} in a run, these rows say little about what a rollover "
-                "costs; the rollover experiment above measures that."
-                if rollovers is not None and rollovers <= 1
-                else "."
-            )
+            + "."
         )
+        if min(levels) < stats.CONFIDENCE:
+            text += (
+                f" With {runs_text([int(row['rounds']) for row in rows])} rounds, such an interval holds the median "
+                f"with {fmt.num(100 * min(levels), 2)} % confidence, not {fmt.num(100 * stats.CONFIDENCE)} %, so a "
+                "direction there is a leaning."
+            )
+        if any(row["crosscheck"] == "ours higher" for row in rows):
+            text += (
+                " A rollover only adds work, so a faster run into the default files shows how far the disk drifted "
+                "between runs, not a gain."
+            )
+        if rollovers is not None and rollovers <= 1:
+            text += (
+                f" With {fmt.count(rollovers, 'rollover')} in a run, these rows say little about what a rollover "
+                "costs; the rollover experiment above measures that."
+            )
     return text
 
 
@@ -2142,12 +2162,17 @@ def with_rocksdb_rates(table: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame
     return shown.select(*order[: at + 1], "runs", *order[at + 1 :])
 
 
+#: A cross-check verdict read from fewer rounds than give 95 % confidence: a leaning.
+LEANING_VERDICTS = {"ours higher": "leans higher", "ours lower": "leans lower", "agrees": "leans to agree"}
+
+
 def db_bench_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Our loop against db_bench, per test, one thread each: each side's ops/s (the median
     with the interval of the median, the unstable mark where it stayed wider than
     ±`target`), ours / db_bench as the median of the per-round ratios with the interval of
-    that median, its verdict (claims.crosscheck) and the rounds; a *note* where a side
-    could not run."""
+    that median, its verdict (claims.crosscheck; a leaning, ``LEANING_VERDICTS``, where the
+    rounds give that interval less than 95 % confidence) and the rounds; a *note* where a
+    side could not run."""
     by = ["test", "threads"]
     paired = paired_ratios(metrics, by, "ops_per_s", tool="db_bench", rounds=True)
     ratios = round_ratios(metrics, by, "ops_per_s", theirs="db_bench")
@@ -2157,6 +2182,9 @@ def db_bench_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
         at = metrics.filter((pl.col("test") == test) & (pl.col("threads") == threads))
         r = ratios.filter((pl.col("test") == test) & (pl.col("threads") == threads))["r"].to_list()
         verdict = paired.filter((pl.col("test") == test) & (pl.col("threads") == threads))["verdict"]
+        verdict_cell = verdict[0] if verdict.len() else fmt.NA
+        if verdict.len() and stats.interval_ranks(len(r))[1] < stats.CONFIDENCE:
+            verdict_cell = LEANING_VERDICTS.get(verdict_cell, verdict_cell)
         why = missing.filter(pl.col("test") == test)
         out.append(
             {
@@ -2165,7 +2193,7 @@ def db_bench_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
                 "ours ops/s": _cell(_estimate(at, "ops_per_s", tool="howfast"), target),
                 "db_bench ops/s": _cell(_estimate(at, "ops_per_s", tool="db_bench"), target),
                 "ours / db_bench": _ratio_cell(ratio_estimate(r) if r else None),
-                "verdict": verdict[0] if verdict.len() else fmt.NA,
+                "verdict": verdict_cell,
                 "rounds": len(r) or None,
                 "note": "; ".join(f"{w['tool']}: {w['note']}" for w in why.iter_rows(named=True)) or None,
             }
