@@ -429,7 +429,7 @@ def test_cost_sentences_every_branch() -> None:
     assert "5× slower than alone: the lock's cache line travels between the cores" in report.contention_sentence(
         _costs({"mutex": [10, 10, 10], "mutex_contended": [50, 50, 50]})
     )
-    assert "shows no cost of the line's travel" in report.contention_sentence(
+    assert "cannot tell whether the line's travel" in report.contention_sentence(
         _costs({"mutex": [10, 10, 10], "mutex_contended": [5, 10, 60]})
     )
     assert "could not both run" in report.contention_sentence(_costs({"mutex": [10]}))
@@ -860,3 +860,20 @@ def test_seed_table_marks_a_disturbed_latency() -> None:
     )
     assert rows["RAM, latency"]["here"].endswith("(1,060–1,530 ns, 3 runs), disturbed: far above what memory takes")
     assert rows["L1d"]["here"].endswith("(1–1 ns, 3 runs)")
+
+
+def test_contention_sentence_carries_both_intervals() -> None:
+    fought = report.contention_sentence(_costs({"mutex": [10, 10.4, 12.5], "mutex_contended": [36.9, 52.1, 349]}))
+    assert fought == (
+        "An uncontended mutex cost 10.4 ns (10–12.5 ns): a lock is an atomic instruction on a cache line this core "
+        "already owns. With two threads fighting over it, each lock took 52.1 ns (36.9–349 ns), 5× slower than alone "
+        "(3–35×): the lock's cache line travels between the cores, and a thread that finds the lock taken waits in "
+        "the kernel until it is released (this run does not count how often either happened)."
+    )
+    unclear = report.contention_sentence(_costs({"mutex": [10, 10.4, 12.5], "mutex_contended": [9, 11, 13]}))
+    assert unclear.endswith(
+        "each lock took 11 ns (9–13 ns), not clearly slower or faster than alone (1.06× by the medians, but the "
+        "intervals overlap): these runs cannot tell whether the line's travel between the cores cost anything."
+    )
+    same = report.contention_sentence(_costs({"mutex": [10, 10, 10], "mutex_contended": [9.9, 10, 10.1]}))
+    assert same.endswith(": this run shows no cost of the line's travel between the cores.")

@@ -880,8 +880,8 @@ def contention_sentence(costs: pl.DataFrame) -> str:
         return "The one- and two-thread mutex loops could not both run here."
     c = claims.compare(fought, alone)
     head = (
-        f"An uncontended mutex cost {fmt.num(alone.median)} ns: a lock is an atomic instruction on a cache line "
-        f"this core already owns. With two threads fighting over it, each lock took {fmt.num(fought.median)} ns, "
+        f"An uncontended mutex cost {_bounds(alone)}: a lock is an atomic instruction on a cache line "
+        f"this core already owns. With two threads fighting over it, each lock took {_bounds(fought)}, "
         f"{claims.versus(c, 'alone', **claims.TIME_WORDS, span=True)}"
     )
     if c.direction == claims.HIGHER:
@@ -889,6 +889,8 @@ def contention_sentence(costs: pl.DataFrame) -> str:
             ": the lock's cache line travels between the cores, and a thread that finds the lock taken waits in "
             "the kernel until it is released (this run does not count how often either happened)."
         )
+    if c.direction == claims.UNCLEAR:
+        return head + ": these runs cannot tell whether the line's travel between the cores cost anything."
     return head + ": this run shows no cost of the line's travel between the cores."
 
 
