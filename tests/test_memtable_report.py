@@ -72,7 +72,13 @@ def small_sweep() -> pl.DataFrame:
 def test_sweep_table_gives_each_mode_its_interval_and_the_reason_for_a_missing_one() -> None:
     table = report.sweep_table(small_sweep(), False, TARGET)
     assert table.columns == [
-        "capacity", "blocking", "io_uring ×2", "io_uring, deep", "deep buffers", "runs", "seed records/s",
+        "capacity",
+        "blocking",
+        "io_uring ×2",
+        "io_uring, deep",
+        "deep buffers",
+        "runs",
+        "seed records/s",
         "unsupported",
     ]  # fmt: skip  (no ratio to the seed: language, disk and clock differ besides the machine)
     row = table.row(0, named=True)
@@ -130,6 +136,10 @@ def test_peak_sentence_says_whether_the_top_is_clear_and_why_o_dsync_cannot_be_i
     assert report.peak_sentence(clear).endswith(", clearly above every other case.")
     synced = clear.with_columns(pl.lit(True).alias("dsync"))
     assert "not that O_DSYNC helped" in report.peak_sentence(synced)
+    # the top with O_DSYNC, the same case without it among the rivals: named apart
+    both = pl.concat([sweep.filter(pl.col("mode") == BLOCKING).with_columns(pl.lit(True).alias("dsync")),
+                      sweep.filter(pl.col("mode") == BLOCKING).with_columns(pl.col("value") * 0.95)])  # fmt: skip
+    assert report.peak(both)[1:] == ("blocking at 64 KiB with O_DSYNC", ["blocking at 64 KiB without O_DSYNC"])
     many = pl.concat(
         [sweep.filter(pl.col("mode") == BLOCKING)]
         + [
@@ -192,11 +202,15 @@ def variant_runs() -> pl.DataFrame:
 
 def test_variant_table_cells_runs_and_reasons() -> None:
     table = report.variant_table(variant_runs(), "durability", TARGET)
-    assert table.columns == ["variant", "records/s", "p50", "p99", "p99.9", "per fdatasync", "runs", "unsupported"]
+    assert table.columns == [
+        "variant", "records/s", "p50 µs", "p99 µs", "p99.9 µs", "per fdatasync", "runs", "unsupported"
+    ]  # fmt: skip
     rows = {r["variant"]: r for r in table.iter_rows(named=True)}
     plain, log = rows["no log"], rows["log (group commit)"]
     assert (
-        plain["records/s"] == "100 (90–110)" and plain["p50"] == "10" and plain["p99"] == "30 (20–40); unstable: ±33 %"
+        plain["records/s"] == "100 (90–110)"
+        and plain["p50 µs"] == "10"
+        and plain["p99 µs"] == "30 (20–40); unstable: ±33 %"
     )
     assert plain["per fdatasync"] == "none: no log" and plain["runs"] == "3"  # no log, no fdatasync
     assert log["records/s"] == "33 (30–40); unstable: ±15 %" and log["per fdatasync"] == "64"
@@ -488,7 +502,13 @@ def test_rocksdb_rates_beside_the_printed_laptop_figures() -> None:
     assert shown.columns == ["test", "machine", "keys", "ops/s", "runs", "time/op"]
     assert shown["ops/s"].to_list() == ["210 (200–220)", "189,000", "100"]
     assert shown["time/op"].to_list() == ["4.76 ms (4.55–5 ms)", "2 µs", "10 ms"]
-    assert report.with_rocksdb_rates(table.drop("time/op"), rates).columns == ["test", "machine", "keys", "ops/s", "runs"]
+    assert report.with_rocksdb_rates(table.drop("time/op"), rates).columns == [
+        "test",
+        "machine",
+        "keys",
+        "ops/s",
+        "runs",
+    ]
     assert shown["runs"].to_list() == ["2", "printed", "2"]
     frame = report.rocksdb_versus_frame(ours)
     assert {"lo", "hi", "repetitions"} <= set(frame.columns)

@@ -390,12 +390,17 @@ def _write_runs(disk_values: list[float], fill_file_mb: float = 60.0, direct: fl
     rows = []
     for test, user, written in (("fillseq", 40.0, fill_file_mb), ("overwrite", 20.0, 28.0)):
         for rep in range(2):
-            for metric, value in (("ops_per_s", 1000.0), ("user_write_mb_per_s", user),
-                                  ("file_write_mb_per_s", written), ("write_amplification", written / user)):
+            for metric, value in (
+                ("ops_per_s", 1000.0),
+                ("user_write_mb_per_s", user),
+                ("file_write_mb_per_s", written),
+                ("write_amplification", written / user),
+            ):
                 rows.append({"test": test, "entries": 100, "threads": 1, "repetition": rep, "metric": metric,
                              "value": value, "unit": "", "note": None})  # fmt: skip
-    disk = [{"test": "sequential write, 1 MiB blocks", "repetition": i, "metric": m, "value": v, "unit": "",
-             "note": None} for i, x in enumerate(disk_values) for m, v in (("mb_per_s", x), ("direct_io", direct))]  # fmt: skip
+    probe = {"test": "sequential write, 1 MiB blocks", "unit": "", "note": None}
+    pairs = [(i, m, v) for i, x in enumerate(disk_values) for m, v in (("mb_per_s", x), ("direct_io", direct))]
+    disk = [probe | {"repetition": i, "metric": m, "value": v} for i, m, v in pairs]
     schema = {"test": pl.String, "repetition": pl.Int64, "metric": pl.String, "value": pl.Float64,
               "unit": pl.String, "note": pl.String}  # fmt: skip
     return pl.DataFrame(rows, infer_schema_length=None), pl.DataFrame(disk, schema=schema)

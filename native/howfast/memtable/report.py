@@ -316,7 +316,7 @@ def variant_table(metrics: pl.DataFrame, group: str, target: float | None = None
     count (every figure of a row comes from the same runs). MB/s is records/s times the
     record size, so the table leaves it out."""
     rows = metrics.filter(pl.col("group") == group)
-    figures = {"records_per_s": "records/s", **{c: c for c in LATENCY_COLUMNS}}
+    figures = {"records_per_s": "records/s", **{c: f"{c} µs" for c in LATENCY_COLUMNS}}
     if group == "durability":  # the log's group commit: records per fdatasync
         figures["records_per_sync"] = "per fdatasync"
     out = []
@@ -1148,20 +1148,22 @@ def best_mode_sentence(metrics: pl.DataFrame, capacity: int, dsync: bool, target
 def peak(metrics: pl.DataFrame) -> tuple[Estimate | None, str, list[str]]:
     """The sweep's case with the highest median MB/s: its figure, its name ('io_uring ×8
     at 4 MiB', ' with O_DSYNC' where so), and the names of the other cases whose intervals
-    reach into its own (not clearly slower)."""
+    reach into its own (not clearly slower); where the top has O_DSYNC, a rival without it
+    says so ('io_uring ×8 at 4 MiB without O_DSYNC'), lest it read as the top's own name."""
     rows = metrics.filter(pl.col("metric") == "mb_per_s")
     if rows.height == 0:
         return None, fmt.NA, []
     by = ["capacity", "dsync", "mode", "buffers"]
     summary = _summary(rows, by).filter(pl.col("metric") == "mb_per_s").sort("median", descending=True)
 
-    def name(row: dict) -> str:
+    def name(row: dict, plain: str = "") -> str:
         return f"{mode_name(row['mode'], row['buffers'])} at {fmt.size(row['capacity'])}" + (
-            " with O_DSYNC" if row["dsync"] else ""
+            " with O_DSYNC" if row["dsync"] else plain
         )
 
     top = summary.row(0, named=True)
-    rivals = [name(r) for r in summary.slice(1).iter_rows(named=True) if r["hi"] >= top["lo"]]
+    plain = " without O_DSYNC" if top["dsync"] else ""
+    rivals = [name(r, plain) for r in summary.slice(1).iter_rows(named=True) if r["hi"] >= top["lo"]]
     return Estimate.from_row(top), name(top), rivals
 
 
@@ -1458,9 +1460,7 @@ def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:
             word: [c for c in common if test(ours[c], theirs[c])]
             for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
         }
-        said = [
-            f"{word} the sweep's {_sizes_by_capacity(theirs, found)}" for word, found in groups.items() if found
-        ]
+        said = [f"{word} the sweep's {_sizes_by_capacity(theirs, found)}" for word, found in groups.items() if found]
         text += ", " + "; ".join(said)
     return (
         text + ". They ran at another moment, and half of them carry the clocks, so their MB/s differ from the "
