@@ -8,6 +8,7 @@ sentence whose words depend on the data is here, tested for each of its branches
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import polars as pl
@@ -99,15 +100,17 @@ FEATURES = {
 
 #: The words a reader sees for the seeds' machines (the source seed named).
 SEED_MACHINES = {"laptop": "laptop, i5-1240P (seed 000)", "phone": "phone, Galaxy S10 (seed 001)"}
-LAPTOP = "laptop MiB/s (seed 000)"
-PHONE = "phone MiB/s (seed 001)"
+LAPTOP = "laptop"
+PHONE = "phone"
 
 
-def named(frame: pl.DataFrame) -> pl.DataFrame:
-    """Algorithm ids replaced by the words the chapter uses (column ``hash``)."""
+def named(frame: pl.DataFrame, names: dict[str, str] | None = None) -> pl.DataFrame:
+    """Algorithm ids replaced by the words the chapter uses (column ``hash``): `names`, by
+    default ``ALGORITHM_NAMES``; the tables pass ``SHORT_NAMES`` to fit their column."""
     if "algorithm" not in frame.columns:
         return frame
-    return frame.with_columns(pl.col("algorithm").replace_strict(ALGORITHM_NAMES, default=pl.col("algorithm"))).rename(
+    names = ALGORITHM_NAMES if names is None else names
+    return frame.with_columns(pl.col("algorithm").replace_strict(names, default=pl.col("algorithm"))).rename(
         {"algorithm": "hash"}
     )
 
@@ -144,12 +147,13 @@ def reference_table(native: pl.DataFrame, size: int, small: int, target: float |
     for algorithm in ALGORITHM_NAMES:
         rate = _estimate(summary, "mib_per_s", algorithm, size)
         tiny = _estimate(summary, "ns_per_hash", algorithm, small)
+        dip = "; dip: disturbed" if rate is not None and dipped(summary, algorithm, size) else ""
         seed = seeds.get(algorithm, {})
         rows.append(
             {
                 "algorithm": algorithm,
                 "MiB/s": None if rate is None else rate.median,
-                "interval": interval_cell(rate, target),
+                "interval": interval_cell(rate, target) + dip,
                 "runs": None if rate is None else rate.runs,
                 small_column(small): tables.figure(
                     tiny, target, runs=tiny is not None and (rate is None or tiny.runs != rate.runs)
@@ -160,7 +164,7 @@ def reference_table(native: pl.DataFrame, size: int, small: int, target: float |
             }
         )
     schema = {"MiB/s": pl.Float64, "runs": pl.Int64, LAPTOP: pl.String, PHONE: pl.String, "note": pl.String}
-    table = named(pl.DataFrame(rows, schema_overrides=schema))
+    table = named(pl.DataFrame(rows, schema_overrides=schema), SHORT_NAMES)
     if table["note"].drop_nulls().len() == 0:
         table = table.drop("note")
     return table
@@ -181,6 +185,15 @@ def _seed_cell(value: float | None, named_by_seed: bool) -> str:
     if value is not None:
         return fmt.num(value)
     return "not given" if named_by_seed else "not measured"
+
+
+def on_vm(text: str, facts: dict[str, Any]) -> str:
+    """`text` (``claims.cache_words``' words) with a shared cache's sharing told as a
+    virtual machine sees it: its CPUs are the guest's, and on the host the same cache may
+    serve other guests' cores too. Unchanged on bare metal."""
+    if not facts.get("hypervisor"):
+        return text
+    return re.sub(r"shared by (\d+) CPUs", r"shared by this VM's \1 CPUs and, on the host, perhaps by others", text)
 
 
 def unstable_words(target: float | None) -> str:
@@ -329,17 +342,16 @@ def _adds(
     """``python_adds``'s words, and whether they are a cost of the call (Python clearly slower)."""
     c = claims.compare(python_ns, native_ns)
     if c.direction in (claims.HIGHER, claims.LOWER) and c.lo is not None and c.hi is not None:
-        if 1 / PY_DRIFT <= c.lo and c.hi <= PY_DRIFT:
-            return "nothing measurable", False
-        if large and c.ratio is not None and 1 / PY_DRIFT <= c.ratio <= PY_DRIFT:
-            return "nothing measurable", False
+        drift = (1 / PY_DRIFT <= c.lo and c.hi <= PY_DRIFT) or (
+            large and c.ratio is not None and 1 / PY_DRIFT <= c.ratio <= PY_DRIFT
+        )
+        if drift and python_ns is not None and native_ns is not None:
+            gap = _difference(python_ns, native_ns)
+            return f"{gap}, under {fmt.num((PY_DRIFT - 1) * 100)} %: within the drift between sets", False
     if c.direction == claims.HIGHER and python_ns is not None and native_ns is not None:
         if other_build:
             return f"not the call: the package's own build ran {claims.ratio_interval(c, way='larger')} slower", False
-        extra = python_ns.median - native_ns.median
-        lo, hi = python_ns.lo - native_ns.hi, python_ns.hi - native_ns.lo
-        spread = "" if fmt.num(lo) == fmt.num(hi) else f" ({fmt.span(lo, hi)})"
-        return f"{fmt.num(extra)} ns{spread}", True
+        return _difference(python_ns, native_ns), True
     if c.direction == claims.LOWER:
         return "none: the package's build was faster", False
     if c.direction == claims.SAME_WORD:
@@ -347,6 +359,20 @@ def _adds(
     if c.direction == claims.UNCLEAR:
         return "unclear: the intervals overlap", False
     return fmt.NA, False
+
+
+def _difference(python_ns: stats.Estimate, native_ns: stats.Estimate) -> str:
+    """'250 ns (230–270)': the difference of the medians, and the range it can take within
+    the two intervals; a negative difference reads 'ns less'."""
+    extra = python_ns.median - native_ns.median
+    lo, hi = python_ns.lo - native_ns.hi, python_ns.hi - native_ns.lo
+    if extra < 0:
+        extra, lo, hi = -extra, -hi, -lo
+        unit = " ns less"
+    else:
+        unit = " ns"
+    spread = "" if fmt.num(lo) == fmt.num(hi) else f" ({fmt.span(lo, hi)})"
+    return f"{fmt.num(extra)}{unit}{spread}"
 
 
 def _python_rows(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -> list[dict[str, Any]]:
@@ -366,7 +392,10 @@ def _python_rows(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
                 big = size >= LARGE_INPUT
                 words, call = _adds(p, n, other_build=module != "hashlib" and big, large=big)
             rows.append({"algorithm": algorithm, "module": module, "size": size, "python": p, "native": n,
-                         "adds": words, "call": call})  # fmt: skip
+                         "adds": words, "call": call,
+                         "python_rate": _estimate(py.filter(pl.col("module") == module).drop("module"), "mib_per_s",
+                                                  algorithm, size) if module else None,
+                         "native_rate": _estimate(nat, "mib_per_s", algorithm, size)})  # fmt: skip
     return rows
 
 
@@ -393,19 +422,29 @@ def python_table(
                 "algorithm": r["algorithm"],
                 "package": r["module"],
                 "input": fmt.size(r["size"]),
-                "Python ns": tables.figure(p, target, runs=False),
-                "native ns": tables.figure(n, target, runs=False),
+                "Python ns": _ns_cell(p, r["python_rate"], target),
+                "native ns": _ns_cell(n, r["native_rate"], target),
                 "Python adds": r["adds"],
                 "runs": runs,
             }
         )
     schema = {c: pl.String for c in ("algorithm", "package", "input", "Python ns", "native ns", "Python adds", "runs")}
-    return named(pl.DataFrame(rows, schema=schema))
+    return named(pl.DataFrame(rows, schema=schema), SHORT_NAMES)
+
+
+def _ns_cell(ns: stats.Estimate | None, rate: stats.Estimate | None, target: float | None) -> str:
+    """A time per hash with its interval, marked unstable from the same runs' MiB/s (the
+    reference table's unit), so that one measurement carries one mark on the page: the
+    half-width of 1/rate differs from the rate's, as the interval is not symmetric."""
+    if ns is None:
+        return fmt.NA
+    mark = stats.stability(rate if rate is not None else ns, target)
+    return tables.figure(ns, None, runs=False) + (f"; {mark}" if mark else "")
 
 
 def small_column(small: int) -> str:
     """The reference table's column of nanoseconds per hash of the smallest input."""
-    return f"ns per {fmt.size_adjective(small)} hash"
+    return f"ns, {fmt.size(small).replace(' bytes', ' B')}"
 
 
 #: Python calls that run code of their own, not the library of our native loop: hashlib's
@@ -814,12 +853,20 @@ def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
 
 
 def slowest_rule(native: pl.DataFrame, algorithm: str, size: int) -> str:
-    """The chapter's closing point on the slowest hash: ``slowest_note`` and what follows
-    from it (pick it for its security properties), or why it is not said."""
+    """The chapter's closing point on the slowest hash, in fewer words than ``slowest_note``
+    (which the page prints earlier), or why it is not said."""
     note = slowest_note(native, algorithm, size)
+    name = ALGORITHM_NAMES[algorithm].split(" (")[0]
     if note.endswith("could not run here."):
         return note[:-1] + ", so its cost is not known on this machine."
-    return note[:-1] + ": pick it for its security properties, not by habit."
+    if note.endswith("was clearly the slowest hash measured on this machine."):
+        return f"{name} was clearly the slowest hash here (above): pick it for its security properties, not by habit."
+    if "by the medians" in note:
+        return (
+            f"{name} was the slowest hash here by the medians, though not clearly (above): pick it for its security "
+            "properties, not by habit."
+        )
+    return f"{name} was not the slowest hash here (above): this run gives no reason to avoid it for speed."
 
 
 def ranking_sentence(native: pl.DataFrame, size: int) -> str:
@@ -896,7 +943,7 @@ def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
         return unknown
     return (
         f"More likely the laptop's figure is low: OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this "
-        f"x86 CPU, more than {fmt.ratio(SAME_CODE_GAP)} the laptop's {fmt.num(laptop)} MiB/s, and two x86 cores of "
+        f"x86 CPU, far above the laptop's {fmt.num(laptop)} MiB/s, and two x86 cores of "
         "recent generations differ per core by far less on the same code, so the laptop most likely ran a slower "
         "implementation, which the seed does not name."
     )
@@ -979,7 +1026,7 @@ def crosscheck_table(metrics: pl.DataFrame, tool: str, target: float | None = No
     table = side_by_side(metrics, by, "mib_per_s", unit="MiB/s", tool=tool, rounds=True)
     summary = stats.summarize(metrics, [*by, "tool"]) if metrics.height else None
     ratios = round_ratios(metrics, by, "mib_per_s", theirs=tool) if metrics.height else None
-    ratio_column = f"howfast / {tool}"
+    ratio_column = "per-round ratio"
     rows = []
     for row in table.iter_rows(named=True):
         where = {"algorithm": row["algorithm"], "size": row["size"]}
@@ -1091,9 +1138,10 @@ def large_input_sentence(
         text += (
             f" Each of their calls there took {fmt.duration_us(shortest / 1e3)} or more, longer than a slice of "
             "the measurement "
-            f"({fmt.duration_us(slice_seconds * 1e6)}): no slice was short enough to fall between the other programs' "
-            "turns on this shared CPU, so the fastest slice no longer filtered them out. The drop is most likely the "
-            "machine's load, not the hash."
+            f"({fmt.duration_us(slice_seconds * 1e6)}): no slice was short enough to fall between the turns of "
+            "other work on the CPU, so the fastest slice no longer filtered it out. If other work ran during these "
+            "runs (the note at the top says so where the set recorded it), the drop may be that work, not the hash; "
+            "this run cannot tell which."
         )
     else:
         text += " This run cannot say what slowed them."
@@ -1140,8 +1188,9 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
     kind = "over the whole run" if whole_run else "of the fastest slice"
     return (
         f"Our half of this cross-check is the size sweep's loop run again, later, alternating with {tool}, the rate "
-        f"{kind} in both. " + " ".join(parts) + " Same code, same block; where the two differ, the machine's "
-        "load at the time did, not the loop. The chapter's figures are the sweep's; these runs serve only as "
+        f"{kind} in both. " + " ".join(parts) + " Same code, same block; where the two differ, the moment each "
+        "ran did (other work on the CPU, which a longer measurement filters less), not the loop. The chapter's "
+        "figures are the sweep's; these runs serve only as "
         f"{tool}'s partner in its ratio."
     )
 
