@@ -628,3 +628,21 @@ def test_breakdown_bytes_words_read_the_stored_runs_every_branch() -> None:
     )
     assert report.breakdown_bytes_words(mixed.clear(), sweep) == "The breakdown could not run here."
     assert report.bytes_per_case(mixed.drop("records")) == {}
+
+
+def test_first_fill_sentence_points_at_the_table_that_gives_the_share() -> None:
+    case = {"tool": "howfast", "capacity": 4096 * KiB, "dsync": True, "mode": DEEP, "buffers": 8,
+            "records": 8192, "record_size": 16 * KiB}  # fmt: skip
+    small = case | {"capacity": 256 * KiB, "dsync": False, "buffers": 32}
+    metrics = runs([(case, "first_fill_ms", [1.43]), (case, "first_fill_share", [0.018]),
+                    (small, "first_fill_ms", [0.1]), (small, "first_fill_share", [0.001])])  # fmt: skip
+    assert report.first_fill_sentence(metrics) == (
+        "Before its first write, the memtable has to fill a buffer, and fio has nothing to fill: with 4 MiB buffers "
+        "(io_uring ×8, O_DSYNC) that took 1.43 ms, 1.8 % of a run of 32 flushes. The table of each side's MB/s "
+        "gives that share for every row (first fill %); the fewer flushes a run has, the more of it goes to the "
+        "start."
+    )
+    gone = runs([], [({"tool": "howfast", "capacity": 64 * KiB}, "no O_DIRECT")])
+    assert report.first_fill_sentence(gone) == (
+        "The memtable could not run here (no O_DIRECT), so there is no first fill to time."
+    )

@@ -445,8 +445,8 @@ def first_fill_sentence(metrics: pl.DataFrame) -> str:
         f"{fmt.size(worst['capacity'])} buffers ({mode_name(worst['mode'], worst['buffers'])}"
         f"{', O_DSYNC' if worst['dsync'] else ''}) that took {fmt.duration_us(worst['first_fill_ms'] * 1e3)}, "
         f"{fmt.share(worst['first_fill_share'], 2)} of a run of {fmt.count(int(flushes), 'flush', 'flushes')}. "
-        "The table gives that share for every row (first fill); the fewer flushes a run has, the more of it "
-        "goes to the start."
+        "The table of each side's MB/s gives that share for every row (first fill %); the fewer flushes a run "
+        "has, the more of it goes to the start."
     )
 
 
