@@ -307,8 +307,8 @@ def dip_words(summary: pl.DataFrame, algorithms: list[str], at: int, used: int) 
     names = [short_name(a) for a in algorithms if dipped(summary, a, at)]
     who = " and ".join(names)
     return (
-        f"at {fmt.size(at)} the runs of {who} fell wholly below both a smaller and a larger input's, which a "
-        f"disturbed measurement does and a hash does not, so this compares at {fmt.size(used)}"
+        f"{who}'s {fmt.size(at)} runs fell wholly below both a smaller and a larger input's, a disturbed "
+        f"measurement, so this compares at {fmt.size(used)}"
     )
 
 
