@@ -7,6 +7,9 @@ that depends on the data is built here and tested on each of its branches.
 
 from __future__ import annotations
 
+import re
+import subprocess
+
 import polars as pl
 
 from .. import _native, claims, fmt, reference, stats
@@ -66,14 +69,34 @@ def _medians(metrics: pl.DataFrame, by: list[str], names: list[str]) -> pl.DataF
 _DURATION_UNITS = ((1e6, "s"), (1e3, "ms"), (1.0, "µs"), (1e-3, "ns"))
 
 
+def _duration_unit(us: float) -> tuple[float, str]:
+    return next(((s, u) for s, u in _DURATION_UNITS if abs(us) >= s * 0.9995), _DURATION_UNITS[-1])
+
+
+def _duration_text(us: float) -> str:
+    scale, unit = _duration_unit(us)
+    return f"{fmt.num(us / scale)} {unit}"
+
+
 def duration_figure(e: Estimate | None) -> str:
-    """A latency (µs) with the interval of its median, one unit for all three numbers:
-    '2.74 ms (2.67–3.9)', '18.3 µs (15–20.1)'; n/a when not measured."""
+    """A latency (µs) with the interval of its median, in the unit the median reads in:
+    '2.74 ms (2.67–3.9)', '18.3 µs (15–20.1)'; each end in its own unit where one would
+    take four digits or more in the median's ('130 µs (71.2 µs–98.6 ms)'); '(no spread)'
+    where the ends read alike; n/a when not measured."""
+    from .. import tables
+
     if e is None:
         return fmt.NA
-    scale, unit = next(((s, u) for s, u in _DURATION_UNITS if abs(e.median) >= s * 0.9995), _DURATION_UNITS[-1])
+    scale, unit = _duration_unit(e.median)
     head = f"{fmt.num(e.median / scale)} {unit}"
-    return head if e.lo == e.hi else f"{head} ({fmt.span(e.lo / scale, e.hi / scale)})"
+    if e.lo == e.hi == e.median and e.runs <= 1:
+        return head
+    lo, hi = fmt.num(e.lo / scale), fmt.num(e.hi / scale)
+    if lo == hi:
+        return f"{head} (no spread)"
+    if e.hi / scale >= 999.5 or 0 < e.lo / scale < 0.0995:
+        return f"{head} ({tables.span_text(_duration_text(e.lo), _duration_text(e.hi))})"
+    return f"{head} ({lo}–{hi})"
 
 
 def runs_text(estimates: list[Estimate | None]) -> str:
@@ -85,17 +108,28 @@ def runs_text(estimates: list[Estimate | None]) -> str:
     return ", ".join(fmt.exact(int(c)) for c in counts) if counts else "0"
 
 
+def _width_text(mark: str) -> str:
+    """'±35 %' -> '35', 'wider than ±100 %' -> '>100': a width for a short range."""
+    found = re.search(r"±([0-9.]+) %", mark)
+    number = found.group(1) if found else "?"
+    return f">{number}" if "wider" in mark else number
+
+
 def unstable_note(named: list[tuple[str, Estimate | None]], target: float | None) -> str:
-    """'unstable: p99, p99.9 (±45 % to ±80 %)' for the figures of a row whose interval
-    stayed wider than ±`target`, the widths as ``stats.stability`` writes them;
-    'unstable: all (…)' when every measured figure of the row did; '' when none did."""
+    """'unstable: p99, p99.9 (±45–80 %)' for the figures of a row whose interval stayed
+    wider than ±`target`, the widths as ``stats.stability`` writes them, shortened for a
+    table cell ('±34 to >100 %' where the widest is past ±100 %); 'unstable: all (…)'
+    when every measured figure of the row did; '' when none did."""
     wide = [(name, e) for name, e in named if e is not None and stats.stability(e, target)]
     if not wide:
         return ""
     narrowest = min((e for _, e in wide), key=lambda e: e.half_width)
     widest = max((e for _, e in wide), key=lambda e: e.half_width)
-    low, high = (stats.stability(e, target).removeprefix("unstable: ") for e in (narrowest, widest))
-    widths = low if low == high else f"{low} to {high}"
+    low, high = (_width_text(stats.stability(e, target)) for e in (narrowest, widest))
+    if low == high:
+        widths = "over ±100 %" if low.startswith(">") else f"±{low} %"
+    else:
+        widths = f"±{low} to {high} %" if high.startswith(">") else f"±{low}–{high} %"
     measured = [name for name, e in named if e is not None]
     names = "all" if len(wide) == len(measured) and len(measured) > 1 else ", ".join(name for name, _ in wide)
     return f"unstable: {names} ({widths})"
@@ -126,17 +160,35 @@ def _compared(c: claims.Comparison, what: str, *, more: str, less: str, same: st
     return f"{words} {what}"
 
 
-def figure_cell(e: Estimate | None, show: object = fmt.num) -> str:
-    """A table cell: the median with the interval of the median ('120 (115–126)',
-    ``tables.figure`` without the run count, which the row's ``runs`` column gives), the
-    median alone where every run gave the same value; `show` formats the numbers
-    (``duration_figure`` formats the whole cell, in one unit)."""
+def _num_span(lo: float, hi: float) -> str:
+    """'0.742–1.91 million' (not '742,000–1.91 million'): where the high end reads in a
+    scale word and the low end does not, the low end in the same scale."""
     from .. import tables
 
-    if show is duration_figure:
+    high = fmt.num(hi)
+    word = high.rpartition(" ")[2] if " " in high else ""
+    scale = next((s for s, w in fmt.SCALES if w == word), None)
+    if scale is not None and " " not in fmt.num(lo):
+        return f"{fmt.num(lo / scale)}–{high}"
+    return tables.span_text(fmt.num(lo), high)
+
+
+def _is_duration(show: object) -> bool:
+    """`show` is ``duration_figure`` (itself, or as ``checked`` wraps it)."""
+    return getattr(show, "__name__", "") == "duration_figure"
+
+
+def figure_cell(e: Estimate | None, show: object = fmt.num) -> str:
+    """A table cell: the median with the interval of the median ('120 (115–126)',
+    ``tables.figure`` without the run count, which the row's ``runs`` column gives;
+    '120 (no spread)' where the ends read alike; '1.75 million (0.742–1.91 million)');
+    `show` formats the numbers (``duration_figure`` formats the whole cell, in one unit)."""
+    from .. import tables
+
+    if _is_duration(show):
         return duration_figure(e)
-    if e is not None and e.lo == e.hi:
-        return show(e.median)  # type: ignore[operator]
+    if e is not None and show is fmt.num and fmt.num(e.lo) != fmt.num(e.hi):
+        return f"{fmt.num(e.median)} ({_num_span(e.lo, e.hi)})"
     return tables.figure(e, None, show, runs=False)  # type: ignore[arg-type]
 
 
@@ -172,14 +224,14 @@ def _figure_table(
         for header, e, show in ests:
             row[header] = figure_cell(e, show)
         if errors:
-            row[f"{errors} (all runs)"] = totals.get(key)
+            row[errors] = totals.get(key)
         row["runs"] = runs_text([e for _, e, _ in ests])
         note = unstable_note([(h, e) for h, e, _ in ests], target)
         row["note"] = note or (f"not run: {why[key]}" if key in why and all(e is None for _, e, _ in ests) else "")
         rows.append(row)
     out = {**schema, **{h: pl.String for h, _, _ in columns}}
     if errors:
-        out[f"{errors} (all runs)"] = pl.Int64
+        out[errors] = pl.Int64
     return pl.DataFrame(rows, schema={**out, "runs": pl.String, "note": pl.String})
 
 
@@ -220,17 +272,26 @@ def ping_pong_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Da
     )  # fmt: skip
 
 
-def closed_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+#: The parts a wide per-case table splits into, so each fits the text column: the rate
+#: with the errors, or the latency percentiles; 'all' is both in one table.
+PARTS = ("rate", "latency", "all")
+_LATENCIES = [("p50", "p50", duration_figure), ("p99", "p99", duration_figure), ("p99.9", "p99.9", duration_figure)]
+
+
+def _part(columns: list, part: str) -> tuple[list, str | None]:
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}, got {part!r}")
+    rate = [c for c in columns if not _is_duration(c[2])]
+    latency = [c for c in columns if _is_duration(c[2])]
+    return {"rate": (rate, "errors"), "latency": (latency, None), "all": (columns, "errors")}[part]
+
+
+def closed_table(metrics: pl.DataFrame, target: float | None = None, part: str = "all") -> pl.DataFrame:
     """Our server under the closed loop, per connection count: req/s and latencies with
-    the intervals of their medians, errors summed over every run, the run count."""
-    return _figure_table(
-        metrics,
-        ["connections"],
-        [("req/s", "req_per_s", fmt.num), ("p50", "p50", duration_figure), ("p99", "p99", duration_figure),
-         ("p99.9", "p99.9", duration_figure)],
-        target,
-        errors="errors",
-    )  # fmt: skip
+    the intervals of their medians, errors summed over every run, the run count; `part`
+    'rate' (req/s and errors) or 'latency' (the percentiles) for half of it."""
+    columns, errors = _part([("req/s", "req_per_s", fmt.num), *_LATENCIES], part)
+    return _figure_table(metrics, ["connections"], columns, target, errors=errors)
 
 
 def _best(summary: pl.DataFrame, metric: str, by: str) -> tuple[object, Estimate] | None:
@@ -261,11 +322,15 @@ def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: s
 
 
 def interval_words(e: Estimate, show: object = fmt.num) -> str:
-    """'interval 28.9–34.7, 3 runs': the interval of a median and its run count, for a
-    parenthesis in a sentence."""
-    if e.lo == e.hi:
-        return fmt.count(e.runs, "run")
-    return f"interval {show(e.lo)}–{show(e.hi)}, {fmt.count(e.runs, 'run')}"  # type: ignore[operator]
+    """'interval 28.9–34.7, 3 runs' ('interval 6.19–6.48 µs, 3 runs': a unit both ends
+    share written once): the interval of a median and its run count, for a parenthesis
+    in a sentence."""
+    from .. import tables
+
+    if e.lo == e.hi or show(e.lo) == show(e.hi):  # type: ignore[operator]
+        return fmt.count(e.runs, "run") if e.lo == e.hi else f"no spread, {fmt.count(e.runs, 'run')}"
+    ends = _num_span(e.lo, e.hi) if show is fmt.num else tables.span_text(show(e.lo), show(e.hi))  # type: ignore[operator]
+    return f"interval {ends}, {fmt.count(e.runs, 'run')}"
 
 
 def bulk_sentence(metrics: pl.DataFrame) -> str:
@@ -304,10 +369,16 @@ def closed_sentence(metrics: pl.DataFrame) -> str:
     rows = summary.filter(pl.col("metric") == "req_per_s").sort("connections")
     points = [(int(r["connections"]), Estimate.from_row(r)) for r in rows.iter_rows(named=True)]
     shape = claims.curve(points)
+    wide = _wide_rise(points, shape.x, "connection") if shape.kind == "knee" else ""
+    levels = (
+        f"shows no clear rise past {fmt.count(int(shape.x or 0), 'connection')}{wide}"
+        if wide
+        else f"levels off from {fmt.count(int(shape.x or 0), 'connection')} (no larger count's interval lies "
+        f"above its interval by more than {fmt.share(claims.FLAT_GAIN, 2)})"
+    )
     words = {
         "rising": f"still rises at {fmt.count(points[-1][0], 'connection')}, the most measured",
-        "knee": f"levels off from {fmt.count(int(shape.x or 0), 'connection')} (no larger count's interval lies "
-        f"above its interval by more than {fmt.share(claims.FLAT_GAIN, 2)})",
+        "knee": levels,
         "flat": "shows no clear rise: no connection count's runs lie clearly above one connection's",
         "collapse": f"falls at {fmt.count(int(shape.x or 0), 'connection')} below half its peak",
         "unclear": "has too few points to read",
@@ -324,23 +395,18 @@ def closed_curve(metrics: pl.DataFrame) -> pl.DataFrame:
     return summary.with_columns(series=pl.lit("requests per second")).sort("connections")
 
 
-def open_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
-    """Offered rate (set, not measured) against what came back and its latency: each
-    measured figure with the interval of its median, errors summed over every run, the
-    run count (``_figure_table``)."""
-    table = _figure_table(
-        metrics,
-        ["share", "rate"],
-        [("answered req/s", "req_per_s", fmt.num), ("p50", "p50", duration_figure), ("p99", "p99", duration_figure),
-         ("p99.9", "p99.9", duration_figure)],
-        target,
-        errors="errors",
-    )  # fmt: skip
+def open_table(metrics: pl.DataFrame, target: float | None = None, part: str = "all") -> pl.DataFrame:
+    """Offered rate (set, not measured) and its share of the closed loop's best against
+    what came back and its latency: each measured figure with the interval of its median,
+    errors summed over every run, the run count (``_figure_table``); `part` 'rate' (the
+    answered rate and errors) or 'latency' (the percentiles) for half of it."""
+    columns, errors = _part([("answered", "req_per_s", fmt.num), *_LATENCIES], part)
+    table = _figure_table(metrics, ["share", "rate"], columns, target, errors=errors)
     return table.select(
-        pl.col("rate").alias("offered req/s"),
-        pl.col("share").alias("share of best"),
+        pl.col("rate").alias("offered"),
+        pl.col("share"),
         pl.exclude("rate", "share"),
-    ).sort("offered req/s")
+    ).sort("offered")
 
 
 def open_curves(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -401,27 +467,37 @@ def kept_up(point: dict) -> bool:
 
 
 def knee(metrics: pl.DataFrame) -> dict | None:
-    """The open loop's capacity: the highest offered rate up to which the server kept up
-    and every p99 stayed ``near`` the lightest load's. With it: the lightest load's p99
-    (`base_p99`), the first rate past it (`next_rate`, None when every rate was fine)
-    and why it stopped there (`why`: 'above', 'unclear', 'behind' (the server clearly not
-    keeping up) or 'lagging' (whether it kept up unclear); the answered rate's shape over the offered rates (`shape`,
+    """The open loop's capacity: the highest offered rate at which the server clearly kept
+    up and the p99 stayed clearly ``near`` the lightest load's, scanning past rates where
+    the runs could not tell (`open`: their points) up to the first rate that clearly
+    failed (`limit_rate`, `limit_why`: 'above' (the p99 more than ``NEAR`` times the
+    baseline over both intervals) or 'behind' (the
+    server clearly below what it was offered); None when none did). With it: the lightest
+    load's p99 (`base_p99`, `base_estimate`), the first rate past the capacity
+    (`next_rate` with its p99 and answered rate) and why it was not counted (`why`:
+    'above', 'behind', 'unclear' (the p99) or 'lagging' (whether it kept up); None when
+    every rate was fine); the answered rate's shape over the offered rates (`shape`,
     ``claims.curve``). None when no rate was measured or the lightest was not kept up."""
     points = open_points(metrics)
     if not points or not kept_up(points[0]):
         return None
     base = points[0]["p99"]
-    best, stop, why = points[0], None, None
+    best, limit, limit_why, unclear = points[0], None, None, []
     for p in points[1:]:
         word = near(p["p99"], base)
-        if not kept_up(p):
-            below = claims.compare(p["answered"], Estimate.exact(KEEP_UP * p["rate"])).direction == claims.LOWER
-            stop, why = p, "behind" if below else "lagging"
+        keeps = kept_up(p)
+        below = claims.compare(p["answered"], Estimate.exact(KEEP_UP * p["rate"])).direction == claims.LOWER
+        # clearly past the baseline: the whole range of p99 / base beyond NEAR, not only above 1
+        past = (claims.compare(p["p99"], base).lo or 0) > NEAR
+        if below or past:
+            limit, limit_why = p, "behind" if below else "above"
             break
-        if word != "near" and word != "below":
-            stop, why = p, word
-            break
-        best = p
+        if not keeps or word not in ("near", "below"):
+            unclear.append({**p, "why": "unclear" if word not in ("near", "below") else "lagging"})
+            continue
+        best, unclear = p, []
+    first = unclear[0] if unclear else limit
+    why = None if first is None else (first["why"] if unclear else limit_why)
     shape = claims.curve([(p["rate"], p["answered"]) for p in points])
     later = [p for p in points if shape.kind == "knee" and p["rate"] > (shape.x or 0)]
     return {
@@ -431,13 +507,29 @@ def knee(metrics: pl.DataFrame) -> dict | None:
         "p99_estimate": best["p99"],
         "base_p99": base.median,
         "base_estimate": base,
-        "next_rate": None if stop is None else stop["rate"],
-        "next_p99": None if stop is None else stop["p99"],
-        "next_answered": None if stop is None else stop["answered"],
+        "base_rate": points[0]["rate"],
+        "next_rate": None if first is None else first["rate"],
+        "next_p99": None if first is None else first["p99"],
+        "next_answered": None if first is None else first["answered"],
         "why": why,
+        "open": unclear,
+        "limit_rate": None if limit is None else limit["rate"],
+        "limit_p99": None if limit is None else limit["p99"],
+        "limit_answered": None if limit is None else limit["answered"],
+        "limit_why": limit_why,
         "lightest": best is points[0],
         "shape": shape,
     }
+
+
+def _latency_words(e: Estimate) -> str:
+    """'2.74 ms, interval 2.67–3.9 ms': a latency and the interval of its median, for a
+    sentence already inside a parenthesis (no nested brackets)."""
+    from .. import tables
+
+    head = fmt.duration_us(e.median)
+    lo, hi = fmt.duration_us(e.lo), fmt.duration_us(e.hi)
+    return head if lo == hi else f"{head}, interval {tables.span_text(lo, hi)}"
 
 
 def _us_range(e: Estimate) -> str:
@@ -448,9 +540,30 @@ def _rate(x: float) -> str:
     return f"{fmt.num(x)} requests per second"
 
 
+def _rates(rates: list[float]) -> str:
+    """'45,900 and 64,200 requests per second', '1, 2 and 3 requests per second'."""
+    shown = [fmt.num(r) for r in rates]
+    joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"{joined} requests per second"
+
+
+def _failed_words(why: str, rate: float, p99: Estimate, answered: Estimate) -> str:
+    if why == "behind":
+        return (
+            f"At {_rate(rate)} offered the server no longer answered what it was sent: "
+            f"{fmt.num(answered.median)} a second ({interval_words(answered)}), clearly below {fmt.share(KEEP_UP, 2)} "
+            "of it."
+        )
+    return (
+        f"At {_rate(rate)} offered the p99 was {_us_range(p99)}, clearly past the lightest load's: more than "
+        f"{fmt.ratio(NEAR)} it over both intervals."
+    )
+
+
 def knee_sentence(point: dict | None, best_closed: float | None) -> str:
-    """Where the open loop's p99 left the lightest load's (``near``, ``NEAR``), and the
-    shape of the answered rate over the offered ones (``claims.curve``)."""
+    """Where the open loop's p99 left the lightest load's (``near``, ``NEAR``): the
+    highest rate where it clearly had not, the rates the runs could not tell, the first
+    rate where it clearly had; and the shape of the answered rate (``claims.curve``)."""
     if point is None:
         return (
             "Even at the lightest offered load the server did not keep up here (or nothing was measured), "
@@ -467,15 +580,11 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
         )
         if best_closed:
             text += f"That is {fmt.share(point['rate'] / best_closed, 2)} of the closed loop's best rate. "
-    why, nxt = point["why"], point["next_rate"]
+    why, nxt, opened = point["why"], point["next_rate"], point.get("open") or []
     if why is None:
         text += "No rate offered took it past that, so the measured range holds no point where the tail leaves it."
-    elif why == "behind":
-        a = point["next_answered"]
-        text += (
-            f"At {_rate(nxt)} offered the server no longer answered what it was sent: "
-            f"{fmt.num(a.median)} a second ({interval_words(a)}), clearly below {fmt.share(KEEP_UP, 2)} of it."
-        )
+    elif why in ("behind", "above"):
+        text += _failed_words(why, nxt, point["next_p99"], point["next_answered"])
     elif why == "lagging":
         a = point["next_answered"]
         text += (
@@ -484,27 +593,38 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             f"offered rate (the p99 there was {_us_range(point['next_p99'])}), so the book does not count that rate "
             "as kept up."
         )
-    elif why == "above":
-        text += (
-            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}, clearly above it "
-            f"(the intervals do not overlap, and differ by more than {fmt.ratio(NEAR)})."
-        )
     else:
         text += (
-            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}: the intervals overlap but reach past "
-            f"{fmt.ratio(NEAR)} of the baseline ({near_means}), so whether the tail had left it is inconclusive on "
-            "this machine."
+            f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}: the range the two intervals allow "
+            f"reaches past {fmt.ratio(NEAR)} the baseline, but not wholly ({near_means}), so whether the tail had "
+            "left it is inconclusive on this machine."
         )
-    if nxt is not None and not point["lightest"] and why in ("above", "behind"):
+    more = [p["rate"] for p in opened[1:]]
+    if more:
         text += (
-            f" The knee is therefore somewhere from {_rate(point['rate'])} to {_rate(nxt)} offered: the spacing of "
-            "the offered rates is its error bar, and the p99 ranges above are those of the runs at each end."
+            f" At {_rates(more)} offered the runs could not tell either (the p99 or the answered rate too wide), so "
+            + ("those rates are" if len(more) > 1 else "that rate is")
+            + " not ruled out."
         )
-    elif nxt is not None and not point["lightest"]:
-        text += (
-            f" The knee is therefore at {_rate(point['rate'])} offered or above; whether it lies below "
-            f"{_rate(nxt)} these runs cannot tell."
-        )
+    limit = point.get("limit_rate")
+    if limit is not None and opened:
+        text += " " + _failed_words(point["limit_why"], limit, point["limit_p99"], point["limit_answered"])
+    if nxt is not None and not point["lightest"]:
+        if not opened:
+            text += (
+                f" The knee is therefore somewhere from {_rate(point['rate'])} to {_rate(nxt)} offered: the spacing "
+                "of the offered rates is its error bar, and the p99 ranges above are those of the runs at each end."
+            )
+        elif limit is not None:
+            text += (
+                f" The knee is therefore at {_rate(point['rate'])} offered or above, and below {_rate(limit)}; "
+                "where in between, these runs cannot tell."
+            )
+        else:
+            text += (
+                f" The knee is therefore at {_rate(point['rate'])} offered or above; no rate measured clearly passed "
+                "it, so these runs cannot tell where it lies."
+            )
     return text + " " + _answered_words(point["shape"], point.get("after_knee"))
 
 
@@ -534,38 +654,65 @@ def _answered_words(shape: claims.Shape, after: dict | None = None) -> str:
     return "Too few offered rates ran to read the answered rate's shape."
 
 
-def omission_sentence(open_light: Estimate | None, closed_same: Estimate | None, connections: int | None) -> str:
-    """The open loop's p99 at its lightest load against the closed loop's at the same
-    connection count (``claims.compare``): coordinated omission is named only where the
-    open loop's tail is the higher."""
-    c = claims.compare(open_light, closed_same)
+def _nearest_point(points: list[dict], rate: float) -> dict | None:
+    """The open-loop point whose offered rate is nearest `rate` (by ratio)."""
+    import math
+
+    if not points or not rate > 0:
+        return None
+    return min(points, key=lambda p: abs(math.log(p["rate"] / rate)) if p["rate"] > 0 else math.inf)
+
+
+def omission_sentence(
+    points: list[dict], closed_rate: Estimate | None, closed_p99: Estimate | None, connections: int | None
+) -> str:
+    """Coordinated omission shows at matched throughput: the open loop's p99 at the
+    offered rate nearest the closed loop's rate (``open_points``) against the closed
+    loop's p99 on the same connections (``claims.compare``); named only where the open
+    loop's tail is the higher."""
     conns = fmt.count(connections, "connection") if connections else "the same connections"
+    p = _nearest_point(points, closed_rate.median) if closed_rate is not None else None
+    if p is None or closed_p99 is None:
+        return (
+            f"The closed loop and the open loop were not both measured on {conns}, so coordinated omission is not "
+            "tested here."
+        )
+    c = claims.compare(p["p99"], closed_p99)
     head = (
-        f"On {conns}, the open loop's p99 at its lightest load was {_us_range(open_light) if open_light else 'n/a'} "
-        f"and the closed loop's {_us_range(closed_same) if closed_same else 'n/a'} (the intervals of their medians). "
-        f"The open loop's was {_compared(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
+        f"On {conns}, the closed loop answered {_rate(closed_rate.median)} ({interval_words(closed_rate)}) with a "
+        f"p99 of {_latency_words(closed_p99)}; at the nearest offered rate, {_rate(p['rate'])}, the open loop's "
+        f"p99, timed from the intended send times, was {_latency_words(p['p99'])}. The open loop's was "
+        f"{_compared(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
+    )
+    apart = p["rate"] / closed_rate.median
+    loads = (
+        f" The two carry different loads, though: the nearest offered rate is {fmt.factor(apart)}× the closed loop's."
+        if not 0.8 <= apart <= 1.25
+        else ""
     )
     if c.direction == claims.HIGHER:
         return (
-            head + ", though it carried far fewer requests: the closed loop never sent the requests that would have "
-            "waited while a thread was descheduled, so it never timed them."
+            head + ": at about the same throughput, the closed loop never sent the requests that would have waited "
+            "while the server stalled, so it never timed them. That is coordinated omission." + loads
         )
     if c.direction == claims.LOWER:
-        return (
-            head + ": at a light load the queues stay short, and coordinated omission does not show in this pair "
-            "of runs."
-        )
-    if c.direction == claims.MISSING:
-        return head + "."
-    return head + ": this pair of runs cannot show coordinated omission on this machine."
+        return head + ": coordinated omission does not show in this pair of runs." + loads
+    return head + ": this pair of runs cannot show coordinated omission on this machine." + loads
 
 
 def plan_sentence(
-    point: dict | None, best_closed: float | None, target: float = TARGET_RATE, closed: Estimate | None = None
+    point: dict | None,
+    best_closed: float | None,
+    target: float = TARGET_RATE,
+    closed: Estimate | None = None,
+    generator_us: Estimate | None = None,
+    cpus: int | None = None,
 ) -> str:
-    """'What it means': machines like this one for `target` requests per second, at the
-    open loop's capacity (``knee``: a range where the next offered rate bounds it) and
-    flat out (the closed loop's best, with the machines its interval allows: `closed`)."""
+    """'What it means': machines like this one for `target` requests per second at the
+    open loop's capacity (``knee``: the rate that clearly held, the rates the runs could
+    not tell, the rate that clearly failed) and flat out (the closed loop's best, with
+    the machines its interval allows: `closed`); both counts are of machines that also
+    ran their own load generator (`generator_us`: its CPU µs per request, on `cpus`)."""
     goal = f"{fmt.num(target)} hello-world requests per second"
     if point is None:
         text = (
@@ -574,22 +721,33 @@ def plan_sentence(
         )
     else:
         needed = machines_for(point["rate"], target)
+        base = point["base_estimate"]
+        if point["lightest"]:
+            tails = f"{_latency_words(base)} at the lightest load"
+        else:
+            tails = (
+                f"{_latency_words(base)} at the lightest load, {fmt.num(point.get('base_rate'))} offered; "
+                f"{_latency_words(point['p99_estimate'])} at {fmt.num(point['rate'])}"
+            )
         text = (
-            f"Serving {goal} with the p99 near the lightest load's ({_us_range(point['p99_estimate'])}) takes "
+            f"Serving {goal} with the p99 near the lightest load's ({tails}) takes "
             f"{fmt.count(needed, 'machine')} like this one, each offered {_rate(point['rate'])}, the highest rate at "
-            "which that held here"
+            "which that clearly held here"
         )
         if point["lightest"] and point["next_rate"] is not None:
             text += " (the lightest rate measured, so a floor)"
-        fewest = machines_for(point["next_rate"], target) if point["next_rate"] is not None else None
-        if fewest is not None and fewest < (needed or 0):
+        opened = [p["rate"] for p in point.get("open") or []]
+        if opened:
+            fewest = machines_for(max(opened), target)
             text += (
-                f"; the knee lies below the next rate measured, {_rate(point['next_rate'])}, where that no longer "
-                f"held, so no fewer than {fmt.count(fewest, 'machine')}"
-                if point["why"] in ("above", "behind")
-                else f"; the next rate measured, {_rate(point['next_rate'])}, was inconclusive, so it could take as "
-                f"few as {fmt.count(fewest, 'machine')}"
+                f"; at {_rates(opened)} offered the runs could not tell, so as few as "
+                f"{fmt.count(fewest, 'machine')} (at {fmt.num(max(opened))}) is not ruled out either"
             )
+        limit = point.get("limit_rate")
+        if limit is not None:
+            least = machines_for(limit, target)
+            if least is not None and least < (needed or 0):
+                text += f"; at {_rate(limit)} it clearly no longer held, so no fewer than {fmt.count(least, 'machine')}"
         text += "."
     if best_closed:
         count = machines_for(best_closed, target)
@@ -602,6 +760,15 @@ def plan_sentence(
                 span_text = fmt.span(closed.lo, closed.hi)
                 text += f" ({fmt.exact(low)} to {fmt.exact(high)} over that rate's interval, {span_text})"
         text += ", with queues and tails to match."
+        if generator_us is not None and cpus:
+            used = generator_us.median * best_closed / 1e6 / cpus
+            cost = f"{fmt.duration_us(generator_us.median)} ({interval_words(generator_us, fmt.duration_us)})"
+            text += (
+                f" Both counts are of machines that also ran their own load generator, which used {cost} of CPU per "
+                f"request: about {fmt.share(used, 2)} of this machine's {fmt.count(cpus, 'logical CPU')} at "
+                f"{fmt.num(best_closed)} requests per second, CPU that a server with remote clients would not spend "
+                "on them."
+            )
     return text
 
 
@@ -665,17 +832,18 @@ def http_seed_sentence(
     go: Estimate | None = None,
     go_connections: int | None = None,
     cpus: int | None = None,
+    go_wire: float | None = None,
+    go_seconds: float | None = None,
 ) -> str:
-    """This machine's best hello-world rate beside seed 000's laptop, with what differs
-    besides the machine: the setups differ, so no ratio ('not comparable')."""
+    """This machine's best hello-world rate beside seed 000's laptop: the seed's tool
+    (go-wrk) and what its byte count says about the seed's server (`go_wire`: the bytes
+    of our Go server's answer), then the closest row (our Go net/http server, `go`) with
+    what differs besides the machine, so no machine ratio."""
     laptop = reference_value("http", machine="laptop", metric="req_per_s", test="hello_world")
     guess = reference_value("guesses", machine="laptop", subject="http", metric="req_per_s")
     if laptop is None:
         return "The seeds' HTTP figures are not in the reference data here, so there is nothing to set this beside."
-    seed_conns = reference.load("http").filter(
-        (pl.col("machine") == "laptop") & (pl.col("metric") == "req_per_s") & (pl.col("test") == "hello_world")
-    )["concurrency"]
-    seed_c = int(seed_conns[0]) if seed_conns.len() and seed_conns[0] is not None else None
+    seed_c = seed_http_connections()
     duration = reference.load("http").filter((pl.col("machine") == "laptop") & (pl.col("test") == "hello_world"))
     seconds = int(duration["duration_s"][0]) if "duration_s" in duration.columns and duration.height else None
     per = seed_bytes_per_response()
@@ -687,26 +855,47 @@ def http_seed_sentence(
         if best is not None and connections is not None
         else "This machine's closed loop did not run here."
     )
+    flight = f"{fmt.count(seed_c, 'goroutine')}, each keeping one request in flight" if seed_c else "its goroutines"
     text = (
-        f"{ours} Seed 000's laptop printed {printed(laptop)} requests per second, from a server the seed does not "
-        f"name (its load generator read about {fmt.num(per) if per else 'n/a'} bytes per response, where our answer "
-        f"is {fmt.exact(len(_native.HELLO_RESPONSE))}) under a Go load generator keeping "
-        f"{fmt.count(seed_c, 'request') if seed_c else 'its requests'} "
-        f"in flight (one goroutine each) for {fmt.count(seconds, 'second') if seconds else 'its run'}."
+        f"{ours} Seed 000's laptop printed {printed(laptop)} requests per second under go-wrk (the seed does not "
+        f"name its tool, but the lines it prints are go-wrk's): {flight}, for "
+        f"{fmt.count(seconds, 'second') if seconds else 'its run'}."
     )
+    if per is not None:
+        own = go_wrk_bytes(len(_native.HELLO_RESPONSE))
+        go_count = go_wrk_bytes(go_wire)
+        fits = go_count is not None and abs(go_count - per) < 1
+        text += (
+            f" The seed does not name its server either. go-wrk's MB is 2^20 bytes, so its count works out to "
+            f"{fmt.num(per)} bytes per response, go-wrk's own estimate (body and headers, no status line)"
+        )
+        if go_count is None:
+            text += f"; for our answer it would count {fmt.exact(round(own or 0))}."
+        elif fits:
+            text += (
+                f", exactly what it counts for a Go net/http hello world's answer ({fmt.exact(round(go_count))} for "
+                f"our Go server's {fmt.exact(round(go_wire or 0))} bytes; {fmt.exact(round(own or 0))} for ours): "
+                "the seed's server was most likely net/http."
+            )
+        else:
+            text += (
+                f", where it would count {fmt.exact(round(go_count))} for our Go net/http server's answer and "
+                f"{fmt.exact(round(own or 0))} for ours, so the seed's server answered differently from both."
+            )
     if guess is not None:
         text += f" (In seed 001 the same author had guessed {printed(guess, 0)}.)"
     if go is None or go_connections is None:
         return text + (
             " Server, load generator and connection count all differ besides the machine, so the two rates are not "
-            "comparable and the book gives no ratio; the like-for-like run, a Go server, did not run here "
+            "comparable and the book gives no ratio; the closest run, a Go server, did not run here "
             "(see the servers' section)."
         )
     c = claims.compare(go, Estimate.exact(laptop))
-    differ = ["the load generator (ours, C++, not the seed's Go one)"]
+    differ = ["the load generator (ours, C++, against go-wrk)"]
     if seed_c is None or int(go_connections) != seed_c:
         differ.append("the connection count")
-    differ.append("the run length")
+    ran = f" ({fmt.num(go_seconds)} s here against {fmt.num(seconds)} s)" if go_seconds and seconds else ""
+    differ.append(f"the run length{ran}")
     listed = ", ".join(differ[:-1]) + " and " + differ[-1]
     laptop_cpus = _logical_cpus("laptop")
     shared = (
@@ -715,13 +904,17 @@ def http_seed_sentence(
         if cpus
         else ""
     )
+    if c.direction == claims.MISSING or c.ratio is None:
+        apart = ""
+    elif c.ratio < 1:
+        apart = f"; the laptop's printed figure is {claims.ratio_interval(c, way='inverted')} that"
+    else:
+        apart = f", {claims.ratio_interval(c)} the laptop's printed figure"
     return text + (
-        " Our C++ server against the laptop would compare code as much as machines. The like-for-like row is a Go "
-        "net/http hello world (this book's, since the seed names its Go load generator but not its server) under "
-        f"our load generator: {_rate(go.median)} ({interval_words(go)}) at "
-        f"{fmt.count(int(go_connections), 'connection')}, "
-        f"{_compared(c, 'the laptop' + chr(39) + 's figure', more='faster', less='slower', same='about as fast as')}."
-        f" Still different besides the machine: {listed}; the seed's server may not have been net/http at all." + shared
+        " Our C++ server against the laptop would compare code as much as machines. The closest row is this "
+        "book's Go net/http hello world under our load generator: "
+        f"{_rate(go.median)} ({interval_words(go)}) at {fmt.count(int(go_connections), 'connection')}{apart}. "
+        f"That is not a machine ratio: besides the machine, {listed} differ." + shared
     )
 
 
@@ -752,9 +945,65 @@ def server_tables(runs: pl.DataFrame, tool: str, target: float | None = None) ->
     return closed_t, knee_t
 
 
-def _errors_words(runs: pl.DataFrame, tool: str, name: str, by: list[str]) -> str:
-    """Why rows with errors get no verdict: which side counted how many, where, and what
-    nginx's default does to a keep-alive connection (its 1,000-request limit)."""
+#: The commit that raised nginx's keep-alive limit (``servers.py``: keepalive_requests):
+#: a set measured from code without it ran nginx with its default, which closes a
+#: keep-alive connection after ``NGINX_KEEPALIVE`` requests.
+KEEPALIVE_FIX = "422557d"
+NGINX_KEEPALIVE = 1000
+
+
+def keepalive_fixed(commit: str | None) -> bool | None:
+    """Did the code a set was measured with (its manifest's commit, '+dirty' allowed)
+    raise nginx's keep-alive limit (``KEEPALIVE_FIX``)? True or False by git's history;
+    None where that cannot be told (no commit, no git, a commit git does not know)."""
+    if commit is None:
+        return None
+    sha = commit.removesuffix("+dirty")
+    if not re.fullmatch(r"[0-9a-f]{7,40}", sha):
+        return None
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    try:
+        done = subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", KEEPALIVE_FIX, sha],
+                              capture_output=True, timeout=10, check=False)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {0: True, 1: False}.get(done.returncode)
+
+
+def nginx_setup(fixed: bool | None, commit: str | None = None) -> str:
+    """How nginx treated keep-alive connections in this set (``keepalive_fixed``), for
+    the servers' paragraph."""
+    at = f" (git {commit})" if commit else ""
+    if fixed is True:
+        return "keep-alive connections left open as ours leaves them (`keepalive_requests` raised past any run's count)"
+    if fixed is False:
+        return (
+            f"keep-alive connections closed after {fmt.exact(NGINX_KEEPALIVE)} requests as nginx does by default, "
+            f"this set having been measured{at.replace('(', '').replace(')', '').replace(' git', ' from git')} "
+            "before the book raised that limit"
+        )
+    return (
+        "keep-alive connections left open as ours leaves them in the book's configuration (`keepalive_requests`); "
+        "whether the code this set was measured with had that setting cannot be told here"
+    )
+
+
+def _generator_per_connection(runs: pl.DataFrame, tool: str, generator: str) -> list[float]:
+    """`tool`'s requests per connection in each run under `generator` (req/s × seconds / connections)."""
+    if runs.height == 0 or not {"seconds", "connections", "generator", "tool"} <= set(runs.columns):
+        return []
+    rows = runs.filter(
+        (pl.col("tool") == tool) & (pl.col("metric") == "req_per_s") & (pl.col("generator") == generator)
+    )
+    return (rows["value"] * rows["seconds"] / rows["connections"]).to_list()
+
+
+def _errors_words(runs: pl.DataFrame, tool: str, name: str, by: list[str], fixed: bool | None = None) -> str:
+    """Why rows with errors get no verdict: which side counted how many, where; for nginx,
+    whether its keep-alive limit explains them (``keepalive_fixed``: was it raised in this
+    set?) and what wrk's rows, which reconnect without counting, carried per connection."""
     found = case_errors(runs, by, tool)
     if not found:
         return ""
@@ -767,14 +1016,31 @@ def _errors_words(runs: pl.DataFrame, tool: str, name: str, by: list[str]) -> st
         f" The errors (over all runs: {where}) are connections the server closed or answers that were not "
         "the expected one; a round with errors did not do the same work on both sides, so those rows get no verdict."
     )
-    if tool == "nginx" and set().union(*(e.keys() for e in found.values())) == {"nginx"}:
+    if not (tool == "nginx" and set().union(*(e.keys() for e in found.values())) == {"nginx"}):
+        return text
+    limit = fmt.exact(NGINX_KEEPALIVE)
+    carried = _per_connection(runs, tool, by, list(found))
+    text += (
+        f" By default nginx closes a keep-alive connection after {limit} requests, and our load generator counts "
+        f"each close as an error and connects again{carried}. "
+    )
+    text += {
+        False: f"This set was measured from code before the book raised that limit (commit {KEEPALIVE_FIX}), so "
+        "the errors are those closes.",
+        True: "This set was measured with that limit raised, so it does not explain them; these runs do not say "
+        "what does.",
+        None: "Whether this set was measured before the book raised that limit cannot be told here; where a "
+        f"connection carried fewer than {limit} requests, the limit does not explain the errors.",
+    }[fixed]
+    wrk = _generator_per_connection(runs, tool, "wrk")
+    if wrk and fixed is not True:
+        most = max(wrk)
         text += (
-            " nginx closes a keep-alive connection after 1,000 requests unless told otherwise, and our load "
-            "generator counts each close and connects again; the book's nginx configuration now keeps connections "
-            "open (keepalive_requests), and a set measured before that change shows such errors where a connection "
-            f"carries about 1,000 requests in a run{_per_connection(runs, tool, by, list(found))}. "
-            "wrk connects again without counting an error, so in such a set "
-            "its nginx rows carry those reconnections too, one per 1,000 requests on a connection."
+            f" wrk connects again without counting an error; its nginx runs carried at most {fmt.num(most)} "
+            f"requests per connection, below that limit, so they had no such closes."
+            if most < NGINX_KEEPALIVE
+            else f" wrk connects again without counting an error, and its nginx runs carried up to {fmt.num(most)} "
+            f"requests per connection: past {limit}, nginx closed connections there too, uncounted."
         )
     return text
 
@@ -792,12 +1058,13 @@ def _per_connection(runs: pl.DataFrame, tool: str, by: list[str], keys: list[tup
         counts += (rows["value"] * rows["seconds"] / rows["connections"]).to_list()
     if not counts:
         return ""
-    return f": here {fmt.span(min(counts), max(counts))} requests per connection in each run"
+    return f"; in the rows with errors a connection carried {fmt.span(min(counts), max(counts))} requests per run"
 
 
-def server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
+def server_sentence(runs: pl.DataFrame, tool: str, name: str, keepalive: bool | None = None) -> str:
     """What the rows of ours beside `tool` say, generator by generator (``claims.crosscheck``);
-    a row whose runs counted errors is said to have them, not compared."""
+    a row whose runs counted errors is said to have them, not compared (`keepalive`:
+    ``keepalive_fixed`` of the set, for nginx's errors)."""
     if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
         why = "; ".join(stats.reasons(runs)) if runs.height else ""
         return f"{name} did not run here ({why or 'no result'})."
@@ -824,58 +1091,88 @@ def server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
         "Run for run, "
         + "; ".join(parts)
         + " (ours over theirs, the median of the rounds and its interval)."
-        + _errors_words(runs.filter(pl.col("generator") != KNEE_GENERATOR), tool, name, by)
+        + _errors_words(runs.filter(pl.col("generator") != KNEE_GENERATOR), tool, name, by, keepalive)
     )
+
+
+CLOSED_TABLE = "closed-loop table"
+
+
+def _own_figures(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> dict[tuple[str, int], list]:
+    """Our server's req/s in every table that measured it, per (generator id, connections):
+    [(table name, Estimate)], the closed-loop table first (our generator only)."""
+    out: dict[tuple[str, int], list] = {}
+    if closed.height and "connections" in closed.columns:
+        table = stats.summarize(closed, ["connections"])
+        for conns in sorted(closed["connections"].unique().to_list()):
+            e = _estimate_row(table.filter(pl.col("connections") == conns), "req_per_s")
+            if e is not None:
+                out.setdefault(("howfast", int(conns)), []).append((CLOSED_TABLE, e))
+    for name, runs in pairs.items():
+        if runs.height == 0 or not {"tool", "generator", "connections"} <= set(runs.columns):
+            continue
+        ours = runs.filter((pl.col("tool") == "howfast") & (pl.col("generator") != KNEE_GENERATOR))
+        if ours.height == 0:
+            continue
+        summary = stats.summarize(ours, ["generator", "connections"])
+        for (gen, conns), e in _estimates(summary, "req_per_s", ["generator", "connections"]).items():
+            out.setdefault((str(gen), int(conns)), []).append((name, e))
+    return out
+
+
+def own_rate_table(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """Our server's req/s in every table that measured it (`pairs`: a table's name ->
+    its runs; the closed-loop table from `closed`), at the generators and connection
+    counts more than one table ran: each figure with the interval of its median."""
+    found = {k: v for k, v in _own_figures(closed, pairs).items() if len(v) > 1}
+    names = [CLOSED_TABLE, *pairs]
+    names = [n for n in names if any(n == m for v in found.values() for m, _ in v)]
+    rows = []
+    for (gen, conns), figures in sorted(found.items(), key=lambda kv: (kv[0][0] != "howfast", kv[0][0], kv[0][1])):
+        got = dict(figures)
+        rows.append({
+            "generator": TOOL_NAMES.get(gen, gen),
+            "connections": conns,
+            **{n: figure_cell(got.get(n)) if n in got else "—" for n in names},
+        })  # fmt: skip
+    return pl.DataFrame(rows, schema={"generator": pl.String, "connections": pl.Int64, **{n: pl.String for n in names}})
 
 
 def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> str:
-    """Our server under our own closed loop is measured in the closed-loop table and again
-    beside each other server (`pairs`: the name a reader reads -> its runs): at each
-    connection count they share, every figure with its interval, whether they differ
-    (``claims.compare``, each against the closed-loop table's) and which one a table reads."""
-    nothing = "No other table measured our server at a connection count of the closed-loop table."
-    if closed.height == 0 or "connections" not in closed.columns:
-        return nothing
-    table = stats.summarize(closed, ["connections"])
-    parts = []
-    differ = False
-    for conns in sorted(closed["connections"].unique().to_list()):
-        base = _estimate_row(table.filter(pl.col("connections") == conns), "req_per_s")
-        seen = []
-        for name, runs in pairs.items():
-            if runs.height == 0 or not {"tool", "generator", "connections"} <= set(runs.columns):
-                continue
-            ours = runs.filter(
-                (pl.col("tool") == "howfast") & (pl.col("generator") == "howfast") & (pl.col("connections") == conns)
-            )
-            e = _estimate_row(stats.summarize(ours, ["connections"]), "req_per_s") if ours.height else None
-            if e is not None:
-                seen.append((name, e))
-        if base is None or not seen:
-            continue
-        differ = differ or any(claims.compare(e, base).direction in (claims.HIGHER, claims.LOWER) for _, e in seen)
-        beside = "; ".join(f"beside {name}, {fmt.num(e.median)} ({fmt.span(e.lo, e.hi)})" for name, e in seen)
-        parts.append(
-            f"at {fmt.count(int(conns), 'connection')}, {fmt.num(base.median)} ({fmt.span(base.lo, base.hi)}) in the "
-            f"closed-loop table; {beside}"
-        )
-    if not parts:
-        return nothing
-    verdict = (
-        "some lie clear of the closed-loop table's figure: they ran minutes apart, and other programs' load on the "
-        "CPUs changed in between"
-        if differ
-        else "each one's interval overlaps the closed-loop table's, so they cannot be told apart"
+    """Our server is measured in the closed-loop table and again beside each other server
+    (`pairs`: the name a reader reads -> its runs): which figure each table's ratio uses,
+    and whether any two of them clearly differ (``claims.compare``), the pair furthest
+    apart named with both intervals."""
+    found = {k: v for k, v in _own_figures(closed, pairs).items() if len(v) > 1}
+    if not found:
+        return "No two tables measured our server at the same connection count under the same load generator."
+    clear = []
+    for (gen, conns), figures in found.items():
+        for i, (a_name, a) in enumerate(figures):
+            for b_name, b in figures[i + 1 :]:
+                c = claims.compare(a, b)
+                if c.direction in (claims.HIGHER, claims.LOWER) and c.ratio:
+                    clear.append((max(c.ratio, 1 / c.ratio), gen, conns, a_name, a, b_name, b))
+    text = (
+        "Our server appears in more than one table (gathered above): each pair's ratio uses that table's own "
+        "figure for ours, from the rounds that alternated with the other server, so a ratio and the figures "
+        "beside it come from the same runs."
     )
-    return (
-        "Our server under our own load generator appears in more than one table, in requests per second: "
-        + "; ".join(parts)
-        + f". {verdict[0].upper() + verdict[1:]}; each comparison reads the ratio of runs made one right after the "
-        "other, not the figures across tables."
+    if not clear:
+        return text + " Across tables, every two figures at the same setting overlap, so they cannot be told apart."
+    _, gen, conns, a_name, a, b_name, b = max(clear, key=lambda t: t[0])
+    who = "our load generator" if gen == "howfast" else TOOL_NAMES.get(gen, gen)
+    return text + (
+        f" Across tables they differ: under {who} at {fmt.count(conns, 'connection')}, {fmt.num(a.median)} "
+        f"({_num_span(a.lo, a.hi)}) in the {a_name} and {fmt.num(b.median)} ({_num_span(b.lo, b.hi)}) in the "
+        f"{b_name}, intervals clear of each other"
+        + (f", and {fmt.count(len(clear) - 1, 'more pair')} like it" if len(clear) > 1 else "")
+        + ". They ran minutes apart on a machine whose load changed; these runs do not measure why they differ, so "
+        "read each ratio within its own table, not figures across tables."
     )
 
 
-def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
+def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str, keepalive: bool | None = None) -> str:
     """Ours beside `tool` under our open loop at our knee's rate: the p99 per round
     (``claims.crosscheck``; lower is better), and whether `tool` kept up with that rate."""
     if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
@@ -888,7 +1185,7 @@ def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
     if case_errors(knee_runs, ["connections", "rate"], tool):
         return (
             f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')} the runs counted errors, so the p99s are "
-            "not compared." + _errors_words(knee_runs, tool, name, ["connections", "rate"])
+            "not compared." + _errors_words(knee_runs, tool, name, ["connections", "rate"], keepalive)
         )
     verdict = claims.crosscheck(ratio_estimate(knee_runs, "p99", tool))
     r = verdict.ratio
@@ -902,15 +1199,17 @@ def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str) -> str:
     if r is None:
         said = f"was not compared with {theirs}"
     else:
-        span = f"ours over theirs {fmt.num(r.lo, 2)}–{fmt.ratio(r.hi)} over {fmt.count(r.runs, 'round')}"
-        said = {
-            "agrees": f"matched {theirs} ({fmt.ratio(r.median)}; {span})",
-            "ours higher": f"was {fmt.ratio(r.median)} {theirs}, worse ({span})",
-            "ours lower": f"was {fmt.ratio(1 / r.median)} lower than {theirs}, better ({span})",
-        }.get(
-            verdict.outcome, f"could not be told apart from {theirs} ({fmt.ratio(r.median)} by the median, but {span})"
+        span = (
+            f"ours over theirs {fmt.factor(r.median)}× by the median, {claims.ratio_interval(r, median=False)} over "
+            f"{fmt.count(r.runs, 'round')}"
         )
-    text = f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')}, our server's p99 {said}, run for run."
+        said = {
+            "agrees": f"matched {theirs}: {span}",
+            "ours higher": f"was higher than {theirs}, worse: {span}",
+            "ours lower": f"was lower than {theirs}, better: {span}, so {theirs} was about "
+            f"{fmt.factor(1 / r.median)}× ours",
+        }.get(verdict.outcome, f"could not be told apart from {theirs}: {span}")
+    text = f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')}, run for run, our server's p99 {said}."
     if answered is not None:
         kept = kept_up({"rate": rate, "answered": answered})
         text += f" {name} answered {fmt.num(answered.median)} a second ({interval_words(answered)}): " + (
@@ -926,11 +1225,36 @@ def reference_value(subject: str, /, **where: object) -> float | None:
     return float(frame["value"][0]) if frame.height else None
 
 
+#: Seed 000's HTTP load generator is go-wrk (tsliwowicz/go-wrk): the seed does not name it,
+#: but the lines it prints ('256 goroutine(s) running concurrently', 'Avg Req Time',
+#: 'Fastest Request', 'Number of Errors') are go-wrk's. go-wrk's 'MB' is 2^20 bytes
+#: (util.ByteSize), and what it counts per response is the body plus its estimate of the
+#: headers (name, ': ', value and CRLF each, then the blank line), without the status line
+#: (util.EstimateHttpHeadersSize): the bytes on the wire less the status line.
+GO_WRK_MB = 1 << 20
+STATUS_LINE = len(b"HTTP/1.1 200 OK\r\n")
+
+
 def seed_bytes_per_response() -> float | None:
-    """Bytes per response the laptop's load generator read (seed 000: MB read / requests)."""
+    """Bytes per response the laptop's load generator counted (seed 000: go-wrk's MB read,
+    2^20 bytes each, over the requests): 113 for its 105.15 MB over 975,712 requests."""
     read = reference_value("http", machine="laptop", metric="read_mb", test="hello_world")
     count = reference_value("http", machine="laptop", metric="requests", test="hello_world")
-    return None if read is None or not count else read * 1e6 / count
+    return None if read is None or not count else read * GO_WRK_MB / count
+
+
+def go_wrk_bytes(wire: float | None) -> float | None:
+    """What go-wrk counts for an answer of `wire` bytes (single-valued headers): the wire
+    bytes less the status line (``GO_WRK_MB``'s note)."""
+    return None if wire is None else wire - STATUS_LINE
+
+
+def response_bytes(runs: pl.DataFrame, tool: str) -> float | None:
+    """The bytes per answer our load generator read from `tool`'s server (the median of its runs)."""
+    if runs.height == 0 or not {"tool", "metric"} <= set(runs.columns):
+        return None
+    rows = runs.filter((pl.col("tool") == tool) & (pl.col("metric") == "response_bytes"))
+    return float(rows["value"].median()) if rows.height else None
 
 
 def seed_tcp() -> dict[str, float | None]:
@@ -953,7 +1277,8 @@ def tcp_versus_reference(
 ) -> pl.DataFrame:
     """Our 1-stream Gbit/s and best round trips/s (each with the interval of its median
     and its run count, ``tables.figure``) beside seed 000's TCP figures as printed, with
-    the size each moves per operation and whether the two are comparable."""
+    the size each moves per operation; no ratio where the sizes differ (the verdict
+    column says by how much)."""
     from .. import tables
 
     seed = seed_tcp()
@@ -961,27 +1286,27 @@ def tcp_versus_reference(
 
     def verdict(ours: int) -> str:
         if per_op is None:
-            return "not comparable: the seed's size per operation is unknown"
+            return "no ratio: the seed's size per operation is unknown"
         if 0.5 <= ours / per_op <= 2:
             return "comparable in size"
-        return f"not comparable: {fmt.size(ours)} against {fmt.size(per_op)} per operation"
+        return f"no ratio: {fmt.size(ours)} against {fmt.size(per_op)}"
 
     def cell(x: Estimate | float | None) -> str:
         return tables.figure(x, target) if isinstance(x, Estimate) or x is None else fmt.num(x)
 
-    at = f", {fmt.count(ping_connections, 'connection')}" if ping_connections else ""
+    at = f", {fmt.count(ping_connections, 'conn')}" if ping_connections else ""
     return pl.DataFrame(
         {
-            "figure": ["bulk, Gbit/s (1 stream)", f"request/response, round trips/s (the most{at})"],
+            "figure": [f"bulk Gbit/s, 1 stream, {fmt.size(write_size)} writes",
+                       f"round trips/s, {fmt.exact(message)} B{at}"],
             "this machine": [cell(bulk_one), cell(ping_best)],
-            "bytes per operation here": [f"{fmt.size(write_size)} writes", f"{fmt.exact(message)}-byte messages"],
-            "laptop (seed 000), as printed": [
+            "laptop (seed 000)": [
                 "n/a" if seed["gbit"] is None else f"{printed(seed['gbit'], 1)} Gbit/s",
-                "n/a" if seed["ops"] is None else f"about {printed(seed['ops'], 0)} ops/s",
+                "n/a" if seed["ops"] is None else f"~{printed(seed['ops'], 0)} ops/s",
             ],
             "comparison": [verdict(write_size), verdict(message)],
         }
-    )
+    )  # fmt: skip
 
 
 def _seed_size_estimate(metrics: pl.DataFrame, metric: str) -> Estimate | None:
@@ -991,29 +1316,45 @@ def _seed_size_estimate(metrics: pl.DataFrame, metric: str) -> Estimate | None:
     return stats.estimate(stats.summarize(rows, ["write_size"]), metric)
 
 
+def printed_range(value: float, *, rounded: bool, decimals: int = 0) -> Estimate:
+    """A seed's printed figure as the range its printing allows: a figure written to
+    `decimals` decimals is within half its last digit (15.1 -> 15.05–15.15); a rounded
+    one ('~500k') within half its leading digit's unit (500,000 -> 450,000–550,000)."""
+    import math
+
+    if rounded and value > 0:
+        half = 10 ** math.floor(math.log10(abs(value))) / 2
+    else:
+        half = 0.5 * 10 ** (-decimals)
+    return Estimate(float(value), float(value) - half, float(value) + half, 1, None)
+
+
 def tcp_seed_size_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Our one stream of writes the size of seed 000's TCP operation beside its line:
     both of its figures, ours with the interval of the median and the run count
-    (``tables.figure``), the seed's as printed, the ratio with the range the interval
-    allows and the words ``claims.compare`` allows."""
+    (``tables.figure``), the seed's as printed, and this / laptop with the range both
+    this machine's interval and the seed's rounding allow ('~500k' is 450k–550k). No
+    verdict: the seed's tool, streams and what it counts as an operation are unknown,
+    so the ratio is of two setups, not of two machines."""
     from .. import tables
 
     seed = seed_tcp()
     rows = []
     for metric, name, theirs, unit in (
         ("gbit_per_s", "Gbit/s", seed["gbit"], "Gbit/s"),
-        ("ops_per_s", "writes per second", seed["ops"], "ops/s"),
+        ("ops_per_s", "writes/s", seed["ops"], "ops/s"),
     ):
         ours = _seed_size_estimate(metrics, metric)
         if ours is None or theirs is None:
             continue
-        c = claims.compare(ours, Estimate.exact(theirs))
+        bounds = printed_range(theirs, rounded=unit == "ops/s", decimals=1)
+        c = claims.compare(ours, bounds)
+        shown = printed(theirs, 1) if unit == "Gbit/s" else f"~{printed(theirs, 0)} ({_num_span(bounds.lo, bounds.hi)})"
         rows.append({
             "figure": name,
             "this machine": tables.figure(ours, target),
-            "laptop (seed 000), as printed": f"about {printed(theirs, 1 if unit == 'Gbit/s' else 0)}",
+            "laptop (seed 000)": shown,
             "this / laptop": claims.ratio_interval(c),
-            "reads": claims.phrase(c, more="higher", less="lower", same="about the same as") + " the laptop",
         })  # fmt: skip
     if rows:
         return pl.DataFrame(rows)
@@ -1022,11 +1363,18 @@ def tcp_seed_size_table(metrics: pl.DataFrame, target: float | None = None) -> p
 
 
 def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64, seed_sized: bool = False) -> str:
-    """Why this machine's TCP figures are (not) set against seed 000's."""
+    """Why this machine's TCP figures are (not) set against seed 000's, and why even the
+    run of the seed's size gives a ratio of setups, not of machines."""
     seed = seed_tcp()
     if seed["bytes_per_op"] is None:
         return "Seed 000's TCP figures are not in the reference data here."
     per_op = seed["bytes_per_op"]
+
+    def against(size: int, what: str) -> str:
+        if 0.5 <= size / per_op <= 2:
+            return f"our {what} move about as much"
+        return f"our {what} move {'far less' if size < per_op else 'far more'}"
+
     sizes_fit = [0.5 <= s / per_op <= 2 for s in (write_size, message)]
     text = (
         f"Seed 000 prints one line for TCP, about {printed(seed['ops'], 0)} read/write operations per second at "
@@ -1035,15 +1383,17 @@ def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64, seed_size
     )
     if not any(sizes_fit):
         text += (
-            f": neither our {fmt.exact(message)}-byte round trips nor our {fmt.size(write_size)} bulk writes move that "
-            "much per operation, so neither figure is comparable with it; the table says not comparable, "
-            "with no ratio. "
+            f": {against(message, f'{fmt.exact(message)}-byte round trips')} per operation and "
+            f"{against(write_size, f'{fmt.size(write_size)} bulk writes')}, so neither figure is set beside it "
+            "(the first table gives no ratio). "
         )
         text += (
-            f"A bulk stream of {fmt.exact(round(per_op))}-byte writes is, and the second table sets ours beside it, "
-            "with the caveat that the seed does not say how its test was run (streams, threads, tool)."
+            f"The second table sets beside it one stream of {fmt.exact(round(per_op))}-byte writes, the seed's size. "
+            "Even that ratio is of two setups, not of two machines: the seed does not say which tool, how many "
+            "streams, or whether a read and its write count as one operation or two, and its '~500k' is rounded "
+            "(the table widens the ratio's range by that rounding)."
             if seed_sized
-            else f"A bulk stream of about {fmt.size(per_op)} writes would be; it did not run here."
+            else f"A bulk stream of about {fmt.size(per_op)} writes would match it in size; it did not run here."
         )
     else:
         text += ": our run of that size is the one to set beside it."
@@ -1116,8 +1466,6 @@ def redis_py_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
     commands per second with the interval of each median, the time per command of each
     (1 / the rate, by the medians: the interval is the rate's), and the difference with
     the range both intervals allow."""
-    from .. import tables
-
     summary = stats.summarize(metrics, ["client", "pipeline"]) if metrics.height else pl.DataFrame()
     found = _estimates(summary, "ops_per_s", ["client", "pipeline"]) if summary.height else {}
     pipelines = sorted({int(p) for _, p in found})
@@ -1127,8 +1475,8 @@ def redis_py_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
         per = [fmt.NA if e is None else fmt.duration_us(1e6 / e.median) for e in (py, c)]
         rows.append({
             "pipeline": p,
-            "redis-py, commands/s": tables.figure(py, None, runs=False),
-            "redis-benchmark, commands/s": tables.figure(c, None, runs=False),
+            "redis-py, commands/s": figure_cell(py),
+            "redis-benchmark, commands/s": figure_cell(c),
             "per command, py / C": f"{per[0]} / {per[1]}",
             "Python's extra": extra_text(extra_range(py, c)),
             "runs": runs_text([py, c]),
@@ -1161,8 +1509,11 @@ def extra_text(e: Estimate | None) -> str:
         return "none"
     if e.median <= 0:
         return f"none by the medians (up to {fmt.duration_us(e.hi)})"
-    low = fmt.duration_us(e.lo) if e.lo > 0 else "none"
-    return f"{fmt.duration_us(e.median)} ({low} to {fmt.duration_us(e.hi)})"
+    from .. import tables
+
+    if e.lo <= 0:
+        return f"{fmt.duration_us(e.median)} (none to {fmt.duration_us(e.hi)})"
+    return f"{fmt.duration_us(e.median)} ({tables.span_text(fmt.duration_us(e.lo), fmt.duration_us(e.hi))})"
 
 
 def pack_cost(metrics: pl.DataFrame) -> Estimate | None:
@@ -1386,12 +1737,36 @@ def _shape_words(op: str, shape: claims.Shape, points: list) -> str:
             text += f" and {fmt.num(last.median)} at {fmt.num(last_x)}"
         return text + ")"
     if shape.kind == "knee":
+        wide = _wide_rise(points, shape.x)
+        if wide:
+            return f"{op} shows no clear rise past {fmt.count(int(shape.x), 'client')}{wide}" + _fall_words(points)
         return f"{op} levels off from {fmt.count(int(shape.x), 'client')}" + _fall_words(points)
     if shape.kind == "rising":
         return f"{op} still rises at {fmt.count(int(points[-1][0]), 'client')}, the most measured"
     if shape.kind == "flat":
-        return f"{op} shows no clear rise: no client count's runs lie clearly above one client's" + _fall_words(points)
+        wide = _wide_rise(points, points[0][0])
+        return f"{op} shows no clear rise: no client count's runs lie clearly above one client's{wide}" + _fall_words(
+            points
+        )
     return f"{op} has too few points to tell"
+
+
+def _wide_rise(points: list, x: float | None, unit: str = "client") -> str:
+    """' (the medians go on to 49,400 at 40 clients, but the runs are too wide to tell)':
+    for a curve ``claims.curve`` read as levelling off (or flat) from `x` while a later
+    median lies more than ``claims.FLAT_GAIN`` above the median at `x`; '' otherwise, so
+    'levels off' is said only where the medians level off too."""
+    at = dict(points).get(x) if x is not None else None
+    if at is None:
+        return ""
+    later = [(px, e) for px, e in points if px > x and e.median > (1 + claims.FLAT_GAIN) * at.median]
+    if not later:
+        return ""
+    top_x, top = max(later, key=lambda p: p[1].median)
+    return (
+        f" (the medians go on to {fmt.num(top.median)} at {fmt.count(int(top_x), unit)}, but the runs are too wide "
+        "to tell)"
+    )
 
 
 def _few_clients(shapes: dict, on_io: list[int]) -> str:
@@ -1490,8 +1865,9 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
     )
     return (
         f"GET ran at {fmt.num(ours.median)} requests per second here ({interval_words(ours)}), "
-        f"against {printed(laptop)} printed by seed 000 for its laptop: this machine was "
-        f"{_compared(c, 'it', more='faster', less='slower', same='about as fast as')}. The tool, the 50 clients and "
+        f"against {printed(laptop)} printed by seed 000 for its laptop: this setup was "
+        f"{_compared(c, 'the laptop' + chr(39) + 's', more='faster', less='slower', same='about as fast as')}. "
+        "The tool, the 50 clients and "
         f"the tests are the same; besides the machine, Redis here is {version} and redis-benchmark "
         f"{tool or 'of unknown version'} (the seed prints neither version), and the seed ran redis-benchmark's "
         f"default of 100,000 requests per test; here {run_length(metrics)}.{shared}"
@@ -1591,7 +1967,7 @@ def crosscheck_table(
             row["generator"] = names.get(str(row["generator"]), str(row["generator"]))
         row[ours_name], row[theirs_name] = figure_cell(ours, show), figure_cell(theirs, show)
         row[f"{ours_name} / {theirs_name}"] = (
-            f"{fmt.ratio(ratio.median)} ({fmt.span(ratio.lo, ratio.hi, 2)})" if ratio else fmt.NA
+            "—" if key in errors else claims.ratio_interval(ratio) if ratio else fmt.NA
         )
         notes = [unstable_note([(ours_name, ours), (theirs_name, theirs)], target)]
         if key in errors:
@@ -1817,26 +2193,71 @@ def missing_note(data: object) -> str:
     )
 
 
-def load_sentence(details: dict) -> str:
-    """What else was running: the 1-minute load average against the CPU count."""
+def load_sentence(details: dict, noise: pl.DataFrame | None = None) -> str:
+    """What the machine's load was while measuring: the 1-minute load average against the
+    CPU count, said to count our own threads as well; other programs are named only from
+    the noise evidence (`noise`: ``book.noise_summary``, its ``others`` share of the CPUs)."""
     start, end, cpus = details.get("load_average_start"), details.get("load_average_end"), details.get("cpus")
     if start is None or end is None or not cpus:
         return "The machine's load while measuring was not recorded."
     busy = max(start, end) / cpus
     text = (
-        f"The 1-minute load average was {fmt.num(start, 2)} when the measurements began and "
-        f"{fmt.num(end, 2)} when they ended, on {fmt.num(cpus)} logical CPUs."
+        f"The 1-minute load average, which counts our own threads (servers, load generators, redis-benchmark) as "
+        f"well as any other program's, was {fmt.num(start, 2)} when the measurements began and {fmt.num(end, 2)} "
+        f"when they ended, on {fmt.num(cpus)} logical CPUs."
     )
     if busy > 1:
         text += (
-            " More threads wanted to run than there were CPUs, so other programs competed with ours: a thread "
-            "that waits for a CPU adds milliseconds to the requests it carries, and the tails below show it."
+            " More threads wanted to run than there were CPUs: a thread that waits for a CPU adds milliseconds to "
+            "the requests it carries, and the tails below show it."
         )
     elif busy > 0.5:
-        text += " Other programs used a good share of the CPUs; expect noisier tails than on an idle machine."
+        text += " The CPUs were busy a good share of the time; expect noisier tails than on an idle machine."
     else:
-        text += " The machine was mostly idle apart from our own threads."
+        text += " The CPUs were mostly idle apart from the runs themselves."
+    others = None
+    if noise is not None and noise.height and "others" in noise.columns:
+        found = noise["others"].drop_nulls()
+        others = float(found.max()) if found.len() else None
+    if others is None:
+        text += " Whether other programs ran besides ours was not recorded for this set."
+    else:
+        text += (
+            f" Other programs {'did compete: they' if others >= 0.25 else ''} used "
+            f"{'up to' if others >= 0.25 else 'at most'} {fmt.share(others, 2)} of the CPUs (the highest median of an "
+            "experiment's runs)."
+        ).replace("  ", " ")
     return text
+
+
+def software_table(details: dict, profile: str) -> pl.DataFrame:
+    """The programs the chapter ran and their versions: versions only (a path says where
+    a binary was on the measuring machine, not what it was), a Python package named where
+    the binary came from one; 'not found' where it did not run."""
+
+    def version(key: str, missing: str) -> str:
+        text = str(details.get(key) or "").strip()
+        text = re.sub(r"\s*Copyright.*$", "", text)  # wrk's banner
+        text = re.sub(r"^wrk\s+", "", text)
+        return text or missing
+
+    def origin(key: str) -> str:
+        found = re.search(r"site-packages/([A-Za-z0-9_.-]+)/", str(details.get(key) or ""))
+        return f" (from the Python package {found.group(1).replace('_', '-')})" if found else ""
+
+    rows = [
+        ("our HTTP server and load generator", "howfast (C++, epoll and io_uring, this book's code)"),
+        ("nginx", version("nginx_version", "not found") + origin("nginx")),
+        ("Go (the Go hello-world server)", version("go_version", "not available: no Go toolchain")),
+        ("Redis server", version("redis_server_version", "not found") + origin("redis_server")),
+        ("memcached", version("memcached_version", "not found")),
+        ("redis-benchmark", version("redis_benchmark_version", "not installed")),
+        ("redis-py", version("redis_py_version", "not installed")),
+        ("wrk", version("wrk_version", "not installed")),
+        ("iperf3", version("iperf3_version", "not installed")),
+        ("profile", profile),
+    ]
+    return pl.DataFrame({"program": [r[0] for r in rows], "version": [r[1] for r in rows]})
 
 
 def closing_ratios(
@@ -1852,11 +2273,12 @@ def closing_ratios(
         for key, value in at.items():
             part = part.filter(pl.col(key) == value)
         errors = bool(case_errors(part, [], tool)) if part.height else False
+        shown = ratio if ratio and not errors else None
         rows.append({
             "ratio": what,
             "where": where,
-            "median": fmt.ratio(ratio.median) if ratio else "n/a",
-            "interval": fmt.span(ratio.lo, ratio.hi, 2) if ratio else "n/a",
+            "median": f"{fmt.factor(shown.median)}×" if shown else "—" if errors else "n/a",
+            "interval": claims.ratio_interval(shown, median=False) if shown else "—" if errors else "n/a",
             "rounds": fmt.exact(ratio.runs) if ratio else "0",
             "verdict": "not compared: errors" if errors
             else claims.crosscheck(ratio).outcome if ratio else _not_run(runs),
@@ -1881,8 +2303,8 @@ def closing_ratios(
         ratio = mode_ratio(modes, int(conns))
         rows.append({
             "ratio": "io_uring / epoll (our server)", "where": f"req/s, {fmt.count(int(conns), 'connection')}",
-            "median": fmt.ratio(ratio.median) if ratio else "n/a",
-            "interval": fmt.span(ratio.lo, ratio.hi, 2) if ratio else "n/a",
+            "median": f"{fmt.factor(ratio.median)}×" if ratio else "n/a",
+            "interval": claims.ratio_interval(ratio, median=False) if ratio else "n/a",
             "rounds": fmt.exact(ratio.runs) if ratio else "0",
             "verdict": claims.crosscheck(ratio).outcome if ratio else _not_run(modes),
         })  # fmt: skip
@@ -1932,10 +2354,8 @@ def response_sizes(nginx: pl.DataFrame, go: pl.DataFrame) -> str:
     """The bytes per answer each server wrote, as our load generator read them."""
 
     def size(runs: pl.DataFrame, tool: str) -> str:
-        if runs.height == 0 or "tool" not in runs.columns:
-            return "n/a (did not run)"
-        rows = runs.filter((pl.col("tool") == tool) & (pl.col("metric") == "response_bytes"))
-        return f"{fmt.exact(round(float(rows['value'].median())))} bytes" if rows.height else "n/a (did not run)"
+        found = response_bytes(runs, tool)
+        return "n/a (did not run)" if found is None else f"{fmt.exact(round(found))} bytes"
 
     return (
         f"per answer, our load generator read {fmt.exact(len(_native.HELLO_RESPONSE))} bytes from ours, "
