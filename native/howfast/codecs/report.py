@@ -314,15 +314,15 @@ def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None)
                 where = dict(zip(by, key))
                 ratio = general.ratio_estimate(part["r"].to_list())
                 sides = [_side(summary, who, metric, where) for who in ("howfast", tool)]
+                codec = label(str(where["codec"]), int(where["level"]))  # type: ignore[call-overload]
                 rows.append({
-                    "codec": label(str(where["codec"]), int(where["level"])),  # type: ignore[call-overload]
-                    "input": where["input"], "direction": direction,
+                    "case": f"{codec}, {where['input']}, {direction}",
                     "howfast MB/s": tables.figure(sides[0], target, runs=False),
                     "tool MB/s": tables.figure(sides[1], target, runs=False),
-                    "howfast / tool": claims.ratio_interval(ratio),
+                    "per-round ratio": claims.ratio_interval(ratio),
                     "rounds": ratio.runs, "verdict": claims.crosscheck(ratio).outcome,
                 })  # fmt: skip
-    schema = {c: pl.String for c in ("codec", "input", "direction", "howfast MB/s", "tool MB/s", "howfast / tool")}
+    schema = {c: pl.String for c in ("case", "howfast MB/s", "tool MB/s", "per-round ratio")}
     schema |= {"rounds": pl.Int64, "verdict": pl.String}
     return pl.DataFrame(rows, schema=schema)
 
@@ -369,7 +369,8 @@ def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
     return (
         f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same input as one buffer. "
         + " ".join(parts)
-        + " Same code, same bytes; where the two differ, the machine's load at the time did, not the loop. The "
+        + " Same code, same bytes; where the two differ, the moment each ran did (other work on the CPU) or the "
+        "cross-check's longer slices, which its fastest slice filters less, not the loop. The "
         f"chapter's other figures are the main runs'; these serve only as {tool}'s partner in its ratio."
     )
 
@@ -504,10 +505,17 @@ def sort_estimate(
     return stats.estimate(stats.summarize(part, ["algorithm", "order"]), metric, algorithm=algorithm, order=order)
 
 
+#: napkin-math rounds its figures for memorising (500 MiB/s, 1 GiB/s, 100 MiB/s): a figure of
+#: ours within this factor of one, either way, is within its rounding.
+NAPKIN_ROUNDING = 1.25
+
+
 def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str:
     """'std::sort of random integers runs at 44 MB/s (30.4–65), 3.2× slower than
     napkin-math's 210 MB/s (2.7–4.6×)': the median with its interval, against
-    napkin-math's printed figure (one number, no interval), in ``claims.versus``'s words."""
+    napkin-math's printed figure (one number, no interval), in ``claims.versus``'s words;
+    a verdict only where our whole interval lies beyond the figure's rounding
+    (``NAPKIN_ROUNDING`` either way), otherwise that the two cannot be told apart."""
     if ours is None:
         return f"{what} did not run here."
     shown = f"{fmt.num(ours.median)} MB/s" + (
@@ -516,9 +524,16 @@ def versus_napkin(ours: Estimate | None, figure: float | None, what: str) -> str
     if figure is None:
         return f"{what} runs at {shown}; napkin-math has no such row."
     theirs = f"napkin-math's {fmt.num(figure)} MB/s"
-    c = claims.compare(ours, Estimate.exact(figure))
-    words = claims.versus(c, theirs, more="faster", less="slower", span=True)
-    return f"{what} runs at {shown}, {words}."
+    rounded = Estimate(float(figure), figure / NAPKIN_ROUNDING, figure * NAPKIN_ROUNDING)
+    c = claims.compare(ours, rounded)
+    if c.direction in (claims.HIGHER, claims.LOWER):
+        words = claims.versus(claims.compare(ours, Estimate.exact(figure)), theirs, **claims.RATE_WORDS, span=True)
+        return f"{what} runs at {shown}, {words}."
+    ratio = fmt.factor(ours.median / figure)
+    return (
+        f"{what} runs at {shown}, not clearly faster or slower than {theirs} once its rounding (about a quarter "
+        f"either way) is allowed for ({ratio}× by the medians)."
+    )
 
 
 # ---- serialization ------------------------------------------------------------------------------
@@ -751,6 +766,60 @@ def seconds_words(s: float | None) -> str:
     if not math.isfinite(s) or s < 0:
         raise ValueError(f"s must be a finite duration, got {s!r}")
     return f"{fmt.num(s / 60, 2)} minutes" if s >= 120 else f"{fmt.num(s, 2)} s"
+
+
+def single_pass_sentence(summary: pl.DataFrame, input_name: str, block: int, size: int, seconds: float) -> str:
+    """The codecs whose one compression pass over `size` bytes of `input_name` took half of
+    a measurement's `seconds` or more (from their median speed): for them the first pass is
+    the measurement, with no slices to pick the fastest from (``experiments._passes``);
+    a sentence saying every codec ran in slices otherwise."""
+    rows = summary.filter(
+        (pl.col("input") == input_name) & (pl.col("block") == block) & (pl.col("metric") == "compress_mb_per_s")
+    )
+    slow = []
+    for r in rows.sort("median").iter_rows(named=True):
+        took = size / (r["median"] * 1e6) if r["median"] else None
+        if took is not None and took >= seconds / 2:
+            slow.append(f"{label(str(r['codec']), int(r['level']))} ({fmt.duration_us(took * 1e6)} per pass)")
+    if not slow:
+        return "Every codec's pass was short enough to run in slices."
+    listed = " and ".join(slow) if len(slow) < 3 else ", ".join(slow[:-1]) + " and " + slow[-1]
+    return (
+        f"A pass that alone takes half of that or more is the measurement by itself, one pass with no slices to "
+        f"pick the fastest from: here {listed}, on {fmt.size(size)} of the {input_name} input, so their figures "
+        "filter nothing out."
+    )
+
+
+def demo_sentence(summary: pl.DataFrame, level: int, block: int, table_input: str) -> str:
+    """What the one short run above the speed table is, against the main runs: zstd at
+    `level` on the json input and on `table_input` (the table's), each the median with its
+    interval, so that a reader sees that the input, not the run, sets most of the gap."""
+    json = _compress(summary, level, "json", block)
+    other = _compress(summary, level, table_input, block)
+    if json is None or other is None:
+        return "That one short run is JSON; the main runs did not measure it beside the table's input here."
+    c = claims.compare(json, other)
+    gap = (
+        f"{claims.ratio_interval(c, way='larger')} apart"
+        if c.direction in (claims.HIGHER, claims.LOWER)
+        else "the intervals do not tell them apart"
+        if c.direction == claims.UNCLEAR
+        else "about the same"
+    )
+    return (
+        f"That one short run compressed JSON lines, which repeat their keys line after line; the speed table below "
+        f"is the {table_input} input's. In the main runs zstd -{level} compressed the json input at {quoted(json)} "
+        f"and the {table_input} input at {quoted(other)}, {gap}: the input decides much of a codec's speed, and "
+        "where a figure is marked unstable its runs disagreed widely."
+    )
+
+
+def _compress(summary: pl.DataFrame, level: int, input_name: str, block: int) -> Estimate | None:
+    try:
+        return stats.estimate(summary, "compress_mb_per_s", codec="zstd", level=level, input=input_name, block=block)
+    except KeyError:
+        return None
 
 
 def napkin_table(
