@@ -997,6 +997,15 @@ def test_knee_server_sentence_every_branch() -> None:
     unclear = report.knee_server_sentence(knee_rows([50, 100, 200], [100, 100, 100], 1000), "nginx", "nginx")
     assert "could not be told apart from nginx's: ours over theirs 1× by the median, 0.5–2× over 3 rounds." in unclear
     assert "not compared" in report.knee_server_sentence(knee_rows([1, 1, 1], [1, 1, 1], 1000, 3), "nginx", "nginx")
+    moved = report.knee_server_sentence(knee_rows([10, 11, 12], [100, 100, 100], 1000), "nginx", "nginx", None, 1500.0)
+    assert moved.endswith(
+        "That rate is the open loop's capacity as the book read it when these runs were made; the open loop above "
+        "reads it as 1,500 requests per second now. nginx answered 1,000 a second (3 runs): it kept up with the "
+        "offered rate."
+    )
+    assert "the book read it" not in report.knee_server_sentence(
+        knee_rows([10, 11, 12], [100, 100, 100], 1000), "nginx", "nginx", None, 1000.0
+    )
     assert (
         report.knee_server_sentence(pl.DataFrame(), "nginx", "nginx") == "The open-loop row for nginx did not run here."
     )
@@ -1049,6 +1058,12 @@ def test_seed_tables_and_suite_carry_intervals() -> None:
 
 def test_redis_py_table_and_pack_cost_carry_intervals() -> None:
     runs = _py_rows(10_000, 20_000, 0.1)
+    assert report.redis_py_table(runs, 0.05, part="rate").columns == [
+        "pipeline", "redis-py, commands/s", "redis-benchmark, commands/s", "runs", "note"
+    ]  # fmt: skip
+    assert report.redis_py_table(runs, 0.05, part="time").row(0) == (1, "100 µs / 50 µs", "50 µs (35.4–65.7 µs)")
+    with pytest.raises(ValueError, match="part"):
+        report.redis_py_table(runs, 0.05, part="half")
     row = report.redis_py_table(runs, 0.05).row(0, named=True)
     assert row["redis-py, commands/s"] == "10,000 (9,000–11,000)" and row["per command, py / C"] == "100 µs / 50 µs"
     assert row["Python's extra"] == "50 µs (35.4–65.7 µs)" and row["runs"] == "3"

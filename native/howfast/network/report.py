@@ -1172,9 +1172,13 @@ def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> s
     )
 
 
-def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str, keepalive: bool | None = None) -> str:
+def knee_server_sentence(
+    runs: pl.DataFrame, tool: str, name: str, keepalive: bool | None = None, knee_rate: float | None = None
+) -> str:
     """Ours beside `tool` under our open loop at our knee's rate: the p99 per round
-    (``claims.crosscheck``; lower is better), and whether `tool` kept up with that rate."""
+    (``claims.crosscheck``; lower is better), and whether `tool` kept up with that rate;
+    where that rate (chosen when the set was measured) is not the capacity the page reads
+    now (`knee_rate`, ``knee``), it says so."""
     if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
         return f"The open-loop row for {name} did not run here."
     knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
@@ -1210,6 +1214,11 @@ def knee_server_sentence(runs: pl.DataFrame, tool: str, name: str, keepalive: bo
             f"{fmt.factor(1 / r.median)}× ours",
         }.get(verdict.outcome, f"could not be told apart from {theirs}: {span}")
     text = f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')}, run for run, our server's p99 {said}."
+    if knee_rate and abs(knee_rate / rate - 1) > 0.01:
+        text += (
+            f" That rate is the open loop's capacity as the book read it when these runs were made; the open loop "
+            f"above reads it as {_rate(knee_rate)} now."
+        )
     if answered is not None:
         kept = kept_up({"rate": rate, "answered": answered})
         text += f" {name} answered {fmt.num(answered.median)} a second ({interval_words(answered)}): " + (
@@ -1461,11 +1470,27 @@ def suite_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFr
     )  # fmt: skip
 
 
-def redis_py_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
+#: redis_py_table's columns by part: the rates, or the times per command derived from them.
+_PY_PARTS = {
+    "rate": ["redis-py, commands/s", "redis-benchmark, commands/s", "runs", "note"],
+    "time": ["per command, py / C", "Python's extra"],
+}
+
+
+def redis_py_table(metrics: pl.DataFrame, target: float | None = None, part: str = "all") -> pl.DataFrame:
     """GETs on one connection per pipeline size: redis-py beside redis-benchmark (C),
     commands per second with the interval of each median, the time per command of each
     (1 / the rate, by the medians: the interval is the rate's), and the difference with
-    the range both intervals allow."""
+    the range both intervals allow. `part` 'rate' (the rates, runs and note) or 'time'
+    (the times per command) for half of it, so each fits the column."""
+    if part not in ("rate", "time", "all"):
+        raise ValueError(f"part must be 'rate', 'time' or 'all', got {part!r}")
+    table = _redis_py_all(metrics, target)
+    keep = [*_PY_PARTS["rate"][:2], *_PY_PARTS["time"], "runs", "note"] if part == "all" else _PY_PARTS[part]
+    return table.select("pipeline", *keep)
+
+
+def _redis_py_all(metrics: pl.DataFrame, target: float | None) -> pl.DataFrame:
     summary = stats.summarize(metrics, ["client", "pipeline"]) if metrics.height else pl.DataFrame()
     found = _estimates(summary, "ops_per_s", ["client", "pipeline"]) if summary.height else {}
     pipelines = sorted({int(p) for _, p in found})
