@@ -677,12 +677,12 @@ def test_crosscheck_summary_cells() -> None:
     wide = report.Check("memcpy", "perf bench mem memcpy", _versus("perf", "g", [1, 2, 4], [2, 2, 2]), "perf", "g",
                         "GB/s")  # fmt: skip
     table = report.crosscheck_summary([ok, wide], 0.1)
-    assert table.columns == ["job", "tool", "ours", "tool's", "ours / tool", "rounds", "verdict"]
+    assert table.columns == ["job, beside", "ours", "tool's", "per-round ratio", "rounds", "verdict"]
     assert table.rows() == [
-        ("pipe ping-pong (round trips/s)", "perf bench sched pipe", "15 (no spread)", "10 (no spread)", "1.5×", 3,
+        ("pipe ping-pong (round trips/s), beside perf bench sched pipe", "15 (no spread)", "10 (no spread)", "1.5×", 3,
          "ours higher"),
-        ("memcpy (GB/s)", "perf bench mem memcpy", "2 (1–4); unstable: ±75 %", "2 (no spread)", "1× (0.5–2×)", 3,
-         "inconclusive"),
+        ("memcpy (GB/s), beside perf bench mem memcpy", "2 (1–4); unstable: ±75 %", "2 (no spread)", "1× (0.5–2×)",
+         3, "inconclusive"),
     ]  # fmt: skip
     none = _frame([{"job": "j", "tool": "perf", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
                     "note": "perf is not installed"}])  # fmt: skip
@@ -691,7 +691,7 @@ def test_crosscheck_summary_cells() -> None:
     missing = report.crosscheck_summary([ok, report.Check("memcpy", "perf bench mem memcpy", ours_only, "perf", "g",
                                                            "GB/s")], 0.1)  # fmt: skip
     assert missing.columns[-1] == "note"
-    assert missing.row(1) == ("memcpy (GB/s)", "perf bench mem memcpy", "3 (no spread)", "n/a", "", None, "",
+    assert missing.row(1) == ("memcpy (GB/s), beside perf bench mem memcpy", "3 (no spread)", "n/a", "", None, "",
                               "perf is not installed")  # fmt: skip
     assert missing.row(0)[-1] == ""
     with pytest.raises(TypeError, match="report.Check"):

@@ -1194,16 +1194,16 @@ def crosscheck_summary(checks: Sequence[Check], target: float | None = None) -> 
         ratio = ratio_estimate(ratios) if ratios else None
         why = "; ".join(stats.reasons(check.metrics)) if ratio is None else ""
         rows.append({
-            "job": f"{check.job} ({check.unit})", "tool": check.name,
+            "job, beside": f"{check.job} ({check.unit}), beside {check.name}",
             "ours": tables.figure(ours, target, fmt.num, runs=False),
             "tool's": tables.figure(theirs, target, fmt.num, runs=False),
-            "ours / tool": "" if ratio is None else claims.ratio_interval(ratio),
+            "per-round ratio": "" if ratio is None else claims.ratio_interval(ratio),
             "rounds": len(ratios) if ratios else None,
             "verdict": "" if ratio is None else claims.crosscheck(ratio).outcome,
             "note": (why or "no round ran both") if ratio is None else "",
         })  # fmt: skip
-    schema = {"job": pl.String, "tool": pl.String, "ours": pl.String, "tool's": pl.String,
-              "ours / tool": pl.String, "rounds": pl.Int64, "verdict": pl.String, "note": pl.String}  # fmt: skip
+    schema = {"job, beside": pl.String, "ours": pl.String, "tool's": pl.String,
+              "per-round ratio": pl.String, "rounds": pl.Int64, "verdict": pl.String, "note": pl.String}  # fmt: skip
     frame = pl.DataFrame(rows, schema=schema)
     return frame if any(frame["note"].to_list()) else frame.drop("note")
 
