@@ -369,10 +369,10 @@ def test_python_adds_every_branch() -> None:
     assert report.python_adds(None, nat) == "n/a"
     # within PY_DRIFT: sets made minutes apart drift by that much, whatever the call costs
     assert report.python_adds(Estimate(134000, 133000, 135000), Estimate(127000, 126500, 127500)) == (
-        "7,000 ns (5,500–8,500), under 10 %: within the drift between sets"
+        "7,000 ns (5,500–8,500), under 10 % by the medians: within the drift between sets"
     )
     assert report.python_adds(Estimate(6110, 6100, 6120), Estimate(6150, 6150, 6160)) == (
-        "40 ns less (30–60), under 10 %: within the drift between sets"
+        "40 ns less (30–60), under 10 % by the medians: within the drift between sets"
     )
     assert report.python_adds(Estimate(2580, 2500, 2600), Estimate(1130, 1120, 1140), other_build=True) == (
         "not the call: the package's own build ran 2.3× (2.2–2.3×) slower"
@@ -381,7 +381,7 @@ def test_python_adds_every_branch() -> None:
     drift = Estimate(134000, 128000, 142000), Estimate(127000, 126500, 127500)
     assert report.python_adds(*drift) == "7,000 ns (500–15,500)"
     assert report.python_adds(*drift, large=True) == (
-        "7,000 ns (500–15,500), under 10 %: within the drift between sets"
+        "7,000 ns (500–15,500), under 10 % by the medians: within the drift between sets"
     )
 
 

@@ -155,8 +155,11 @@ def reference_table(native: pl.DataFrame, size: int, small: int, target: float |
                 "MiB/s": None if rate is None else rate.median,
                 "interval": interval_cell(rate, target) + dip,
                 "runs": None if rate is None else rate.runs,
-                small_column(small): tables.figure(
-                    tiny, target, runs=tiny is not None and (rate is None or tiny.runs != rate.runs)
+                small_column(small): _ns_cell(
+                    tiny,
+                    _estimate(summary, "mib_per_s", algorithm, small),
+                    target,
+                    runs=tiny is not None and (rate is None or tiny.runs != rate.runs),
                 ),
                 LAPTOP: _seed_cell(seed.get("laptop"), algorithm in seeds),
                 PHONE: _seed_cell(seed.get("phone"), algorithm in seeds),
@@ -347,7 +350,10 @@ def _adds(
         )
         if drift and python_ns is not None and native_ns is not None:
             gap = _difference(python_ns, native_ns)
-            return f"{gap}, under {fmt.num((PY_DRIFT - 1) * 100)} %: within the drift between sets", False
+            return (
+                f"{gap}, under {fmt.num((PY_DRIFT - 1) * 100)} % by the medians: within the drift between sets",
+                False,
+            )
     if c.direction == claims.HIGHER and python_ns is not None and native_ns is not None:
         if other_build:
             return f"not the call: the package's own build ran {claims.ratio_interval(c, way='larger')} slower", False
@@ -432,14 +438,16 @@ def python_table(
     return named(pl.DataFrame(rows, schema=schema), SHORT_NAMES)
 
 
-def _ns_cell(ns: stats.Estimate | None, rate: stats.Estimate | None, target: float | None) -> str:
+def _ns_cell(
+    ns: stats.Estimate | None, rate: stats.Estimate | None, target: float | None, *, runs: bool = False
+) -> str:
     """A time per hash with its interval, marked unstable from the same runs' MiB/s (the
     reference table's unit), so that one measurement carries one mark on the page: the
     half-width of 1/rate differs from the rate's, as the interval is not symmetric."""
     if ns is None:
         return fmt.NA
     mark = stats.stability(rate if rate is not None else ns, target)
-    return tables.figure(ns, None, runs=False) + (f"; {mark}" if mark else "")
+    return tables.figure(ns, None, runs=runs) + (f"; {mark}" if mark else "")
 
 
 def small_column(small: int) -> str:
