@@ -380,8 +380,22 @@ def test_baseline_sentence_names_its_run() -> None:
                              "repetition": [0, 1, 2], "metric": ["writes_per_s"] * 3, "unit": ["writes/s"] * 3,
                              "value": [250.0, 269.0, 300.0], "note": [None] * 3})  # fmt: skip
     text = sqlite_report.baseline_sentence(baseline)
-    assert "200 writes of 4 KiB" in text and "269 plain write + fsync pairs" in text and "fsync chapter" in text
+    assert "200 writes of 4 KiB" in text and "269 plain write + fsync pairs per second (250–300, 3 runs)" in text
+    assert "The fsync chapter measures the same pair in runs of its own" in text and "They are other runs" in text
     assert "could not be measured" in sqlite_report.baseline_sentence(baseline.clear())
+
+    def runs(*rows: tuple[float, float, float, str]) -> pl.DataFrame:
+        return pl.DataFrame([{"writes/s": m, "lo": lo, "hi": hi, "repetitions": 3, "prose": p}
+                             for m, lo, hi, p in rows])  # fmt: skip
+
+    apart = sqlite_report.baseline_sentence(baseline, runs((926.0, 886, 1080, "the sweep"), (450.0, 340, 489, "gc")))
+    assert ("The fsync chapter's 2 measurements of the same pair gave 450 (340–489, gc) to 926 (886–1,080, the "
+            "sweep) per second at the median. This run's interval lies below every one of them. They are other "
+            "runs") in apart  # fmt: skip
+    above = sqlite_report.baseline_sentence(baseline, runs((100.0, 90, 110, "slow")))
+    assert "gave 100 (90–110, slow) per second at the median. This run's interval lies above every one" in above
+    mixed = sqlite_report.baseline_sentence(baseline, runs((280.0, 200, 320, "near"), (926.0, 886, 1080, "far")))
+    assert "per second at the median. They are other runs" in mixed and "lies" not in mixed
 
 
 @pytest.mark.parametrize(
@@ -412,9 +426,39 @@ def test_normal_commit_sentence(normal, plain, expected: str) -> None:
     ],
 )  # fmt: skip
 def test_full_commit_sentence(full, plain, batched, normal, expected: list[str]) -> None:
-    text = sqlite_report.full_commit_sentence(full, plain, batched, normal)
+    text = sqlite_report.full_commit_sentence(full, plain, batched, normal, checkpointed=True)
     assert all(e in text for e in expected), text
     assert "`" not in text
+
+
+@pytest.mark.parametrize(
+    ("checkpointed", "expected", "absent"),
+    [
+        (True, "once a checkpoint has reset the log it writes over blocks the file already holds", "never filled"),
+        (False, "These runs never filled the log to the 1,000 pages that start a checkpoint, so every FULL commit "
+                "appended to a log that only grew, as the plain pair appends to a new file: both extend a file and "
+                "sync it, and this page has not found what makes the gap.", "reset the log it writes over"),
+        (None, "Whether a checkpoint reset SQLite's log during these runs is not recorded", "reset the log it writes"),
+    ],
+)  # fmt: skip
+def test_full_commit_sentence_explains_a_faster_full_only_after_a_checkpoint(checkpointed, expected, absent) -> None:
+    text = sqlite_report.full_commit_sentence(E(510, 380, 560), E(270, 250, 300), None, None, checkpointed)
+    assert "1.9× faster than the plain write + fsync of the baseline run." in text
+    assert expected in text and absent not in text
+
+
+def test_checkpoint_in_run_reads_the_log_size_before_the_last_checkpoint() -> None:
+    def sized(rows: int, size: float, sync: str = "full") -> pl.DataFrame:
+        return pl.DataFrame([{"client": C, "synchronous": sync, "batch_size": 1, "row_size": 1000, "rows": rows,
+                              "repetition": r, "metric": "db_plus_wal_bytes", "unit": "bytes", "value": size,
+                              "note": None} for r in range(3)])  # fmt: skip
+
+    # quick: 300 one-row FULL commits left 451 frames in a log that never reset
+    assert sqlite_report.checkpoint_in_run(sized(300, 4096 + 32 + 451 * 4120.0)) is False
+    # full: 20,000 commits; the log was reset at 1,000 pages and reused, the database grew
+    assert sqlite_report.checkpoint_in_run(sized(20_000, 21e6 + 1003 * 4120.0)) is True
+    assert sqlite_report.checkpoint_in_run(sized(300, 1e6, sync="normal")) is None  # no FULL case stored
+    assert sqlite_report.checkpoint_in_run(pl.DataFrame()) is None
 
 
 def _cpu(values: dict[tuple[str, int], tuple[float, ...]]) -> pl.DataFrame:
@@ -474,8 +518,8 @@ def test_seed_cell_says_why_a_seed_figure_is_missing() -> None:
 
 
 def test_cost_cell_hides_sign_noise() -> None:
-    assert sqlite_report.cost_cell(-0.0633) == "none measured"
-    assert sqlite_report.cost_cell(0.0) == "0"
+    assert sqlite_report.cost_cell(-0.0633) == "none beyond noise"
+    assert sqlite_report.cost_cell(0.0) == "baseline"
     assert sqlite_report.cost_cell(0.556) == "0.556"
     assert sqlite_report.cost_cell(None) == "n/a"
 
@@ -604,20 +648,20 @@ def test_client_cost_table_cells_and_what_each_client_adds() -> None:
     rows = {r["client"]: r for r in table.rows(named=True)}
     assert rows["C API"]["rows/s"] == "70,000 (60,000–75,000); unstable: ±11 %"
     assert rows["C API"]["CPU µs per row"] == "2.45 (2.4–2.9); unstable: ±10.2 %"
-    assert rows["C API"]["adds (µs/row)"] == "0" and rows["C API"]["runs"] == 3
+    assert rows["C API"]["adds (µs/row)"] == "baseline" and rows["C API"]["runs"] == 3
     assert rows["Python sqlite3"]["adds (µs/row)"] == "0.55"  # its interval lies above the loop's
     assert rows["Python sqlite3, executemany"]["adds (µs/row)"] == "0.22 (intervals overlap)"
-    assert rows["C API, INSERT prepared per transaction"]["adds (µs/row)"] == "none measured"
+    assert rows["C API, INSERT prepared per transaction"]["adds (µs/row)"] == "none beyond noise"
 
 
 def test_adds_cell_branches() -> None:
     base = E(2.4, 2.35, 2.5)
     assert sqlite_report.adds_cell(E(3.0, 2.9, 3.1), base) == "0.6"
     assert sqlite_report.adds_cell(E(2.6, 2.45, 2.7), base) == "0.2 (intervals overlap)"
-    assert sqlite_report.adds_cell(E(2.3, 2.2, 2.45), base) == "none measured"
-    assert sqlite_report.adds_cell(E(2.0, 1.9, 2.1), base) == "none measured"
+    assert sqlite_report.adds_cell(E(2.3, 2.2, 2.45), base) == "none beyond noise"
+    assert sqlite_report.adds_cell(E(2.0, 1.9, 2.1), base) == "none beyond noise"
     assert sqlite_report.adds_cell(None, base) == "n/a" and sqlite_report.adds_cell(base, None) == "n/a"
-    assert sqlite_report.adds_cell(base, base, itself=True) == "0"
+    assert sqlite_report.adds_cell(base, base, itself=True) == "baseline"
 
 
 def test_derived_table_carries_each_interval_through() -> None:
@@ -685,3 +729,15 @@ def test_shell_runs_sentence_sets_the_loops_two_figures_side_by_side() -> None:
     together = sqlite_report.shell_runs_sentence(shell, _inserts(10_000, {(C, "normal", 1): (900.0, 1000, 1100)}))
     assert "Where the intervals lie apart" not in together and "intervals overlapping" in together
     assert sqlite_report.shell_runs_sentence(pl.DataFrame(), inserts) == ""
+
+
+def test_split_rates_sets_the_seeds_apart_and_drops_rows_they_never_ran() -> None:
+    table = pl.DataFrame({"synchronous": ["NORMAL", "FULL"], "rows per transaction": [1, 1],
+                          "C API rows/s": ["25,700 (24,300–30,900)", "510 (383–563)"], "runs": [3, 3],
+                          "laptop rows/s": [22800.0, None], "phone rows/s": [4880.0, None]})  # fmt: skip
+    ours, seeds = sqlite_report.split_rates(sqlite_report.seed_cells(table))
+    assert ours.columns == ["synchronous", "rows per transaction", "C API rows/s", "runs"]
+    assert seeds.rows() == [("NORMAL", 1, "22,800", "4,880")]
+    alone, none = sqlite_report.split_rates(table.drop("laptop rows/s", "phone rows/s"))
+    assert alone.columns == ["synchronous", "rows per transaction", "C API rows/s", "runs"]
+    assert none.columns == ["synchronous", "rows per transaction"]

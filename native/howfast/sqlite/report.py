@@ -119,6 +119,23 @@ def seed_cells(table: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+#: The rates table's seed columns, shown in a table of their own so that neither is too wide.
+SEED_COLUMNS = ["laptop rows/s", "phone rows/s"]
+#: What the two rates tables share, to tell their rows apart.
+RATE_KEYS = ["synchronous", "rows per transaction"]
+
+
+def split_rates(table: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``seed_cells``' table as two: this machine's columns, then the seeds' printed figures
+    for the configurations they ran (a row the seeds ran on neither machine is left out)."""
+    seeds = [c for c in SEED_COLUMNS if c in table.columns]
+    ours = table.drop(seeds)
+    theirs = table.select(*RATE_KEYS, *seeds)
+    if seeds:
+        theirs = theirs.filter(~pl.all_horizontal(pl.col(c) == seed_cell(None) for c in seeds))
+    return ours, theirs
+
+
 def _same_runs(summary: pl.DataFrame, clients: tuple[str, ...], by: list[str]) -> bool:
     """Whether, in every case of `by`, all of `clients` ran the same number of times (then
     a table gives one run count per row, else one per figure)."""
@@ -373,15 +390,20 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame, target: float |
     )
 
 
+#: What a client adds when the runs show nothing above the C API loop's CPU time (not 'none
+#: measured', which would read as a figure that was not measured).
+NONE_BEYOND_NOISE = "none beyond noise"
+
+
 def adds_cell(mine: stats.Estimate | None, base: stats.Estimate | None, *, itself: bool = False) -> str:
     """What a client adds in CPU µs per row over the C API loop, for a table, worded as
-    ``client_adds`` words it: '0' for the C API itself; the difference of the medians
+    ``client_adds`` words it: 'baseline' for the C API itself; the difference of the medians
     where the client's interval lies above the loop's; with '(intervals overlap)' where the two
-    intervals overlap and the difference is above zero; 'none measured' otherwise (a
+    intervals overlap and the difference is above zero; 'none beyond noise' otherwise (a
     difference below zero is the sign of noise, not a client that saves time); n/a when
     either did not run."""
     if itself:
-        return "0"
+        return "baseline"
     if mine is None or base is None:
         return fmt.NA
     added = mine.median - base.median
@@ -390,7 +412,7 @@ def adds_cell(mine: stats.Estimate | None, base: stats.Estimate | None, *, itsel
         return fmt.num(added)
     if c.direction != claims.LOWER and added > 0:
         return f"{fmt.num(added)} (intervals overlap)"
-    return "none measured"
+    return NONE_BEYOND_NOISE
 
 
 def client_cost_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
@@ -891,7 +913,8 @@ def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
         shown = " and ".join(fmt.exact(n) for n in ours.values() if n is not None)
         return (
             f"The seeds' laptop and phone ran sqlite-bench on {fmt.exact(n_seed)} rows per run; this profile's runs "
-            f"inserted {shown}. A table that many times larger has a deeper B-tree and a longer log to checkpoint, so "
+            f"with synchronous NORMAL, the setting the seeds ran, inserted {shown}. A table that many times larger "
+            "has a deeper B-tree and a longer log to checkpoint, so "
             "the figures are not comparable, and this page gives no ratio between the machines; the full profile "
             f"inserts the seeds' {fmt.exact(n_seed)} rows and compares them. Besides the size, the client differs: "
             f"{client}."
@@ -950,20 +973,54 @@ def off_sentence(
     return f"Dropping the syncs altogether (OFF) gave {'; and '.join(parts)}.{tail}"
 
 
-def baseline_sentence(baseline: pl.DataFrame) -> str:
-    """Which run the SQLite section's plain write + fsync comes from, and why it differs
-    from the fsync chapter's figures for the same pair."""
+def baseline_sentence(baseline: pl.DataFrame, fsync_runs: pl.DataFrame | None = None) -> str:
+    """Which run the SQLite section's plain write + fsync comes from, and, from the fsync
+    chapter's runs of the same pair (`fsync_runs`: ``fsync.report.four_kib_runs``, with
+    ``writes/s``, ``lo``, ``hi``, ``repetitions``, ``prose``), both ranges and why they differ:
+    other files, other counts, other moments. ``claims.compare`` says whether this run's
+    interval lies apart from all of them."""
     e = baseline_estimate(baseline)
     if e is None:
         return "A plain 4 KiB write + fsync could not be measured beside the inserts here."
     writes = int(baseline["writes"][0]) if "writes" in baseline.columns else None
     count = fmt.count(writes, "write") if writes is not None else "a run of writes"
-    return (
+    head = (
         f"In this section's own baseline run ({count} of 4 KiB per repetition, each appended to a new file and "
         f"fsynced, measured beside the inserts) this machine managed {fmt.num(e.median)} plain write + fsync pairs "
-        f"per second, {fmt.duration_us(1e6 / e.median)} each. The fsync chapter measures the same pair in runs of "
-        "its own, with other counts and at other moments on a disk whose speed drifts; its table of the runs "
-        "gives each figure and why they differ."
+        f"per second ({fmt.span(e.lo, e.hi)}, {fmt.count(e.runs, 'run')}), {fmt.duration_us(1e6 / e.median)} each."
+    )
+    why = (
+        "They are other runs: other files, another number of writes per run, another moment on a disk whose "
+        "speed drifts. The SQLite figures below are set beside this section's own baseline, measured in the "
+        "same session as the inserts."
+    )
+    if fsync_runs is None or fsync_runs.height == 0:
+        return (
+            f"{head} The fsync chapter measures the same pair in runs of its own, with other counts and at other "
+            f"moments; its table of the runs gives each of its figures. {why}"
+        )
+    rows = fsync_runs.sort("writes/s").to_dicts()
+
+    def est(row: dict) -> stats.Estimate:
+        return stats.Estimate(row["writes/s"], row["lo"], row["hi"], int(row["repetitions"]))
+
+    low, high = rows[0], rows[-1]
+    there = (
+        f"{fmt.num(low['writes/s'])} ({fmt.span(low['lo'], low['hi'])}, {low['prose']}) to "
+        f"{fmt.num(high['writes/s'])} ({fmt.span(high['lo'], high['hi'])}, {high['prose']})"
+        if len(rows) > 1
+        else f"{fmt.num(low['writes/s'])} ({fmt.span(low['lo'], low['hi'])}, {low['prose']})"
+    )
+    directions = {claims.compare(e, est(r)).direction for r in rows}
+    if directions == {claims.LOWER}:
+        where = " This run's interval lies below every one of them."
+    elif directions == {claims.HIGHER}:
+        where = " This run's interval lies above every one of them."
+    else:
+        where = ""
+    return (
+        f"{head} The fsync chapter's {fmt.count(len(rows), 'measurement')} of the same pair gave "
+        f"{there} per second at the median.{where} {why}"
     )
 
 
@@ -1000,7 +1057,8 @@ def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate 
     return f"A NORMAL commit, which does not flush at all, took {took} on average: here it was {words}."
 
 
-#: Why a FULL commit can beat the plain pair although it does more work: the two syncs differ.
+#: Why a FULL commit can beat the plain pair although it does more work, once a checkpoint
+#: has reset the log: the two syncs then differ.
 FULL_VERSUS_PLAIN = (
     "Both write and then sync, but not the same way. SQLite syncs its log with fdatasync, and once a "
     "checkpoint has reset the log it writes over blocks the file already holds, so a sync need not commit "
@@ -1009,16 +1067,66 @@ FULL_VERSUS_PLAIN = (
     "also ran at different moments, on a disk whose speed drifts."
 )
 
+#: SQLite's default page size and a WAL frame (a page and its 24-byte frame header), and the
+#: log size at which SQLite checkpoints by default (``PRAGMA wal_autocheckpoint``).
+PAGE_BYTES = 4096
+WAL_FRAME_BYTES = PAGE_BYTES + 24
+AUTOCHECKPOINT_PAGES = 1000
+
+
+def checkpoint_in_run(metrics: pl.DataFrame, synchronous: str = "full", batch_size: int = 1) -> bool | None:
+    """Whether SQLite's log reached the autocheckpoint (1,000 pages) during the runs of one
+    configuration (C API, 1,000-byte rows), from the database and log's size before the
+    final checkpoint (``db_plus_wal_bytes``): a log that never reached 1,000 frames holds
+    fewer than 1,000 frames' bytes, and a reset log is reused from its start, so its file
+    keeps the size it reached. None when the size was not stored."""
+    if metrics.height == 0 or "metric" not in metrics.columns:
+        return None
+    rows = metrics.filter(
+        (pl.col("metric") == "db_plus_wal_bytes")
+        & (pl.col("client") == C_API)
+        & (pl.col("synchronous") == synchronous)
+        & (pl.col("batch_size") == batch_size)
+        & (pl.col("row_size") == 1000)
+    )["value"].drop_nulls()
+    if rows.len() == 0:
+        return None
+    # without a checkpoint the database file holds at most its first page (WAL mode writes it)
+    return float(rows.min()) >= AUTOCHECKPOINT_PAGES * WAL_FRAME_BYTES + PAGE_BYTES
+
+
+def _full_versus_plain(checkpointed: bool | None) -> str:
+    """Why FULL can beat the plain pair: the reason that holds once a checkpoint reset the log
+    (`checkpointed`), and none where the log only grew (both then append and sync) or where
+    the run does not say."""
+    if checkpointed:
+        return FULL_VERSUS_PLAIN
+    if checkpointed is None:
+        return (
+            "Whether a checkpoint reset SQLite's log during these runs is not recorded, so this page cannot say "
+            "whether the two syncs did the same work, and does not explain the gap; the two also ran at different "
+            "moments, on a disk whose speed drifts."
+        )
+    return (
+        f"These runs never filled the log to the {fmt.exact(AUTOCHECKPOINT_PAGES)} pages that start a checkpoint, "
+        "so every FULL commit appended to a log that only grew, as the plain pair appends to a new file: both "
+        "extend a file and sync it, and this page has not found what makes the gap. The two also ran at different "
+        "moments, on a disk whose speed drifts."
+    )
+
 
 def full_commit_sentence(
     full: stats.Estimate | None,
     plain: stats.Estimate | None,
     batched: stats.Estimate | None,
     normal_batched: stats.Estimate | None,
+    checkpointed: bool | None = None,
 ) -> str:
     """FULL, one row per transaction, against the plain write + fsync of the same run;
     FULL batched against NORMAL batched. Words from ``claims.compare``; a reason only
-    where the work explains the direction."""
+    where the work explains the direction: where FULL was faster, the reused log's cheaper
+    sync only when a checkpoint reset the log in those runs (`checkpointed`, from
+    ``checkpoint_in_run``)."""
     if full is None:
         first = "With FULL, every commit waits for the disk; how long could not be measured here."
     else:
@@ -1035,7 +1143,7 @@ def full_commit_sentence(
         elif c.direction == claims.HIGHER:
             first += (
                 f", {claims.versus(c, 'the plain write + fsync', more='faster', less='slower')} of the "
-                f"baseline run. {FULL_VERSUS_PLAIN}"
+                f"baseline run. {_full_versus_plain(checkpointed)}"
             )
         else:
             words = claims.versus(c, "the plain write + fsync", more="faster", less="slower", same=SAME_SPEED)
@@ -1053,13 +1161,13 @@ def full_commit_sentence(
 
 
 def cost_cell(us: float | None) -> str:
-    """A client's added CPU time per row for a table: '0' for the C API itself, a
-    difference below zero 'none measured' (the sign of noise, not a client that saves time)."""
+    """A client's added CPU time per row for a table: 'baseline' for the C API itself, a
+    difference below zero 'none beyond noise' (the sign of noise, not a client that saves time)."""
     if us is None:
         return fmt.NA
     if us == 0:
-        return "0"
-    return "none measured" if us < 0 else fmt.num(us)
+        return "baseline"
+    return NONE_BEYOND_NOISE if us < 0 else fmt.num(us)
 
 
 def memory_estimate(client_metrics: pl.DataFrame, batch_size: int) -> stats.Estimate | None:
