@@ -260,7 +260,9 @@ def test_measure_on_a_tiny_profile(isolated: dict[str, Path]) -> None:
     matrix = storage_report.matrix_table(data.table(storage.MATRIX), direct=False)
     assert matrix.height == 19 and matrix["laptop MB/s"].null_count() == 0
     parallel = storage_report.parallel_table(data.table(storage.PARALLEL))
-    assert parallel["job"].unique(maintain_order=True).to_list() == [name for name, _, _ in storage.PARALLEL_JOBS]
+    assert parallel["job"].unique(maintain_order=True).to_list() == [
+        storage_report.job_words(name) for name, _, _ in storage.PARALLEL_JOBS
+    ]
     assert parallel["interval"].null_count() == 0 and (parallel["runs"] == 1).all()
     assert list(isolated["scratch"].iterdir()) == []
     assert (isolated["results"] / "test-machine" / "quick" / "storage" / f"{storage.MATRIX}.parquet").is_file()
@@ -425,7 +427,10 @@ def test_fsync_engines_sentence() -> None:
     faster = same | {("aio", True, "sequential"): (400.0, 450, 480)}
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(faster)))
     assert "aio sequential, O_DIRECT (450 against 110 MB/s) was faster than pwrite + fsync" in text
-    assert "in the other 7 pairs of rows the intervals overlap" in text and "does not find its cause" in text
+    assert "in the other 7 pairs of rows the intervals overlap" in text
+    assert "then a full fsync (pwrite and fsync; aio_write and aio_fsync with O_SYNC; io_uring's write linked" in text
+    assert "drift does not explain a gap whose intervals stay apart. It is an anomaly this page has not" in text
+    assert "too little to rely on" not in text
     both = faster | {("io_uring", False, "random"): (40.0, 45, 50), ("aio", False, "random"): (300.0, 310, 320)}
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(both)))
     assert "were faster than pwrite + fsync" in text and "; and " in text
@@ -508,15 +513,20 @@ def test_single_read_p50() -> None:
 
 def test_queue_depth_sentence() -> None:
     rising = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 70000}))
-    assert "One 4 KiB random read at a time gave 20,000" in rising and "still rising at 32" in rising
+    assert "One 4 KiB random read at a time gave 20,000 reads per second (19,400–20,600, 3 runs)." in rising
+    assert "still rising at 32, the largest depth measured: 70,000 per second (67,900–72,100, 3 runs)" in rising
+    assert "The p99 latency went from 100 µs (97–103 µs, 3 runs) at depth 1 to 3.2 ms (3.1–3.3 ms, 3 runs)" in rising
     assert "3.5× the single read's" in rising and "knee" in rising  # 'No knee within this range'
     knee = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 52000}))
     assert "stops rising clearly from 4 requests in flight" in knee and "extra requests mostly waited" in knee
-    assert "The best median, 52,000 per second at 32, is 2.6× the single read's rate." in knee
+    assert "The best median, 52,000 per second (50,400–53,600, 3 runs) at 32, is 2.6× the single read's rate." in knee
     assert "still rose" not in knee
     open_ = storage_report.queue_depth_sentence(_depths_spread({1: 20000, 4: 50000, 32: 90000}))
     assert "stops rising clearly from 4 requests in flight" in open_
-    assert "The medians still rose past it, from 50,000 per second at 4 to 90,000 at 32" in open_
+    assert (
+        "The medians still rose past it, from 50,000 per second (25,000–75,000, 3 runs) at 4 to 90,000 "
+        "(45,000–135,000, 3 runs) at 32"
+    ) in open_
     assert "this run cannot tell" in open_
     calm = storage_report.queue_depth_sentence(
         _depths({1: 20000, 4: 50000, 32: 52000}, {1: 100.0, 4: 100.0, 32: 100.0})
@@ -524,8 +534,10 @@ def test_queue_depth_sentence() -> None:
     assert "stops rising clearly" in calm and "mostly waited" not in calm
     flat = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 20100, 32: 19900}))
     assert "did not help beyond the intervals of the medians" in flat and "single read's" not in flat
+    assert "the best median was 20,100 per second (19,500–20,700, 3 runs) at 4 requests in flight" in flat
     collapse = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 10000}))
-    assert "peaked at 50,000 per second with 4 in flight" in collapse and "below half of that at 32" in collapse
+    assert "peaked at 50,000 per second (48,500–51,500, 3 runs) with 4 in flight" in collapse
+    assert "below half of that at 32" in collapse
     missing = storage_report.queue_depth_sentence(_depths(None))
     assert "could not run here (why)" in _shown(missing)
     assert storage_report.queue_depth_chart(_depths(None)).to_dict()["mark"]["type"] == "text"
@@ -618,7 +630,7 @@ def test_same_quantity_runs_and_sentence() -> None:
     assert table["MB/s"].to_list() == [650.0, 1000.0]
     text = storage_report.same_quantity_sentence(table)
     assert text.startswith("This chapter measures 1 quantity in more than one run")
-    assert "650 MB/s in the RAM against disk against 1,000 MB/s in the block-size sweep" in text
+    assert "650 MB/s in the RAM-against-disk runs against 1,000 MB/s in the block-size sweep" in text
     assert storage_report.same_quantity_sentence(table.clear()) == ""
     many = pl.concat([table, table.with_columns(pl.lit("other").alias("quantity"))])
     assert storage_report.same_quantity_sentence(many).startswith("This chapter measures 2 quantities in more than")
@@ -775,11 +787,30 @@ def test_random_read_sentence_reads_the_intervals() -> None:
     priced = storage_report.random_read_sentence(
         summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(3390, 3000, 3500, 3)
     )
-    assert "about 77.3 µs per read at this chapter's memcpy rate, explains only part of a gap of 446 µs" in priced
+    assert (
+        "the extra copy, at most about 77.3 µs per read at this chapter's memcpy rate (a buffer too large for "
+        "the CPU's caches, so a dearer copy), explains only part of a gap of 446 µs per read"
+    ) in priced
+    cached = storage_report.random_read_sentence(
+        summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(3390, 3000, 3500, 3), cached=R(11400, 5500, 12300, 3)
+    )
+    assert (
+        "the extra copy costs at most what a read the page cache answers took, about 23 µs per read (77.3 µs "
+        "at this chapter's memcpy rate, whose buffer is too large for the CPU's caches), which explains only "
+        "part of a gap of 446 µs per read"
+    ) in cached
+    alone = storage_report.random_read_sentence(
+        summary((258.0, 367, 508), (539.0, 977, 1200)), cached=R(11400, 5500, 12300, 3)
+    )
+    assert "about 23 µs per read, which explains only part of" in alone and "memcpy" not in alone
+    dear = storage_report.random_read_sentence(
+        summary((258.0, 367, 508), (539.0, 977, 1200)), cached=R(500, 450, 550, 3)
+    )
+    assert "could explain most of a gap" in dear
     most = storage_report.random_read_sentence(
         summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(500, 450, 550, 3)
     )
-    assert "explains most of a gap" in most
+    assert "could explain most of a gap" in most
     unclear = storage_report.random_read_sentence(summary((300.0, 367, 900), (539.0, 977, 1200)))
     assert "not clearly faster or slower than with O_DIRECT (977 MB/s)" in unclear and "copy" not in unclear
     faster = storage_report.random_read_sentence(summary((1800.0, 2000, 2200), (539.0, 977, 1200)))
@@ -791,15 +822,16 @@ def test_random_read_sentence_reads_the_intervals() -> None:
 def test_queue_depth_sentence_sets_the_average_read_beside_the_median() -> None:
     text = storage_report.queue_depth_sentence(_depths_spread({1: 8000, 4: 20000}))
     assert text.startswith(
-        "One 4 KiB random read at a time gave 8,000 reads per second, 125 µs each on average; the median read "
-        "took 100 µs, and the slow ones weigh in the average."
+        "One 4 KiB random read at a time gave 8,000 reads per second (4,000–12,000, 3 runs), 125 µs each on "
+        "average; the median read took 100 µs (50–150 µs, 3 runs), and the slow ones weigh in the average."
     )
     no_p50 = _depths_spread({1: 8000, 4: 20000}).filter(pl.col("metric") != "p50")
     assert storage_report.queue_depth_sentence(no_p50).startswith(
-        "One 4 KiB random read at a time gave 8,000 reads per second."
+        "One 4 KiB random read at a time gave 8,000 reads per second (4,000–12,000, 3 runs)."
     )
     even = storage_report.queue_depth_sentence(_depths_spread({1: 10000, 4: 20000}))
-    assert "100 µs each on average; the median read took 100 µs." in even and "weigh" not in even
+    assert "100 µs each on average; the median read took 100 µs (50–150 µs, 3 runs)." in even
+    assert "weigh" not in even
 
 
 def test_interval_cell_writes_a_shared_unit_once() -> None:
@@ -807,3 +839,91 @@ def test_interval_cell_writes_a_shared_unit_once() -> None:
     assert storage_report.interval_cell("192 µs", "17.6 ms", "unstable: ±498 %") == "192 µs–17.6 ms; unstable: ±498 %"
     assert storage_report.interval_cell(677.0, 1140.0) == "677–1,140"
     assert storage_report.interval_cell(None, 1.0) is None
+
+
+def _io_rows(case: dict, values: tuple[float, ...], **extra: object) -> list[dict]:
+    return [{**case, **extra, "repetition": r, "metric": "mb_per_s", "value": v} for r, v in enumerate(values)]
+
+
+def test_same_quantity_runs_find_every_shared_case_from_its_parameters() -> None:
+    io = {"engine": "io_uring", "pattern": "sequential", "op": "read", "fsync": False, "direct": True,
+          "cache": "n/a", "block_size": 262144, "queue_depth": 1}  # fmt: skip
+    matrix = _metrics(_io_rows(io, (700.0, 775, 900)) + _io_rows(io | {"engine": "aio"}, (900.0, 1000, 1100)))
+    fio = _metrics(_io_rows(io, (500.0, 614, 800), tool="howfast") + _io_rows(io, (1.0, 2, 3), tool="fio"))
+    deep = io | {"pattern": "random", "block_size": 4096, "queue_depth": 32}
+    qd = _metrics(_io_rows(deep, (160.0, 180, 330)))
+    fio = pl.concat([fio, _metrics(_io_rows(deep, (85.0, 158, 208), tool="howfast"))], how="diagonal_relaxed")
+    write = {"op": "write", "block_size": 1048576}
+    ram = _metrics([{"medium": "disk", "what": "write", "repetition": r, "metric": "mb_per_s", "value": v}
+                    for r, v in enumerate((271.0, 659, 664))])  # fmt: skip
+    sweep = _metrics(_io_rows(write, (996.0, 1270, 1530)))
+    empty = pl.DataFrame()
+    table = storage_report.same_quantity_runs(ram, matrix, empty, sweep, fio, target=0.1, queue_depth=qd)
+    assert table.select("quantity", "run", "MB/s", "runs").rows() == [
+        ("sync sequential write, 1 MiB, O_DIRECT", "RAM against disk", 659.0, 3),
+        ("sync sequential write, 1 MiB, O_DIRECT", "block-size sweep", 1270.0, 3),
+        ("io_uring sequential read, 256 KiB, O_DIRECT", "engine matrix", 775.0, 3),
+        ("io_uring sequential read, 256 KiB, O_DIRECT", "our half of the fio cross-check", 614.0, 3),
+        ("io_uring random read, 4 KiB, QD 32, O_DIRECT", "queue-depth sweep", 180.0, 3),
+        ("io_uring random read, 4 KiB, QD 32, O_DIRECT", "our half of the fio cross-check", 158.0, 3),
+    ]  # aio ran in one run only, and fio's own runs are not ours: neither is listed
+    text = storage_report.same_quantity_sentence(table)
+    assert text.startswith("This chapter measures 3 quantities in more than one run. The widest gap: sync "
+                           "sequential write, 1 MiB, O_DIRECT, 659 MB/s in the RAM-against-disk runs against "
+                           "1,270 MB/s in the block-size sweep, and their intervals do not overlap")  # fmt: skip
+    assert storage_report.same_quantity_runs(empty, empty, empty, empty, empty).height == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ({"engine": "sync", "pattern": "sequential", "op": "write", "fsync": True, "direct": False, "cache": "n/a",
+          "block_size": 262144, "queue_depth": 1}, "sync sequential write + fsync, 256 KiB, buffered"),
+        ({"engine": "sync", "pattern": "sequential", "op": "read", "fsync": False, "direct": False, "cache": "warm",
+          "block_size": 262144, "queue_depth": 1}, "sync sequential read, 256 KiB, page cache"),
+        ({"engine": "io_uring", "pattern": "random", "op": "write", "fsync": False, "direct": True, "cache": "n/a",
+          "block_size": 4096, "queue_depth": 8}, "io_uring random write, 4 KiB, QD 8, O_DIRECT"),
+    ],
+)  # fmt: skip
+def test_quantity_words(key: dict, words: str) -> None:
+    assert storage_report.quantity_words(key) == words
+
+
+def test_ram_vs_disk_chart_rules_only_this_machines_bars() -> None:
+    rows = [{"medium": m, "what": w, "repetition": r, "metric": "mb_per_s", "value": v}
+            for m, w, values in (("ram", "copy", (2720.0, 3390, 4050)), ("disk", "read", (379.0, 656, 943)))
+            for r, v in enumerate(values)]  # fmt: skip
+    frame = storage_report.ram_vs_disk(_metrics(rows))
+    ours = frame.filter(pl.col("this_machine"))
+    assert ours.select("label", "lo", "hi", "repetitions").sort("label").rows() == [
+        ("here: RAM, memcpy", 2720.0, 4050.0, 3),
+        ("here: disk read, O_DIRECT", 379.0, 943.0, 3),
+    ]
+    assert frame.filter(~pl.col("this_machine"))["lo"].null_count() == frame.filter(~pl.col("this_machine")).height
+    spec = storage_report.ram_vs_disk_chart(frame).to_dict()
+    rule = spec["layer"][-1]
+    assert rule["mark"]["type"] == "rule" and rule["encoding"]["x2"]["field"] == "hi"
+
+
+def test_block_size_chart_labels_every_size() -> None:
+    rows = [{"op": op, "block_size": bs, "repetition": r, "metric": m, "value": v}
+            for op in ("read", "write") for bs in (4096, 1 << 20, 4 << 20) for m in ("mb_per_s", "ops_per_s")
+            for r, v in enumerate((1.0, 2.0, 3.0))]  # fmt: skip
+    spec = storage_report.block_size_chart(_metrics(rows)).to_dict()
+    for part in spec["vconcat"]:
+        axis = part["layer"][0]["encoding"]["x"]["axis"]
+        assert axis["values"] == [4096, 1 << 20, 4 << 20] and axis["labelOverlap"] is False
+        assert axis["labelFlush"] is False and "MiB" in axis["labelExpr"]
+
+
+def test_matrix_rows_name_a_write_without_fsync_plainly() -> None:
+    rows = _metrics(_io_rows({"engine": "io_uring", "pattern": "sequential", "op": "write", "fsync": False,
+                              "direct": False, "block_size": 262144}, (1.0, 2.0, 3.0)))  # fmt: skip
+    rows = pl.concat([rows, rows.with_columns(pl.col("metric").replace({"mb_per_s": "ops_per_s"}))])
+    assert storage_report.matrix_table(rows, direct=False)["row"].to_list() == ["io_uring sequential write"]
+
+
+def test_job_words_drop_the_seeds_minus_fsync() -> None:
+    assert storage_report.job_words("sync sequential write - fsync") == "sync sequential write"
+    assert storage_report.job_words("sync readwrite + fsync") == "sync readwrite + fsync"
+    assert "sync readwrite" in storage_report.seed_parallel()["job"].to_list()

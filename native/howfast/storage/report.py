@@ -37,13 +37,14 @@ MEDIUM_NAMES = {
 
 
 def _row_label(with_size: bool = True) -> pl.Expr:
-    """'io_uring random write + fsync', plus the block size when it is not 256 KiB."""
+    """'io_uring random write + fsync' ('... write' without the fsync: a '- fsync' would wrap in a
+    chart's label as a hyphen), plus the block size when it is not 256 KiB."""
     what = (
         pl.when(pl.col("op") == "read")
         .then(pl.lit("read"))
         .when(pl.col("fsync"))
         .then(pl.lit("write + fsync"))
-        .otherwise(pl.lit("write - fsync"))
+        .otherwise(pl.lit("write"))
     )
     kib = pl.col("block_size") // 1024
     size = (
@@ -204,7 +205,9 @@ def page_cache_rows(metrics: pl.DataFrame, target: float | None = None) -> pl.Da
 
 
 def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
-    """MB/s of a memory copy and of O_DIRECT sequential disk I/O, beside the seed's ladder."""
+    """MB/s of a memory copy and of O_DIRECT sequential disk I/O (the median, with the
+    interval of that median as ``lo``, ``hi`` and its ``repetitions``), beside the seed's
+    ladder (printed figures: no interval)."""
     s = stats.summarize(metrics, ["medium", "what"]).filter(pl.col("metric") == "mb_per_s")
     ours = s.select(
         pl.concat_str(
@@ -215,6 +218,9 @@ def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
         ).alias("label"),
         pl.col("median").alias("mb_per_s"),
         pl.lit(True).alias("this_machine"),
+        pl.col("lo").cast(pl.Float64),
+        pl.col("hi").cast(pl.Float64),
+        pl.col("repetitions").cast(pl.Int64),
     )
     ladder = reference.load("system").filter(
         (pl.col("benchmark") == "memory_hierarchy")
@@ -227,7 +233,25 @@ def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
         (pl.col("value") * pl.col("unit").replace_strict(factor, return_dtype=pl.Float64)).alias("mb_per_s"),
         pl.lit(False).alias("this_machine"),
     )
-    return pl.concat([ours, theirs])
+    return pl.concat([ours, theirs], how="diagonal_relaxed")
+
+
+def ram_vs_disk_chart(frame: pl.DataFrame, title: str = "Higher is faster") -> alt.TopLevelMixin:
+    """``charts.versus`` of ``ram_vs_disk``, with a black rule over the interval of each of
+    this machine's medians (the seed's printed figures get none)."""
+    chart = charts.versus(frame, label="label", value="mb_per_s", unit="MB/s", title=title)
+    spans = (
+        frame.filter(pl.col("this_machine") & pl.col("lo").is_not_null()) if "lo" in frame.columns else frame.clear()
+    )
+    if spans.height == 0:
+        return chart
+    sort = frame.sort("mb_per_s")["label"].to_list()
+    rule = (
+        alt.Chart(spans)
+        .mark_rule(color="black", strokeWidth=1.5)
+        .encode(y=alt.Y("label:N", sort=sort), x=alt.X("lo:Q"), x2=alt.X2("hi:Q"))
+    )
+    return chart + rule
 
 
 def block_size_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
@@ -251,6 +275,12 @@ def queue_depth_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
     return s.with_columns(direction=pl.concat_str(pl.lit("4 KiB random "), pl.col("op")))
 
 
+def job_words(name: str) -> str:
+    """A parallel job's name in the matrix's words: 'sync sequential write' for the seed's
+    'sync sequential write - fsync' (a '- fsync' reads as a hyphen where it wraps)."""
+    return name.replace(" - fsync", "")
+
+
 #: The latency percentiles of the parallel-jobs table, in the seed's order.
 PERCENTILES = ("p50", "p90", "p99", "p99.99")
 
@@ -262,7 +292,7 @@ def parallel_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
     run count. A long table: eight figures with intervals in one line do not fit the page."""
     by = ["op", "fsync"]
     s = stats.summarize(metrics, by)
-    names = {(op, fsync): name for name, op, fsync in PARALLEL_JOBS}
+    names = {(op, fsync): job_words(name) for name, op, fsync in PARALLEL_JOBS}
     rows = []
     cases = metrics.filter(pl.col("metric") != "unsupported").select(by).unique(maintain_order=True)
     for op, fsync in cases.iter_rows():
@@ -415,7 +445,10 @@ def seed_parallel() -> pl.DataFrame:
         .group_by(["machine", "job"], maintain_order=True)
         .agg(pl.col("shown").str.join(" / ").alias("MB/s"))
     )
-    return lat.join(mb, on=["machine", "job"]).select("machine", "job", "p50", "p90", "p99", "p99.99", "MB/s")
+    joined = lat.join(mb, on=["machine", "job"]).with_columns(
+        pl.col("job").map_elements(job_words, return_dtype=pl.String)
+    )
+    return joined.select("machine", "job", "p50", "p90", "p99", "p99.99", "MB/s")
 
 
 def _fio_size() -> pl.Expr:
@@ -476,6 +509,12 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
     )
     keep = ["row", "howfast MB/s", "fio MB/s", FIO_RATIO, "verdict", "rounds", "mean latency, howfast / fio", "note"]
     return table.select([c for c in keep if c in table.columns])
+
+
+#: ``fio_table`` in two tables narrow enough for the column (``fsync.report.split_table``):
+#: each side's MB/s with the rounds, then the per-round ratios and the verdict.
+FIO_FIGURES = ["howfast MB/s", "fio MB/s", "rounds"]
+FIO_RATIOS = [FIO_RATIO, "verdict", "mean latency, howfast / fio"]
 
 
 # --- What the chapter says: the sentences whose wording depends on what was measured ---
@@ -651,10 +690,14 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
         said.append(f"{_listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
     rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the intervals overlap" if overlap else ""
     return (
-        f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine ends in "
-        "the same work, a write and then an fsync that waits for the device (aio's helper thread and io_uring's "
-        "kernel worker call the same fsync), so the engine does not explain a gap of that size; this page does "
-        "not find its cause, and one quick run on a shared virtual disk is too little to rely on it."
+        f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine issues "
+        "the same calls at queue depth 1: a write to a new file opened with the same flags, then a full fsync "
+        "(pwrite and fsync; aio_write and aio_fsync with O_SYNC; io_uring's write linked to an fsync without its "
+        "datasync flag), the next write only after it. The cases run in rounds, one run of each case per round, "
+        "each engine's write + fsync right after its write without one, so a slow minute of the disk falls on every "
+        "engine alike and drift does not explain a gap whose intervals stay apart. It is an anomaly this page has "
+        "not explained; where the fsync runs in another thread (glibc's aio helper, io_uring's kernel worker) is "
+        "one difference left to test."
     )
 
 
@@ -733,12 +776,15 @@ def page_cache_sentence(
     return f"{first} {second}"
 
 
-def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None) -> str:
+def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None, cached: Rate | None = None) -> str:
     """Random 256 KiB reads (sync engine) through the page cache against O_DIRECT, from
     ``claims.compare`` on the matrix's intervals (`summary`: ``stats.summarize`` by ``CASE``):
     read-ahead has no sequence to follow, so the words say what the runs showed. Where the
-    buffered reads were slower, the extra copy's share of the gap is priced at the chapter's
-    memcpy rate (`memcpy`, MB/s), so the copy is not offered as the cause of a gap it cannot fill."""
+    buffered reads were slower, the extra copy's share of the gap is priced at the rate of a
+    read the page cache answers (`cached`, MB/s: the same copy into the same small buffer,
+    with its system call, so at most what the copy costs), and beside it at the chapter's
+    memcpy rate (`memcpy`, a buffer too large for the CPU's caches, so a dearer copy), so the
+    copy is not offered as the cause of a gap it cannot fill."""
     block = 262144
     where = {"engine": "sync", "pattern": "random", "op": "read", "fsync": False, "block_size": block}
     try:
@@ -756,14 +802,29 @@ def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None) -> s
     words = _versus(buffered, direct, f"with O_DIRECT ({fmt.num(direct.median)} MB/s)")
     if outcome == "slower":
         gap = block / buffered.median - block / direct.median  # µs per read (MB/s = bytes per µs)
-        if memcpy is None:
+        if cached is not None and cached.median > 0:
+            per_read = block / cached.median
+            share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
+            dearer = (
+                ""
+                if memcpy is None or memcpy.median <= 0
+                else f" ({fmt.duration_us(block / memcpy.median)} at this chapter's memcpy rate, whose buffer is too "
+                "large for the CPU's caches)"
+            )
+            copy = (
+                f"the extra copy costs at most what a read the page cache answers took, about "
+                f"{fmt.duration_us(per_read)} per read{dearer}, which {share} a gap of {fmt.duration_us(gap)} "
+                "per read, and this page does not measure the rest"
+            )
+        elif memcpy is None:
             copy = "the extra copy is one cost, and this page does not measure how much of the gap it explains"
         else:
             per_read = block / memcpy.median
-            share = "explains most of" if per_read >= gap / 2 else "explains only part of"
+            share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
             copy = (
-                f"the extra copy, about {fmt.duration_us(per_read)} per read at this chapter's memcpy rate, "
-                f"{share} a gap of {fmt.duration_us(gap)} per read, and this page does not measure the rest"
+                f"the extra copy, at most about {fmt.duration_us(per_read)} per read at this chapter's memcpy rate "
+                f"(a buffer too large for the CPU's caches, so a dearer copy), {share} a gap of "
+                f"{fmt.duration_us(gap)} per read, and this page does not measure the rest"
             )
         return (
             f"{head}, {words}. With no sequence to follow, read-ahead has nothing to offer; {copy} (a read-ahead "
@@ -839,6 +900,19 @@ def single_read_p50(metrics: pl.DataFrame) -> float | None:
     return next((e.median for x, e in points if x == 1), None)
 
 
+def _spanned(e: stats.Estimate | None, unit: str = "", show=fmt.num) -> str:
+    """A figure for the prose with the interval of its median and its run count:
+    '8,250 reads per second (6,100–9,000, 3 runs)'; '55.1 µs (50.2–60.3 µs, 3 runs)'."""
+    if e is None:
+        return fmt.NA
+    head = f"{show(e.median)} {unit}".rstrip()
+    if e.runs <= 1 and e.lo == e.hi:
+        return f"{head} (1 run)"
+    if show(e.lo) == show(e.hi):
+        return f"{head} (no spread, {fmt.count(e.runs, 'run')})"
+    return f"{head} ({interval_cell(show(e.lo), show(e.hi))}, {fmt.count(e.runs, 'run')})"
+
+
 def queue_depth_sentence(metrics: pl.DataFrame) -> str:
     """What more requests in flight bought for 4 KiB random reads: the shape from
     ``claims.curve`` over the depths' intervals, and what the p99 did."""
@@ -851,38 +925,39 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         )
     (d1, one), (dn, last) = points[0], points[-1]
     p50_one = next((e.median for x, e in _points(metrics, "queue_depth", "p50", op="read") if x == 1), None)
+    p50_at_one = next((e for x, e in _points(metrics, "queue_depth", "p50", op="read") if x == 1), None)
     if d1 == 1 and p50_one is not None and one.median > 0:
         mean = 1e6 / one.median
         weigh = ", and the slow ones weigh in the average" if mean > 1.1 * p50_one else ""
         start = (
-            f"One 4 KiB random read at a time gave {fmt.num(one.median)} reads per second, "
-            f"{fmt.duration_us(mean)} each on average; the median read took {fmt.duration_us(p50_one)}{weigh}."
+            f"One 4 KiB random read at a time gave {_spanned(one, 'reads per second')}, "
+            f"{fmt.duration_us(mean)} each on average; the median read took "
+            f"{_spanned(p50_at_one, show=fmt.duration_us)}{weigh}."
         )
     elif d1 == 1:
-        start = f"One 4 KiB random read at a time gave {fmt.num(one.median)} reads per second."
+        start = f"One 4 KiB random read at a time gave {_spanned(one, 'reads per second')}."
     else:
-        start = (
-            f"With {fmt.exact(int(d1))} 4 KiB random reads in flight the device gave {fmt.num(one.median)} per second."
-        )
+        start = f"With {fmt.exact(int(d1))} 4 KiB random reads in flight the device gave {_spanned(one, 'per second')}."
     shape = claims.curve(points)
     best_x, best = max(points, key=lambda p: p[1].median)
     p99 = _points(metrics, "queue_depth", "p99", op="read")
     tail = ""
     if len(p99) >= 2:
         tail = (
-            f" The p99 latency went from {fmt.duration_us(p99[0][1].median)} at depth {fmt.exact(int(p99[0][0]))} "
-            f"to {fmt.duration_us(p99[-1][1].median)} at {fmt.exact(int(p99[-1][0]))}."
+            f" The p99 latency went from {_spanned(p99[0][1], show=fmt.duration_us)} at depth "
+            f"{fmt.exact(int(p99[0][0]))} to {_spanned(p99[-1][1], show=fmt.duration_us)} at "
+            f"{fmt.exact(int(p99[-1][0]))}."
         )
     if shape.kind == "flat" or len(points) < 2:
         return (
             f"{start} More in flight did not help beyond the intervals of the medians: the best median was "
-            f"{fmt.num(best.median)} per second at {fmt.count(int(best_x), 'request')} in flight.{tail}"
+            f"{_spanned(best, 'per second')} at {fmt.count(int(best_x), 'request')} in flight.{tail}"
         )
     gain = f"{fmt.ratio_of(best.median, one.median)} the single read's rate"
     if shape.kind == "rising":
         return (
             f"{start} With more in flight the device works on several at once, and the rate was still rising at "
-            f"{fmt.exact(int(dn))}, the largest depth measured: {fmt.num(last.median)} per second, "
+            f"{fmt.exact(int(dn))}, the largest depth measured: {_spanned(last, 'per second')}, "
             f"{fmt.ratio_of(last.median, one.median)} the single read's. No knee within this range.{tail}"
         )
     if shape.kind == "knee":
@@ -898,19 +973,19 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         at_x = next((e for x, e in points if x == shape.x), None)
         if at_x is not None and best_x > shape.x and best.median > at_x.median * claims.SAME:
             settled = (
-                f" The medians still rose past it, from {fmt.num(at_x.median)} per second at {fmt.exact(int(shape.x))} "
-                f"to {fmt.num(best.median)} at {fmt.exact(int(best_x))} ({gain}), but within the intervals of the "
+                f" The medians still rose past it, from {_spanned(at_x, 'per second')} at {fmt.exact(int(shape.x))} "
+                f"to {_spanned(best)} at {fmt.exact(int(best_x))} ({gain}), but within the intervals of the "
                 "medians: whether the device levels off there, this run cannot tell."
             )
         else:
-            settled = f" The best median, {fmt.num(best.median)} per second at {fmt.exact(int(best_x))}, is {gain}."
+            settled = f" The best median, {_spanned(best, 'per second')} at {fmt.exact(int(best_x))}, is {gain}."
         return (
             f"{start} With more in flight the device works on several at once: the rate stops rising clearly from "
             f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue's interval lay clearly above "
             f"that depth's.{settled}{waiting}{tail}"
         )
     return (
-        f"{start} The rate peaked at {fmt.num(best.median)} per second with {fmt.exact(int(shape.peak_x))} in flight "
+        f"{start} The rate peaked at {_spanned(best, 'per second')} with {fmt.exact(int(shape.peak_x))} in flight "
         f"({gain}) and fell below half of that at {fmt.exact(int(shape.x))}.{tail}"
     )
 
@@ -942,18 +1017,45 @@ def block_size_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
     mb = block_size_curves(metrics, "mb_per_s")
     if mb.height == 0:
         return charts.unavailable(charts.reasons(metrics))
-    x = "block size (KiB, log scale)"
+    # x in bytes, labelled as sizes ('4 MiB', not '4,096' KiB)
+    x = "block size (log scale)"
     return _side_by_side(
-        charts.lines(mb, x="kib", y="median", color="direction", x_title=x, y_title="MB/s (log scale)"),
-        charts.lines(
-            block_size_curves(metrics, "ops_per_s"),
-            x="kib",
-            y="median",
-            color="direction",
-            x_title=x,
-            y_title="I/Os per second (log scale)",
+        _every_x_label(
+            charts.lines(
+                mb,
+                x="block_size",
+                y="median",
+                color="direction",
+                x_title=x,
+                y_title="MB/s (log scale)",
+                x_labels=charts.SIZE_LABEL,
+            )  # fmt: skip
+        ),
+        _every_x_label(
+            charts.lines(
+                block_size_curves(metrics, "ops_per_s"),
+                x="block_size",
+                y="median",
+                color="direction",
+                x_title=x,
+                y_title="I/Os per second (log scale)",
+                x_labels=charts.SIZE_LABEL,
+            )
         ),
     )
+
+
+def _every_x_label(chart: alt.LayerChart) -> alt.LayerChart:
+    """``charts.lines`` with every x tick labelled: its flush first and last labels and its
+    greedy overlap test dropped the last size (4 MiB) of eleven ticks in the column's width,
+    so the labels are centred on their ticks and none is hidden. (The shared chart could do
+    this itself where its ticks are few enough to fit.)"""
+    chart = chart.copy(deep=True)
+    for layer in chart.layer:
+        x = layer["encoding"]["x"]
+        axis = x["axis"]
+        x["axis"] = alt.Axis(values=axis["values"], labelExpr=axis["labelExpr"], labelFlush=False, labelOverlap=False)
+    return chart
 
 
 def queue_depth_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
@@ -1005,23 +1107,48 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
     return crosscheck_sentence(labelled, "mb_per_s", {}, per="I/O")
 
 
-#: The runs of this chapter that measure the same quantity, and what each one did.
-SAME_QUANTITY = {
-    "read_1m": "O_DIRECT sequential read, 1 MiB blocks, one at a time",
-    "read_256k": "O_DIRECT sequential read, 256 KiB blocks, one at a time",
-    "fsync_256k": "buffered sequential write + fsync, 256 KiB blocks",
-}
+#: The key of a quantity this chapter can measure in more than one run: one case of the loop.
+SAME_KEY = ("engine", "pattern", "op", "fsync", "direct", "cache", "block_size", "queue_depth")
+#: What a case is when a run's table does not carry the column (one at a time, sync engine).
+SAME_DEFAULTS = {"engine": "sync", "pattern": "sequential", "fsync": False, "direct": True, "cache": "n/a",
+                 "queue_depth": 1}  # fmt: skip
 
 
-def _runs_of(metrics: pl.DataFrame, **where: object) -> list[float]:
-    rows = metrics.filter(pl.col("metric") == "mb_per_s") if metrics.height and "metric" in metrics.columns else None
-    if rows is None:
+def quantity_words(key: dict) -> str:
+    """'sync sequential read, 1 MiB, O_DIRECT' (', QD 32' past one in flight; 'page cache'
+    for a read the cache answers): one case of the loop as the same-quantity table names
+    it, in the words of the fio cross-check's rows."""
+    op = key["op"] if key["op"] == "read" else ("write + fsync" if key["fsync"] else "write")
+    mode = "O_DIRECT" if key["direct"] else "buffered"
+    if not key["direct"] and key["op"] == "read" and key.get("cache") == "warm":
+        mode = "page cache"
+    depth = "" if int(key["queue_depth"]) == 1 else f", QD {fmt.exact(int(key['queue_depth']))}"
+    return f"{key['engine']} {key['pattern']} {op}, {fmt.size(int(key['block_size']))}{depth}, {mode}"
+
+
+def _case_runs(metrics: pl.DataFrame | None, run: str, fixed: dict | None = None) -> list[tuple[tuple, str, list]]:
+    """Per case of `metrics` (its MB/s rows; our loop's only, in a cross-check): the case's
+    ``SAME_KEY`` (columns the table lacks from `fixed`, then ``SAME_DEFAULTS``), `run`, and
+    the MB/s of each repetition."""
+    if metrics is None or metrics.height == 0 or "metric" not in metrics.columns:
         return []
-    for key, value in where.items():
-        if key not in rows.columns:
-            return []
-        rows = rows.filter(pl.col(key) == value)
-    return rows["value"].drop_nulls().to_list()
+    rows = metrics.filter(pl.col("metric") == "mb_per_s")
+    if "tool" in rows.columns:
+        rows = rows.filter(pl.col("tool") == "howfast")
+    fixed = fixed or {}
+    present = [k for k in SAME_KEY if k in rows.columns and k not in fixed]
+    out = []
+    groups = rows.group_by(present, maintain_order=True) if present else [((), rows)]
+    for values, part in groups:
+        key = dict(SAME_DEFAULTS) | fixed | dict(zip(present, values if isinstance(values, tuple) else (values,)))
+        if "op" not in key or "block_size" not in key:
+            continue
+        if key["direct"] or key["op"] != "read":
+            key["cache"] = "n/a"
+        runs = part["value"].drop_nulls().to_list()
+        if runs:
+            out.append((tuple(key[k] for k in SAME_KEY), run, runs))
+    return out
 
 
 def same_quantity_runs(
@@ -1031,44 +1158,53 @@ def same_quantity_runs(
     sweep: pl.DataFrame,
     fio: pl.DataFrame,
     target: float | None = None,
+    *,
+    queue_depth: pl.DataFrame | None = None,
+    large_block: int = 1 << 20,
 ) -> pl.DataFrame:
-    """Each quantity this chapter measures in more than one run: per run, MB/s (median),
-    the interval of that median (with the unstable mark past ±`target`) and the run count.
-    The runs differ in file size, repetitions and moment, which is why their figures differ."""
-    seq_read = {"op": "read", "pattern": "sequential", "direct": True, "queue_depth": 1}
-    plan = [
-        ("read_1m", "RAM against disk", _runs_of(ram, medium="disk", what="read")),
-        ("read_1m", "block-size sweep", _runs_of(sweep, op="read", block_size=1048576)),
-        ("read_256k", "engine matrix (sync engine)",
-         _runs_of(matrix, engine="sync", fsync=False, block_size=262144, **seq_read)),
-        ("read_256k", "page-cache table", _runs_of(page_cache, direct=True)),
-        ("read_256k", "block-size sweep", _runs_of(sweep, op="read", block_size=262144)),
-        ("read_256k", "our half of the fio cross-check",
-         _runs_of(fio, engine="sync", tool="howfast", fsync=False, block_size=262144, **seq_read)),
-        ("fsync_256k", "engine matrix (sync engine)",
-         _runs_of(matrix, engine="sync", op="write", pattern="sequential", fsync=True, direct=False,
-                  block_size=262144)),
-        ("fsync_256k", "our half of the fio cross-check",
-         _runs_of(fio, engine="sync", tool="howfast", op="write", pattern="sequential", fsync=True, direct=False,
-                  block_size=262144)),
-    ]  # fmt: skip
+    """Each quantity this chapter measures in more than one run, found from the cases'
+    parameters (engine, pattern, op, fsync, O_DIRECT, cache, block size, queue depth): per
+    run, MB/s (median), the interval of that median (with the unstable mark past ±`target`)
+    and the run count. `ram`'s disk cases are sync O_DIRECT sequential I/O of `large_block`
+    bytes; the fio cross-check gives our loop's half only. The runs differ in file size,
+    repetitions and moment, which is why their figures differ."""
+    ram_cases = []
+    if ram is not None and ram.height and "medium" in ram.columns:
+        for what in ("read", "write"):
+            disk = ram.filter((pl.col("medium") == "disk") & (pl.col("what") == what))
+            ram_cases += _case_runs(disk.drop("medium", "what"), "RAM against disk",
+                                    {"op": what, "block_size": large_block, "engine": "sync",
+                                     "pattern": "sequential", "direct": True})  # fmt: skip
+    found = [
+        *ram_cases,
+        *_case_runs(matrix, "engine matrix"),
+        *_case_runs(page_cache, "page-cache table"),
+        *_case_runs(sweep, "block-size sweep"),
+        *_case_runs(queue_depth, "queue-depth sweep"),
+        *_case_runs(fio, "our half of the fio cross-check"),
+    ]
+    sources: dict[tuple, set[str]] = {}
+    for key, run, _ in found:
+        sources.setdefault(key, set()).add(run)
+    order = [k for k in dict.fromkeys(key for key, _, _ in found) if len(sources[k]) > 1]
     rows = []
-    for key, run, values in plan:
-        if not values:
-            continue
-        lo, hi, level = stats.median_interval(values)
-        e = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
-        rows.append(
-            {
-                "quantity": SAME_QUANTITY[key],
-                "run": run,
-                "MB/s": e.median,
-                "interval": interval_cell(lo, hi, stats.stability(e, target)),
-                "runs": len(values),
-                "lo": lo,
-                "hi": hi,
-            }
-        )
+    for key in order:
+        for k, run, values in found:
+            if k != key:
+                continue
+            lo, hi, level = stats.median_interval(values)
+            e = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
+            rows.append(
+                {
+                    "quantity": quantity_words(dict(zip(SAME_KEY, key))),
+                    "run": run,
+                    "MB/s": e.median,
+                    "interval": interval_cell(lo, hi, stats.stability(e, target)),
+                    "runs": len(values),
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
     schema = {
         "quantity": pl.String,
         "run": pl.String,
@@ -1078,10 +1214,11 @@ def same_quantity_runs(
         "lo": pl.Float64,
         "hi": pl.Float64,
     }
-    table = pl.DataFrame(rows, schema=schema)
-    counts = table.group_by("quantity").len()
-    shared = counts.filter(pl.col("len") > 1)["quantity"].to_list()
-    return table.filter(pl.col("quantity").is_in(shared))
+    return pl.DataFrame(rows, schema=schema)
+
+
+#: The same-quantity table's runs as a sentence names them, where 'the' + the run reads badly.
+SAME_RUN_PROSE = {"RAM against disk": "the RAM-against-disk runs"}
 
 
 def same_quantity_sentence(table: pl.DataFrame) -> str:
@@ -1111,7 +1248,7 @@ def same_quantity_sentence(table: pl.DataFrame) -> str:
     lo, hi = ordered.row(0, named=True), ordered.row(-1, named=True)
 
     def named(run: str) -> str:
-        return run if run.startswith("our ") else f"the {run}"
+        return SAME_RUN_PROSE.get(run, run if run.startswith("our ") else f"the {run}")
 
     def est(row: dict) -> stats.Estimate | None:
         if row.get("lo") is None or row.get("hi") is None:
