@@ -301,7 +301,8 @@ def test_four_kib_sentence_tells_runs_of_one_layout_apart() -> None:
     ("p50", "rows", "expected"),
     [
         (E(939, 900, 1000), [("latency", 469, 374, 555, 400), ("block_sizes", 926, 886, 1080, 100)],
-         ["took about 939 µs at the median (900 µs–1 ms)", "the chapter's 2 measurements of it made 469 to 926",
+         ["took about 939 µs at the median (900 µs–1 ms)",
+          "the chapter's 2 measurements of the pair (all appending) made 469 to 926",
           "to 80 million a day"]),
         (E(939, 900, 1000), [("latency", 469, 374, 555, 400)], ["its measurement made 469 durable writes per second"]),
         (None, [("latency", 469, 374, 555, 400)], ["one durable 4 KiB write at a time: its measurement made 469"]),
@@ -512,9 +513,15 @@ def test_layout_rule_names_another_append_run_that_matched_the_rewrites() -> Non
     rewrite, append = E(830, 750, 1160), E(469, 374, 555)
     sweep = ("the block-size sweep's appends", E(926, 886, 1080))
     text = fsync_report.layout_rule(rewrite, append, [sweep])
-    assert "1.8× faster" in text and "the block-size sweep's appends made 926 per second (886–1,080)" in text
+    assert text.startswith("Within the latency run, rewrites were faster, with intervals apart: rewriting a file "
+                           "made 4 KiB writes durable 1.8× faster than appending to a new one.")  # fmt: skip
+    assert (
+        "Across runs the gap is no larger than the drift between measurements: the block-size sweep's appends "
+        "made 926 per second (886–1,080), not clearly fewer than those rewrites."
+    ) in text
     assert "830 durable writes per second rewriting (750–1,160), 469 appending (374–555)" in text
-    assert "cheaper to sync than one that grows" not in text and "cannot say" in text
+    assert "cheaper to sync than one that grows" not in text and "as expected" not in text
+    assert "so no factor here is the disk's" in text
     slower = ("the block-size sweep's appends", E(300, 280, 320))
     assert "cheaper to sync than one that grows" in fsync_report.layout_rule(rewrite, append, [slower, ("x", None)])
 
@@ -647,3 +654,45 @@ def test_fio_table_gives_each_side_its_interval_and_the_rounds() -> None:
     assert noisy["howfast writes/s"] == "721 (383–966); unstable: ±40 %" and noisy[fsync_report.FIO_TIME] == "n/a"
     assert noisy["verdict"] == "inconclusive"
     assert fsync_report.fio_table(pl.DataFrame()).height == 0
+
+
+def test_commit_rule_counts_rewrites_apart_and_names_another_pages_run_outside_the_range() -> None:
+    runs = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 1160, 400),
+                     ("block_sizes", 926, 886, 1080, 100)])  # fmt: skip
+    text = fsync_report.commit_rule(E(939, 900, 1000), runs, ("the storing-data chapter's SQLite baseline",
+                                                               E(269, 252, 311)))  # fmt: skip
+    assert "the chapter's 3 measurements of the pair (2 appending, 1 rewriting) made 469 to 926" in text
+    assert text.endswith(
+        "however fast its CPU is. The storing-data chapter's SQLite baseline made 269 per second (252–311, 3 runs), "
+        "below that range, in a run of its own: another file, another moment on a disk whose speed drifts."
+    )
+    above = fsync_report.commit_rule(E(939, 900, 1000), runs, ("another run", E(2000, 1900, 2100)))
+    assert "Another run made 2,000 per second (1,900–2,100, 3 runs), above that range" in above
+    inside = fsync_report.commit_rule(E(939, 900, 1000), runs, ("another run", E(500, 300, 700)))
+    assert "another run" not in inside.lower() and inside.endswith("however fast its CPU is.")
+    assert fsync_report.commit_rule(E(939, 900, 1000), runs, ("x", None)).endswith("however fast its CPU is.")
+    rewrites = _runs_4k([("overwrite", 830, 748, 1160, 400), ("vs_fio", 800, 700, 900, 100)])
+    assert "2 measurements of the pair (all rewriting)" in fsync_report.commit_rule(None, rewrites)
+
+
+def test_reference_chart_groups_this_machine_first_without_ranking() -> None:
+    frame = pl.DataFrame({"label": ["WD", "this machine, growing file", "HDD", "this machine, rewritten file"],
+                          "latency_us": [660.0, 939.0, 20000.0, 547.0], "lo": [660.0, 658.0, 20000.0, 320.0],
+                          "hi": [660.0, 1920.0, 20000.0, 728.0],
+                          "this_machine": [False, True, False, True]})  # fmt: skip
+    spec = fsync_report.reference_chart(frame).to_dict()
+    order = ["this machine, growing file", "this machine, rewritten file", "WD", "HDD"]
+    assert spec["layer"][0]["encoding"]["y"]["sort"] == order and spec["layer"][1]["encoding"]["y"]["sort"] == order
+    assert "better" not in str(spec.get("title", "")).lower()
+
+
+def test_split_table_keeps_the_key_and_the_note_in_the_second_half() -> None:
+    table = pl.DataFrame({"method": ["fsync"], "howfast writes/s": ["721"], "fio writes/s": ["658"],
+                          fsync_report.FIO_RATIO: ["1.07×"], "verdict": ["inconclusive"],
+                          fsync_report.FIO_TIME: ["0.93×"], "rounds": [3], "note": ["why"]})  # fmt: skip
+    one, two = fsync_report.split_table(table, "method", fsync_report.FIO_FIGURES, fsync_report.FIO_RATIOS)
+    assert one.columns == ["method", "howfast writes/s", "fio writes/s", "rounds"]
+    assert two.columns == ["method", fsync_report.FIO_RATIO, "verdict", fsync_report.FIO_TIME, "note"]
+    one, two = fsync_report.split_table(table.drop("note", "rounds"), "method", fsync_report.FIO_FIGURES,
+                                        fsync_report.FIO_RATIOS)  # fmt: skip
+    assert one.columns == ["method", "howfast writes/s", "fio writes/s"] and "note" not in two.columns
