@@ -877,3 +877,10 @@ def test_contention_sentence_carries_both_intervals() -> None:
     )
     same = report.contention_sentence(_costs({"mutex": [10, 10, 10], "mutex_contended": [9.9, 10, 10.1]}))
     assert same.endswith(": this run shows no cost of the line's travel between the cores.")
+
+
+def test_latency_chart_draws_the_ram_bound_only_when_a_point_lies_past_it() -> None:
+    busy = _lat({4 * KiB: [1, 1, 1], 256 * MiB: [1060, 1080, 1530]})
+    quiet = _lat({4 * KiB: [1, 1, 1], 256 * MiB: [110, 120, 130]})
+    assert "more than any RAM load takes" in report.latency_chart(busy, CACHES).to_json()
+    assert "more than any RAM load takes" not in report.latency_chart(quiet, CACHES).to_json()

@@ -180,7 +180,20 @@ def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelM
         .mark_text(align="left", dx=3, dy=-6, color="#555", fontSize=11)
         .encode(x="working_set:Q", y=alt.value(8), text="label:N")
     )
-    return alt.layer(line, rules, text).configure_axisX(labelAngle=-40)
+    layers = [line, rules, text]
+    caches = data_caches(facts)
+    if any(implausible(ws, e, caches) for ws, e in latency_points(latency)):
+        # the bound above which a load is not memory's latency: the reader sees which points lie past it
+        ceiling = pl.DataFrame(
+            {"ns": [RAM_CEILING_NS], "label": [f"{fmt.num(RAM_CEILING_NS)} ns: more than any RAM load takes"]}
+        )
+        layers.append(alt.Chart(ceiling).mark_rule(strokeDash=[1, 3], color="#b00").encode(y="ns:Q"))
+        layers.append(
+            alt.Chart(ceiling)
+            .mark_text(align="left", dx=4, dy=-6, color="#b00", fontSize=11)
+            .encode(y="ns:Q", x=alt.value(4), text="label:N")
+        )
+    return alt.layer(*layers).configure_axisX(labelAngle=-40)
 
 
 def as_long(c: claims.Comparison) -> str:
