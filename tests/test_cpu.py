@@ -884,3 +884,15 @@ def test_latency_chart_draws_the_ram_bound_only_when_a_point_lies_past_it() -> N
     quiet = _lat({4 * KiB: [1, 1, 1], 256 * MiB: [110, 120, 130]})
     assert "more than any RAM load takes" in report.latency_chart(busy, CACHES).to_json()
     assert "more than any RAM load takes" not in report.latency_chart(quiet, CACHES).to_json()
+
+
+def test_seed_table_tells_a_shared_cache_as_a_guest_sees_it() -> None:
+    lat = _lat({16 * KiB: [1, 1, 1], 8 * MiB: [15, 15, 15]})
+    bw = _runs("kind", "gb_per_s", "GB/s", {"read": [10, 10, 10]}).with_columns(threads=pl.lit(1))
+    costs = _costs({"mutex": [6, 6, 6]})
+    vm = {
+        r["what"]: r for r in report.seed_table(lat, bw, costs, {**CACHES, "hypervisor": "KVM"}).iter_rows(named=True)
+    }
+    assert vm["L3"]["here"].startswith("32 MiB (shared by this VM's 2 CPUs, perhaps others' on the host); 15 ns")
+    bare = {r["what"]: r for r in report.seed_table(lat, bw, costs, CACHES).iter_rows(named=True)}
+    assert bare["L3"]["here"].startswith("32 MiB (shared by 2 CPUs); 15 ns")

@@ -1062,6 +1062,8 @@ def seed_table(
             if point
             else "no working set measured at most half its size"
         )
+        if facts.get("hypervisor"):  # the guest's CPUs share it; on the host, perhaps others' too
+            here = re.sub(r"shared by (\d+) CPUs", r"shared by this VM's \1 CPUs, perhaps others' on the host", here)
         seed = seed_cache(_SEED_LEVEL.get(c.name, c.name))
         rows.append({"what": c.name, "here": here, "laptop (seed 000, as printed)": seed or "",
                      "compared": CACHE_NOT_COMPARABLE if seed else "the seed lists no such level"})  # fmt: skip
