@@ -927,3 +927,13 @@ def test_job_words_drop_the_seeds_minus_fsync() -> None:
     assert storage_report.job_words("sync sequential write - fsync") == "sync sequential write"
     assert storage_report.job_words("sync readwrite + fsync") == "sync readwrite + fsync"
     assert "sync readwrite" in storage_report.seed_parallel()["job"].to_list()
+
+
+def test_ram_vs_disk_chart_sets_each_label_past_its_rule() -> None:
+    rows = [{"medium": "disk", "what": "read", "repetition": r, "metric": "mb_per_s", "value": v}
+            for r, v in enumerate((379.0, 656, 943))]  # fmt: skip
+    spec = storage_report.ram_vs_disk_chart(storage_report.ram_vs_disk(_metrics(rows))).to_dict()
+    assert spec["layer"][1]["encoding"]["x"]["field"] == "text_at"
+    values = next(iter(spec["datasets"].values()))
+    ours = next(v for v in values if v["this_machine"])
+    assert ours["text_at"] == 943.0  # the rule's end, past the bar's 656

@@ -238,13 +238,18 @@ def ram_vs_disk(metrics: pl.DataFrame) -> pl.DataFrame:
 
 def ram_vs_disk_chart(frame: pl.DataFrame, title: str = "Higher is faster") -> alt.TopLevelMixin:
     """``charts.versus`` of ``ram_vs_disk``, with a black rule over the interval of each of
-    this machine's medians (the seed's printed figures get none)."""
-    chart = charts.versus(frame, label="label", value="mb_per_s", unit="MB/s", title=title)
-    spans = (
-        frame.filter(pl.col("this_machine") & pl.col("lo").is_not_null()) if "lo" in frame.columns else frame.clear()
+    this machine's medians (the seed's printed figures get none), each label after the end
+    of its bar or of its rule, whichever reaches further, so no rule strikes a figure."""
+    has_lo = "lo" in frame.columns and "hi" in frame.columns
+    frame = frame.with_columns(
+        text_at=pl.max_horizontal("mb_per_s", "hi") if has_lo else pl.col("mb_per_s"),
     )
+    chart = charts.versus(frame, label="label", value="mb_per_s", unit="MB/s", title=title)
+    spans = frame.filter(pl.col("this_machine") & pl.col("lo").is_not_null()) if has_lo else frame.clear()
     if spans.height == 0:
         return chart
+    chart = chart.copy(deep=True)
+    chart.layer[1] = chart.layer[1].encode(x=alt.X("text_at:Q"))
     sort = frame.sort("mb_per_s")["label"].to_list()
     rule = (
         alt.Chart(spans)
