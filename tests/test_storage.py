@@ -626,7 +626,7 @@ def test_same_quantity_runs_and_sentence() -> None:
     empty = pl.DataFrame()
     table = storage_report.same_quantity_runs(ram, empty, empty, sweep, empty)
     # the 256 KiB read appears in one run only here, so only the 1 MiB read is listed
-    assert table["run"].to_list() == ["RAM against disk", "block-size sweep"]
+    assert table["run"].to_list() == ["RAM vs disk", "block-size sweep"]
     assert table["MB/s"].to_list() == [650.0, 1000.0]
     text = storage_report.same_quantity_sentence(table)
     assert text.startswith("This chapter measures 1 quantity in more than one run")
@@ -725,7 +725,7 @@ def test_same_quantity_runs_mark_and_the_sentence_reads_the_intervals() -> None:
     empty = pl.DataFrame()
     table = storage_report.same_quantity_runs(ram, empty, empty, sweep, empty, target=0.1)
     assert table.select("run", "MB/s", "interval", "runs").rows() == [
-        ("RAM against disk", 650.0, "400–1,000; unstable: ±46 %", 3),
+        ("RAM vs disk", 650.0, "400–1,000; unstable: ±46 %", 3),
         ("block-size sweep", 1000.0, "950–1,050", 3),
     ]
     overlap = storage_report.same_quantity_sentence(table)
@@ -860,12 +860,12 @@ def test_same_quantity_runs_find_every_shared_case_from_its_parameters() -> None
     empty = pl.DataFrame()
     table = storage_report.same_quantity_runs(ram, matrix, empty, sweep, fio, target=0.1, queue_depth=qd)
     assert table.select("quantity", "run", "MB/s", "runs").rows() == [
-        ("sync sequential write, 1 MiB, O_DIRECT", "RAM against disk", 659.0, 3),
+        ("sync sequential write, 1 MiB, O_DIRECT", "RAM vs disk", 659.0, 3),
         ("sync sequential write, 1 MiB, O_DIRECT", "block-size sweep", 1270.0, 3),
         ("io_uring sequential read, 256 KiB, O_DIRECT", "engine matrix", 775.0, 3),
-        ("io_uring sequential read, 256 KiB, O_DIRECT", "our half of the fio cross-check", 614.0, 3),
+        ("io_uring sequential read, 256 KiB, O_DIRECT", "fio cross-check, ours", 614.0, 3),
         ("io_uring random read, 4 KiB, QD 32, O_DIRECT", "queue-depth sweep", 180.0, 3),
-        ("io_uring random read, 4 KiB, QD 32, O_DIRECT", "our half of the fio cross-check", 158.0, 3),
+        ("io_uring random read, 4 KiB, QD 32, O_DIRECT", "fio cross-check, ours", 158.0, 3),
     ]  # aio ran in one run only, and fio's own runs are not ours: neither is listed
     text = storage_report.same_quantity_sentence(table)
     assert text.startswith("This chapter measures 3 quantities in more than one run. The widest gap: sync "

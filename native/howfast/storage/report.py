@@ -1177,7 +1177,7 @@ def same_quantity_runs(
     if ram is not None and ram.height and "medium" in ram.columns:
         for what in ("read", "write"):
             disk = ram.filter((pl.col("medium") == "disk") & (pl.col("what") == what))
-            ram_cases += _case_runs(disk.drop("medium", "what"), "RAM against disk",
+            ram_cases += _case_runs(disk.drop("medium", "what"), "RAM vs disk",
                                     {"op": what, "block_size": large_block, "engine": "sync",
                                      "pattern": "sequential", "direct": True})  # fmt: skip
     found = [
@@ -1186,7 +1186,7 @@ def same_quantity_runs(
         *_case_runs(page_cache, "page-cache table"),
         *_case_runs(sweep, "block-size sweep"),
         *_case_runs(queue_depth, "queue-depth sweep"),
-        *_case_runs(fio, "our half of the fio cross-check"),
+        *_case_runs(fio, "fio cross-check, ours"),
     ]
     sources: dict[tuple, set[str]] = {}
     for key, run, _ in found:
@@ -1223,7 +1223,10 @@ def same_quantity_runs(
 
 
 #: The same-quantity table's runs as a sentence names them, where 'the' + the run reads badly.
-SAME_RUN_PROSE = {"RAM against disk": "the RAM-against-disk runs"}
+SAME_RUN_PROSE = {
+    "RAM vs disk": "the RAM-against-disk runs",
+    "fio cross-check, ours": "our half of the fio cross-check",
+}
 
 
 def same_quantity_sentence(table: pl.DataFrame) -> str:
@@ -1253,7 +1256,7 @@ def same_quantity_sentence(table: pl.DataFrame) -> str:
     lo, hi = ordered.row(0, named=True), ordered.row(-1, named=True)
 
     def named(run: str) -> str:
-        return SAME_RUN_PROSE.get(run, run if run.startswith("our ") else f"the {run}")
+        return SAME_RUN_PROSE.get(run, f"the {run}")
 
     def est(row: dict) -> stats.Estimate | None:
         if row.get("lo") is None or row.get("hi") is None:
