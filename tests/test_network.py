@@ -1023,9 +1023,8 @@ def test_own_rate_sentence_every_branch() -> None:
     far = report.own_rate_sentence(closed, {"Go table": _pair_rows([50, 51, 52], [1, 1, 1], "go")})
     assert far == head + (
         " Across tables they differ: under our load generator at 32 connections, 101 (100–102) in the closed-loop "
-        "table and 51 (50–52) in the Go table, intervals clear of each other. They ran minutes apart on a machine "
-        "whose load changed; these runs do not measure why they differ, so read each ratio within its own table, "
-        "not figures across tables."
+        "table and 51 (50–52) in the Go table, intervals clear of each other. They ran minutes apart; these runs do "
+        "not measure why they differ, so read each ratio within its own table, not figures across tables."
     )
     three = report.own_rate_sentence(closed, {"Go table": _pair_rows([50, 51, 52], [1, 1, 1], "go"),
                                               "nginx table": _pair_rows([20, 21, 22], [1, 1, 1], "nginx")})  # fmt: skip

@@ -1167,8 +1167,8 @@ def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> s
         f"({_num_span(a.lo, a.hi)}) in the {a_name} and {fmt.num(b.median)} ({_num_span(b.lo, b.hi)}) in the "
         f"{b_name}, intervals clear of each other"
         + (f", and {fmt.count(len(clear) - 1, 'more pair')} like it" if len(clear) > 1 else "")
-        + ". They ran minutes apart on a machine whose load changed; these runs do not measure why they differ, so "
-        "read each ratio within its own table, not figures across tables."
+        + ". They ran minutes apart; these runs do not measure why they differ, so read each ratio within its own "
+        "table, not figures across tables."
     )
 
 
