@@ -629,7 +629,7 @@ def test_latency_table_cells_with_interval_runs_and_unstable_mark() -> None:
     assert table.columns == ["working set", "fits in", "ns per load", "interval", "runs", "against the previous"]
     assert table.rows() == [
         ("4 KiB", "L1d", 1.0, "1–1", 3, ""),
-        ("16 KiB", "L1d", 1.1, "1–2" + _mark(45), 3, "intervals overlap (1.1×)"),
+        ("16 KiB", "L1d", 1.1, "1–2" + f"; unstable:{NB}−9{NB}%/+82{NB}%", 3, "intervals overlap (1.1×)"),
         ("64 MiB", "no cache", 90.0, "90–90", 4, "82× slower"),
     ]
     assert report.latency_table(_lat({4 * KiB: [1, 1.1, 2]}), CACHES)["interval"].to_list() == ["1–2"]  # no target

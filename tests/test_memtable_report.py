@@ -325,7 +325,7 @@ def test_rollover_table_cells_signed_cost_and_no_rollover_reason() -> None:
     table = report.rollover_table(rollover_runs(), TARGET)
     assert table.columns == report.ROLLOVER_COLUMNS
     small, whole = table.iter_rows(named=True)
-    assert small["records/s"] == "100 (90–110)" and small["writer's wait µs"] == "180 (100–200); unstable: ±28 %"
+    assert small["records/s"] == "100 (90–110)" and small["writer's wait µs"] == "180 (100–200); unstable: −44 %/+11 %"
     assert small["making a file µs"] == "100" and small["rounds"] == "3"
     # per round: (110-100), (100-110), (130-99) ms over 31 rollovers, in µs: 323, −323, 1,000
     assert small["per rollover µs"] == "323 (−323 to 1,000)"

@@ -288,6 +288,12 @@ def test_stability_marks_wide_intervals() -> None:
     assert stats.stability(stats.Estimate(100, 65, 135, 5), None) == ""
     assert stats.stability(None, 0.1) == ""
     assert stats.stability(stats.Estimate(100, 89.9, 110.1, 5), 0.1) == "unstable: ±10.1 %"  # not "±10 %"
+    # lopsided: one slow run far below a tight cluster is not "±50 %"
+    assert stats.stability(stats.Estimate(299_000, 18_600, 317_000, 3), 0.1) == "unstable: −94 %/+6 %"
+    assert stats.stability(stats.Estimate(100, 100, 140, 3), 0.1) == "unstable: +40 %"
+    assert stats.stability(stats.Estimate(5.95, 5.78, 22.1, 3), 0.1) == "unstable: −3 %/+271 %"
+    assert stats.stability(stats.Estimate(0, -1, 1, 3), 0.1) == "unstable: wider than ±100 %"
+    assert stats.stability(stats.Estimate(-10, -14, -6, 3), 0.1) == "unstable: ±40 %"
 
 
 # --- repeatability --------------------------------------------------------------------------------
@@ -323,7 +329,7 @@ def test_table_cells_carry_the_interval_the_run_count_and_the_mark() -> None:
     big = stats.Estimate(10.8e9, 8.64e9, 11.2e9, 3)
     assert tables.figure(big, None, runs=False) == "10.8 billion (8.64–11.2 billion)"
     assert tables.figure(stats.Estimate(2e6, 9e5, 3e6, 3), None, runs=False) == "2 million (900,000–3 million)"
-    assert tables.figure(stats.Estimate(1, 0.5, 4, 3), 0.1, runs=False) == "1 (0.5–4); unstable: wider than ±100 %"
+    assert tables.figure(stats.Estimate(1, 0.5, 4, 3), 0.1, runs=False) == "1 (0.5–4); unstable: −50 %/+300 %"
     assert tables.figure(stats.Estimate.exact(7), 0.1, runs=False) == "7"
     with pytest.raises(TypeError, match="runs"):
         tables.figure(stats.Estimate(1, 1, 1, 3), 0.1, runs="yes")  # type: ignore[arg-type]

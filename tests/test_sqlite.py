@@ -604,8 +604,8 @@ def test_rate_table_cells_carry_interval_runs_and_the_ratio_range() -> None:
     assert table.columns == ["synchronous", "rows per transaction", "C API rows/s", "Python rows/s", "runs",
                              "C API / Python", "laptop rows/s", "phone rows/s"]  # fmt: skip
     normal, full = table.rows(named=True)
-    assert normal["C API rows/s"] == "25,000 (24,000–30,000); unstable: ±12 %"
-    assert normal["Python rows/s"] == "20,000 (16,000–21,000); unstable: ±12 %"
+    assert normal["C API rows/s"] == "25,000 (24,000–30,000); unstable: −4 %/+20 %"
+    assert normal["Python rows/s"] == "20,000 (16,000–21,000); unstable: −20 %/+5 %"
     assert normal["runs"] == 3 and normal["C API / Python"] == "1.2× (1.14–1.9×)"
     assert full["C API rows/s"] == "500 (400–600); unstable: ±20 %" and full["Python rows/s"] == "400 (390–410)"
     assert full["C API / Python"] == "1.2× (0.98–1.5×)"  # a range holding 1: the clients are not told apart
@@ -647,7 +647,7 @@ def test_client_cost_table_cells_and_what_each_client_adds() -> None:
     assert table.columns == ["client", "rows per transaction", "rows/s", "CPU µs per row", "runs", "adds (µs/row)"]
     rows = {r["client"]: r for r in table.rows(named=True)}
     assert rows["C API"]["rows/s"] == "70,000 (60,000–75,000); unstable: ±11 %"
-    assert rows["C API"]["CPU µs per row"] == "2.45 (2.4–2.9); unstable: ±10.2 %"
+    assert rows["C API"]["CPU µs per row"] == "2.45 (2.4–2.9); unstable: −2 %/+18 %"
     assert rows["C API"]["adds (µs/row)"] == "baseline" and rows["C API"]["runs"] == 3
     assert rows["Python sqlite3"]["adds (µs/row)"] == "0.55"  # its interval lies above the loop's
     assert rows["Python sqlite3, executemany"]["adds (µs/row)"] == "0.22 (intervals overlap)"
@@ -678,11 +678,11 @@ def test_derived_table_carries_each_interval_through() -> None:
     )
     assert (
         ours["time per row, synchronous NORMAL, 1,000 rows per transaction"]
-        == "8 µs (7.69–10 µs, 3 runs); unstable: ±14 %"
+        == "8 µs (7.69–10 µs, 3 runs); unstable: −4 %/+25 %"
     )
     assert ours["time per row, synchronous FULL, 1 row per transaction"] == "not measured here"
     seed_method = "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)"
-    assert ours[seed_method] == "10.8 billion (8.64–11.2 billion, 3 runs); unstable: ±12 %"
+    assert ours[seed_method] == "10.8 billion (8.64–11.2 billion, 3 runs); unstable: −20 %/+4 %"
     assert ours["rows of 4 KiB a day, one write + fsync each"] == "23.3 million (21.6–25.9 million, 3 runs)"
     assert ours["batched SQLite over plain fsync"] == "not measured here"  # no 4 KiB rows measured
 

@@ -695,7 +695,7 @@ def test_page_cache_rows_give_each_figure_its_interval() -> None:
     table = storage_report.page_cache_rows(_metrics(rows), target=0.1)
     assert table.columns == ["how", "MB/s", "p50 per read", "runs"]
     assert table.row(0) == ("O_DIRECT: from the device", "800 (500–1,600); unstable: ±69 %",
-                            "172 µs (170–227 µs); unstable: ±17 %", 3)  # fmt: skip
+                            "172 µs (170–227 µs); unstable: −1 %/+32 %", 3)  # fmt: skip
     assert table.row(1)[1:] == ("10,000 (9,000–11,000)", "20.5 µs (20–21 µs)", 3)
 
 

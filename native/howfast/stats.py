@@ -182,7 +182,9 @@ def wide_spreads(summary: pl.DataFrame, metric: str, by: Sequence[str], threshol
 
 def stability(estimate: Estimate | None, target: float | None) -> str:
     """'' for a figure whose interval is within ±`target` of its median (or with no
-    target, or no figure), else 'unstable: ±35 %', the half-width it stayed at."""
+    target, or no figure), else 'unstable: ±35 %', the half-width it stayed at; a lopsided
+    interval, one side reaching more than ``LOPSIDED`` times as far as the other, gives
+    each side: 'unstable: −94 %/+6 %' (a slow run far below a tight cluster)."""
     if estimate is not None and not isinstance(estimate, Estimate):
         raise TypeError(f"estimate must be a stats.Estimate or None, got {type(estimate).__name__}")
     if target is not None and not 0 < target < 1:
@@ -190,14 +192,29 @@ def stability(estimate: Estimate | None, target: float | None) -> str:
     if estimate is None or target is None or estimate.runs < 2 or estimate.half_width <= target:
         return ""
     width = estimate.half_width
-    if not math.isfinite(width) or width > 1:  # a half-width past the median itself says no more in digits
+    if estimate.median > 0:
+        below = (estimate.median - estimate.lo) / estimate.median
+        above = (estimate.hi - estimate.median) / estimate.median
+        if width > 1 or max(below, above) > LOPSIDED * min(below, above):
+            # a lopsided interval (one slow run far below a tight cluster) says how far each side reaches
+            sides = [f"{sign}{_percent(share, target)} %" for sign, share in (("−", below), ("+", above)) if share > 0]
+            return "unstable: " + "/".join(sides)
+    if not math.isfinite(width) or width > 1:
         return "unstable: wider than ±100 %"
-    # whole percents, with the decimals it takes for a width just past the target
-    # (±10.1 % against ±10 %) not to read as the target itself
-    percent, digits = width * 100, 0
-    while digits < 3 and round(percent, digits) <= target * 100:
+    return f"unstable: ±{_percent(width, target)} %"
+
+
+#: An interval is written by its two sides when one reaches this many times as far as the other.
+LOPSIDED = 3.0
+
+
+def _percent(share: float, target: float) -> str:
+    """A share in whole percents, with the decimals it takes for a share just past the
+    target (±10.1 % against ±10 %) not to read as the target itself."""
+    percent, digits = share * 100, 0
+    while digits < 3 and 0 < round(percent, digits) <= target * 100 < percent:
         digits += 1
-    return f"unstable: ±{round(percent, digits):.{digits}f} %"
+    return f"{round(percent, digits):.{digits}f}"
 
 
 def mark_unstable(summary: pl.DataFrame, target: float | None) -> pl.DataFrame:
