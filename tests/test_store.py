@@ -269,3 +269,16 @@ def test_the_missing_note_names_each_reason_once_and_its_subject(isolated: dict[
     assert callout.startswith("::: {.callout-warning}") and callout.rstrip().endswith(":::")
     assert "- io_uring: disabled by X\n- SQLite: disabled by Y\n" in callout
     assert callout.count("disabled by X") == 1 and callout.count("disabled by Y") == 1
+
+
+def test_a_set_names_the_code_that_measured_it_not_the_code_at_its_end(
+    isolated: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long run in a checkout someone edits meanwhile: the manifest keeps the commit the
+    writer started with, which is the code that ran."""
+    monkeypatch.setattr(store, "code_version", lambda: {"howfast": __version__, "commit": "aaaaaaaaaaaa"})
+    with store.writing("fsync") as out:
+        monkeypatch.setattr(store, "code_version", lambda: {"howfast": __version__, "commit": "bbbbbbbbbbbb"})
+        out.record_facts(Path.cwd())
+        out.add(_run("one"))
+    assert store.load("fsync").manifest["commit"] == "aaaaaaaaaaaa"

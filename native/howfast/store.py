@@ -180,6 +180,9 @@ class Writer:
             os.close(self._lock)
             raise
         self.experiments: list[str] = []
+        #: the code that measures: its version when the writer started, not when it commits
+        #: (a checkout edited during a long run must not pass for the code that ran)
+        self.code = code_version()
         self.machine_facts: dict[str, Any] | None = None
         #: what else a report needs to know about the run (library versions, ...): JSON values
         self.details: dict[str, Any] = {}
@@ -255,7 +258,7 @@ class Writer:
                 "profile": self.profile.name,
                 "switched_off": variant(self.profile.name).split("+")[1:],
                 "repetitions": self.profile.repetitions,
-                **code_version(),
+                **self.code,
                 "started": self.started,
                 "finished": _now(),
                 "seconds": round(time.monotonic() - self._clock, 1),
