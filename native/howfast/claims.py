@@ -131,15 +131,6 @@ def versus(
     return f"{head} {other}" + (f" ({aside})" if aside else "")
 
 
-def phrase(c: Comparison, *, more: str, less: str, same: str = "about the same as") -> str:
-    """``versus`` without its object, for a sentence that places the object itself:
-    '1.3× faster than', 'about the same as (0.98×)', 'not clearly faster or slower than
-    (1.2× by the medians, but the intervals overlap)'. Its parenthesis comes before the
-    object, so a sentence that has one to name uses ``versus``."""
-    head, aside = _words(c, more, less, same)
-    return head + (f" ({aside})" if aside else "")
-
-
 #: The ways ``ratio_interval`` turns a ratio round.
 WAYS = ("as measured", "inverted", "larger")
 

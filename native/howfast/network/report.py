@@ -158,16 +158,6 @@ def _total(metrics: pl.DataFrame, metric: str, by: list[str]) -> dict[tuple, int
     return {tuple(r[k] for k in by): int(round(r["value"])) for r in sums.iter_rows(named=True)}
 
 
-def _compared(c: claims.Comparison, what: str, *, more: str, less: str, same: str = "about the same as") -> str:
-    """``claims.phrase`` followed by `what`, its parenthesis moved after it:
-    'not clearly faster or slower than Redis (1.2× by the medians, but the intervals overlap)'."""
-    words = claims.phrase(c, more=more, less=less, same=same)
-    if words.endswith(")") and " (" in words:
-        head, paren = words.split(" (", 1)
-        return f"{head} {what} ({paren}"
-    return f"{words} {what}"
-
-
 def _num_span(lo: float, hi: float) -> str:
     """'0.742–1.91 million' (not '742,000–1.91 million'): where the high end reads in a
     scale word and the low end does not, the low end in the same scale."""
@@ -311,7 +301,7 @@ def _best(summary: pl.DataFrame, metric: str, by: str) -> tuple[object, Estimate
 
 
 def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: str) -> str:
-    """'X unit with one noun; the most by the medians, Y at N nouns, [phrase] it' (claims)."""
+    """'X unit with one noun; the most by the medians, Y at N nouns, [claims.versus] it'."""
     rows = summary.filter(pl.col("metric") == metric).sort(by)
     if rows.height == 0:
         return f"nothing was measured for one {noun} here"
@@ -325,7 +315,7 @@ def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: s
     c = claims.compare(top, one)
     return text + (
         f"; the most by the medians was {fmt.num(top.median)} {unit} at {fmt.count(int(x), noun)} "
-        f"({interval_words(top)}): {_compared(c, f'the figure for one {noun}', more='more', less='less')}"
+        f"({interval_words(top)}): {claims.versus(c, f'the figure for one {noun}', more='more', less='less')}"
     )
 
 
@@ -703,7 +693,7 @@ def omission_sentence(
         f"On {conns}, the closed loop answered {_rate(closed_rate.median)} ({interval_words(closed_rate)}) with a "
         f"p99 of {_latency_words(closed_p99)}; at the nearest offered rate, {_rate(p['rate'])}, the open loop's "
         f"p99, timed from the intended send times, was {_latency_words(p['p99'])}. The open loop's was "
-        f"{_compared(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
+        f"{claims.versus(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
     )
     apart = p["rate"] / closed_rate.median
     loads = (
@@ -1607,7 +1597,7 @@ def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str
     text = (
         f"One GET at a time, redis-py managed {fmt.num(py_rate.median)} commands per second "
         f"({interval_words(py_rate)}) and redis-benchmark {fmt.num(c_rate.median)} ({interval_words(c_rate)}): "
-        f"a redis-py call took {_compared(c, call, more='longer', less='less time', same='about as long as')}."
+        f"a redis-py call took {claims.versus(c, call, more='longer', less='less time', same='about as long as')}."
     )
     extra = extra_range(py_rate, c_rate)
     if c.direction == claims.HIGHER and extra is not None:
@@ -1849,12 +1839,12 @@ def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
     c = claims.compare(on, off)
     text += (
         f" With {fmt.count(most, 'client')}, GET with io-threads on ran "
-        f"{_compared(c, 'with them off', more='faster', less='slower', same='about as fast as')}"
+        f"{claims.versus(c, 'with them off', **claims.RATE_WORDS)}"
     )
     if c.direction == claims.LOWER and c.lo and c.hi:
         text += (
-            f" (by the medians; the intervals of the two allow anything from {fmt.num(1 / c.hi, 3)}× to "
-            f"{fmt.ratio(1 / c.lo)} slower)"
+            f" (by the medians; the intervals of the two allow "
+            f"{claims.ratio_interval(c, way='inverted', median=False)} slower)"
         )
     text += "."
     collapsed = {io for (op, io), (shape, _) in shapes.items() if shape.kind == "collapse"}
@@ -1912,7 +1902,7 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
     return (
         f"GET ran at {fmt.num(ours.median)} requests per second here ({interval_words(ours)}), "
         f"against {printed(laptop)} printed by seed 000 for its laptop: this setup was "
-        f"{_compared(c, 'the laptop' + chr(39) + 's', more='faster', less='slower', same='about as fast as')}. "
+        f"{claims.versus(c, 'the laptop' + chr(39) + 's', **claims.RATE_WORDS)}. "
         "The tool, the 50 clients and "
         f"the tests are the same; besides the machine, Redis here is {version} and redis-benchmark "
         f"{tool or 'of unknown version'} (the seed prints neither version), and the seed ran redis-benchmark's "
@@ -2106,7 +2096,7 @@ def generator_sentence(cost: dict[str, Estimate | None], cpus: int | None, verdi
         f"Each generator's own CPU per request, measured: ours {fmt.duration_us(ours.median)} "
         f"({interval_words(ours, fmt.duration_us)}), wrk {fmt.duration_us(wrk.median)} "
         f"({interval_words(wrk, fmt.duration_us)}); wrk spent "
-        f"{_compared(c, 'ours', more='more', less='less', same='about as much as')}."
+        f"{claims.versus(c, 'ours', more='more', less='less', same='about as much as')}."
     )
     if verdict not in ("ours higher", "ours lower"):
         return text
@@ -2176,9 +2166,10 @@ def rerun_sentence(
         return text + ": about the same."
     if c.direction in (claims.HIGHER, claims.LOWER):
         return (
-            text + f": the cross-check's is {claims.phrase(c, more='higher', less='lower')} the other, the intervals "
-            "clear of each other. Other programs' load on the CPUs changed between the two; the ratio above compares "
-            "runs made one right after the other, so it, not either figure alone, is what the cross-check reads."
+            text + f": the cross-check's is {claims.versus(c, 'the other', more='higher', less='lower')}, "
+            "the intervals clear of each other. Other programs' load on the CPUs changed between the two; the ratio "
+            "above compares runs made one right after the other, so it, not either figure alone, is what the "
+            "cross-check reads."
         )
     return (
         text + ": their intervals overlap, so they cannot be told apart here; the ratio above compares runs made one "
@@ -2385,7 +2376,7 @@ def memcached_sentence(memcached: pl.DataFrame, redis: pl.DataFrame) -> str:
         c = claims.compare(ours, theirs)
         parts.append(
             f"{op} {_rate(ours.median)} ({interval_words(ours)}), "
-            f"{_compared(c, 'Redis with io-threads off', more='faster', less='slower', same='about as fast as')}"
+            f"{claims.versus(c, 'Redis with io-threads off', **claims.RATE_WORDS)}"
         )
     text = f"With {fmt.count(clients, 'client')}, memcached answered " + "; ".join(parts) + "."
     threads = int(memcached["threads"].max()) if "threads" in memcached.columns else None
