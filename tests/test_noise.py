@@ -429,7 +429,7 @@ def test_the_preface_says_what_a_steady_machine_would_give() -> None:
 def test_the_preface_counts_the_cases_that_reached_their_target() -> None:
     frame = pl.DataFrame(
         {
-            "subject": ["a", "b"],
+            "measured for": ["A", "B"],
             "minutes": [1.0, 2.0],
             "cases": [10, 30],
             "within target": [10, 26],
@@ -438,11 +438,14 @@ def test_the_preface_counts_the_cases_that_reached_their_target() -> None:
     )
     said = book.target_words(frame, 0.1)
     assert said.startswith(
-        "Of 40 timed cases, 36 (90 %) ended with the interval of their median within ±10 %; the rest"
+        "Of the 40 timed cases, 36 (90 %) ended with the interval of their median within ±10 %; the rest"
     )
     assert book.target_words(frame.with_columns(pl.col("cases").alias("within target")), 0.1).endswith("within ±10 %.")
     older = frame.with_columns(pl.Series("cases", [None, 30], dtype=pl.Int64))
-    assert "1 set here was measured before howfast kept" in book.target_words(older, 0.1)
+    assert book.target_words(older, 0.1).startswith(
+        "Of the 30 timed cases of B, the set that recorded its rounds, 26 ("
+    )
+    assert "1 other set was measured before howfast recorded" in book.target_words(older, 0.1)
     none = frame.with_columns(pl.lit(None, dtype=pl.Int64).alias("cases"))
     assert book.target_words(none, 0.1).startswith("The stored sets were measured before")
     assert book.target_words(frame, None) == "" and book.target_words(frame.clear(), 0.1) == ""
@@ -452,4 +455,4 @@ def test_the_measuring_summary_adds_up_each_sets_rounds() -> None:
     cut = _stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 2, "cases": 5, "runs": 12})
     row = book.measuring_summary([cut, _stored(None)]).to_dicts()
     assert (row[0]["cases"], row[0]["within target"], row[0]["most runs"]) == (5, 3, 12)
-    assert row[1]["cases"] is None and row[0]["subject"] == book.NOISE_NAMES.get("fsync", "fsync")
+    assert row[1]["cases"] is None and row[0]["measured for"] == book.MEASURED_FOR["fsync"]

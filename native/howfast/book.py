@@ -242,6 +242,14 @@ def unclear_words(result: ResultSet) -> str:
     return "Cut off by the time cap: " + "; ".join(said) + " (their figures are marked unstable)."
 
 
+#: Each subject as the preface's table names it: the chapter it is measured for, and the part.
+MEASURED_FOR = {
+    "fsync": "fsync", "storage": "Storing data: disks", "sqlite": "Storing data: SQLite", "memtable": "Memtables",
+    "rocksdb": "Memtables: RocksDB", "network": "Networks", "hashing": "Hashing", "cpu": "CPU and memory",
+    "codecs": "Compress, encode, sort",
+}  # fmt: skip
+
+
 def measuring_summary(sets: list[ResultSet]) -> pl.DataFrame:
     """Per set: its subject's name for readers, the minutes it took, how many timed cases
     it measured, how many of them ended with the interval of the median within the
@@ -261,21 +269,22 @@ def measuring_summary(sets: list[ResultSet]) -> pl.DataFrame:
                 most = max(most, int(rounds.get("runs") or 0))
         seconds = found.manifest.get("seconds")
         rows.append({
-            "subject": NOISE_NAMES.get(found.subject, found.subject),
+            "measured for": MEASURED_FOR.get(found.subject, found.subject),
             "minutes": float(seconds) / 60 if isinstance(seconds, (int, float)) else None,
             "cases": cases if seen else None,
             "within target": cases - unclear if seen else None,
             "most runs": most if seen else None,
         })  # fmt: skip
-    schema = {"subject": pl.String, "minutes": pl.Float64, "cases": pl.Int64, "within target": pl.Int64,
+    schema = {"measured for": pl.String, "minutes": pl.Float64, "cases": pl.Int64, "within target": pl.Int64,
               "most runs": pl.Int64}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
 def target_words(summary: pl.DataFrame, target: float | None) -> str:
-    """'Of 1,234 timed cases, 1,100 (89 %) ended with the interval of their median within
-    ±3 %; the rest …' from ``measuring_summary``, with a word on the sets stored before
-    the rounds were kept; '' without a target (a fixed count) or without sets."""
+    """'Of the 1,234 timed cases of the 7 sets that kept their rounds, 1,100 (89 %) ended
+    with the interval of their median within ±3 %; the rest …' from ``measuring_summary``,
+    naming the sets when only some kept them and saying what the others were; '' without
+    a target (a fixed count) or without sets."""
     if target is None or summary.height == 0:
         return ""
     known = summary.drop_nulls("cases")
@@ -283,8 +292,11 @@ def target_words(summary: pl.DataFrame, target: float | None) -> str:
     if older == summary.height:
         who = "The stored sets were"
     else:
-        who = f"{fmt.count(older, 'set')} here {'was' if older == 1 else 'were'}"
-    before = f"{who} measured before howfast kept how its stopping rule ran (n/a in the table)."
+        who = f"{fmt.count(older, 'other set')} {'was' if older == 1 else 'were'}"
+    before = (
+        f"{who} measured before howfast recorded its stopping rule's rounds (n/a in the table): each of their "
+        "figures ran the count its chapter's tables give."
+    )
     cases, met = int(known["cases"].sum() or 0), int(known["within target"].sum() or 0)
     if cases == 0:
         return before if older else ""
@@ -293,9 +305,17 @@ def target_words(summary: pl.DataFrame, target: float | None) -> str:
         if met == cases
         else "; the rest were cut off by the time cap or the run limit, and their tables mark them unstable"
     )
+    names = known["measured for"].to_list()
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    one = len(names) == 1
+    whose = f"the {fmt.count(cases, 'timed case')}" + (
+        f" of {listed}, the {'set' if one else 'sets'} that recorded {'its' if one else 'their'} rounds"
+        if older
+        else ""
+    )
     said = (
-        f"Of {fmt.count(cases, 'timed case')}, {fmt.exact(met)} ({fmt.share(met / cases, 2)}) ended with the interval "
-        f"of their median within ±{fmt.share(target, 2)}{rest}."
+        f"Of {whose}, {fmt.exact(met)} ({fmt.share(met / cases, 2)}) ended with the interval of their median within "
+        f"±{fmt.share(target, 2)}{rest}."
     )
     return said + (f" {before}" if older else "")
 
