@@ -126,6 +126,22 @@ def machines(
     )
 
 
+def bottleneck_holds(low: list[Resource], high: list[Resource], **sliders: float) -> bool | None:
+    """Whether the bottleneck at the medians stays the bottleneck over the inputs'
+    intervals: its machines with every capacity at the fast end (`high`) still at least
+    every other resource's with every capacity at the slow end (`low`). None when the two
+    lists do not name the same resources."""
+    if [r.name for r in low] != [r.name for r in high] or not low:
+        return None
+    slow, fast = machines(low, **sliders), machines(high, **sliders)
+    name = fast.filter(pl.col("bottleneck"))["resource"][0]
+    if slow.filter(pl.col("bottleneck"))["resource"][0] != name:
+        return False
+    least = fast.filter(pl.col("resource") == name)["machines"][0]
+    others = slow.filter(pl.col("resource") != name)["machines"]
+    return bool(others.len() == 0 or least >= others.max())
+
+
 def _data(found: list[Resource]) -> pl.DataFrame:
     return pl.DataFrame(
         [{"order": i, "resource": r.name, "read_byte": r.read_byte, "read_op": r.read_op,

@@ -110,6 +110,70 @@ class Inputs:
     decompression: float | None = None  # bytes/s of output decompressed (zstd -1, one core)
 
 
+def ranged(mid: float | None, one: float | None, other: float | None, show=None) -> str:
+    """A figure derived from measured inputs with the range it takes over the inputs'
+    intervals: '62,041 (51,300–79,300)'; the figure alone where the ends show alike or a
+    bound is missing; 'n/a' when not measured. `show` writes a number (``fmt.num``)."""
+    from .. import fmt, tables
+
+    show = show or fmt.num
+    if mid is None:
+        return fmt.NA
+    if one is None or other is None:
+        return show(mid)
+    low, high = show(min(one, other)), show(max(one, other))
+    if low == high:
+        return show(mid)
+    return f"{show(mid)} ({tables.span_text(low, high)})"
+
+
+def hello_counts(point: dict | None, target: float, best_hi: float | None) -> dict[str, int | None]:
+    """Machines for `target` requests per second at a bounded p99, from the open loop's knee
+    (``network.report.knee``): `most`, at the highest rate known to keep the tail near the
+    lightest load's (the knee is there or above, so no more are needed); `least`, at the
+    first rate that clearly failed (`limit`), else at the closed loop's best rate's upper
+    end (`best`; no bounded rate can exceed what the server answers at all), with `from`
+    naming which. All None when the open loop found no rate."""
+    if point is None:
+        return {"most": None, "least": None, "from": None}
+    most = machines_for(target, point["rate"])
+    limit = point.get("limit_rate")
+    if limit is not None:
+        least, source = machines_for(target, limit), "limit"
+    elif best_hi is not None:
+        least, source = machines_for(target, best_hi), "best"
+    else:
+        least, source = None, None
+    if least is not None and least > most:  # the closed loop answered less than the open loop was sent
+        least = most
+    return {"most": most, "least": least, "from": source}
+
+
+def hello_words(counts: dict[str, int | None], price: float) -> str:
+    """'at most 149 copies of itself (at least 11) to serve the load with its tail in check,
+    at most 149,000 dollars': how many machines a bounded p99 needs, as the runs bound it."""
+    from .. import fmt
+
+    most, least = counts["most"], counts["least"]
+    if most is None:
+        return (
+            "an unknown number of copies of itself to serve the load with its tail in check (the open loop found "
+            "no rate that kept it short)"
+        )
+    head = fmt.count(most, "copy", "copies")
+    if least is None or least == most:
+        return f"{head} of itself to serve the load with its tail in check, {fmt.num(most * price)} dollars"
+    why = (
+        "the first rate offered that clearly failed"
+        if counts["from"] == "limit"
+        else "its best closed-loop rate, which no bounded rate can pass"
+    )
+    return (
+        f"at most {head} of itself to serve the load with its tail in check, and at least "
+        f"{fmt.exact(least)} (counted at {why}): {fmt.num(least * price)} to {fmt.num(most * price)} dollars"
+    )
+
+
 # ---- seed 001's systems, recomputed ------------------------------------------------------
 
 

@@ -5,9 +5,11 @@ as the networks chapter finds it)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 
-from .. import headlines, store
+from .. import headlines, stats, store
 from ..checks import checked
 from .estimates import MIB, Inputs
 
@@ -50,6 +52,35 @@ def inputs(rows: pl.DataFrame, storage: store.ResultSet, network: store.ResultSe
         http=None if point is None else point["rate"],
         http_p99_us=None if point is None else point["p99"],
     )
+
+
+def estimate(rows: pl.DataFrame, field: str) -> stats.Estimate | None:
+    """The input `field` of ``Inputs`` as a median with its interval and runs, in bytes (or
+    operations) per second; None when not measured."""
+    if field not in QUANTITIES:
+        raise ValueError(f"field must be one of {sorted(QUANTITIES)}, got {field!r}")
+    row = rows.filter(pl.col("id") == QUANTITIES[field])
+    if row.height != 1:
+        raise KeyError(f"the headline rows have no row {QUANTITIES[field]!r}")
+    r = row.row(0, named=True)
+    if r["value"] is None:
+        return None
+    return stats.Estimate.from_row(
+        {"median": r["value"], "lo": r["lo"], "hi": r["hi"], "repetitions": r["runs"], "confidence": r["confidence"]}
+    ).scaled(_TO_BYTES.get(r["unit"], 1.0))
+
+
+def at_end(inputs: Inputs, rows: pl.DataFrame, end: str) -> Inputs:
+    """`inputs` with every measured rate at the `end` ('lo' or 'hi') of its median's
+    interval: the slowest (or fastest) machine the intervals allow, for a count's range.
+    The hello-world rate at a bounded p99 is an offered rate and stays as it is."""
+    if end not in ("lo", "hi"):
+        raise ValueError(f"end must be 'lo' or 'hi', got {end!r}")
+    moved = {}
+    for field in QUANTITIES:
+        e = estimate(rows, field)
+        moved[field] = None if e is None else getattr(e, end)
+    return dataclasses.replace(inputs, **moved)
 
 
 def rows(*, measure: bool = False) -> pl.DataFrame:
