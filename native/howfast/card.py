@@ -20,7 +20,7 @@ import math
 import altair as alt
 import polars as pl
 
-from . import claims, fmt, store
+from . import claims, fmt, stats, store
 from . import headlines as headlines_registry
 from .checks import checked
 from .headlines import Quantity
@@ -73,7 +73,7 @@ def machines_in_order(*, include_here: bool = True) -> list[str]:
 
 
 #: The columns a machine gets in the card: its value, interval and runs, why it is missing, when.
-_PER_MACHINE = ("lo", "hi", "runs", "reason")
+_PER_MACHINE = ("lo", "hi", "runs", "target", "reason")
 #: The seed columns of the card (per reference machine).
 _SEED_PARTS = ("", " kind", " article", " quoted", " differs", " comparable", " why not", " converted")
 
@@ -141,7 +141,9 @@ def display(value: float | None, unit: str, digits: int = 3) -> str:
 
 
 def digits_for(lo: float | None, hi: float | None) -> int:
-    """Three significant digits, more (up to six) where the interval's ends would round alike."""
+    """Three significant digits, more (up to six) where the interval's ends would round alike.
+    The card itself keeps three (``spread`` says how narrow such an interval is): a fourth
+    digit would claim a precision the runs' spread across moments does not have."""
     if lo is None or hi is None or lo == hi:
         return 3
     return next((d for d in (3, 4, 5, 6) if fmt.num(lo, d) != fmt.num(hi, d)), 3)
@@ -166,13 +168,34 @@ def seed_display(value: float | None, unit: str) -> str:
     return f"{_exact_number(value)} {unit}"
 
 
-def spread(lo: float | None, hi: float | None, runs: int | None, unit: str) -> str:
-    """The interval of a median and its run count: '98.1–120 µs, 5 runs'; '' unmeasured."""
+def spread(
+    lo: float | None,
+    hi: float | None,
+    runs: int | None,
+    unit: str,
+    median: float | None = None,
+    target: float | None = None,
+) -> str:
+    """The interval of a median and its run count, three significant digits: '98.1–120 µs,
+    5 runs'; ends that round alike say how narrow it is ('within ±0.1 %, 3 runs'); with the
+    `median` and the profile's `target`, a wider interval gets its mark ('658 µs–1.92 ms,
+    3 runs; unstable: −30 %/+104 %'); '' unmeasured."""
     if lo is None or hi is None:
         return ""
-    digits = digits_for(lo, hi)  # ends that round alike get a fourth digit
-    ends = f"{display(lo, unit)}–{display(hi, unit)}" if unit in TIMES else f"{fmt.span(lo, hi, digits)} {unit}"
-    return f"{ends}, {fmt.count(int(runs or 1), 'run')}"
+    if lo != hi and display(lo, unit) == display(hi, unit):
+        mid = median if median is not None else (lo + hi) / 2
+        half = max(hi - mid, mid - lo) / mid if mid else 0.0
+        bound = next((b for b in (0.1, 0.5, 1.0) if 100 * half <= b), 2.0)
+        ends = f"within ±{fmt.num(bound)} %"
+    elif unit in TIMES:
+        ends = f"{display(lo, unit)}–{display(hi, unit)}"
+    else:
+        ends = f"{fmt.span(lo, hi)} {unit}"
+    said = f"{ends}, {fmt.count(int(runs or 1), 'run')}"
+    if median is not None and target is not None:
+        mark = stats.stability(Estimate(median, lo, hi, int(runs or 1)), target)
+        said += f"; {mark}" if mark else ""
+    return said
 
 
 def link(section: str, base: str = "chapters/") -> str:
@@ -193,9 +216,15 @@ def _estimate(row: dict, machine: str) -> Estimate | None:
     return Estimate(row[machine], lo, hi, int(row.get(f"{machine} runs") or 1))
 
 
+#: Rows whose ratio is the setup's, not the machine's alone (Redis: redis-benchmark shares the
+#: server's CPUs here, as the networks chapter says): the words say so.
+SETUP_RATIOS = ("redis",)
+
+
 def against(row: dict, machine: str, seed: str = "laptop") -> str:
     """How `machine`'s figure of a card row compares with the seed's (`seed`: laptop or
-    phone), in words from ``claims``: '3.1× faster than the laptop', 'not clearly faster or
+    phone), in words from ``claims`` with the ratio's range: '3.1× faster than the laptop (2.8–3.4×)',
+    'this setup: 4.2× slower than the laptop (…)' for a row of ``SETUP_RATIOS``, 'not clearly faster or
     slower than the laptop (…)', 'not comparable: <why>', or 'no laptop figure'."""
     if seed not in REFERENCE_MACHINES:
         raise ValueError(f"seed must be one of {REFERENCE_MACHINES}, got {seed!r}")
@@ -205,7 +234,8 @@ def against(row: dict, machine: str, seed: str = "laptop") -> str:
         return f"not comparable: {row[f'{seed} why not']}"
     more, less = ("slower", "faster") if row["unit"] in TIMES else ("faster", "slower")
     c = claims.compare(_estimate(row, machine), Estimate.exact(row[seed]))
-    return claims.versus(c, f"the {seed}", more=more, less=less)
+    said = claims.versus(c, f"the {seed}", more=more, less=less, span=True)
+    return f"this setup: {said}" if row.get("id") in SETUP_RATIOS else said
 
 
 def versus_laptop(frame: pl.DataFrame, machine: str) -> pl.DataFrame:
@@ -266,13 +296,14 @@ def seed_cell(row: dict, seed: str) -> str:
     kind = row[f"{seed} kind"]
     if row.get(f"{seed} converted") and row["unit"] not in TIMES:
         shown = f"{fmt.num(row[seed], 4)} {row['unit']}"
-        said = f"{shown} ({row[f'{seed} article']}, printed as {row[f'{seed} quoted']}"
+        quoted = " ".join(str(row[f"{seed} quoted"]).split())  # the README pads its table's cells
+        said = f"{shown} ({row[f'{seed} article']}, printed as {quoted}"
     else:
         said = f"{seed_display(row[seed], row['unit'])} ({row[f'{seed} article']}"
     return said + (")" if kind == "measured" else f", {kind})")
 
 
-def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
+def rows_for_page(frame: pl.DataFrame, *, notes: bool = True) -> pl.DataFrame:
     """The card as the book shows it: the number (a link to the section that measured it),
     each machine's median in its unit with its interval and runs (or n/a), the laptop's and
     phone's figures as the seeds print them (article; kind when not a measurement), how this
@@ -282,17 +313,31 @@ def rows_for_page(frame: pl.DataFrame) -> pl.DataFrame:
     for row in frame.iter_rows(named=True):
         out = {"number": f"[{row['label']}]({link(row['section'])})"}
         for n in names:
-            value = display(row[n], row["unit"], digits_for(row[f"{n} lo"], row[f"{n} hi"]))
-            ends = spread(row[f"{n} lo"], row[f"{n} hi"], row[f"{n} runs"], row["unit"])
+            value = display(row[n], row["unit"])
+            ends = spread(row[f"{n} lo"], row[f"{n} hi"], row[f"{n} runs"], row["unit"], row[n],
+                          row.get(f"{n} target"))  # fmt: skip
             out[n] = f"{value} ({ends})" if ends else value
         out["laptop"] = seed_cell(row, "laptop")
         out["phone"] = seed_cell(row, "phone")
         out["napkin-math"] = seed_cell(row, "napkin")
         out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else "no laptop figure"
-        out["what was measured"] = measured_words(row)
+        if notes:
+            out["what was measured"] = measured_words(row)
         rows.append(out)
-    columns = ["number", *names, "laptop", "phone", "napkin-math", "against the laptop", "what was measured"]
+    columns = ["number", *names, "laptop", "phone", "napkin-math", "against the laptop"]
+    columns += ["what was measured"] if notes else []
     return pl.DataFrame(rows, schema=dict.fromkeys(columns, pl.String))
+
+
+#: How a seed machine opens a sentence of 'what was measured'.
+_SEED_NAMES = {"laptop": "Laptop", "phone": "Phone", "napkin": "napkin-math"}
+
+
+def notes_for_page(frame: pl.DataFrame) -> pl.DataFrame:
+    """The card's second table, for a page too narrow for one: each number and what was
+    measured (``measured_words``), for ``rows_for_page(frame, notes=False)``."""
+    rows = [{"number": row["label"], "what was measured": measured_words(row)} for row in frame.iter_rows(named=True)]
+    return pl.DataFrame(rows, schema={"number": pl.String, "what was measured": pl.String})
 
 
 def measured_words(row: dict) -> str:
@@ -304,16 +349,17 @@ def measured_words(row: dict) -> str:
     if len(said) > 1 and len(set(said.values())) == 1:
         parts = [f"Laptop and phone: {next(iter(said.values()))}"]
     else:
-        parts = [f"{m.capitalize()}: {d}" for m, d in said.items()]
+        parts = [d if d.startswith(_SEED_NAMES[m]) else f"{_SEED_NAMES[m]}: {d}" for m, d in said.items()]
     laptop_why = row.get("laptop why not") if row.get("laptop") is not None else None
     for m in REFERENCE_MACHINES[1:]:
         why = row.get(f"{m} why not")
         if row.get(m) is None or row.get(f"{m} comparable") is not False or not why:
             continue
+        whose = "napkin-math's" if m == "napkin" else f"The {m}'s"
         if why == laptop_why:
-            parts.append(f"The {m}'s figure is not comparable either, for the same reason")
+            parts.append(f"{whose} figure is not comparable either, for the same reason")
         else:
-            parts.append(f"The {m}'s figure is not comparable: {why}")
+            parts.append(f"{whose} figure is not comparable: {why}")
     return ". ".join([row["note"], *parts]) + ("." if parts else "")
 
 
@@ -338,10 +384,10 @@ def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:
             words = f"not measured here: {row['reason']}"
         else:
             words = claims.versus(claims.compare(e, card_run), "the card's run", more=more, less=less)
-        ends = spread(row["lo"], row["hi"], row["runs"], row["unit"])
+        ends = spread(row["lo"], row["hi"], row["runs"], row["unit"], row["value"], row.get("target"))
         name = headlines_registry.get(row["id"]).run_name or row["label"]
         run = f"{name} (the card quotes it)" if row["id"] == id_ else f"{name}: {row['run']}"
-        value = display(row["value"], row["unit"], digits_for(row["lo"], row["hi"]))
+        value = display(row["value"], row["unit"])
         out.append({"run": run, "median": value + (f" ({ends})" if ends else ""), "against the card's run": words})
     return pl.DataFrame(out, schema=dict.fromkeys(["run", "median", "against the card's run"], pl.String))
 
@@ -366,6 +412,89 @@ def reasons_note(frame: pl.DataFrame) -> str:
         "::: {.callout-warning}\n## Not measured on this machine\n\n"
         + "\n".join(lines)
         + "\n\nThese numbers read n/a in the card, and the sentences built on them say so.\n:::\n"
+    )
+
+
+
+def runs_words(frame: pl.DataFrame, machine: str) -> str:
+    """How many runs each of `machine`'s numbers rests on: '3 runs per number', '3 to 11
+    runs per number'; 'no runs' when none was measured."""
+    runs = frame.filter(pl.col(machine).is_not_null())[f"{machine} runs"].drop_nulls()
+    if runs.len() == 0:
+        return "no measured number"
+    least, most = int(runs.min()), int(runs.max())
+    if least == most:
+        return f"{fmt.count(least, 'run')} per number"
+    return f"{fmt.exact(least)} to {fmt.exact(most)} runs per number"
+
+
+def estimate_in(frame: pl.DataFrame, id_: str, machine: str) -> tuple[Estimate | None, float | None]:
+    """A card row's figure for `machine` as an Estimate (None: not measured), with the
+    target its profile holds intervals to."""
+    rows = frame.filter(pl.col("id") == id_)
+    if rows.height != 1:
+        raise KeyError(f"the card has no row {id_!r}")
+    row = rows.row(0, named=True)
+    return _estimate(row, machine), row.get(f"{machine} target")
+
+
+def figure_words(e: Estimate | None, unit: str, target: float | None = None) -> str:
+    """A figure in a sentence with its interval, run count and mark: '854 ns (592 ns–1.03 µs,
+    3 runs; unstable: …)'; n/a when not measured."""
+    if e is None:
+        return fmt.NA
+    ends = spread(e.lo, e.hi, e.runs, unit, e.median, target)
+    return f"{display(e.median, unit)} ({ends})"
+
+
+def durable_sentence(latency: Estimate | None, rate: Estimate | None, target: float | None = None) -> str:
+    """What one durable 4 KiB write costs, as the fsync chapter's latency run measured it:
+    the median wait with its interval, then the rate one thread reached counting every write
+    (its own metric, not 1 ÷ the median), and how 1 ÷ the median would have misread it."""
+    if latency is None:
+        return "A durable 4 KiB write could not be measured here, so the card has no wait to set beside streaming."
+    text = f"One durable 4 KiB write takes {figure_words(latency, 'µs', target)} at the median"
+    if rate is None:
+        return text + "; the rate of durable writes was not stored with it."
+    naive = 1e6 / latency.median
+    text += (
+        f". Counting every write, slow ones included, one thread made {fmt.num(rate.median)} writes durable a second "
+        f"({fmt.span(rate.lo, rate.hi)}, {fmt.count(rate.runs, 'run')}"
+        + (f"; {mark}" if (mark := stats.stability(rate, target)) else "")
+        + "), however fast the disk streams"
+    )
+    if naive > rate.hi:
+        return text + f": 1 ÷ the median ({fmt.num(naive)} a second) would overstate it, as the slow writes count too."
+    if naive < rate.lo:
+        return text + f", more than 1 ÷ the median ({fmt.num(naive)} a second): most writes took less than the median's."
+    return text + f", about 1 ÷ the median ({fmt.num(naive)} a second): the slow writes were too few to weigh."
+
+
+def stream_words(seq_read: Estimate | None, latency: Estimate | None) -> str:
+    """How much the disk streams in the time of one durable write, at the two medians
+    (MB/s × µs = bytes): 'about 1.2 MB (at the two medians)'."""
+    if seq_read is None or latency is None:
+        return "an amount this machine could not measure"
+    return f"about {fmt.num(seq_read.median * latency.median / 1e6, 2)} MB (at the two medians)"
+
+
+def request_sentence(http: Estimate | None, syscall: Estimate | None, target: float | None = None) -> str:
+    """The hello-world server's time per request at its best rate, carried from the rate's
+    interval, and how many system calls fit in it (the range from both intervals)."""
+    if http is None:
+        return "The hello-world server did not run here, so the card cannot set a request against a system call."
+    each = Estimate(1e9 / http.median, 1e9 / http.hi, 1e9 / http.lo, http.runs)
+    text = (
+        "At its best rate our hello-world server answers a request every "
+        f"{figure_words(each, 'ns', target)} on average (all its threads together, from the rate's interval)"
+    )
+    if syscall is None:
+        return text + "; the system call was not measured here, so the two are not set side by side."
+    calls = each.median / syscall.median
+    least, most = each.lo / syscall.hi, each.hi / syscall.lo
+    return text + (
+        f", the time of about {fmt.num(calls, 2)} system calls ({fmt.num(least, 2)} to {fmt.num(most, 2)} within "
+        "the two intervals)."
     )
 
 
