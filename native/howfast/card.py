@@ -415,7 +415,6 @@ def reasons_note(frame: pl.DataFrame) -> str:
     )
 
 
-
 def runs_words(frame: pl.DataFrame, machine: str) -> str:
     """How many runs each of `machine`'s numbers rests on: '3 runs per number', '3 to 11
     runs per number'; 'no runs' when none was measured."""
@@ -466,7 +465,9 @@ def durable_sentence(latency: Estimate | None, rate: Estimate | None, target: fl
     if naive > rate.hi:
         return text + f": 1 ÷ the median ({fmt.num(naive)} a second) would overstate it, as the slow writes count too."
     if naive < rate.lo:
-        return text + f", more than 1 ÷ the median ({fmt.num(naive)} a second): most writes took less than the median's."
+        return text + (
+            f", more than 1 ÷ the median ({fmt.num(naive)} a second): the mean wait was shorter than the median's."
+        )
     return text + f", about 1 ÷ the median ({fmt.num(naive)} a second): the slow writes were too few to weigh."
 
 

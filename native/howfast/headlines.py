@@ -807,7 +807,8 @@ def sets(
 
 SCHEMA = {
     "id": pl.String, "label": pl.String, "value": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
-    "runs": pl.Int64, "confidence": pl.Float64, "target": pl.Float64, "unit": pl.String, "reason": pl.String, "note": pl.String,
+    "runs": pl.Int64, "confidence": pl.Float64, "target": pl.Float64, "unit": pl.String, "reason": pl.String,
+    "note": pl.String,
     "run": pl.String, "section": pl.String, "subject": pl.String, "experiment": pl.String,
     "measured_at": pl.String, "machine": pl.String, "profile": pl.String,
     **{f"{m}{part}": kind for m in REFERENCE_MACHINES for part, kind in (
