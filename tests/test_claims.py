@@ -230,6 +230,43 @@ def test_cache_level_uses_the_measured_topology() -> None:
     assert claims.cache_words(1, []) == "cache sizes not reported by this kernel"
 
 
+def test_cache_words_tell_a_shared_cache_as_a_virtual_machine_sees_it() -> None:
+    caches = [Cache("L1d", 32 * 1024, 1), Cache("L2", 2**20, 1), Cache("L3", 32 * 2**20, 2)]
+    assert claims.cache_words(16 * 2**20, caches, virtual=True) == (
+        "fits in the L3 cache (32 MiB, shared by this VM's 2 CPUs and, on the host, perhaps by others)"
+    )
+    assert claims.cache_words(2**30, caches, virtual=True) == (
+        "larger than every cache (the L3 is 32 MiB, shared by this VM's 2 CPUs and, on the host, perhaps by "
+        "others): served from RAM"
+    )
+    assert claims.cache_words(2**30, caches) == (
+        "larger than every cache (the L3 is 32 MiB, shared by 2 CPUs): served from RAM"
+    )
+    # a private cache reads the same in a guest
+    assert claims.cache_words(512 * 1024, caches, virtual=True) == "fits in the L2 cache (1 MiB, one per core)"
+    assert claims.cache_words(512 * 1024, caches) == "fits in the L2 cache (1 MiB, one per core)"
+
+
+@pytest.mark.parametrize(
+    ("cache", "virtual", "words"),
+    [
+        (Cache("L3", 32 * 2**20, 2), False, "shared by 2 CPUs"),
+        (Cache("L3", 32 * 2**20, 2), True, "shared by this VM's 2 CPUs and, on the host, perhaps by others"),
+        (Cache("L2", 2**20, 1), False, "one per core"),
+        (Cache("L2", 2**20, 1), True, "one per core"),
+    ],
+)
+def test_sharing_every_branch(cache: Cache, virtual: bool, words: str) -> None:
+    assert claims.sharing(cache, virtual=virtual) == words
+
+
+def test_sharing_refuses_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="c must be a Cache"):
+        claims.sharing("L3")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="virtual"):
+        claims.sharing(Cache("L3", 2**20, 2), virtual="yes")  # type: ignore[arg-type]
+
+
 def test_cache_topology_and_write_cache_from_fake_sysfs(tmp_path) -> None:
     cpu = tmp_path / "cpu0"
     for i, (level, kind, size, shared) in enumerate(
@@ -248,7 +285,14 @@ def test_cache_topology_and_write_cache_from_fake_sysfs(tmp_path) -> None:
     assert [(c.name, c.size, c.shared_by) for c in topo] == [
         ("L1d", 48 * 1024, 2), ("L1i", 32 * 1024, 2), ("L2", 2 * 2**20, 2), ("L3", 480 * 2**20, 96)
     ]  # fmt: skip
-    assert "L3 480 MiB (shared by 96 CPUs)" in machine.topology_words(topo)
+    assert machine.topology_words(topo) == (
+        "L1d 48 KiB (shared by 2 CPUs); L2 2 MiB (shared by 2 CPUs); L3 480 MiB (shared by 96 CPUs)"
+    )
+    assert machine.topology_words(topo[3:], virtual=True) == (
+        "L3 480 MiB (shared by this VM's 96 CPUs and, on the host, perhaps by others)"
+    )
+    assert machine.topology_words([Cache("L2", 2**20, 1)], virtual=True) == "L2 1 MiB (one per core)"
+    assert machine.topology_words([], virtual=True) == "not reported"
     stored = {"cache_levels": [{"name": c.name, "size": c.size, "shared_by": c.shared_by} for c in topo]}
     assert machine.caches(stored) == topo  # read back from a stored set's facts
     assert machine.caches({}) == []

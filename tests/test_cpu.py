@@ -275,6 +275,11 @@ def test_plateau_sentence_every_branch() -> None:
         "range of their ratio) and the slowest within 25 % of the fastest: 1–1.05 ns per load from 4 KiB to 16 KiB"
     )
     assert "fit in the L1d (32 KiB, one per core)" in one
+    vm = {**CACHES, "hypervisor": "yes"}
+    l3 = _lat({4 * MiB: [50, 50, 50], 8 * MiB: [51, 51, 51]})
+    assert "working sets that fit in the L3 (32 MiB, shared by this VM's 2 CPUs and, on the host, perhaps by " \
+        "others)" in report.plateau_sentence(l3, vm)  # fmt: skip
+    assert "working sets that fit in the L3 (32 MiB, shared by 2 CPUs)" in report.plateau_sentence(l3, CACHES)
     past = report.plateau_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [95, 95, 95]}), CACHES)
     assert "larger than every cache" in past
     across = report.plateau_sentence(_lat({16 * KiB: [1, 1, 1], 64 * KiB: [1.1, 1.1, 1.1]}), CACHES)
@@ -309,6 +314,11 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
     assert "no point past the caches" in report.beyond_sentence(rise, CACHES)
     one = report.beyond_sentence(_lat({1 * MiB: [4, 4, 4], 64 * MiB: [90, 90, 90]}), CACHES, PAGES)
     assert one.startswith("Only the 64 MiB working set lies past the L3 (32 MiB, shared by 2 CPUs)")
+    guest = report.beyond_sentence(_lat({1 * MiB: [4, 4, 4], 64 * MiB: [90, 90, 90]}), {**CACHES, "hypervisor": "yes"})
+    assert guest.startswith(
+        "Only the 64 MiB working set lies past the L3 (32 MiB, shared by this VM's 2 CPUs and, on the host, perhaps "
+        "by others)"
+    )
     rising = _lat({64 * MiB: [90, 90, 90], 256 * MiB: [120, 120, 120]})
     text = report.beyond_sentence(rising, CACHES, PAGES)
     assert "latency still rose: 90 ns at 64 MiB, 120 ns at 256 MiB, 1.3× as long (1.3× within the two" in text
@@ -600,6 +610,16 @@ def test_buffer_sentence_every_branch() -> None:
     assert inside.startswith("The 16 MiB buffer fits in the L3 of the machine that measured (32 MiB, shared by 2 CPUs)")
     assert "not RAM" in inside
     assert "cannot say" in report.buffer_sentence(128 * MiB, {"machine": "elsewhere", "cache_levels": []})
+    vm = {**CACHES, "hypervisor": "yes"}
+    assert report.buffer_sentence(128 * MiB, vm) == (
+        "The 128 MiB buffer is larger than every cache of the machine that measured (its L3 holds 32 MiB, shared by "
+        "this VM's 2 CPUs and, on the host, perhaps by others), so every pass streams from RAM."
+    )
+    assert report.buffer_sentence(16 * MiB, vm).startswith(
+        "The 16 MiB buffer fits in the L3 of the machine that measured (32 MiB, shared by this VM's 2 CPUs and, on "
+        "the host, perhaps by others), so"
+    )
+    assert "(1 MiB, one per core)" in report.buffer_sentence(512 * KiB, vm)
 
 
 # --- issue 20: every figure with its interval and run count; every branch of the sentences ---
@@ -890,9 +910,12 @@ def test_seed_table_tells_a_shared_cache_as_a_guest_sees_it() -> None:
     lat = _lat({16 * KiB: [1, 1, 1], 8 * MiB: [15, 15, 15]})
     bw = _runs("kind", "gb_per_s", "GB/s", {"read": [10, 10, 10]}).with_columns(threads=pl.lit(1))
     costs = _costs({"mutex": [6, 6, 6]})
-    vm = {
-        r["what"]: r for r in report.seed_table(lat, bw, costs, {**CACHES, "hypervisor": "KVM"}).iter_rows(named=True)
-    }
-    assert vm["L3"]["here"].startswith("32 MiB (shared by this VM's 2 CPUs, perhaps others' on the host); 15 ns")
+    vm = {r["what"]: r for r in report.seed_table(lat, bw, costs, {**CACHES, "hypervisor": "yes (KVM)"}).iter_rows(
+        named=True)}  # fmt: skip
+    assert vm["L3"]["here"].startswith("32 MiB (shared by this VM's 2 CPUs and, on the host, perhaps by others); 15 ns")
+    assert vm["L2"]["here"].startswith("1 MiB (one per core); ")  # a private cache reads the same in a guest
     bare = {r["what"]: r for r in report.seed_table(lat, bw, costs, CACHES).iter_rows(named=True)}
     assert bare["L3"]["here"].startswith("32 MiB (shared by 2 CPUs); 15 ns")
+    # 'none detected' is what a bare-metal set records: not a virtual machine
+    none = report.seed_table(lat, bw, costs, {**CACHES, "hypervisor": "none detected"})
+    assert {r["what"]: r for r in none.iter_rows(named=True)}["L3"]["here"].startswith("32 MiB (shared by 2 CPUs); 15")

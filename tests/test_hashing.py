@@ -887,13 +887,36 @@ def stats_summary(native: pl.DataFrame) -> pl.DataFrame:
     return stats.summarize(native, ["algorithm", "size"])
 
 
-def test_on_vm_tells_a_shared_cache_as_a_guest_sees_it() -> None:
-    words = "fits in the L3 cache (32 MiB, shared by 2 CPUs)"
-    assert report.on_vm(words, {"hypervisor": "KVM"}) == (
-        "fits in the L3 cache (32 MiB, shared by this VM's 2 CPUs and, on the host, perhaps by others)"
+def test_cache_sentences_tell_a_shared_cache_as_a_guest_sees_it() -> None:
+    from howfast.claims import Cache
+
+    caches = [Cache("L2", 2**20, 1), Cache("L3", 32 * 2**20, 2)]
+    big = 16 * 2**20
+    rows = native_rows({"xxh3_64_dispatch": 30000.0}, size=big)
+    assert report.largest_sentence(rows, "xxh3_64_dispatch", big, caches, virtual=True) == (
+        "At 16 MiB, an input that fits in the L3 cache (32 MiB, shared by this VM's 2 CPUs and, on the host, "
+        "perhaps by others), XXH3 64-bit (libxxhash, dispatching entry) ran at 30,000 MiB/s."
     )
-    assert report.on_vm(words, {"hypervisor": ""}) == words  # bare metal: the kernel's words stand
-    assert report.on_vm("fits in the L2 cache (1 MiB, one per core)", {"hypervisor": "KVM"}).endswith("one per core)")
+    assert report.largest_sentence(rows, "xxh3_64_dispatch", big, caches) == (
+        "At 16 MiB, an input that fits in the L3 cache (32 MiB, shared by 2 CPUs), XXH3 64-bit (libxxhash, "
+        "dispatching entry) ran at 30,000 MiB/s."
+    )
+    small = native_rows({"xxh3_64_dispatch": 30000.0}, size=65536)
+    assert "an input that fits in the L2 cache (1 MiB, one per core)," in report.largest_sentence(
+        small, "xxh3_64_dispatch", 65536, caches, virtual=True
+    )
+    at = native_rows({"sha3-256": 500.0, "crc32c_isal": 50000.0})
+    slowed = pl.concat([at, native_rows({"sha3-256": 160.0, "crc32c_isal": 50000.0}, size=big)])
+    assert (
+        " The input still fits in the L3 cache (32 MiB, shared by this VM's 2 CPUs and, on the host, perhaps by "
+        "others), and from it CRC32C (ISA-L) read"
+    ) in report.large_input_sentence(slowed, 65536, big, caches, 0.005, virtual=True)
+    huge = pl.concat([at, native_rows({"sha3-256": 160.0}, size=2**30)])
+    assert (
+        " The input larger than every cache (the L3 is 32 MiB, shared by this VM's 2 CPUs and, on the host, "
+        "perhaps by others): served from RAM, so memory may share in the drop."
+    ) in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005, virtual=True)
+    assert "shared by 2 CPUs): served from RAM" in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005)
 
 
 def test_reference_table_marks_a_dip() -> None:

@@ -15,7 +15,9 @@ not support.
 * ``curve(points)``: the shape of a throughput curve (still rising, a knee, flat, a
   collapse) from its points' intervals.
 * ``cache_level(bytes, caches)``: which level of this machine's measured cache topology a
-  working set fits in (``machine.cache_topology``), never a textbook's sizes.
+  working set fits in (``machine.cache_topology``), never a textbook's sizes;
+  ``cache_words`` says it, ``sharing`` who shares a cache (told as a guest sees it on a
+  virtual machine).
 """
 
 from __future__ import annotations
@@ -295,22 +297,34 @@ def cache_level(working_set: int, caches: Sequence[Cache]) -> Cache | None:
     return next((c for c in data if working_set <= c.size), None)
 
 
-def cache_words(working_set: int, caches: Sequence[Cache]) -> str:
+def cache_words(working_set: int, caches: Sequence[Cache], *, virtual: bool = False) -> str:
     """'fits in the L2 cache (1 MiB, one per core)', 'larger than every cache (the L3
     is 32 MiB, shared by 2 CPUs): served from RAM'; 'cache sizes not reported' when the
-    kernel shows none."""
+    kernel shows none. With `virtual` (``machine.virtual(facts)``) a shared cache is told
+    as a virtual machine sees it (``sharing``)."""
     level = cache_level(working_set, caches)
     data = sorted((c for c in caches if not c.name.endswith("i")), key=lambda c: c.size)
     if not data:
         return "cache sizes not reported by this kernel"
     if level is None:
         last = data[-1]
-        return f"larger than every cache (the {last.name} is {fmt.size(last.size)}, {_sharing(last)}): served from RAM"
-    return f"fits in the {level.name} cache ({fmt.size(level.size)}, {_sharing(level)})"
+        return (
+            f"larger than every cache (the {last.name} is {fmt.size(last.size)}, {sharing(last, virtual=virtual)}): "
+            "served from RAM"
+        )
+    return f"fits in the {level.name} cache ({fmt.size(level.size)}, {sharing(level, virtual=virtual)})"
 
 
-def _sharing(c: Cache) -> str:
-    return "one per core" if c.shared_by <= 1 else f"shared by {c.shared_by} CPUs"
+def sharing(c: Cache, *, virtual: bool = False) -> str:
+    """Who shares one instance of cache `c`: 'one per core' or 'shared by 2 CPUs'. With
+    `virtual` (the machine that measured is a virtual machine: ``machine.virtual(facts)``)
+    the CPUs the kernel counts are the guest's, and on the host the same cache may serve
+    other guests: 'shared by this VM's 2 CPUs and, on the host, perhaps by others'."""
+    if c.shared_by <= 1:
+        return "one per core"
+    if virtual:
+        return f"shared by this VM's {c.shared_by} CPUs and, on the host, perhaps by others"
+    return f"shared by {c.shared_by} CPUs"
 
 
 checked(globals())

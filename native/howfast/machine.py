@@ -19,7 +19,7 @@ import polars as pl
 
 from . import capabilities
 from .checks import checked
-from .claims import Cache
+from .claims import Cache, sharing
 
 
 def _read(path: str | Path, default: str = "") -> str:
@@ -97,16 +97,32 @@ def caches(f: dict[str, Any]) -> list[Cache]:
     return [Cache(str(c["name"]), int(c["size"]), int(c["shared_by"])) for c in levels]
 
 
-def topology_words(caches: list[Cache]) -> str:
-    """'L1d 32 KiB, L2 1 MiB (one per core); L3 32 MiB (shared by 2 CPUs)'."""
+def topology_words(caches: list[Cache], *, virtual: bool = False) -> str:
+    """'L1d 32 KiB, L2 1 MiB (one per core); L3 32 MiB (shared by 2 CPUs)'; with
+    `virtual` (``virtual(facts)``) a shared cache as a guest sees it
+    (``claims.sharing``): 'L3 32 MiB (shared by this VM's 2 CPUs and, on the host,
+    perhaps by others)'."""
     if not caches:
         return "not reported"
-    parts = [
-        f"{c.name} {size_words(c.size)} ({'one per core' if c.shared_by <= 1 else f'shared by {c.shared_by} CPUs'})"
-        for c in caches
-        if not c.name.endswith("i")
-    ]
-    return "; ".join(parts)
+    data = [c for c in caches if not c.name.endswith("i")]
+    return "; ".join(f"{c.name} {size_words(c.size)} ({sharing(c, virtual=virtual)})" for c in data)
+
+
+def virtual(f: dict[str, Any]) -> bool:
+    """Whether a set's facts show a virtual machine (``hypervisor()`` recorded 'yes' or
+    'yes (vendor)'); False for 'none detected' and for a set that recorded nothing."""
+    if not isinstance(f, dict):
+        raise TypeError(f"f must be a machine's facts (a dict), got {type(f).__name__}")
+    return str(f.get("hypervisor") or "").startswith("yes")
+
+
+def recorded_topology_words(f: dict[str, Any]) -> str:
+    """The cache topology a set's facts recorded, in ``topology_words``' words with the
+    sharing told as the measuring machine saw it (a virtual machine's as a guest's); a set
+    recorded before cache levels were falls back to its stored words ('unknown' without)."""
+    if f.get("cache_levels"):
+        return topology_words(caches(f), virtual=virtual(f))
+    return str(f.get("cache_topology") or f.get("caches") or "unknown")
 
 
 def size_words(n: int) -> str:
@@ -364,8 +380,8 @@ def facts_table(f: dict[str, Any]) -> pl.DataFrame:
             return rotational_words(f)
         if key == "write_cache":
             return write_cache_words(f)
-        if key == "cache_topology" and not value:
-            return str(f.get("caches") or "unknown")
+        if key == "cache_topology":
+            return recorded_topology_words(f)
         if key == "block_device":
             return disk_words(f)
         if key == "device_model":

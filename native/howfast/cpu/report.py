@@ -23,6 +23,7 @@ from ..checks import checked
 from ..claims import Cache
 from ..crosscheck import ratio_estimate, side_by_side
 from ..machine import caches as recorded_caches
+from ..machine import virtual as virtual_machine
 from ..stats import Estimate
 
 #: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
@@ -435,7 +436,7 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         elif len(levels) == 1:
             level = claims.cache_level(p.last, caches)
             assert level is not None
-            fits = f"{level.name} ({fmt.size(level.size)}, {_sharing(level)})"
+            fits = f"{level.name} ({fmt.size(level.size)}, {claims.sharing(level, virtual=virtual_machine(facts))})"
             parts.append(f"{where}, working sets that fit in the {fits}")
         else:
             named = ", ".join(sorted(levels))
@@ -534,7 +535,7 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
         return "The kernel of the machine that measured reported no cache sizes, so this page names no cache level."
     last = caches[-1]
     past = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) is None]
-    who = f"the {last.name} ({fmt.size(last.size)}, {_sharing(last)})"
+    who = f"the {last.name} ({fmt.size(last.size)}, {claims.sharing(last, virtual=virtual_machine(facts))})"
     if not past:
         return (
             f"Every working set measured fits in {who}: this run has no point past the caches "
@@ -585,10 +586,6 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
         f"Past {who}, latency did not clearly rise or stay level ({said}; the repetitions overlap), so this "
         "run cannot tell whether page walks add to RAM's latency here."
     )
-
-
-def _sharing(c: Cache) -> str:
-    return "one per core" if c.shared_by <= 1 else f"shared by {c.shared_by} CPUs"
 
 
 def _level_point(points: list[tuple[int, Estimate]], c: Cache, caches: Sequence[Cache]) -> tuple[int, Estimate] | None:
@@ -716,15 +713,16 @@ def buffer_sentence(size: int, facts: dict[str, Any]) -> str:
     if not caches:
         return "The kernel reported no cache sizes, so this page cannot say whether the buffer fits in one."
     level = claims.cache_level(size, caches)
+    vm = virtual_machine(facts)
     if level is None:
         last = caches[-1]
         return (
             f"The {fmt.size(size)} buffer is larger than every cache of the machine that measured (its {last.name} "
-            f"holds {fmt.size(last.size)}, {_sharing(last)}), so every pass streams from RAM."
+            f"holds {fmt.size(last.size)}, {claims.sharing(last, virtual=vm)}), so every pass streams from RAM."
         )
     return (
         f"The {fmt.size(size)} buffer fits in the {level.name} of the machine that measured "
-        f"({fmt.size(level.size)}, {_sharing(level)}), so these loops measure that cache, not RAM."
+        f"({fmt.size(level.size)}, {claims.sharing(level, virtual=vm)}), so these loops measure that cache, not RAM."
     )
 
 
@@ -1056,14 +1054,12 @@ def seed_table(
 
     for c in caches:
         point = _level_point(points, c, caches)
-        here = f"{fmt.size(c.size)} ({_sharing(c)}); " + (
+        here = f"{fmt.size(c.size)} ({claims.sharing(c, virtual=virtual_machine(facts))}); " + (
             _measured(point[1], target, f"per load at {article(fmt.size(point[0]))} working set")
             + (DISTURBED if implausible(point[0], point[1], caches) else "")
             if point
             else "no working set measured at most half its size"
         )
-        if facts.get("hypervisor"):  # the guest's CPUs share it; on the host, perhaps others' too
-            here = re.sub(r"shared by (\d+) CPUs", r"shared by this VM's \1 CPUs, perhaps others' on the host", here)
         seed = seed_cache(_SEED_LEVEL.get(c.name, c.name))
         rows.append({"what": c.name, "here": here, "laptop (seed 000, as printed)": seed or "",
                      "compared": CACHE_NOT_COMPARABLE if seed else "the seed lists no such level"})  # fmt: skip

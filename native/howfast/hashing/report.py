@@ -8,7 +8,6 @@ sentence whose words depend on the data is here, tested for each of its branches
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import polars as pl
@@ -188,15 +187,6 @@ def _seed_cell(value: float | None, named_by_seed: bool) -> str:
     if value is not None:
         return fmt.num(value)
     return "not given" if named_by_seed else "not measured"
-
-
-def on_vm(text: str, facts: dict[str, Any]) -> str:
-    """`text` (``claims.cache_words``' words) with a shared cache's sharing told as a
-    virtual machine sees it: its CPUs are the guest's, and on the host the same cache may
-    serve other guests' cores too. Unchanged on bare metal."""
-    if not facts.get("hypervisor"):
-        return text
-    return re.sub(r"shared by (\d+) CPUs", r"shared by this VM's \1 CPUs and, on the host, perhaps by others", text)
 
 
 def unstable_words(target: float | None) -> str:
@@ -703,12 +693,15 @@ def short_key_rule(native: pl.DataFrame, hashes: list[str], small: int, large: i
     )
 
 
-def largest_sentence(native: pl.DataFrame, algorithm: str, size: int, caches: list[claims.Cache]) -> str:
+def largest_sentence(
+    native: pl.DataFrame, algorithm: str, size: int, caches: list[claims.Cache], *, virtual: bool = False
+) -> str:
     """The rate at the largest input, with its interval and run count, and where that input
-    lives in this machine's caches."""
+    lives in this machine's caches (`virtual`: a shared cache as a virtual machine sees it,
+    ``claims.sharing``)."""
     summary = stats.summarize(native, ["algorithm", "size"])
     e = _estimate(summary, "mib_per_s", algorithm, size)
-    where = claims.cache_words(size, caches)
+    where = claims.cache_words(size, caches, virtual=virtual)
     if e is None:
         return f"At {fmt.size(size)}, an input that {where}, {ALGORITHM_NAMES[algorithm]} could not run here."
     return f"At {fmt.size(size)}, an input that {where}, {ALGORITHM_NAMES[algorithm]} ran at {quoted(e)}."
@@ -1104,13 +1097,20 @@ def _dispatch_sizes(summary: pl.DataFrame, size: int) -> str:
 
 
 def large_input_sentence(
-    native: pl.DataFrame, at: int, largest: int, caches: list[claims.Cache], slice_seconds: float
+    native: pl.DataFrame,
+    at: int,
+    largest: int,
+    caches: list[claims.Cache],
+    slice_seconds: float,
+    *,
+    virtual: bool = False,
 ) -> str:
     """The hashes that ran clearly slower at the largest input than at the table's size,
     and what this run can say about why: whether the input still fits in a cache (then
     memory is not the limit, and the fastest hash's rate there shows it), and whether one
     call outlasts a slice of the measurement (then the fastest slice no longer filters out
-    other programs on a busy CPU)."""
+    other programs on a busy CPU). `virtual`: a shared cache as a virtual machine sees it
+    (``claims.sharing``)."""
     summary = stats.summarize(native, ["algorithm", "size"])
     slowed = []
     for algorithm in ALGORITHM_NAMES:
@@ -1135,11 +1135,12 @@ def large_input_sentence(
     if claims.cache_level(largest, caches) is not None and rates.height:
         top = rates.row(0, named=True)
         text += (
-            f" The input still {claims.cache_words(largest, caches)}, and from it {ALGORITHM_NAMES[top['algorithm']]} "
-            f"read {quoted(stats.Estimate.from_row(top), runs=False)}, so waiting for memory does not explain the drop."
+            f" The input still {claims.cache_words(largest, caches, virtual=virtual)}, and from it "
+            f"{ALGORITHM_NAMES[top['algorithm']]} read {quoted(stats.Estimate.from_row(top), runs=False)}, so "
+            "waiting for memory does not explain the drop."
         )
     else:
-        text += f" The input {claims.cache_words(largest, caches)}, so memory may share in the drop."
+        text += f" The input {claims.cache_words(largest, caches, virtual=virtual)}, so memory may share in the drop."
     calls = [_estimate(summary, "ns_per_hash", a, largest) for a, _, _ in slowed]
     shortest = min((c.median for c in calls if c is not None), default=None)
     if shortest is not None and shortest >= slice_seconds * 1e9:
