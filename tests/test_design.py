@@ -234,3 +234,152 @@ def test_checksum_words_name_what_runs_out_first(hash_machines, disk_machines, w
     assert words in said
     if hash_machines and disk_machines:
         assert "84,350" in said and "100 TB/s" in said
+
+
+# ---- the inputs' intervals carried through (review findings 3, 10, 11, 13) ------------------
+
+
+def _rows(**values: tuple[float, float, float, int] | None) -> pl.DataFrame:
+    """Headline rows for the estimates' quantities: (median, lo, hi, runs) or None."""
+    from howfast import headlines
+    from howfast.design import measured
+
+    out = []
+    for field, id_ in measured.QUANTITIES.items():
+        got = values.get(field, (1.0, 1.0, 1.0, 3))
+        out.append({"id": id_, "value": None if got is None else got[0], "lo": None if got is None else got[1],
+                    "hi": None if got is None else got[2], "runs": None if got is None else got[3],
+                    "confidence": None, "unit": headlines.get(id_).unit})  # fmt: skip
+    return pl.DataFrame(out)
+
+
+def test_an_input_comes_back_with_its_interval_and_runs_in_bytes_per_second() -> None:
+    from howfast.design import measured
+
+    rows = _rows(seq_read=(1290.0, 1010.0, 1570.0, 3), memory=None)
+    e = measured.estimate(rows, "seq_read")
+    assert (e.median, e.lo, e.hi, e.runs) == (1290e6, 1010e6, 1570e6, 3)
+    assert measured.estimate(rows, "memory") is None
+    with pytest.raises(ValueError, match="field"):
+        measured.estimate(rows, "http")
+
+
+def test_inputs_at_an_end_of_their_intervals() -> None:
+    from howfast.design import measured
+
+    rows = _rows(seq_read=(1290.0, 1010.0, 1570.0, 3), memory=None)
+    base = _inputs()
+    low, high = measured.at_end(base, rows, "lo"), measured.at_end(base, rows, "hi")
+    assert low.seq_read == 1010e6 and high.seq_read == 1570e6
+    assert low.memory is None and high.memory is None  # not measured stays unmeasured
+    assert low.http == base.http and low.http_p99_us == base.http_p99_us  # an offered rate: no interval
+    with pytest.raises(ValueError, match="end"):
+        measured.at_end(base, rows, "mid")
+
+
+@pytest.mark.parametrize(
+    ("mid", "one", "other", "words"),
+    [
+        (None, 1.0, 2.0, "n/a"),
+        (62_041, None, 79_102, "62,000"),
+        (62_041, 79_102, 50_812, "62,000 (50,800–79,100)"),
+        (10_726.0, 10_726.2, 10_726.9, "10,700"),
+    ],
+)
+def test_a_derived_figure_carries_its_range(mid, one, other, words) -> None:
+    assert est.ranged(mid, one, other) == words
+
+
+def test_a_count_keeps_every_digit_with_its_show() -> None:
+    exact = lambda x: fmt.exact(int(x))  # noqa: E731
+    assert est.ranged(62_041, 50_812, 79_102, exact) == "62,041 (50,812–79,102)"
+
+
+def _knee(rate: float, limit: float | None = None) -> dict:
+    return {"rate": rate, "limit_rate": limit}
+
+
+@pytest.mark.parametrize(
+    ("point", "best_hi", "counts", "words"),
+    [
+        (None, 91_600.0, {"most": None, "least": None, "from": None},
+         "an unknown number of copies of itself to serve the load with its tail in check (the open loop found no "
+         "rate that kept it short)"),
+        (_knee(6_750.0), 91_600.0, {"most": 149, "least": 11, "from": "best"},
+         "at most 149 copies of itself to serve the load with its tail in check, and at least 11 (counted at its "
+         "best closed-loop rate, which no bounded rate can pass): 11,000 to 149,000 dollars"),
+        (_knee(40_000.0, 50_000.0), 91_600.0, {"most": 25, "least": 20, "from": "limit"},
+         "at most 25 copies of itself to serve the load with its tail in check, and at least 20 (counted at the "
+         "first rate offered that clearly failed): 20,000 to 25,000 dollars"),
+        (_knee(40_000.0), None, {"most": 25, "least": None, "from": None},
+         "25 copies of itself to serve the load with its tail in check, 25,000 dollars"),
+        (_knee(40_000.0), 30_000.0, {"most": 25, "least": 25, "from": "best"},
+         "25 copies of itself to serve the load with its tail in check, 25,000 dollars"),
+    ],
+)  # fmt: skip
+def test_the_hello_world_count_at_a_bounded_p99_is_bounded_both_ways(point, best_hi, counts, words) -> None:
+    got = est.hello_counts(point, 1e6, best_hi)
+    assert got == counts
+    assert est.hello_words(got, 1000.0) == words
+
+
+_CALC = "The calculator below checksums each request's bytes once (100 TB/s), far less than S3's 4 billion checksums, so its bottleneck need not be this one."  # noqa: E501
+
+
+@pytest.mark.parametrize(
+    ("hash_range", "disk_range", "hash_machines", "words"),
+    [
+        ((372_900, 372_932), (66_000, 106_000), 372_932,
+         "That is more machines than the 84,350 the disk needs for reads and writes together: counted at S3's "
+         "checksum rate, the CPU runs out first, and it does across the inputs' intervals. " + _CALC),
+        ((150_000, 372_932), (66_000, 106_000), 372_932,
+         "That is more machines than the 84,350 the disk needs for reads and writes together: counted at S3's "
+         "checksum rate, the CPU runs out first by the medians, but not across the inputs' intervals (within them "
+         "the two counts come within a factor of two), so that order is not settled here. " + _CALC),
+        ((9_000, 9_500), (66_000, 106_000), 9_000,
+         "That is fewer machines than the 84,350 the disk needs for reads and writes together: even at S3's "
+         "checksum rate, the disk runs out first, and it does across the inputs' intervals. " + _CALC),
+        ((9_000, 40_000), (66_000, 106_000), 9_000,
+         "That is fewer machines than the 84,350 the disk needs for reads and writes together: even at S3's "
+         "checksum rate, the disk runs out first by the medians, but not across the inputs' intervals (within them "
+         "the two counts come within a factor of two), so that order is not settled here. " + _CALC),
+    ],
+)  # fmt: skip
+def test_checksum_words_say_whether_the_order_holds_across_the_intervals(
+    hash_range, disk_range, hash_machines, words
+) -> None:
+    assert est.checksum_words(hash_machines, 84_350, 100 * TB, hash_range, disk_range) == words
+
+
+def test_checksum_words_without_ranges_and_too_close() -> None:
+    assert est.checksum_words(372_932, 84_350, 100 * TB) == (
+        "That is more machines than the 84,350 the disk needs for reads and writes together: counted at S3's "
+        "checksum rate, the CPU runs out first. " + _CALC
+    )
+    assert est.checksum_words(100_000, 84_350, 100 * TB, (1, 2), (3, 4)) == (
+        "That is within a factor of two of the 84,350 the disk needs for reads and writes together: by the medians "
+        "the two are too close to say which runs out first. " + _CALC
+    )
+
+
+def test_the_bottleneck_holds_only_when_its_fastest_end_beats_every_other_slowest() -> None:
+    net = 2850 * MB  # loopback, as measured here: compression, not the network, is the bottleneck
+    found = calculator.resources(_inputs(network=net, compression=70 * MB, decompression=1.38 * GB))[0]
+    slow = calculator.resources(_inputs(network=net, compression=37.4 * MB, decompression=0.875 * GB))[0]
+    fast = calculator.resources(_inputs(network=net, compression=133 * MB, decompression=1.42 * GB))[0]
+    assert calculator.machines(found).filter(pl.col("bottleneck"))["resource"][0] == "CPU for compression"
+    assert calculator.bottleneck_holds(slow, fast) is True
+    # compression's fast end needs fewer machines than the network's slow end: not settled
+    close = calculator.resources(_inputs(network=net, compression=200 * MB, decompression=3 * GB))[0]
+    slow_net = calculator.resources(_inputs(network=200 * MB, compression=70 * MB, decompression=1.38 * GB))[0]
+    assert calculator.bottleneck_holds(slow_net, close) is False
+    assert calculator.bottleneck_holds(found[:2], found) is None
+    assert calculator.bottleneck_holds([], []) is None
+
+
+def test_media_names_as_the_book_writes_them() -> None:
+    assert history.name("HDD Drive (7200rps)") == "hard disk, 7,200 rpm"
+    assert history.name("Cassette Tape") == "cassette tape"
+    assert history.name("IBM 3420 magnetic tape drive") == "IBM 3420 magnetic tape drive"
+    labels = history.with_this_machine(1e9, None)["label"].to_list()
+    assert "hard disk, 7,200 rpm, 2000s" in labels and not any("HDD Drive" in x for x in labels)

@@ -231,12 +231,19 @@ def s3(inputs: Inputs, requests_per_s: float = 1e8, read_share: float = 0.8, siz
     }
 
 
-def checksum_words(hash_machines: int | None, disk_machines: int | None, requests_bytes_per_s: float) -> str:
+def checksum_words(
+    hash_machines: int | None,
+    disk_machines: int | None,
+    requests_bytes_per_s: float,
+    hash_range: tuple[int, int] | None = None,
+    disk_range: tuple[int, int] | None = None,
+) -> str:
     """Which runs out first on seed 001's S3, the CPU that computes its 4 billion checksums
     a second or the disk (reads and writes together, as the calculator counts them), and
-    why the calculator may say otherwise: it checksums each request's bytes once. Called
-    only a clear winner where one count is more than twice the other (the inputs' ranges on
-    this page are far narrower than that); otherwise too close to call from medians."""
+    why the calculator may say otherwise: it checksums each request's bytes once. A clear
+    winner only where one count is more than twice the other; then whether that still holds
+    with each count at the end of its range (`hash_range`, `disk_range`: the counts over
+    the inputs' intervals) least favourable to it."""
     from .. import fmt
 
     if hash_machines is None or disk_machines is None:
@@ -247,13 +254,27 @@ def checksum_words(hash_machines: int | None, disk_machines: int | None, request
         "checksums, so its bottleneck need not be this one."
     )
     disk = f"the {fmt.exact(disk_machines)} the disk needs for reads and writes together"
+    h_lo, h_hi = hash_range or (hash_machines, hash_machines)
+    d_lo, d_hi = disk_range or (disk_machines, disk_machines)
+    ranged = hash_range is not None or disk_range is not None
     if hash_machines > 2 * disk_machines:
-        return f"That is more machines than {disk}: counted at S3's checksum rate, the CPU runs out first. {calc}"
-    if disk_machines > 2 * hash_machines:
-        return f"That is fewer machines than {disk}: even at S3's checksum rate, the disk runs out first. {calc}"
+        holds = h_lo > 2 * d_hi
+        verdict = f"That is more machines than {disk}: counted at S3's checksum rate, the CPU runs out first"
+    elif disk_machines > 2 * hash_machines:
+        holds = d_lo > 2 * h_hi
+        verdict = f"That is fewer machines than {disk}: even at S3's checksum rate, the disk runs out first"
+    else:
+        return (
+            f"That is within a factor of two of {disk}: by the medians the two are too close to say which runs "
+            f"out first. {calc}"
+        )
+    if not ranged:
+        return f"{verdict}. {calc}"
+    if holds:
+        return f"{verdict}, and it does across the inputs' intervals. {calc}"
     return (
-        f"That is within a factor of two of {disk}: by the medians the two are too close to say which runs "
-        f"out first. {calc}"
+        f"{verdict} by the medians, but not across the inputs' intervals (within them the two counts come within "
+        f"a factor of two), so that order is not settled here. {calc}"
     )
 
 

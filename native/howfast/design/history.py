@@ -26,11 +26,30 @@ def media() -> pl.DataFrame:
     )  # fmt: skip
 
 
+#: The seed's names as the book writes them (lower case, units spelled out); others kept.
+NAMES = {
+    "Cassette Tape": "cassette tape",
+    "CD Drive (1X)": "CD drive, 1×",
+    "CD Drive (24X)": "CD drive, 24×",
+    "Floppy Disk": "floppy disk",
+    "USB Drive": "USB drive",
+    "HDD Drive (7200rps)": "hard disk, 7,200 rpm",
+}
+
+
+def name(medium: str) -> str:
+    """A medium of seed 000's list as the book names it ('HDD Drive (7200rps)' -> 'hard
+    disk, 7,200 rpm'); a name not in ``NAMES`` as the seed wrote it."""
+    return NAMES.get(medium, medium)
+
+
 def with_this_machine(disk_bytes_per_s: float | None, memory_bytes_per_s: float | None) -> pl.DataFrame:
     """The media, then this machine's sequential disk read and memory read, as chart rows
     (label, era, bytes_per_s, this_machine); an unmeasured figure is left out."""
     rows = media().select(
-        pl.concat_str(pl.col("medium"), pl.lit(", "), pl.col("era")).alias("label"),
+        pl.concat_str(pl.col("medium").map_elements(name, return_dtype=pl.String), pl.lit(", "), pl.col("era")).alias(
+            "label"
+        ),
         "bytes_per_s",
         pl.lit(False).alias("this_machine"),
     )
