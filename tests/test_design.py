@@ -383,3 +383,37 @@ def test_media_names_as_the_book_writes_them() -> None:
     assert history.name("IBM 3420 magnetic tape drive") == "IBM 3420 magnetic tape drive"
     labels = history.with_this_machine(1e9, None)["label"].to_list()
     assert "hard disk, 7,200 rpm, 2000s" in labels and not any("HDD Drive" in x for x in labels)
+
+
+_RERUN = "The hashing chapter ran the same loop again later, beside xxhsum on 16 KiB blocks:"
+
+
+@pytest.mark.parametrize(
+    ("comparison", "words"),
+    [
+        (None, ""),
+        ("missing", ""),
+        ("lower", _RERUN + " it ran clearly lower, at 0.71× (0.62–0.74×) the size sweep's rate there, and at that "
+         "ratio the count would be about 524,000."),
+        ("higher", _RERUN + " it ran clearly higher, at 1.2× (1.1–1.4×) the size sweep's rate there, and at that "
+         "ratio the count would be about 298,000."),
+        ("same", _RERUN + " it ran at about the same rate as the size sweep there (1× (0.98–1.02×)), so the count "
+         "stands."),
+        ("unclear", _RERUN + " it ran at 0.9× (0.7–1.1×) the size sweep's rate there; the intervals overlap, so the "
+         "count stands as measured."),
+    ],
+)  # fmt: skip
+def test_the_hashing_rerun_words(comparison, words) -> None:
+    from howfast import claims
+
+    made = {
+        None: None,
+        "missing": claims.Comparison(claims.MISSING),
+        "lower": claims.Comparison(claims.LOWER, 0.7113, 0.62, 0.74),
+        "higher": claims.Comparison(claims.HIGHER, 1.25, 1.1, 1.4),
+        "same": claims.Comparison(claims.SAME_WORD, 1.0, 0.98, 1.02),
+        "unclear": claims.Comparison(claims.UNCLEAR, 0.9, 0.7, 1.1),
+    }[comparison]
+    rerun = None if made is None else (16384, made)
+    assert est.hash_rerun_words(372_932, rerun) == words
+    assert est.hash_rerun_words(None, rerun) == ""

@@ -231,6 +231,32 @@ def s3(inputs: Inputs, requests_per_s: float = 1e8, read_share: float = 0.8, siz
     }
 
 
+def hash_rerun_words(hash_machines: int | None, rerun: tuple[int, object] | None) -> str:
+    """What the hashing chapter's second run of the same XXH64 loop says of the hashing
+    count (``measured.hash_rerun``): '' when there was none; the count at the rerun's ratio
+    where the rerun was clearly lower or higher; the ratio alone otherwise."""
+    from .. import claims, fmt
+
+    if rerun is None or hash_machines is None:
+        return ""
+    size, c = rerun
+    if c.direction == claims.MISSING or not c.ratio:
+        return ""
+    head = f"The hashing chapter ran the same loop again later, beside xxhsum on {fmt.size_adjective(size)} blocks:"
+    ratio = claims.ratio_interval(c)
+    if c.direction in (claims.LOWER, claims.HIGHER):
+        word = "lower" if c.direction == claims.LOWER else "higher"
+        return (
+            f"{head} it ran clearly {word}, at {ratio} the size sweep's rate there, and at that ratio the count "
+            f"would be about {fmt.num(hash_machines / c.ratio)}."
+        )
+    if c.direction == claims.SAME_WORD:
+        return f"{head} it ran at about the same rate as the size sweep there ({ratio}), so the count stands."
+    return (
+        f"{head} it ran at {ratio} the size sweep's rate there; the intervals overlap, so the count stands as measured."
+    )
+
+
 def checksum_words(
     hash_machines: int | None,
     disk_machines: int | None,

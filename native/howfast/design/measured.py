@@ -83,6 +83,35 @@ def at_end(inputs: Inputs, rows: pl.DataFrame, end: str) -> Inputs:
     return dataclasses.replace(inputs, **moved)
 
 
+def hash_rerun(hashing: store.ResultSet) -> tuple[int, object] | None:
+    """The hashing chapter's second run of the XXH64 loop (our half of its xxhsum
+    cross-check, made later, alternating with xxhsum) against the size sweep's runs at the
+    same block: (block size, ``claims.compare(rerun, sweep)``); None when it did not run."""
+    from .. import claims
+    from ..hashing import experiments as hashing_experiments
+
+    try:
+        vs = hashing.table(hashing_experiments.VS_XXHSUM)
+        native = hashing.table(hashing_experiments.NATIVE)
+    except (KeyError, FileNotFoundError, store.MissingResults):
+        return None
+    if not {"algorithm", "size", "tool", "metric", "value"} <= set(vs.columns) or vs.height == 0:
+        return None
+    ours = vs.filter(
+        (pl.col("tool") == "howfast") & (pl.col("metric") == "mib_per_s") & (pl.col("algorithm") == "xxh64")
+    )
+    values = ours["value"].drop_nulls().to_list()
+    if not values:
+        return None
+    size = int(ours["size"][0])
+    sweep = stats.estimate(stats.summarize(native, ["algorithm", "size"]), "mib_per_s", algorithm="xxh64", size=size)
+    if sweep is None:
+        return None
+    lo, hi, level = stats.median_interval(values)
+    again = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
+    return size, claims.compare(again, sweep)
+
+
 def rows(*, measure: bool = False) -> pl.DataFrame:
     """This machine's rows of the registry's quantities the estimates read."""
     wanted = [headlines.get(id_) for id_ in QUANTITIES.values()]
