@@ -913,7 +913,7 @@ def test_cache_sentences_tell_a_shared_cache_as_a_guest_sees_it() -> None:
     ) in report.large_input_sentence(slowed, 65536, big, caches, 0.005, virtual=True)
     huge = pl.concat([at, native_rows({"sha3-256": 160.0}, size=2**30)])
     assert (
-        " The input larger than every cache (the L3 is 32 MiB, shared by this VM's 2 CPUs and, on the host, "
+        " The input is larger than every cache (the L3 is 32 MiB, shared by this VM's 2 CPUs and, on the host, "
         "perhaps by others): served from RAM, so memory may share in the drop."
     ) in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005, virtual=True)
     assert "shared by 2 CPUs): served from RAM" in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005)

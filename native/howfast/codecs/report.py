@@ -682,6 +682,8 @@ def link_speeds() -> dict[str, Estimate | str]:
 
 def link_reason(key: str, error: BaseException | None) -> str:
     """Why a link speed could not be read: the chapter's set and what went wrong."""
+    if key not in LINK_CHAPTERS:
+        raise ValueError(f"key must be one of {', '.join(LINK_CHAPTERS)}, got {key!r}")
     chapter = LINK_CHAPTERS[key]
     if error is None:
         return f"the {chapter} chapter's stored set holds no such run"

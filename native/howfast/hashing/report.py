@@ -1139,8 +1139,11 @@ def large_input_sentence(
             f"{ALGORITHM_NAMES[top['algorithm']]} read {quoted(stats.Estimate.from_row(top), runs=False)}, so "
             "waiting for memory does not explain the drop."
         )
+    elif claims.cache_level(largest, caches) is not None:
+        text += f" The input still {claims.cache_words(largest, caches, virtual=virtual)}."
     else:
-        text += f" The input {claims.cache_words(largest, caches, virtual=virtual)}, so memory may share in the drop."
+        words = claims.cache_words(largest, caches, virtual=virtual)
+        text += f" The input {'is ' if words.startswith('larger') else ''}{words}, so memory may share in the drop."
     calls = [_estimate(summary, "ns_per_hash", a, largest) for a, _, _ in slowed]
     shortest = min((c.median for c in calls if c is not None), default=None)
     if shortest is not None and shortest >= slice_seconds * 1e9:
