@@ -157,12 +157,12 @@ def test_like_with_like_only(use: Path) -> None:
     assert "xxhash is another build" in card.against(rows["hashing"], here)
     assert "3.8 KB per operation" in card.against(rows["tcp"], here)  # smoke writes 256 KiB
     assert "against the seed's 1,000,000" in card.against(rows["sqlite_insert"], here)
-    for id_ in ("http", "hashing", "tcp", "sqlite_insert"):
+    for id_ in ("http", "hashing", "tcp", "sqlite_insert", "syscall", "context_switch"):
         assert card.against(rows[id_], here).startswith("not comparable: ")
     plotted = set(card.versus_laptop(frame, here)["label"].to_list())
-    assert plotted.isdisjoint({rows[i]["label"] for i in ("http", "hashing", "tcp", "sqlite_insert")})
-    assert "per test against the seed's 100,000" in card.against(rows["redis"], here)  # smoke: short runs
-    assert rows["redis"]["label"] not in plotted
+    assert plotted.isdisjoint({rows[i]["label"] for i in ("http", "hashing", "tcp", "sqlite_insert", "syscall")})
+    # Redis: the same tool, clients and payload; the ratio is this setup's (a run's length does not decide a rate)
+    assert card.against(rows["redis"], here).startswith("this setup: ") and rows["redis"]["label"] in plotted
     page = card.rows_for_page(frame)
     redis = page.filter(pl.col("number").str.contains("Redis")).row(0, named=True)
     assert redis["laptop"] == "184,501.84 req/s (seed 000)" and redis["phone"] == "40,000 req/s (seed 001, rounded)"
@@ -317,6 +317,12 @@ def test_against_reads_right_for_every_outcome(row: dict, said: str) -> None:
     assert card.against(row, "m").startswith(said)
 
 
+def test_against_gives_the_ratio_its_range_and_a_setup_ratio_says_so() -> None:
+    assert card.against(_row(200.0, 190.0, 210.0, "MB/s", 100.0), "m") == "2× faster than the laptop (1.9–2.1×)"
+    redis = _row(43600.0, 18900.0, 64600.0, "req/s", 184501.84) | {"id": "redis"}
+    assert card.against(redis, "m") == "this setup: 4.2× slower than the laptop (2.9–9.8×)"
+
+
 def test_seed_figures_keep_their_digits_and_kind() -> None:
     assert card.seed_display(184501.84, "req/s") == "184,501.84 req/s"
     assert card.seed_display(114.8, "ns") == "114.8 ns" and card.seed_display(2500.0, "ns") == "2.5 µs"
@@ -405,11 +411,114 @@ def test_the_calculator_defaults_from_the_stored_numbers_match_the_chapters_esti
     assert f"{top['machines']:,} machines, {cost} dollars" in texts
 
 
-def test_a_tight_interval_gets_the_digits_to_show_it() -> None:
+def test_a_tight_interval_keeps_three_figures_and_says_how_narrow_it_is() -> None:
+    """digits_for stays for the design page; the card itself shows three figures, and an
+    interval whose ends round alike says how narrow it is instead of growing digits."""
     assert card.digits_for(1010.0, 1570.0) == 3 and card.digits_for(10225.0, 10234.0) == 4
     assert card.digits_for(10231.0, 10234.0) == 5
     assert card.digits_for(None, None) == 3 and card.digits_for(5.0, 5.0) == 3
-    assert card.spread(10231.0, 10234.0, 3, "MiB/s") == "10,231–10,234 MiB/s, 3 runs"
+    assert card.spread(10231.0, 10234.0, 3, "MiB/s") == "within ±0.1 %, 3 runs"
+    assert card.spread(10726.0, 10727.0, 3, "MB/s", 10726.5, 0.10) == "within ±0.1 %, 3 runs"
+    assert card.spread(1000.0, 1004.0, 3, "MB/s", 1000.0, 0.10) == "within ±0.5 %, 3 runs"
+    assert card.spread(10200.0, 10240.0, 3, "MB/s", 10220.0) == "within ±0.5 %, 3 runs"
+
+
+def test_spread_marks_an_interval_wider_than_the_profiles_target() -> None:
+    assert card.spread(658.0, 1920.0, 3, "µs", 939.0, 0.10) == "658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %"
+    assert card.spread(1010.0, 1570.0, 3, "MB/s", 1290.0, 0.10) == "1,010–1,570 MB/s, 3 runs; unstable: ±22 %"
+    assert card.spread(1250.0, 1330.0, 9, "MB/s", 1290.0, 0.10) == "1,250–1,330 MB/s, 9 runs"  # within the target
+    assert card.spread(1010.0, 1570.0, 3, "MB/s", 1290.0) == "1,010–1,570 MB/s, 3 runs"  # no target: no mark
+
+
+def _card_frame() -> pl.DataFrame:
+    """A card of three rows for machine m: two measured (3 and 11 runs), one not."""
+    rows = [
+        {"id": "fsync", "label": "4 KiB write + fsync", "unit": "µs", "m": 939.0, "m lo": 658.0, "m hi": 1920.0,
+         "m runs": 3, "m target": 0.10},
+        {"id": "http", "label": "HTTP hello world", "unit": "req/s", "m": 67500.0, "m lo": 41200.0,
+         "m hi": 91600.0, "m runs": 11, "m target": 0.10},
+        {"id": "syscall", "label": "system call", "unit": "ns", "m": None, "m lo": None, "m hi": None,
+         "m runs": None, "m target": 0.10},
+    ]  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def test_runs_words_give_the_range_of_run_counts() -> None:
+    frame = _card_frame()
+    assert card.runs_words(frame, "m") == "3 to 11 runs per number"
+    assert card.runs_words(frame.filter(pl.col("id") == "fsync"), "m") == "3 runs per number"
+    assert card.runs_words(frame.filter(pl.col("id") == "syscall"), "m") == "no measured number"
+
+
+def test_estimate_in_reads_a_row_with_its_target() -> None:
+    e, target = card.estimate_in(_card_frame(), "fsync", "m")
+    assert (e.median, e.lo, e.hi, e.runs, target) == (939.0, 658.0, 1920.0, 3, 0.10)
+    assert card.estimate_in(_card_frame(), "syscall", "m") == (None, 0.10)
+    with pytest.raises(KeyError, match="no row 'nope'"):
+        card.estimate_in(_card_frame(), "nope", "m")
+
+
+def test_figure_words_carry_interval_runs_and_mark() -> None:
+    assert card.figure_words(stats.Estimate(854.0, 592.0, 1030.0, 3), "ns", 0.10) == (
+        "854 ns (592 ns–1.03 µs, 3 runs; unstable: ±26 %)"
+    )
+    assert card.figure_words(stats.Estimate(854.0, 840.0, 870.0, 9), "ns", 0.10) == "854 ns (840 ns–870 ns, 9 runs)"
+    assert card.figure_words(None, "ns") == "n/a"
+
+
+_LATENCY = stats.Estimate(939.0, 658.0, 1920.0, 3)
+
+
+@pytest.mark.parametrize(
+    ("latency", "rate", "said"),
+    [
+        (None, None, "A durable 4 KiB write could not be measured here, so the card has no wait to set beside "
+         "streaming."),
+        (_LATENCY, None, "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at "
+         "the median; the rate of durable writes was not stored with it."),
+        (_LATENCY, stats.Estimate(469.0, 374.0, 555.0, 3),
+         "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
+         "Counting every write, slow ones included, one thread made 469 writes durable a second (374–555, 3 runs; "
+         "unstable: ±19 %), however fast the disk streams: 1 ÷ the median (1,060 a second) would overstate it, as "
+         "the slow writes count too."),
+        (_LATENCY, stats.Estimate(1060.0, 1000.0, 1100.0, 3),
+         "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
+         "Counting every write, slow ones included, one thread made 1,060 writes durable a second (1,000–1,100, "
+         "3 runs), however fast the disk streams, about 1 ÷ the median (1,060 a second): the slow writes were too "
+         "few to weigh."),
+        (_LATENCY, stats.Estimate(1300.0, 1200.0, 1400.0, 3),
+         "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
+         "Counting every write, slow ones included, one thread made 1,300 writes durable a second (1,200–1,400, "
+         "3 runs), however fast the disk streams, more than 1 ÷ the median (1,060 a second): the mean wait was "
+         "shorter than the median's."),
+    ],
+)  # fmt: skip
+def test_durable_sentence_quotes_the_measured_rate_for_every_outcome(latency, rate, said) -> None:
+    assert card.durable_sentence(latency, rate, 0.10) == said
+
+
+def test_stream_words() -> None:
+    assert card.stream_words(stats.Estimate(1290.0, 1010.0, 1570.0, 3), _LATENCY) == "about 1.2 MB (at the two medians)"
+    assert card.stream_words(None, _LATENCY) == "an amount this machine could not measure"
+
+
+@pytest.mark.parametrize(
+    ("http", "syscall", "said"),
+    [
+        (None, None, "The hello-world server did not run here, so the card cannot set a request against a system "
+         "call."),
+        (stats.Estimate(100_000.0, 80_000.0, 125_000.0, 11), None,
+         "At its best rate our hello-world server answers a request every 10 µs (8 µs–12.5 µs, 11 runs; unstable: "
+         "±22 %) on average (all its threads together, from the rate's interval); the system call was not measured "
+         "here, so the two are not set side by side."),
+        (stats.Estimate(100_000.0, 80_000.0, 125_000.0, 11), stats.Estimate(500.0, 400.0, 800.0, 3),
+         "At its best rate our hello-world server answers a request every 10 µs (8 µs–12.5 µs, 11 runs; unstable: "
+         "±22 %) on average (all its threads together, from the rate's interval), the time of about 20 system "
+         "calls (10 to 31 within the two intervals)."),
+    ],
+)  # fmt: skip
+def test_request_sentence_for_every_outcome(http, syscall, said) -> None:
+    assert card.request_sentence(http, syscall, 0.10) == said
 
 
 def test_one_quantity_in_several_runs_says_which_the_card_quotes(use: Path) -> None:
@@ -452,6 +561,9 @@ def test_a_durable_write_on_a_virtual_disk_is_not_compared_with_the_laptops_driv
          "1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)"),
         ({"unit": "ns", "laptop": 2500.0, "laptop kind": "rounded", "laptop article": "seed 000",
           "laptop converted": True, "laptop quoted": "2.5μs"}, "2.5 µs (seed 000, rounded)"),  # a time: its unit
+        ({"unit": "MB/s", "laptop": 2**30 / 1e6, "laptop kind": "rounded", "laptop article": "napkin-math",
+          "laptop converted": True, "laptop quoted": "1   GiB/s"},
+         "1,074 MB/s (napkin-math, printed as 1 GiB/s, rounded)"),  # the README's padding collapsed
     ],
 )  # fmt: skip
 def test_seed_cell_for_every_kind_of_figure(row: dict, cell: str) -> None:
@@ -531,3 +643,48 @@ def test_a_phone_figure_that_is_not_comparable_says_why_on_the_card() -> None:
     )
     apart = card.measured_words(base | seeds | phone | laptop | {"phone differs": "adb"})
     assert apart.startswith("1 MiB blocks. Laptop: fio. Phone: adb. The phone's")
+
+
+def test_the_page_table_leaves_the_notes_to_a_table_of_their_own() -> None:
+    row = {"id": "x", "label": "system call", "unit": "ns", "note": "getppid through syscall()", "run": "r",
+           "section": "chapters/cpu-and-memory.qmd#sec-cpu-costs", "m": 854.0, "m lo": 592.0, "m hi": 1030.0,
+           "m runs": 3, "m target": 0.10, "m reason": None, "m measured": "2026-11-24, quick profile"}  # fmt: skip
+    seeds = {f"{s}{p}": None for s in headlines.REFERENCE_MACHINES for p in card._SEED_PARTS}
+    napkin = {"napkin": 500.0, "napkin kind": "rounded", "napkin article": "napkin-math", "napkin quoted": "500 ns",
+              "napkin differs": "", "napkin comparable": False, "napkin converted": False,
+              "napkin why not": "napkin-math gives no method (it does not name its call); ours is getppid"}  # fmt: skip
+    frame = pl.DataFrame([row | seeds | napkin])
+    page = card.rows_for_page(frame, notes=False)
+    assert page.columns == ["number", "m", "laptop", "phone", "napkin-math", "against the laptop"]
+    assert page["m"][0] == "854 ns (592 ns–1.03 µs, 3 runs; unstable: ±26 %)"
+    notes = card.notes_for_page(frame)
+    assert notes.row(0) == (
+        "system call",
+        "getppid through syscall(). napkin-math's figure is not comparable: napkin-math gives no method (it does "
+        "not name its call); ours is getppid.",
+    )
+    differs = card.measured_words(row | seeds | napkin | {"napkin comparable": True, "napkin differs": "napkin-math "
+                                                          "writes 8 KiB"})  # fmt: skip
+    assert differs == "getppid through syscall(). napkin-math writes 8 KiB."  # no 'napkin-math: napkin-math'
+
+
+def test_the_seed_rows_the_card_reads_as_the_chapters_do() -> None:
+    """One rule with the CPU chapter (a seed row without its method is not comparable); the
+    seed's HTTP server unnamed; Redis GET like with like; napkin-math's hashing row in MB/s."""
+    for id_ in ("syscall", "context_switch"):
+        fig = headlines.seed_figure(headlines.get(id_).laptop)
+        assert not fig.comparable and fig.why_not.startswith("the seed gives no method ("), id_
+        assert not headlines.seed_figure(headlines.get(id_).napkin).comparable
+    http = headlines.seed_figure(headlines.get("http").laptop)
+    assert "256 connections busy against a server it does not name (most likely Go net/http" in http.why_not
+    assert "goroutines" not in http.why_not
+    phone = headlines.seed_figure(headlines.get("http").phone)
+    assert "32 connections" in phone.why_not and "net/http" not in phone.why_not
+    redis = headlines.get("redis").laptop
+    assert redis.check is None and not redis.material and "this setup's" in redis.differs
+    assert headlines.seed_figure(headlines.get("hashing").napkin).value == pytest.approx(2 * 2**30 / 1e6)  # 2 GiB/s
+    assert "not necessarily a power cut" in headlines.get("sqlite_insert").run
+    assert "durable setting" not in headlines.get("sqlite_insert").run
+    rate = headlines.get("fsync_rate")
+    assert not rate.card and rate.unit == "writes/s" and rate.experiment == headlines.get("fsync").experiment
+    assert "fastest slice" in headlines.get("hashing").note
