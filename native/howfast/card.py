@@ -290,8 +290,11 @@ def seed_cell(row: dict, seed: str) -> str:
     """A seed's figure as the card shows it: every digit printed, the article, and the kind
     when it is not a measurement ('40,000 req/s (seed 001, rounded)'); a figure the article
     printed in another unit in the row's unit (four digits) with the figure as printed
-    ('1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)'); NO_SEED_FIGURE when none."""
+    ('1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)'); a figure that cannot be set beside
+    ours (``Quantity.no_seed``) as the registry words it; NO_SEED_FIGURE when none."""
     if row.get(seed) is None:
+        if row.get(f"{seed} why not"):  # a figure the seed printed that cannot be set beside ours
+            return str(row[f"{seed} why not"])
         return NO_NAPKIN_FIGURE if seed == "napkin" else NO_SEED_FIGURE
     kind = row[f"{seed} kind"]
     if row.get(f"{seed} converted") and row["unit"] not in TIMES:
@@ -383,7 +386,7 @@ def other_runs(id_: str, *, measure: bool = False) -> pl.DataFrame:
         elif e is None:
             words = f"not measured here: {row['reason']}"
         else:
-            words = claims.versus(claims.compare(e, card_run), "the card's run", more=more, less=less)
+            words = claims.versus(claims.compare(e, card_run), "the card's run", more=more, less=less, span=True)
         ends = spread(row["lo"], row["hi"], row["runs"], row["unit"], row["value"], row.get("target"))
         name = headlines_registry.get(row["id"]).run_name or row["label"]
         run = f"{name} (the card quotes it)" if row["id"] == id_ else f"{name}: {row['run']}"

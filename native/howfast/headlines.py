@@ -160,6 +160,9 @@ class Quantity:
     run_name: str = ""
     #: napkin-math's figure for the like row of its table (the card's napkin-math column)
     napkin: Seed | None = None
+    #: a seed machine's figure the card cannot set beside ours, as the card's cell reads (the seed
+    #: prints it in a unit that cannot be converted): {"laptop": "200 cycles as printed …"}
+    no_seed: Mapping[str, str] = field(default_factory=dict)
 
 
 def _one(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
@@ -411,7 +414,11 @@ QUANTITIES: tuple[Quantity, ...] = (
         "the latency sweep's largest working set: the furthest from every cache",
         _memory_latency,
         note="dependent loads at random over the sweep's largest working set, TLB misses and page-table walks "
-        "included: not a bare DRAM latency",
+        "included: not a bare DRAM latency. Timed by the wall clock, so an upper bound: on a busy machine other "
+        "programs' time counts in it",
+        no_seed={
+            "laptop": "200 cycles as printed (seed 000, rounded): not comparable, cycles at a clock it does not state"
+        },
     ),  # fmt: skip
     Quantity(
         "memory_bandwidth",
@@ -428,7 +435,9 @@ QUANTITIES: tuple[Quantity, ...] = (
             material="the seed's figure is a round number from its table of cache levels, with no method "
             "given; ours is a measured read loop",
         ),
-        note="sequential reads, best thread count",
+        note="sequential reads, the thread count with the highest median (the chapter says whether it is "
+        "clearly above the others); timed by the wall clock, so on a busy machine a lower bound of what the "
+        "memory can stream",
     ),  # fmt: skip
     Quantity(
         "hashing",
@@ -581,7 +590,8 @@ QUANTITIES += (
     Quantity(
         "sqlite_fsync_baseline", "4 KiB write + fsync (SQLite's baseline)", "µs", "sqlite", "fsync_baseline",
         "chapters/storing-data.qmd#sec-sqlite-rates",
-        "the same append + fsync, run right after SQLite's insert runs, at another moment on the shared disk",
+        "the same append + fsync, run right after SQLite's insert runs, at another moment on the shared disk; "
+        "this is its median, where the storing-data chapter quotes its mean (slow writes included)",
         _one("fsync_baseline", ["method"], "p50", method="4 KiB write + fsync"),
         note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
         run_name="the SQLite baseline (storing data)",
@@ -860,7 +870,7 @@ def table(
                 f"{m} quoted": None if fig is None else fig.quoted,
                 f"{m} differs": None if fig is None else fig.differs,
                 f"{m} comparable": None if fig is None else fig.comparable,
-                f"{m} why not": None if fig is None else fig.why_not,
+                f"{m} why not": q.no_seed.get(m) if fig is None else fig.why_not,
                 f"{m} converted": None if fig is None else fig.converted,
             }
         rows.append(row)
