@@ -688,3 +688,24 @@ def test_the_seed_rows_the_card_reads_as_the_chapters_do() -> None:
     rate = headlines.get("fsync_rate")
     assert not rate.card and rate.unit == "writes/s" and rate.experiment == headlines.get("fsync").experiment
     assert "fastest slice" in headlines.get("hashing").note
+
+
+def test_a_setup_ratio_is_labelled_so_in_the_chart_frame() -> None:
+    rows = [_row(200.0, 190.0, 210.0, "MB/s", 100.0) | {"id": "seq_read"},
+            _row(43600.0, 18900.0, 64600.0, "req/s", 184501.84) | {"id": "redis", "label": "Redis GET"}]  # fmt: skip
+    out = card.versus_laptop(pl.DataFrame(rows), "m")
+    assert out["label"].to_list() == ["x", "Redis GET (this setup)"]
+    assert out["words"][1].startswith("this setup: 4.2× slower than the laptop")
+
+
+def test_a_seed_figure_that_cannot_be_set_beside_ours_says_so_in_its_cell() -> None:
+    said = headlines.get("memory_latency").no_seed["laptop"]
+    assert said.startswith("200 cycles as printed (seed 000, rounded): not comparable")
+    assert card.seed_cell({"unit": "ns", "laptop": None, "laptop why not": said}, "laptop") == said
+    assert card.seed_cell({"unit": "ns", "laptop": None, "laptop why not": None}, "laptop") == card.NO_SEED_FIGURE
+    assert card.seed_cell({"unit": "ns", "napkin": None}, "napkin") == card.NO_NAPKIN_FIGURE
+    assert (
+        "upper bound" in headlines.get("memory_latency").note
+        and "lower bound" in headlines.get("memory_bandwidth").note
+    )
+    assert "quotes its mean" in headlines.get("sqlite_fsync_baseline").run

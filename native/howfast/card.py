@@ -251,7 +251,8 @@ def versus_laptop(frame: pl.DataFrame, machine: str) -> pl.DataFrame:
         time = row["unit"] in TIMES
         lo, hi = (row["laptop"] / e.hi, row["laptop"] / e.lo) if time else (e.lo / row["laptop"], e.hi / row["laptop"])
         times = row["laptop"] / e.median if time else e.median / row["laptop"]
-        out.append({"label": row["label"], "times": times, "lo": lo, "hi": hi, "faster": times >= 1,
+        label = f"{row['label']} (this setup)" if row.get("id") in SETUP_RATIOS else row["label"]
+        out.append({"label": label, "times": times, "lo": lo, "hi": hi, "faster": times >= 1,
                     "words": against(row, machine)})  # fmt: skip
     schema = {"label": pl.String, "times": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "faster": pl.Boolean,
               "words": pl.String}  # fmt: skip
