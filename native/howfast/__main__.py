@@ -344,9 +344,10 @@ def _card(machines: list[str]) -> int:
     for row in frame.iter_rows(named=True):
         cells = [
             card.display(row[n], row["unit"])
-            + (f"\n[dim]{card.spread(row[f'{n} lo'], row[f'{n} hi'], row[f'{n} runs'], row['unit'])}[/dim]"
+            + (f"\n[dim]{card.spread(*(row[f'{n} {k}'] for k in ('lo', 'hi', 'runs')), row['unit'], row[n], aim)}[/dim]"
                if row[n] is not None else "")
             for n in names
+            for aim in [row.get(f"{n} target")]
         ]  # fmt: skip
         why = "; ".join(f"{n}: {row[f'{n} reason']}" for n in names if row[n] is None and row[f"{n} reason"])
         table.add_row(
