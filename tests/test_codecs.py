@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from howfast import _native
+from howfast import _native, tables
 from howfast.bench import Unsupported
 from howfast.codecs import crosscheck, plan, report
 from howfast.codecs import experiments as codecs
@@ -641,10 +641,10 @@ def test_napkin_table_unstable_words_and_quoted() -> None:
                                  ("Sorting", 210.0, None, "std::sort")], 0.1)  # fmt: skip
     assert table.rows() == [("Compression", 524.0, "70 (37.4–133); unstable: ±68 %", 3, "zstd -1"),
                             ("Sorting", 210.0, "n/a", None, "std::sort")]  # fmt: skip
-    assert report.unstable_words(0.03).endswith('(±3 %) is marked "unstable"')
-    assert "fixed number" in report.unstable_words(None)
+    assert tables.unstable_words(0.03).endswith('(±3 %) is marked "unstable"')
+    assert "fixed number" in tables.unstable_words(None)
     with pytest.raises(ValueError, match="target"):
-        report.unstable_words(2.0)
+        tables.unstable_words(2.0)
     assert report.quoted(Estimate(182.0, 123.0, 264.0, 3), "ns") == "182 ns (123–264)"
     assert report.quoted(Estimate.exact(5.0)) == "5 MB/s" and report.quoted(None) == "n/a"
 

@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from howfast import _native
+from howfast import _native, tables
 from howfast.bench import Unsupported
 from howfast.crosscheck import agreement_sentence
 from howfast.hashing import crosscheck, report
@@ -659,12 +659,12 @@ def test_interval_cell_quoted_and_unstable_words() -> None:
     assert report.quoted(Estimate(9.53, 6.72, 12.7, 5), "ns", runs=False) == "9.53 ns (6.72–12.7)"
     assert report.quoted(Estimate.exact(500)) == "500 MiB/s"
     assert report.quoted(None) == "n/a"
-    assert report.unstable_words(0.1) == (
+    assert tables.unstable_words(0.1) == (
         'a figure whose interval stayed wider than the profile\'s target (±10 %) is marked "unstable"'
     )
-    assert "fixed number of repetitions" in report.unstable_words(None)
+    assert "fixed number of repetitions" in tables.unstable_words(None)
     with pytest.raises(ValueError, match="target"):
-        report.unstable_words(3.0)
+        tables.unstable_words(3.0)
 
 
 def test_chart_frames_carry_the_interval_and_the_run_count() -> None:

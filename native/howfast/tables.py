@@ -146,5 +146,18 @@ def with_intervals(summary: pl.DataFrame, target: float | None = None) -> pl.Dat
     return marked.with_columns(interval=pl.Series(text, dtype=pl.String), runs=pl.col("repetitions"))
 
 
+def unstable_words(target: float | None) -> str:
+    """How a page marks a wide interval: against the profile's target, or not at all for
+    a profile that runs a fixed count."""
+    if target is None:
+        return "this profile runs a fixed number of repetitions, so no figure is marked for a wide interval"
+    if not 0 < target < 1:
+        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
+    return (
+        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %) is marked "
+        '"unstable"'
+    )
+
+
 # every public function above refuses arguments of the wrong kind with a clear exception
 checked(globals())

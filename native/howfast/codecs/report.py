@@ -845,19 +845,6 @@ def napkin_table(
     return pl.DataFrame(out, schema=schema)
 
 
-def unstable_words(target: float | None) -> str:
-    """How the page marks a wide interval: against the profile's target, or not at all for
-    a profile that runs a fixed count."""
-    if target is None:
-        return "this profile runs a fixed number of repetitions, so no figure is marked for a wide interval"
-    if not 0 < target < 1:
-        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
-    return (
-        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %) is marked "
-        '"unstable"'
-    )
-
-
 def quoted(estimate: Estimate | None, unit: str = "MB/s") -> str:
     """A figure as a sentence quotes it: '182 ns (121–263)', the interval of the median
     after the unit; a single value without a parenthesis; n/a when not measured."""

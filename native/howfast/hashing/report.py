@@ -189,19 +189,6 @@ def _seed_cell(value: float | None, named_by_seed: bool) -> str:
     return "not given" if named_by_seed else "not measured"
 
 
-def unstable_words(target: float | None) -> str:
-    """How the page marks a wide interval: against the profile's target, or not at all for
-    a profile that runs a fixed count."""
-    if target is None:
-        return "this profile runs a fixed number of repetitions, so no figure is marked for a wide interval"
-    if not 0 < target < 1:
-        raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
-    return (
-        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %) is marked "
-        '"unstable"'
-    )
-
-
 def seed_comparison(native: pl.DataFrame, size: int, this_machine: str) -> pl.DataFrame:
     """The seeds' eight hashes, by the seeds' names: this machine's median at `size`, with
     the interval of that median and its run count, beside the laptop's and the phone's
