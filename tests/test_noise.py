@@ -448,7 +448,8 @@ def test_the_preface_counts_the_cases_that_reached_their_target() -> None:
     assert "1 other set was measured before howfast recorded" in book.target_words(older, 0.1)
     none = frame.with_columns(pl.lit(None, dtype=pl.Int64).alias("cases"))
     assert book.target_words(none, 0.1).startswith("The stored sets were measured before")
-    assert book.target_words(frame, None) == "" and book.target_words(frame.clear(), 0.1) == ""
+    assert book.target_words(frame, None).startswith("This profile runs every case a fixed number of times")
+    assert book.target_words(frame.clear(), 0.1) == "No set is stored for this profile yet."
 
 
 def test_the_measuring_summary_adds_up_each_sets_rounds() -> None:

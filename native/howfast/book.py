@@ -283,10 +283,12 @@ def measuring_summary(sets: list[ResultSet]) -> pl.DataFrame:
 def target_words(summary: pl.DataFrame, target: float | None) -> str:
     """'Of the 1,234 timed cases of the 7 sets that kept their rounds, 1,100 (89 %) ended
     with the interval of their median within ±3 %; the rest …' from ``measuring_summary``,
-    naming the sets when only some kept them and saying what the others were; '' without
-    a target (a fixed count) or without sets."""
-    if target is None or summary.height == 0:
-        return ""
+    naming the sets when only some kept them and saying what the others were; for a
+    profile with a fixed count, or with no set, a sentence saying so (never '')."""
+    if summary.height == 0:
+        return "No set is stored for this profile yet."
+    if target is None:
+        return "This profile runs every case a fixed number of times, so no interval is held to a target."
     known = summary.drop_nulls("cases")
     older = summary.height - known.height
     if older == summary.height:
@@ -299,7 +301,7 @@ def target_words(summary: pl.DataFrame, target: float | None) -> str:
     )
     cases, met = int(known["cases"].sum() or 0), int(known["within target"].sum() or 0)
     if cases == 0:
-        return before if older else ""
+        return before if older else "No timed case recorded its rounds."
     rest = (
         ""
         if met == cases

@@ -104,7 +104,12 @@ def hash_rerun(hashing: store.ResultSet) -> tuple[int, object] | None:
     if not values:
         return None
     size = int(ours["size"][0])
-    sweep = stats.estimate(stats.summarize(native, ["algorithm", "size"]), "mib_per_s", algorithm="xxh64", size=size)
+    try:
+        sweep = stats.estimate(
+            stats.summarize(native, ["algorithm", "size"]), "mib_per_s", algorithm="xxh64", size=size
+        )
+    except KeyError:  # the sweep has no such size (a profile whose sizes skip the cross-check's)
+        return None
     if sweep is None:
         return None
     lo, hi, level = stats.median_interval(values)
