@@ -233,15 +233,16 @@ def s3(inputs: Inputs, requests_per_s: float = 1e8, read_share: float = 0.8, siz
 
 def hash_rerun_words(hash_machines: int | None, rerun: tuple[int, object] | None) -> str:
     """What the hashing chapter's second run of the same XXH64 loop says of the hashing
-    count (``measured.hash_rerun``): '' when there was none; the count at the rerun's ratio
+    count (``measured.hash_rerun``): that there was none (never ''); the count at the rerun's ratio
     where the rerun was clearly lower or higher; the ratio alone otherwise."""
     from .. import claims, fmt
 
+    none = "The hashing chapter has no second run of the same loop at a size the sweep measured, so the count stands."
     if rerun is None or hash_machines is None:
-        return ""
+        return none
     size, c = rerun
     if c.direction == claims.MISSING or not c.ratio:
-        return ""
+        return none
     head = f"The hashing chapter ran the same loop again later, beside xxhsum on {fmt.size_adjective(size)} blocks:"
     ratio = claims.ratio_interval(c)
     if c.direction in (claims.LOWER, claims.HIGHER):
