@@ -57,7 +57,7 @@ class Plan:
 
 QUICK = Plan()
 FULL = Plan(
-    capacities=tuple(64 * KiB * 2**i for i in range(15)),  # 64 KiB ... 1 GiB, as the seed
+    capacities=tuple(64 * KiB * 4**i for i in range(8)),  # 64 KiB ... 1 GiB, the seed's range in steps of 4×
     sweep_bytes=1024 * MiB,
     min_flushes=4,
     max_flushes=2048,
@@ -67,12 +67,12 @@ FULL = Plan(
     fio_capacities=(64 * KiB, 1 * MiB, 2 * MiB, 16 * MiB, 128 * MiB, 1024 * MiB),
     fio_min_flushes=16,
     fio_max_bytes=2 * 1024 * MiB,
-    fio_min_bytes=1024 * MiB,  # small flushes vary from one to the next: 1 GiB per run ...
-    fio_rounds=10,  # ... and 10 rounds, so the spread of ours / fio is narrower than its gap to 1
+    fio_min_bytes=512 * MiB,  # small flushes vary from one to the next: 512 MiB per run at least ...
+    fio_rounds=6,  # ... and 6 first rounds (the check adds rounds until its verdict or its cap)
     crash_points=30,
     powercut_states=3000,
     breakdown_bytes=1024 * MiB,
-    breakdown_rounds=10,
+    breakdown_rounds=6,
     rollover_segments=(4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB),
     rollover_bytes=1024 * MiB,  # the 1 GiB segment (the chapter's setting) holds the whole run
     rollover_rounds=6,
