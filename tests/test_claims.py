@@ -169,6 +169,36 @@ def test_ratio_interval_refuses_bad_arguments() -> None:
         claims.ratio_interval(c, median=1)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("c", "plain", "rate"),
+    [
+        (claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5), "clearly higher, 1.3× (1.1–1.5×)",
+         "clearly faster, 1.3× (1.1–1.5×)"),
+        (claims.Comparison(claims.LOWER, 0.7, 0.6, 0.8), "clearly lower, 0.7× (0.6–0.8×)",
+         "clearly slower, 1.4× (1.2–1.7×)"),
+        (claims.Comparison(claims.SAME_WORD, 1.01, 0.99, 1.03), "about the same", "about the same"),
+        (claims.Comparison(claims.UNCLEAR, 1.2, 0.8, 1.5), "1.2× by the medians, but the intervals overlap",
+         "1.2× by the medians, but the intervals overlap"),
+        (claims.Comparison(claims.MISSING), "not compared", "not compared"),
+    ],
+)  # fmt: skip
+def test_again_words_every_direction(c: claims.Comparison, plain: str, rate: str) -> None:
+    assert claims.again_words(c) == plain
+    assert claims.again_words(c, higher="faster", lower="slower", way="larger") == rate
+
+
+def test_again_words_refuses_bad_arguments() -> None:
+    c = claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5)
+    with pytest.raises(TypeError, match="c must be"):
+        claims.again_words(1.3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="higher"):
+        claims.again_words(c, higher=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="lower must name"):
+        claims.again_words(c, lower=" ")
+    with pytest.raises(ValueError, match="way must be one of"):
+        claims.again_words(c, way="upside down")
+
+
 def test_the_agreement_band_is_among_the_lines_factor_keeps() -> None:
     assert set(claims.AGREES) | {1.0} == set(fmt.FACTOR_LINES)
 

@@ -407,11 +407,11 @@ def test_same_loop_and_crosscheck_sentences() -> None:
     assert "are the sweep's" in same and "(and for the read how many passes)" in same
     moved = report.same_loop_sentence(bw, _versus("sysbench", "mib_per_s", [9 * mib] * 3, [5 * mib] * 3),
                                       _versus("perf", "gb_per_s", [1], [1]).head(0))  # fmt: skip
-    assert "clearly higher (1.5×; 1.5× within the two intervals)" in moved and "memcpy" not in moved
-    near = report.again_words(
+    assert "beside sysbench: clearly higher, 1.5×." in moved and "memcpy" not in moved
+    near = report.claims.again_words(
         report.claims.compare(report.Estimate(6.64, 6.58, 6.71, 3), report.Estimate(6.24, 6.17, 6.3, 3))
     )
-    assert near == "clearly higher (1.06×; 1.04–1.09× within the two intervals)"  # the ratio inside its printed range
+    assert near == "clearly higher, 1.06× (1.04–1.09×)"  # the ratio inside its printed range
     assert "only when they ran differs, so a difference between them is the machine at that moment" in moved
     empty = _versus("perf", "gb_per_s", [1], [1]).head(0)
     assert "from the sweep alone" in report.same_loop_sentence(bw.head(0), empty, empty)
@@ -567,7 +567,7 @@ def test_same_pipe_sentence_every_branch() -> None:
     )
     assert "the chapter's figure is the cost table's" in same
     higher = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [240_000] * 3, [90_000] * 3))
-    assert "clearly higher (2.4×; 2.4× within the two intervals)" in higher
+    assert "beside perf: clearly higher, 2.4×." in higher
     spread = report.same_pipe_sentence(costs, _versus("perf", "round_trips_per_s", [50_000, 120_000, 300_000], [1] * 3))
     assert "1.2× by the medians, but the intervals overlap" in spread
     empty = _versus("perf", "round_trips_per_s", [1], [1]).head(0)

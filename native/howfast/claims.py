@@ -9,7 +9,8 @@ not support.
 
 * ``compare(a, b)``: is `a` higher, lower, about the same as `b`, or unclear?
   ``versus`` turns the answer into words with what it is compared with;
-  ``ratio_interval`` gives the ratio with the range it can take ('1.3× (1.1–1.5×)').
+  ``ratio_interval`` gives the ratio with the range it can take ('1.3× (1.1–1.5×)');
+  ``again_words`` says how the same loop run again compares with its first run.
 * ``crosscheck(ratio)``: ours against a standard tool, from the interval of the paired
   per-round ratios: agrees, ours higher, ours lower, or inconclusive.
 * ``curve(points)``: the shape of a throughput curve (still rising, a knee, flat, a
@@ -131,6 +132,31 @@ def versus(
         ends = ratio_interval(c, way="inverted" if c.direction == LOWER else "as measured", median=False)
         aside = ends if "–" in ends else ""
     return f"{head} {other}" + (f" ({aside})" if aside else "")
+
+
+def again_words(c: Comparison, *, higher: str = "higher", lower: str = "lower", way: str = "as measured") -> str:
+    """The same loop run again against its first run (``compare(again, first)``), in the
+    words the intervals allow: 'clearly higher, 1.06× (1.04–1.09×)' (higher), 'clearly
+    lower, 0.7× (0.6–0.8×)' (lower), 'about the same' (same), '1.2× by the medians, but
+    the intervals overlap' (unclear), 'not compared' (missing). `higher` and `lower` name
+    the two directions ('faster' / 'slower' for a rate); `way` turns a clear ratio as
+    ``ratio_interval`` does ('larger' for '1.4× slower' read from a ratio of 0.7)."""
+    if not isinstance(c, Comparison):
+        raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
+    for name, word in (("higher", higher), ("lower", lower)):
+        if not isinstance(word, str):
+            raise TypeError(f"{name} must be text, got {type(word).__name__}")
+        if not word.strip():
+            raise ValueError(f"{name} must name a direction, got {word!r}")
+    if way not in WAYS:
+        raise ValueError(f"way must be one of {WAYS}, got {way!r}")
+    if c.direction == MISSING or c.ratio is None:
+        return "not compared"
+    if c.direction in (HIGHER, LOWER):
+        return f"clearly {higher if c.direction == HIGHER else lower}, {ratio_interval(c, way=way)}"
+    if c.direction == SAME_WORD:
+        return "about the same"
+    return f"{fmt.factor(c.ratio)}× by the medians, but the intervals overlap"
 
 
 #: The ways ``ratio_interval`` turns a ratio round.

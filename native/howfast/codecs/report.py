@@ -354,12 +354,7 @@ def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
         if found.height != 1 or row["median"] is None:
             continue
         ours, before = Estimate.from_row(row), Estimate.from_row(found.row(0, named=True))
-        c = claims.compare(ours, before)
-        words = {
-            claims.HIGHER: f"clearly faster, {claims.ratio_interval(c, way='larger')}",
-            claims.LOWER: f"clearly slower, {claims.ratio_interval(c, way='larger')}",
-            claims.SAME_WORD: "about the same",
-        }.get(c.direction, f"{fmt.factor(c.ratio or 1.0)}× by the medians, but the intervals overlap")
+        words = claims.again_words(claims.compare(ours, before), higher="faster", lower="slower", way="larger")
         verb = "compressed" if row["metric"] == "compress_mb_per_s" else "decompressed"
         parts.append(
             f"{label(str(where['codec']), int(where['level']))} {verb} the {where['input']} input at "  # type: ignore[call-overload]

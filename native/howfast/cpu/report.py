@@ -781,7 +781,7 @@ def same_loop_sentence(
         if sweep is None or again is None:
             continue
         longer = longer or bool(note)
-        verdict = again_words(claims.compare(again, sweep))
+        verdict = claims.again_words(claims.compare(again, sweep))
         parts.append(f"the {name} ran at {_rate(sweep)} in the sweep and {_rate(again)} beside {tool}{note}: {verdict}")
     if not parts:
         return (
@@ -809,20 +809,6 @@ def _rate(e: Estimate, unit: str = "GB/s") -> str:
     return f"{fmt.num(e.median)} {unit} ({fmt.span(e.lo, e.hi)})"
 
 
-def again_words(c: claims.Comparison) -> str:
-    """The same loop's second run against its first, in words the intervals allow."""
-    if c.direction == claims.SAME_WORD:
-        return "about the same"
-    if c.direction in (claims.HIGHER, claims.LOWER):
-        return (
-            f"clearly {'higher' if c.direction == claims.HIGHER else 'lower'} ({fmt.factor(c.ratio)}×; "
-            f"{claims.ratio_interval(c, median=False)} within the two intervals)"
-        )
-    if c.direction == claims.MISSING:
-        return "not compared"
-    return f"{fmt.factor(c.ratio)}× by the medians, but the intervals overlap"
-
-
 def same_pipe_sentence(costs: pl.DataFrame, vs_perf_pipe: pl.DataFrame) -> str:
     """The unpinned pipe ping-pong appears twice: in the cost table and as our half of the
     perf cross-check (the same call with the same count of round trips)."""
@@ -834,7 +820,7 @@ def same_pipe_sentence(costs: pl.DataFrame, vs_perf_pipe: pl.DataFrame) -> str:
     return (
         f"Our unpinned pipe ping-pong appears twice: {fmt.duration_us(each.median / 1e3)} per round trip in the "
         f"cost table, which is {_rate(table, 'round trips per second')}, and {_rate(again, 'per second')} beside "
-        f"perf: {again_words(claims.compare(again, table))}. It is the same call with the same number of round "
+        f"perf: {claims.again_words(claims.compare(again, table))}. It is the same call with the same number of round "
         "trips, run at another time, and a wake-up across CPUs depends on where the scheduler puts the two "
         "processes at that moment; the chapter's figure is the cost table's."
     )

@@ -1166,12 +1166,7 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
             continue
         lo, hi, level = stats.median_interval(values)
         again = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
-        c = claims.compare(again, sweep)
-        words = {
-            claims.HIGHER: f"clearly higher, {claims.ratio_interval(c)}",
-            claims.LOWER: f"clearly lower, {claims.ratio_interval(c)}",
-            claims.SAME_WORD: "about the same",
-        }.get(c.direction, f"{fmt.factor(c.ratio or 1.0)}× by the medians, but the intervals overlap")
+        words = claims.again_words(claims.compare(again, sweep))
         name = ALGORITHM_NAMES.get(str(algorithm), str(algorithm))
         parts.append(
             f"{name} on {fmt.size_adjective(int(size))} blocks ran at {quoted(again, runs=False)} beside {tool} and "
