@@ -2203,33 +2203,6 @@ def server_best(
     return Estimate.from_row(best), int(best["connections"])
 
 
-def missing_note(data: object) -> str:
-    """The chapter's 'not measured here' callout (``book.missing_note``'s words), less
-    the reasons of the servers beside ours, which their section says itself."""
-    from ..book import SUBJECT_NAMES
-    from ..store import ResultSet
-
-    if not isinstance(data, ResultSet):
-        raise TypeError(f"missing_note(): data must be a results set (store.results), got {type(data).__name__}")
-    subject = SUBJECT_NAMES.get("network", "network")
-    reasons = list(
-        dict.fromkeys(
-            note if ": " in note else f"{subject}: {note}"
-            for name in data.experiments  # type: ignore[attr-defined]
-            for note in stats.reasons(data.table(name))  # type: ignore[attr-defined]
-        )
-    )
-    if not reasons:
-        return ""
-    items = "\n".join(f"- {r}" for r in reasons)
-    return (
-        "::: {.callout-warning}\n## Not measured on this machine\n\n"
-        + items
-        + "\n\nThe cases this affects keep their rows in the tables below, with the reason, and the numbers "
-        'that depend on them read "n/a".\n:::\n'
-    )
-
-
 def load_sentence(details: dict, noise: pl.DataFrame | None = None) -> str:
     """What the machine's load was while measuring: the 1-minute load average against the
     CPU count, said to count our own threads as well; other programs are named only from
