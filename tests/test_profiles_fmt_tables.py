@@ -3,7 +3,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from howfast import fmt, tables
+from howfast import fmt, stats, tables
 from howfast.profiles import PROFILES, current_profile
 
 
@@ -165,3 +165,64 @@ def test_table_cells_read_as_the_prose() -> None:
     md = tables.table(frame).markdown().splitlines()
     assert md[2:] == ["| 12,300 | 1,000 | yes |  |", "| n/a | 20 | no | why |"]
     assert fmt.span(9348.0, 11652.0) == "9,350–11,700" and fmt.span(None, 3.0) == "n/a"
+
+
+def _summary() -> pl.DataFrame:
+    """Case a measured three times, case b unsupported here."""
+    metrics = pl.DataFrame(
+        {
+            "case": ["a", "a", "a", "b"],
+            "metric": ["m", "m", "m", "unsupported"],
+            "unit": ["x", "x", "x", None],
+            "value": [10.0, 12.0, 11.0, None],
+        }
+    )
+    return stats.summarize(metrics, ["case"])
+
+
+def test_estimate_or_none_gives_a_case_found_and_none_for_one_missing() -> None:
+    summary = _summary()
+    assert stats.estimate_or_none(summary, "m", case="a") == stats.estimate(summary, "m", case="a")
+    assert stats.estimate_or_none(summary, "m", case="b") is None  # could not run here
+    assert stats.estimate_or_none(summary, "m", case="c") is None  # not in this run at all
+    assert stats.estimate_or_none(summary, "other", case="a") is None
+    with pytest.raises(KeyError):  # where the bare estimate refuses it
+        stats.estimate(summary, "m", case="c")
+
+
+def test_estimate_or_none_refuses_a_mistake_in_the_asking() -> None:
+    summary = _summary()
+    with pytest.raises(ValueError, match="no column 'zzz'"):
+        stats.estimate_or_none(summary, "m", zzz=1)
+    with pytest.raises(KeyError, match="found 3"):  # more than one case matches
+        stats.estimate_or_none(pl.concat([summary, summary, summary]), "m", case="a")
+    with pytest.raises(ValueError, match="stats.summarize"):
+        stats.estimate_or_none(pl.DataFrame({"case": ["a"]}), "m", case="a")
+    with pytest.raises(TypeError, match="summary must be a polars DataFrame"):
+        stats.estimate_or_none({"case": ["a"]}, "m")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="metric must be text"):
+        stats.estimate_or_none(summary, 3)  # type: ignore[arg-type]
+
+
+def test_figure_of_writes_the_cell_of_a_case_or_na() -> None:
+    summary = _summary()
+    found = stats.estimate(summary, "m", case="a")
+    assert tables.figure_of(summary, "m", case="a") == tables.figure(found) == "11 (10–12, 3 runs)"
+    assert tables.figure_of(summary, "m", show=lambda v: f"{v:.1f} s", runs=False, case="a") == "11.0 s (10.0–12.0 s)"
+    assert tables.figure_of(summary, "m", target=0.05, runs=False, case="a") == "11 (10–12); unstable: ±9 %"
+    assert tables.figure_of(summary, "m", case="b") == fmt.NA
+    assert tables.figure_of(summary, "m", case="c") == fmt.NA
+
+
+def test_figure_of_refuses_bad_arguments() -> None:
+    summary = _summary()
+    with pytest.raises(TypeError, match="summary must be a polars DataFrame"):
+        tables.figure_of([1], "m", case="a")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="runs must be True or False"):
+        tables.figure_of(summary, "m", runs="no", case="a")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="show must be a function"):
+        tables.figure_of(summary, "m", show="num", case="a")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no column 'zzz'"):
+        tables.figure_of(summary, "m", zzz="a")
+    with pytest.raises(TypeError):  # target, show and runs are named, never positional
+        tables.figure_of(summary, "m", 0.1)  # type: ignore[misc]

@@ -152,6 +152,21 @@ def estimate(summary: pl.DataFrame, metric: str, **where: object) -> Estimate | 
     raise KeyError(f"expected one row for {metric} {where}, found {found.height}")
 
 
+def estimate_or_none(summary: pl.DataFrame, metric: str, **where: object) -> Estimate | None:
+    """``estimate``, with None also where no case matches `where` (a case this run did not
+    have, as well as one this machine could not run); a column `where` names that
+    `summary` lacks (ValueError) or more than one matching case (KeyError) is still a
+    mistake in the asking."""
+    if "metric" not in summary.columns:
+        raise ValueError("summary must come from stats.summarize (it has no metric column)")
+    unknown = [key for key in where if key not in summary.columns]
+    if unknown:
+        raise ValueError(f"no column {unknown[0]!r}; the cases have {', '.join(summary.columns)}")
+    if _where(summary, where).filter(pl.col("metric") == metric).height == 0:
+        return None
+    return estimate(summary, metric, **where)
+
+
 def _where(frame: pl.DataFrame, where: dict[str, object]) -> pl.DataFrame:
     for key, value in where.items():
         if key not in frame.columns:

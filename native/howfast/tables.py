@@ -125,6 +125,21 @@ def figure(
     return body + (f"; {mark}" if mark else "")
 
 
+def figure_of(
+    summary: pl.DataFrame,
+    metric: str,
+    *,
+    target: float | None = None,
+    show: Callable[[float], str] | None = None,
+    runs: bool = True,
+    **where: object,
+) -> str:
+    """``figure`` of the one case of `summary` (``stats.summarize``) matching `where`:
+    n/a where that case did not run here or is not in `summary` at all
+    (``stats.estimate_or_none``)."""
+    return figure(stats.estimate_or_none(summary, metric, **where), target, show, runs=runs)
+
+
 def span_text(lo: str, hi: str) -> str:
     """'25–50 µs' for '25 µs' and '50 µs', '8.64–11.2 billion': a unit or scale word both
     ends share is written once; ends with different words keep theirs."""

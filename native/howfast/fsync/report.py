@@ -375,11 +375,9 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
     why = dict(zip(notes["method"].to_list(), notes["note"].to_list()))
 
     def side(method: str, tool: str) -> str:
-        try:
-            e = stats.estimate(summary, "writes_per_s", method=method, tool=tool)
-        except KeyError:
-            e = None
-        return _figure(e, target)
+        return tables.figure_of(
+            summary, "writes_per_s", target=target, show=fmt.num, runs=False, method=method, tool=tool
+        )
 
     rows = []
     for method in metrics["method"].unique(maintain_order=True).to_list():
@@ -433,11 +431,7 @@ def estimate(metrics: pl.DataFrame, by: list[str], metric: str, **where: object)
     did not run here (or is not in `metrics` at all)."""
     if metrics.height == 0 or "metric" not in metrics.columns:
         return None
-    summary = stats.summarize(metrics, by)
-    try:
-        return stats.estimate(summary, metric, **where)
-    except KeyError:
-        return None
+    return stats.estimate_or_none(stats.summarize(metrics, by), metric, **where)
 
 
 def _us(e: stats.Estimate | None) -> str:

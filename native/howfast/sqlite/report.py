@@ -514,13 +514,10 @@ def cli_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
     table = metrics.select("batch_size").unique(maintain_order=True)
     batches = table["batch_size"].to_list()
     for tool, name in (("howfast", "C API"), ("sqlite3", "sqlite3 shell")):
-        cells = []
-        for b in batches:
-            try:
-                e = stats.estimate(summary, "rows_per_s", tool=tool, batch_size=b)
-            except KeyError:
-                e = None
-            cells.append(tables.figure(e, target, fmt.num, runs=False))
+        cells = [
+            tables.figure_of(summary, "rows_per_s", target=target, show=fmt.num, runs=False, tool=tool, batch_size=b)
+            for b in batches
+        ]
         table = table.with_columns(pl.Series(f"{name} rows/s", cells, dtype=pl.String))
     ratios = shell_ratios(metrics)
     table = table.with_columns(
@@ -769,10 +766,7 @@ def shell_runs_sentence(shell: pl.DataFrame, inserts: pl.DataFrame) -> str:
     summary = stats.summarize(shell, ["tool", "batch_size"])
     said, apart = [], False
     for batch, words in ((1, "one row per transaction"), (1000, "1,000 rows per transaction")):
-        try:
-            here = stats.estimate(summary, "rows_per_s", tool="howfast", batch_size=batch)
-        except KeyError:
-            here = None
+        here = stats.estimate_or_none(summary, "rows_per_s", tool="howfast", batch_size=batch)
         there = estimate(inserts, C_API, "normal", batch) if inserts.height else None
         if here is None or there is None:
             continue
@@ -854,22 +848,16 @@ def estimate(
     metrics: pl.DataFrame, client: str, synchronous: str, batch_size: int, row_size: int = 1000
 ) -> stats.Estimate | None:
     """Rows/s of one configuration as a median with its interval; None where it did not run."""
-    try:
-        return stats.estimate(
-            _rates(metrics, row_size), "rows_per_s", client=client, synchronous=synchronous, batch_size=batch_size
-        )
-    except KeyError:
-        return None
+    return stats.estimate_or_none(
+        _rates(metrics, row_size), "rows_per_s", client=client, synchronous=synchronous, batch_size=batch_size
+    )
 
 
 def baseline_estimate(baseline: pl.DataFrame) -> stats.Estimate | None:
     """The SQLite run's own plain 4 KiB write + fsync, writes per second with its interval."""
     if baseline.height == 0:
         return None
-    try:
-        return stats.estimate(stats.summarize(baseline, ["method"]), "writes_per_s")
-    except KeyError:
-        return None
+    return stats.estimate_or_none(stats.summarize(baseline, ["method"]), "writes_per_s")
 
 
 SAME_SPEED = "about as fast as"
@@ -1172,12 +1160,9 @@ def cost_cell(us: float | None) -> str:
 
 def memory_estimate(client_metrics: pl.DataFrame, batch_size: int) -> stats.Estimate | None:
     """The C loop's rows/s in memory (the client-cost run, tmpfs, NORMAL), with its interval."""
-    try:
-        return stats.estimate(
-            stats.summarize(client_metrics, ["client", "batch_size"]), "rows_per_s", client=C_API, batch_size=batch_size
-        )
-    except KeyError:
-        return None
+    return stats.estimate_or_none(
+        stats.summarize(client_metrics, ["client", "batch_size"]), "rows_per_s", client=C_API, batch_size=batch_size
+    )
 
 
 def memory_rates_sentence(memory: stats.Estimate | None, disk: stats.Estimate | None) -> str:

@@ -178,11 +178,8 @@ def page_cache_rows(metrics: pl.DataFrame, target: float | None = None) -> pl.Da
     cases = metrics.select("direct", "cache").unique(maintain_order=True)
     rows = []
     for direct, cache in cases.iter_rows():
-        try:
-            mb = stats.estimate(s, "mb_per_s", direct=direct, cache=cache)
-            p50 = stats.estimate(s, "p50", direct=direct, cache=cache)
-        except KeyError:
-            mb = p50 = None
+        mb = stats.estimate_or_none(s, "mb_per_s", direct=direct, cache=cache)
+        p50 = stats.estimate_or_none(s, "p50", direct=direct, cache=cache)
         rows.append(
             {
                 "direct": direct,
@@ -307,10 +304,7 @@ def parallel_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
         else:
             figures.append(("mb_per_s", f"{'read' if op == 'read' else 'write'} MB/s", fmt.num))
         for metric, what, show in figures:
-            try:
-                e = stats.estimate(s, metric, op=op, fsync=fsync)
-            except KeyError:
-                e = None
+            e = stats.estimate_or_none(s, metric, op=op, fsync=fsync)
             rows.append(
                 {
                     "job": names[(op, fsync)],
@@ -495,13 +489,10 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
         rounds = dict(paired.group_by("row").len().iter_rows())
         summary = stats.summarize(labelled, ["row", "tool"])
         for tool in ("howfast", "fio"):
-            cells = []
-            for key in table["row"].to_list():
-                try:
-                    e = stats.estimate(summary, "mb_per_s", row=key, tool=tool)
-                except KeyError:
-                    e = None
-                cells.append(tables.figure(e, target, fmt.num, runs=False))
+            cells = [
+                tables.figure_of(summary, "mb_per_s", target=target, show=fmt.num, runs=False, row=key, tool=tool)
+                for key in table["row"].to_list()
+            ]
             table = table.with_columns(pl.Series(f"{tool} MB/s", cells, dtype=pl.String))
     if "howfast / fio" in table.columns:
         ratio = [
@@ -852,15 +843,8 @@ def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> lis
     if rows.height == 0:
         return []
     summary = stats.summarize(rows, [by])
-    points = []
-    for x in sorted(summary[by].unique().to_list()):
-        try:
-            e = stats.estimate(summary, metric, **{by: x})
-        except KeyError:
-            continue
-        if e is not None:
-            points.append((x, e))
-    return points
+    found = ((x, stats.estimate_or_none(summary, metric, **{by: x})) for x in sorted(summary[by].unique().to_list()))
+    return [(x, e) for x, e in found if e is not None]
 
 
 def block_size_sentence(metrics: pl.DataFrame) -> str:
