@@ -293,12 +293,6 @@ def _inverse(e: stats.Estimate | None, scale: float = 1e6) -> stats.Estimate | N
     return stats.Estimate(scale / e.median, scale / e.hi, scale / e.lo, e.runs, e.confidence)
 
 
-def _figure_text(e: stats.Estimate | None, show: Callable[[float], str], target: float | None) -> str | None:
-    """'38.9 µs (32.4 µs–41.2 µs, 3 runs)': a derived figure with the interval carried
-    through from the rate it comes from, and that rate's run count."""
-    return None if e is None else tables.figure(e, target, show)
-
-
 def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Seed 003's figures beside the same quantities from this machine, as text
     (durations, counts in words, factors). This machine's figures carry the interval of
@@ -307,83 +301,69 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame, target: float |
     the range it can take within their two intervals. Where there is no figure, the cell
     says why."""
     time, count, factor = fmt.duration_us, words, fmt.ratio
-    normal_1 = estimate(metrics, C_API, "normal", 1)
     normal_k = estimate(metrics, C_API, "normal", 1000)
-    full_1 = estimate(metrics, C_API, "full", 1)
-    full_k = estimate(metrics, C_API, "full", 1000)
     big_k = estimate(metrics, C_API, "normal", 1000, row_size=4096)
     plain = baseline_estimate(baseline)
 
     def per_day(e: stats.Estimate | None) -> stats.Estimate | None:
         return None if e is None else e.scaled(SECONDS_PER_DAY)
 
-    speedup = _ratio_cell(big_k, plain)
-    rows = [
+    # (quantity, this machine's figure (an estimate, or a cell already written), the seed's, how shown, how found)
+    rows: list[tuple[str, stats.Estimate | str | None, float | None, Callable[[float], str], str]] = [
         (
-            "time per row, synchronous NORMAL, 1 row per transaction",
-            _figure_text(_inverse(normal_1), time, target),
-            seed_figure("us_per_row", batch_size=1),
+            f"time per row, synchronous {sync.upper()}, {fmt.count(batch, 'row')} per transaction",
+            _inverse(estimate(metrics, C_API, sync, batch)),
+            seed,
             time,
-            "1 / rows per second",
-        ),
-        (
-            "time per row, synchronous NORMAL, 1,000 rows per transaction",
-            _figure_text(_inverse(normal_k), time, target),
-            seed_figure("us_per_row", batch_size=1000),
-            time,
-            "1 / rows per second",
-        ),
-        (
-            "time per row, synchronous FULL, 1 row per transaction",
-            _figure_text(_inverse(full_1), time, target),
-            None,
-            time,
-            "a sync of the log at every commit",
-        ),
-        (
-            "time per row, synchronous FULL, 1,000 rows per transaction",
-            _figure_text(_inverse(full_k), time, target),
-            None,
-            time,
-            "a sync of the log per 1,000 rows",
-        ),
+            how,
+        )
+        for sync, batch, seed, how in (
+            ("normal", 1, seed_figure("us_per_row", batch_size=1), "1 / rows per second"),
+            ("normal", 1000, seed_figure("us_per_row", batch_size=1000), "1 / rows per second"),
+            ("full", 1, None, "a sync of the log at every commit"),
+            ("full", 1000, None, "a sync of the log per 1,000 rows"),
+        )
+    ]
+    rows += [
         (
             "rows a day, 1,000-byte rows, NORMAL, 1,000 per transaction (the seed's arithmetic)",
-            _figure_text(per_day(normal_k), count, target),
+            per_day(normal_k),
             seed_figure("rows_4kb_per_day", batch_size=1000),
             count,
             "rows per second × 86,400",
         ),
         (
             "rows of 4 KiB a day, NORMAL, 1,000 per transaction",
-            _figure_text(per_day(big_k), count, target),
+            per_day(big_k),
             None,
             count,
             "measured with 4,096-byte rows",
         ),
         (
             "rows of 4 KiB a day, one write + fsync each",
-            _figure_text(per_day(plain), count, target),
+            per_day(plain),
             seed_figure("rows_4kb_per_day", batch_size=None),
             count,
             "fsyncs per second × 86,400",
         ),
         (
             "batched SQLite over plain fsync",
-            speedup,
+            _ratio_cell(big_k, plain),
             seed_figure("speedup_vs_fsync_only"),
             factor,
             "ratio of the two lines above (range: within their two intervals)",
         ),
     ]
 
-    def show(value: float | None, how: Callable[[float], str], none: str) -> str:
-        return none if value is None else how(value)
+    def ours(figure: stats.Estimate | str | None, how: Callable[[float], str]) -> str:
+        if figure is None:
+            return "not measured here"
+        return figure if isinstance(figure, str) else tables.figure(figure, target, how)
 
     return pl.DataFrame(
         [
-            (q, "not measured here" if ours is None else ours, show(seed, how, "not in the seed"), note)
-            for q, ours, seed, how, note in rows
+            (q, ours(figure, how), "not in the seed" if seed is None else how(seed), note)
+            for q, figure, seed, how, note in rows
         ],
         schema={"quantity": pl.String, "this machine": pl.String, "seed 003": pl.String, "how": pl.String},
         orient="row",

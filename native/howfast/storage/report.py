@@ -996,42 +996,36 @@ def fsync_rule(buffered_fsync: float | None, buffered: float | None, direct_fsyn
     return "What 256 KiB writes with an fsync each reach could not be measured here."
 
 
-def _side_by_side(top: alt.TopLevelMixin, bottom: alt.TopLevelMixin) -> alt.VConcatChart:
-    """Two charts stacked, each as wide as the column (no fixed width, no hconcat)."""
-    return alt.vconcat(top, bottom)
-
-
 def block_size_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
     """MB/s and I/Os per second against block size; a chart that says why when nothing ran."""
     mb = block_size_curves(metrics, "mb_per_s")
     if mb.height == 0:
         return charts.unavailable(charts.reasons(metrics))
     # x in bytes, labelled as sizes ('4 MiB', not '4,096' KiB)
-    x = "block size (log scale)"
-    return _side_by_side(
-        _every_x_label(
-            charts.lines(
-                mb,
-                x="block_size",
-                y="median",
-                color="direction",
-                x_title=x,
-                y_title="MB/s (log scale)",
-                x_labels=charts.SIZE_LABEL,
-            )  # fmt: skip
-        ),
-        _every_x_label(
-            charts.lines(
-                block_size_curves(metrics, "ops_per_s"),
-                x="block_size",
-                y="median",
-                color="direction",
-                x_title=x,
-                y_title="I/Os per second (log scale)",
-                x_labels=charts.SIZE_LABEL,
-            )
-        ),
+    return _stacked_curves(
+        [(mb, "MB/s (log scale)"), (block_size_curves(metrics, "ops_per_s"), "I/Os per second (log scale)")],
+        x="block_size",
+        x_title="block size (log scale)",
+        sizes=True,
     )
+
+
+def _stacked_curves(
+    curves: list[tuple[pl.DataFrame, str]], *, x: str, x_title: str, sizes: bool = False
+) -> alt.VConcatChart:
+    """The curves of one sweep (each a frame of medians by direction with its y title),
+    one line chart each over the same `x`, stacked, each as wide as the column (no fixed
+    width, no hconcat); with `sizes`, x is a size in bytes and every tick is labelled as
+    one ('4 MiB', ``_every_x_label``)."""
+
+    def one(frame: pl.DataFrame, y_title: str) -> alt.LayerChart:
+        labels = charts.SIZE_LABEL if sizes else charts.TICK_LABEL
+        chart = charts.lines(
+            frame, x=x, y="median", color="direction", x_title=x_title, y_title=y_title, x_labels=labels
+        )
+        return _every_x_label(chart) if sizes else chart
+
+    return alt.vconcat(*(one(frame, y_title) for frame, y_title in curves))
 
 
 def _every_x_label(chart: alt.LayerChart) -> alt.LayerChart:
@@ -1052,24 +1046,13 @@ def queue_depth_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
     rate_curves = queue_depth_curves(metrics, "ops_per_s")
     if rate_curves.height == 0:
         return charts.unavailable(charts.reasons(metrics))
-    x = "requests in flight (log scale)"
-    return _side_by_side(
-        charts.lines(
-            rate_curves,
-            x="queue_depth",
-            y="median",
-            color="direction",
-            x_title=x,
-            y_title="I/Os per second (log scale)",
-        ),
-        charts.lines(
-            queue_depth_curves(metrics, "p99"),
-            x="queue_depth",
-            y="median",
-            color="direction",
-            x_title=x,
-            y_title="p99 latency (µs, log scale)",
-        ),
+    return _stacked_curves(
+        [
+            (rate_curves, "I/Os per second (log scale)"),
+            (queue_depth_curves(metrics, "p99"), "p99 latency (µs, log scale)"),
+        ],
+        x="queue_depth",
+        x_title="requests in flight (log scale)",
     )
 
 
