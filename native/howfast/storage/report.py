@@ -1062,18 +1062,7 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
     by = ["engine", "pattern", "op", "fsync", "direct", "block_size", "queue_depth"]
     if metrics.height == 0 or "tool" not in metrics.columns:
         return "The comparison with fio could not run here (no result)."
-    labelled = metrics.with_columns(
-        pl.concat_str(
-            _row_label(with_size=False),
-            pl.lit(", "),
-            (pl.col("block_size") // 1024).cast(pl.String),
-            pl.lit(" KiB"),
-            pl.when(pl.col("queue_depth") > 1)
-            .then(pl.concat_str(pl.lit(", QD "), pl.col("queue_depth").cast(pl.String)))
-            .otherwise(pl.lit("")),
-            pl.when(pl.col("direct")).then(pl.lit(", O_DIRECT")).otherwise(pl.lit(", buffered")),
-        ).alias("method")
-    ).drop(by)
+    labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("method")).drop(by)
     from ..fsync.report import crosscheck_sentence
 
     return crosscheck_sentence(labelled, "mb_per_s", {}, per="I/O")
