@@ -226,3 +226,25 @@ def test_figure_of_refuses_bad_arguments() -> None:
         tables.figure_of(summary, "m", zzz="a")
     with pytest.raises(TypeError):  # target, show and runs are named, never positional
         tables.figure_of(summary, "m", 0.1)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("items", "text"),
+    [
+        ([], ""),
+        (["a"], "a"),
+        (["a", "b"], "a and b"),
+        (["a", "b", "c"], "a, b and c"),
+        (["a (x, y)", "b"], "a (x, y) and b"),
+        (["a, x (1, 2)", "b"], "a, x (1, 2); and b"),
+        (["a, x", "b", "c"], "a, x; b; and c"),
+    ],
+)
+def test_listed_reads_as_prose(items: list[str], text: str) -> None:
+    assert fmt.listed(items) == text
+
+
+@pytest.mark.parametrize("bad", ["abc", None, [1, 2], ["a", None]])
+def test_listed_refuses_what_is_not_a_list_of_strings(bad: object) -> None:
+    with pytest.raises(TypeError, match="items"):
+        fmt.listed(bad)  # type: ignore[arg-type]

@@ -308,7 +308,7 @@ def target_words(summary: pl.DataFrame, target: float | None) -> str:
         else "; the rest were cut off by the time cap or the run limit, and their tables mark them unstable"
     )
     names = known["measured for"].to_list()
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    listed = fmt.listed(names)
     one = len(names) == 1
     whose = f"the {fmt.count(cases, 'timed case')}" + (
         f" of {listed}, the {'set' if one else 'sets'} that recorded {'its' if one else 'their'} rounds"

@@ -6,6 +6,7 @@ bug and raises."""
 from __future__ import annotations
 
 import math
+import re
 
 #: How a figure reads when this machine could not measure it.
 NA = "n/a"
@@ -171,3 +172,16 @@ def span(lo: float | None, hi: float | None, digits: int = 3) -> str:
     if lo is None or hi is None:
         return NA
     return f"{num(lo, digits)}–{num(hi, digits)}"
+
+
+def listed(items: list[str]) -> str:
+    """Items as prose lists them: 'a', 'a and b', 'a, b and c'; 'a; b; and c' when an item
+    holds a comma of its own outside parentheses (commas inside them are not ambiguous);
+    '' for none."""
+    if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+        raise TypeError(f"items must be a list of strings, not {items!r}")
+    if len(items) <= 1:
+        return "".join(items)
+    if any("," in re.sub(r"\([^()]*\)", "", item) for item in items):
+        return "; ".join(items[:-1]) + "; and " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]

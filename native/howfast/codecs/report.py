@@ -391,19 +391,16 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
     if not (met or missed or open_):
         return f"The comparison with {tool} could not run here."
 
-    def both(items: list[str]) -> str:
-        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
     def verb(items: list[str], one: str, many: str) -> str:
         return one if len(items) == 1 else many
 
     parts = []
     if met:
-        parts.append(f"{both(met)} {verb(met, 'reaches', 'reach')} at least {fmt.num(goal)} of {tool}'s speed")
+        parts.append(f"{fmt.listed(met)} {verb(met, 'reaches', 'reach')} at least {fmt.num(goal)} of {tool}'s speed")
     if missed:
-        parts.append(f"{both(missed)} {verb(missed, 'falls', 'fall')} short of {fmt.num(goal)} of it")
+        parts.append(f"{fmt.listed(missed)} {verb(missed, 'falls', 'fall')} short of {fmt.num(goal)} of it")
     if open_:
-        parts.append(f"{both(open_)} cannot be told from {fmt.num(goal)} of it over these rounds")
+        parts.append(f"{fmt.listed(open_)} cannot be told from {fmt.num(goal)} of it over these rounds")
     return "Against that goal, " + "; ".join(parts) + "."
 
 
@@ -781,7 +778,7 @@ def single_pass_sentence(summary: pl.DataFrame, input_name: str, block: int, siz
             slow.append(f"{label(str(r['codec']), int(r['level']))} ({fmt.duration_us(took * 1e6)} per pass)")
     if not slow:
         return "Every codec's pass was short enough to run in slices."
-    listed = " and ".join(slow) if len(slow) < 3 else ", ".join(slow[:-1]) + " and " + slow[-1]
+    listed = fmt.listed(slow)
     return (
         f"A pass that alone takes half of that or more is the measurement by itself, one pass with no slices to "
         f"pick the fastest from: here {listed}, on {fmt.size(size)} of the {input_name} input, so their figures "

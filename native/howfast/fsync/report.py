@@ -885,7 +885,7 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
         "ours lower": "is slower than fio on",
         "inconclusive": "cannot be told apart from fio on this machine on",
     }
-    said = [f"{heads[o]} {_listed(groups[o])}" for o in heads if o in groups]
+    said = [f"{heads[o]} {fmt.listed(groups[o])}" for o in heads if o in groups]
     rounds = min(r.runs for r in rates.values())
     text = (
         f"Over {fmt.count(rounds, 'round')} of alternating runs, compared by the ratio of rates within each round, "
@@ -954,15 +954,6 @@ def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metr
             )
         )
     return table
-
-
-def _listed(items: list[str]) -> str:
-    """'a, b and c'; 'a; b; and c' when the items hold commas of their own."""
-    if len(items) <= 1:
-        return "".join(items)
-    if any("," in item for item in items):
-        return "; ".join(items[:-1]) + "; and " + items[-1]
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _within(c: claims.Comparison) -> str:

@@ -801,7 +801,7 @@ def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
             "clearly at two or more input sizes): which instructions a library uses is part of its speed; ask it "
             "(openssl version -a, a library's dispatch entry points) before you blame the CPU."
         )
-    listed = seen[0] if len(seen) == 1 else "; ".join(seen[:-1]) + "; and " + seen[-1]
+    listed = fmt.listed(seen)
     return (
         "The same algorithm can differ several times over between builds and implementations: here, at two or more "
         f"input sizes, {listed} (each at the size nearest {fmt.size(size)} where it held). Which instructions a "

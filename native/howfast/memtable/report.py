@@ -817,7 +817,7 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
         if len(found) < 2:
             continue
         shown = [f"{fmt.num(e.median)} records/s in {who}" for who, e, _ in found]
-        figures = ", ".join(shown[:-1]) + " and " + shown[-1]
+        figures = fmt.listed(shown)
         same_work = len({n for _, _, n in found}) == 1
         words = _apart_words([(who, e) for who, e, _ in found], same_work=same_work)
         parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({words})")
@@ -1440,7 +1440,7 @@ def _sizes_by_capacity(sizes: dict[int, int], caps: list[int]) -> str:
     if len(caps) > 1 and len({sizes[c] for c in caps}) == 1:
         return f"{fmt.size(sizes[caps[0]])} at every capacity"
     parts = [f"{fmt.size(sizes[c])} at {fmt.size(c)}" for c in caps]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return fmt.listed(parts)
 
 
 def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:

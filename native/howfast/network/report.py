@@ -542,7 +542,7 @@ def _rate(x: float) -> str:
 def _rates(rates: list[float]) -> str:
     """'45,900 and 64,200 requests per second', '1, 2 and 3 requests per second'."""
     shown = [fmt.num(r) for r in rates]
-    joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    joined = fmt.listed(shown)
     return f"{joined} requests per second"
 
 
@@ -907,7 +907,7 @@ def http_seed_sentence(
         differ.append("the connection count")
     ran = f" ({fmt.num(go_seconds)} s here against {fmt.num(seconds)} s)" if go_seconds and seconds else ""
     differ.append(f"the run length{ran}")
-    listed = ", ".join(differ[:-1]) + " and " + differ[-1]
+    listed = fmt.listed(differ)
     laptop_cpus = _logical_cpus("laptop")
     shared = (
         f" Here the load generator also shares the server's {fmt.count(int(cpus), 'logical CPU')}"

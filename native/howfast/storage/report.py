@@ -681,9 +681,9 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
         )
     said = []
     if faster:
-        said.append(f"{_listed(faster)} {'was' if len(faster) == 1 else 'were'} faster than pwrite + fsync")
+        said.append(f"{fmt.listed(faster)} {'was' if len(faster) == 1 else 'were'} faster than pwrite + fsync")
     if slower:
-        said.append(f"{_listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
+        said.append(f"{fmt.listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
     rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the intervals overlap" if overlap else ""
     return (
         f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine issues "
@@ -695,15 +695,6 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
         "not explained; where the fsync runs in another thread (glibc's aio helper, io_uring's kernel worker) is "
         "one difference left to test."
     )
-
-
-def _listed(items: list[str]) -> str:
-    """'a, b and c'; 'a; b; and c' when the items hold commas of their own."""
-    if len(items) <= 1:
-        return "".join(items)
-    if any("," in item for item in items):
-        return "; ".join(items[:-1]) + "; and " + items[-1]
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def page_cache_rates(metrics: pl.DataFrame) -> dict[str, Rate | None]:
