@@ -868,16 +868,21 @@ def test_crosscheck_table_cells_and_errors_withhold_the_verdict() -> None:
     clean = report.crosscheck_table(_pair_rows([150, 160, 140], [100, 100, 100], "nginx"),
                                     ["generator", "connections"], "req_per_s", "req/s", "nginx", 0.1)  # fmt: skip
     row = clean.row(0, named=True)
-    assert clean.columns == ["generator", "connections", "ours", "nginx", "ours / nginx", "verdict", "rounds", "note"]
+    assert clean.columns == ["generator", "connections", "ours", "nginx", "ours / nginx", "verdict"]
     assert row["generator"] == "ours" and row["ours"] == "150 (140–160)" and row["nginx"] == "100 (no spread)"
-    assert row["ours / nginx"] == "1.5× (1.4–1.6×)" and row["verdict"] == "ours higher" and row["rounds"] == "3"
-    assert row["note"] == ""
+    assert row["ours / nginx"] == "1.5× (1.4–1.6×, 3 rounds)" and row["verdict"] == "ours higher"
+    marked = report.crosscheck_table(_pair_rows([150, 160, 140], [100, 100, 100], "nginx"),
+                                     ["generator", "connections"], "req_per_s", "req/s", "nginx", 0.05)  # fmt: skip
+    assert marked["ours"][0] == "150 (140–160); unstable: ±7 %" and marked["nginx"][0] == "100 (no spread)"
     runs = _pair_rows([150, 160, 140], [100, 100, 100], "nginx", errors=(0, 11))
     bad = report.crosscheck_table(runs, ["generator", "connections"], "req_per_s", "req/s", "nginx", 0.1).row(
         0, named=True
     )
-    assert bad["verdict"] == "not compared: errors" and bad["note"] == "errors over all runs: nginx 33"
-    assert bad["ours / nginx"] == "—"  # no ratio shown for a row it does not compare
+    assert bad["verdict"] == "not compared: errors (nginx 33 over all runs)"
+    assert bad["ours / nginx"] == "— (3 rounds)"  # no ratio shown for a row it does not compare
+    closed_t, _ = report.server_tables(runs, "nginx", 0.1)
+    assert closed_t.columns == ["load", "ours", "nginx", "ours / nginx", "verdict"]
+    assert closed_t["load"].to_list() == ["ours, 32 connections"]
     said = report.server_sentence(runs, "nginx", "nginx")
     assert "counted errors, so there is no verdict" in said and "1,000 requests" in said
     ours_bad = report.server_sentence(_pair_rows([150, 160, 140], [100, 100, 100], "go", errors=(1, 0)), "go", "Go")

@@ -248,3 +248,11 @@ def test_listed_reads_as_prose(items: list[str], text: str) -> None:
 def test_listed_refuses_what_is_not_a_list_of_strings(bad: object) -> None:
     with pytest.raises(TypeError, match="items"):
         fmt.listed(bad)  # type: ignore[arg-type]
+
+
+def test_ratio_figure_holds_the_rounds_in_its_bracket() -> None:
+    assert tables.ratio_figure(stats.Estimate(0.95, 0.86, 0.98, 3)) == "0.95× (0.86–0.98×, 3 rounds)"
+    assert tables.ratio_figure(stats.Estimate(2.0, 2.0, 2.0, 1)) == "2× (1 round)"  # ends alike: no interval
+    assert tables.ratio_figure(None) == fmt.NA
+    with pytest.raises(TypeError, match="ratio must be a"):
+        tables.ratio_figure(0.95)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from . import fmt, stats
+from . import claims, fmt, stats
 from .checks import checked
 
 
@@ -138,6 +138,20 @@ def figure_of(
     n/a where that case did not run here or is not in `summary` at all
     (``stats.estimate_or_none``)."""
     return figure(stats.estimate_or_none(summary, metric, **where), target, show, runs=runs)
+
+
+def ratio_figure(ratio: stats.Estimate | None) -> str:
+    """A cross-check's per-round ratio for a table cell, with the interval of its median
+    and the number of rounds in one bracket, as ``figure`` gives the runs: '0.95×
+    (0.86–0.98×, 3 rounds)'; '2× (3 rounds)' where both ends read alike; n/a when not
+    measured. A table that says the rounds here needs no column of its own for them."""
+    if ratio is not None and not isinstance(ratio, stats.Estimate):
+        raise TypeError(f"ratio must be a stats.Estimate or None, got {type(ratio).__name__}")
+    text = claims.ratio_interval(ratio)
+    if ratio is None or text == fmt.NA:
+        return fmt.NA
+    rounds = fmt.count(ratio.runs, "round")
+    return f"{text[:-1]}, {rounds})" if text.endswith(")") else f"{text} ({rounds})"
 
 
 def span_text(lo: str, hi: str) -> str:

@@ -1007,9 +1007,10 @@ def _block_bytes(text: str) -> int:
 def crosscheck_table(metrics: pl.DataFrame, tool: str, target: float | None = None) -> pl.DataFrame:
     """Ours beside `tool` per algorithm and block size, in MiB/s: each side's median with
     its interval (marked where it stayed wider than ±`target`), the median of the per-round
-    ratios ours / `tool` with the interval of that median, the number of rounds that ran
-    both, and the verdict that interval supports (``claims.crosscheck``); where the tool
-    could not run, its cells read n/a and ``note`` says why."""
+    ratios ours / `tool` with the interval of that median and the number of rounds that ran
+    both in one cell (``tables.ratio_figure``), and the verdict that interval supports
+    (``claims.crosscheck``); where the tool could not run, its cells read n/a and ``note``
+    says why."""
     by = ["algorithm", "size"]
     table = side_by_side(metrics, by, "mib_per_s", unit="MiB/s", tool=tool, rounds=True)
     summary = stats.summarize(metrics, [*by, "tool"]) if metrics.height else None
@@ -1031,14 +1032,13 @@ def crosscheck_table(metrics: pl.DataFrame, tool: str, target: float | None = No
                 "block": fmt.size(row["size"]),
                 "howfast MiB/s": tables.figure(sides["howfast"], target, runs=False),
                 f"{tool} MiB/s": tables.figure(sides[tool], target, runs=False),
-                ratio_column: fmt.NA if ratio is None else claims.ratio_interval(ratio),
-                "rounds": None if ratio is None else ratio.runs,
+                ratio_column: tables.ratio_figure(ratio),
                 "verdict": row.get("verdict"),
                 "note": row.get("note"),
             }
         )
     schema = {"algorithm": pl.String, "block": pl.String, "howfast MiB/s": pl.String, f"{tool} MiB/s": pl.String,
-              ratio_column: pl.String, "rounds": pl.Int64, "verdict": pl.String, "note": pl.String}  # fmt: skip
+              ratio_column: pl.String, "verdict": pl.String, "note": pl.String}  # fmt: skip
     out = named(pl.DataFrame(rows, schema=schema))
     return out if out["note"].drop_nulls().len() else out.drop("note")
 

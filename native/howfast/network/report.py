@@ -941,19 +941,36 @@ def _logical_cpus(machine: str) -> int | None:
 def server_tables(runs: pl.DataFrame, tool: str, target: float | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Ours beside `tool` (nginx, go): requests/s under each closed-loop generator and
     connection count, and p99 at our open loop's knee, each with per-round ratios,
-    their interval and the verdict (``crosscheck_table``)."""
+    their interval and the verdict (``crosscheck_table``). The case is one column, load:
+    'wrk, 256 connections' in the first, '64 connections, 27,500 req/s offered' in the
+    second (one column, not two, keeps the tables narrow enough for a page)."""
     if runs.height == 0 or "generator" not in runs.columns:
-        empty = pl.DataFrame({"generator": pl.Series([], dtype=pl.String)})
+        empty = pl.DataFrame({"load": pl.Series([], dtype=pl.String)})
         return empty, empty
     closed_runs = runs.filter(pl.col("generator") != KNEE_GENERATOR)
     knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
-    closed_t = crosscheck_table(closed_runs, ["generator", "connections"], "req_per_s", "req/s", tool, target)
+    closed_t = _load_column(
+        crosscheck_table(closed_runs, ["generator", "connections"], "req_per_s", "req/s", tool, target),
+        lambda row: f"{row['generator']}, {fmt.count(int(row['connections']), 'connection')}",
+        ["generator", "connections"],
+    )
     knee_t = (
-        crosscheck_table(knee_runs, ["connections", "rate"], "p99", "µs", tool, target, show=duration_figure)
+        _load_column(
+            crosscheck_table(knee_runs, ["connections", "rate"], "p99", "µs", tool, target, show=duration_figure),
+            lambda row: f"{fmt.count(int(row['connections']), 'connection')}, {fmt.num(row['rate'])} req/s offered",
+            ["connections", "rate"],
+        )
         if knee_runs.filter(pl.col("metric") == "p99").height
-        else pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
+        else pl.DataFrame({"load": pl.Series([], dtype=pl.String)})
     )
     return closed_t, knee_t
+
+
+def _load_column(table: pl.DataFrame, words: object, by: list[str]) -> pl.DataFrame:
+    """`table` with its case columns `by` replaced by one column, load, of `words` (a
+    function of a row) for each row."""
+    loads = [words(row) for row in table.iter_rows(named=True)]  # type: ignore[operator]
+    return table.drop(by).insert_column(0, pl.Series("load", loads, dtype=pl.String))
 
 
 #: The commit that raised nginx's keep-alive limit (``servers.py``: keepalive_requests):
@@ -1974,15 +1991,17 @@ def crosscheck_table(
     names: dict[str, str] | None = None,
 ) -> pl.DataFrame:
     """Ours beside `tool` per case: each side's median with the interval of that median
-    (in `unit`, which the caption names), the median of the per-round ratios ours / tool
-    with its interval, ``claims.crosscheck``'s verdict and the number of rounds; a note
-    marks a figure whose interval stayed wider than ±`target`. A case where either side's
-    runs counted errors (closed connections, bad answers) gets no verdict: the two did not
-    do the same work, and the note says how many. `names` maps the tool ids to headers."""
+    (in `unit`, which the caption names), marked unstable where it stayed wider than
+    ±`target`; the median of the per-round ratios ours / `tool` with its interval and the
+    number of rounds (``tables.ratio_figure``); and ``claims.crosscheck``'s verdict. A case
+    where either side's runs counted errors (closed connections, bad answers) gets no
+    verdict: the two did not do the same work, and the verdict cell says how many errors
+    each counted. `names` maps the tool ids to headers."""
+    from .. import tables
 
     names = {**TOOL_NAMES, **(names or {})}
     ours_name, theirs_name = names.get("howfast", "ours"), names.get(tool, tool)
-    headers = [ours_name, theirs_name, f"{ours_name} / {theirs_name}", "verdict", "rounds", "note"]
+    headers = [ours_name, theirs_name, f"{ours_name} / {theirs_name}", "verdict"]
     schema = {k: (pl.String if k == "generator" else metrics.schema[k]) for k in by if k in metrics.columns}
     if metrics.height == 0 or "tool" not in metrics.columns or any(k not in metrics.columns for k in by):
         return pl.DataFrame(schema={**schema, **{h: pl.String for h in headers}})
@@ -2001,23 +2020,27 @@ def crosscheck_table(
         row: dict[str, object] = dict(zip(by, key))
         if "generator" in row:
             row["generator"] = names.get(str(row["generator"]), str(row["generator"]))
-        row[ours_name], row[theirs_name] = figure_cell(ours, show), figure_cell(theirs, show)
-        row[f"{ours_name} / {theirs_name}"] = (
-            "—" if key in errors else claims.ratio_interval(ratio) if ratio else fmt.NA
-        )
-        notes = [unstable_note([(ours_name, ours), (theirs_name, theirs)], target)]
-        if key in errors:
+        row[ours_name], row[theirs_name] = marked_cell(ours, target, show), marked_cell(theirs, target, show)
+        if key in errors:  # no ratio shown for a row it does not compare; the rounds still ran
+            row[f"{ours_name} / {theirs_name}"] = f"— ({fmt.count(ratio.runs, 'round')})" if ratio else "—"
             counted = ", ".join(f"{names.get(t, t)} {fmt.exact(n)}" for t, n in sorted(errors[key].items()))
-            row["verdict"] = "not compared: errors"
-            notes.insert(0, f"errors over all runs: {counted}")
-        elif ratio is None:
-            row["verdict"] = f"not run: {why[key]}" if key in why else "not run"
+            row["verdict"] = f"not compared: errors ({counted} over all runs)"
         else:
-            row["verdict"] = claims.crosscheck(ratio).outcome
-        row["rounds"] = fmt.exact(ratio.runs) if ratio else "0"
-        row["note"] = "; ".join(n for n in notes if n)
+            row[f"{ours_name} / {theirs_name}"] = tables.ratio_figure(ratio)
+            if ratio is None:
+                row["verdict"] = f"not run: {why[key]}" if key in why else "not run"
+            else:
+                row["verdict"] = claims.crosscheck(ratio).outcome
         rows.append(row)
     return pl.DataFrame(rows, schema={**schema, **{h: pl.String for h in headers}})
+
+
+def marked_cell(e: Estimate | None, target: float | None, show: object = fmt.num) -> str:
+    """``figure_cell`` with '; unstable: ±35 %' after it where the interval stayed wider
+    than ±`target` (``stats.stability``), as the cross-check tables of the other pages
+    write it."""
+    mark = stats.stability(e, target) if e is not None else ""
+    return figure_cell(e, show) + (f"; {mark}" if mark else "")
 
 
 def crosscheck_sentence(metrics: pl.DataFrame, metric: str, tool: str, what: str, **where: object) -> str:
