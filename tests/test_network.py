@@ -882,7 +882,7 @@ def test_crosscheck_table_cells_and_errors_withhold_the_verdict() -> None:
     assert bad["ours / nginx"] == "— (3 rounds)"  # no ratio shown for a row it does not compare
     closed_t, _ = report.server_tables(runs, "nginx", 0.1)
     assert closed_t.columns == ["load", "ours", "nginx", "ours / nginx", "verdict"]
-    assert closed_t["load"].to_list() == ["ours, 32 connections"]
+    assert closed_t["load"].to_list() == ["our generator, 32 connections"]
     said = report.server_sentence(runs, "nginx", "nginx")
     assert "counted errors, so there is no verdict" in said and "1,000 requests" in said
     ours_bad = report.server_sentence(_pair_rows([150, 160, 140], [100, 100, 100], "go", errors=(1, 0)), "go", "Go")
@@ -896,7 +896,7 @@ def test_crosscheck_table_cells_and_errors_withhold_the_verdict() -> None:
         .drop("tool", "generator")
     )
     mode = report.mode_table(modes, 0.1)
-    assert mode.columns[1:4] == ["io_uring", "epoll", "io_uring / epoll"] and mode["verdict"][0] == "ours higher"
+    assert mode.columns[1:4] == ["io_uring", "epoll", "io_uring / epoll"] and mode["verdict"][0] == "io_uring higher"
     none = report.crosscheck_table(pl.DataFrame(), ["connections"], "req_per_s", "req/s", "wrk")
     assert none.height == 0 and "verdict" in none.columns
 
