@@ -482,7 +482,7 @@ def test_versus_reference_carries_the_interval_of_this_machines_median() -> None
     ("big", "one", "expected"),
     [
         (E(40000, 39000, 41000), E(450, 400, 500), "Batching is the lever"),
-        (E(460, 400, 520), E(450, 400, 500), "Batching did not pay here"),
+        (E(460, 400, 520), E(450, 400, 500), "the runs cannot tell"),
         (None, E(450, 400, 500), "could not be measured"),
     ],
 )
@@ -591,11 +591,12 @@ def test_layout_comparison_gives_the_chart_the_interval() -> None:
 @pytest.mark.parametrize(
     ("cases", "target", "expected"),
     [
-        ({("fsync", "append"): STEADY}, 0.1, "After 3 runs each, every case's interval of the median durable writes "
+        ({("fsync", "append"): STEADY}, 0.1, "After 3 runs each, every case's interval of the median writes "
          "per second was within ±10 %."),
+        # the widest case's mark as the table prints it: a lopsided interval gives each side
         ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, 0.1, "After 3 runs each, 1 of 2 cases kept an "
-         "interval of the median durable writes per second wider than ±10 % (with fewer than six runs an interval "
-         "is the slowest to the fastest run); the widest, write, no sync, ±50 %. The table marks them unstable"),
+         "interval of the median writes per second wider than ±10 % (with fewer than six runs an interval "
+         "is the slowest to the fastest run); the widest, write, no sync, −94 %/+6 %. The table marks them unstable"),
         ({("none", "append"): NOISY}, 0.1, "After 3 runs each, all 1 cases kept"),
         ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, None, "1 of 2 cases varied by more than 1.5× "
          "between repetitions (worst: write, no sync, 17×)"),
@@ -698,3 +699,81 @@ def test_split_table_keeps_the_key_and_the_note_in_the_second_half() -> None:
     one, two = fsync_report.split_table(table.drop("note", "rounds"), "method", fsync_report.FIO_FIGURES,
                                         fsync_report.FIO_RATIOS)  # fmt: skip
     assert one.columns == ["method", "howfast writes/s", "fio writes/s"] and "note" not in two.columns
+
+
+# --- review fixes: every branch of the rewritten sentences ---
+
+
+def test_fdatasync_sentence_names_unequal_runs_instead_of_taking_turns() -> None:
+    equal = fsync_report.fdatasync_sentence(E(1000, 900, 1100), E(1300, 1200, 1400), None, None)
+    assert "the two methods' runs took turns on a disk whose speed drifts" in equal
+    fewer = stats.Estimate(1000, 900, 1100, 6, 0.75)
+    text = fsync_report.fdatasync_sentence(fewer, E(1300, 1200, 1400), None, None)
+    assert "took turns" not in text
+    assert "did not run equally often (3 runs against 6 runs)" in text and "ran only some cases" in text
+
+
+@pytest.mark.parametrize(
+    ("big", "one", "expected", "absent"),
+    [
+        (E(300, 280, 320), E(450, 400, 500), "Batching did not pay here", "cannot tell"),
+        (E(450, 449, 451), E(450, 449, 451), "Batching bought nothing here", "cannot tell"),
+        (E(460, 300, 700), E(450, 400, 500), "Whether batching pays on this disk the runs cannot tell", "limits"),
+    ],
+)
+def test_batch_rule_states_a_cause_only_when_the_runs_show_one(big, one, expected: str, absent: str) -> None:
+    text = fsync_report.batch_rule(big, one)
+    assert expected in text and absent not in text
+
+
+def test_batch_sentence_flat_but_unclear_does_not_blame_the_flush() -> None:
+    text = fsync_report.batch_sentence(_group({1: (400, 450, 500), 8: (300, 460, 700), 64: (200, 470, 800)}))
+    assert "No batch size was clearly faster" in text and "not what costs" not in text
+    assert "too widely to say whether the flush is what costs" in text
+
+
+def test_block_sentence_says_when_the_intervals_do_not_tell_what_dominates() -> None:
+    # 256× the bytes; the time grew 100–200×: the interval straddles 128×
+    values = {("fsync", 4096): ([3.7, 3.8, 3.9], [500, 510, 520]),
+              ("fsync", 1048576): ([460, 469, 480], [52000, 75000, 100000])}  # fmt: skip
+    text = fsync_report.block_sentence(_sweep(values))
+    assert "these intervals do not say" in text
+    assert "grew nearly with the bytes" not in text and "fixed cost, and bigger" not in text
+
+
+def test_four_kib_sentence_names_the_layout_only_when_the_groups_lie_apart() -> None:
+    apart = _runs_4k(
+        [("latency", 469, 374, 555, 400), ("block_sizes", 500, 450, 560, 100), ("overwrite", 830, 748, 1160, 400)]
+    )
+    text = fsync_report.four_kib_sentence(apart)
+    assert "every append's interval lies below every rewrite's, so the layout separates the two groups" in text
+    mixed = _runs_4k(
+        [("latency", 469, 374, 555, 400), ("block_sizes", 700, 450, 800, 100), ("overwrite", 830, 748, 1160, 400)]
+    )
+    text = fsync_report.four_kib_sentence(mixed)
+    assert "agree within their intervals, nor does the layout separate them here" in text
+    assert "may be why" not in text
+
+
+def test_other_appends_takes_every_4k_append_but_the_latency_run() -> None:
+    runs = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 1160, 400),
+                     ("block_sizes", 926, 886, 1080, 100), ("group_commit", 700, 650, 750, 100),
+                     ("vs_fio", 800, 700, 900, 100)])  # fmt: skip
+    found = fsync_report.other_appends(runs)
+    assert [name for name, _ in found] == [fsync_report.FOUR_KIB_PROSE["block_sizes"],
+                                           fsync_report.FOUR_KIB_PROSE["group_commit"]]  # fmt: skip
+    assert found[1][1] == stats.Estimate(700, 650, 750, 3)
+    assert fsync_report.other_appends(pl.DataFrame()) == []
+    # group commit's appends matched the rewrites, so the rule does not call the reused log cheaper
+    text = fsync_report.layout_rule(E(830, 750, 900), E(469, 374, 555), found[1:])
+    assert "group commit's appends at 1 record per fsync made 700" in text
+
+
+def test_reference_sentence_names_each_statistic() -> None:
+    facts = {"write_cache": "write back", "fua": False, "device_kind": "an NVMe drive"}
+    text = fsync_report.reference_sentence(E(900, 800, 1000), 660.0, facts, E(1200, 1100, 1300), 1380.0)
+    assert "does not say which statistic it is (a median, a mean or one run)" in text
+    assert "the same sentence's 1,380 fsyncs per second would be 725 µs per fsync on average" in text
+    assert "took 900 µs (800 µs–1 ms) at the median (p50) and 1.2 ms (1.1–1.3 ms) on average" in text
+    alone = fsync_report.reference_sentence(E(900, 800, 1000), 660.0, facts)
+    assert "on average" not in alone and "at the median (p50)." in alone

@@ -361,7 +361,7 @@ def test_seed_sentence_not_comparable_at_another_size() -> None:
         10_000, {(C, "normal", 1): (25000.0, 26000, 27000), (C, "normal", 1000): (120000.0, 125000, 130000)}
     )
     text = sqlite_report.seed_sentence(small, "3.40.1")
-    assert "not comparable" in text and "1,000,000 rows per run" in text and "10,000" in text
+    assert "not comparable (10,000 rows per run against 1,000,000)" in text
     assert "×" not in text and "Go code" in text and "SQLite 3.40.1" in text
 
 
@@ -370,7 +370,12 @@ def test_seed_sentence_compares_at_the_seeds_size() -> None:
         1_000_000, {(C, "normal", 1): (25000.0, 26000, 27000), (C, "normal", 1000): (120000.0, 125000, 130000)}
     )
     text = sqlite_report.seed_sentence(same)
-    assert "At the seeds' size (1,000,000 rows per run)" in text and "faster than the laptop (22,800" in text
+    assert (
+        "Against the seeds' runs of 1,000,000 rows (synchronous NORMAL): with one row per transaction, at the "
+        "seeds' size, the C loop was"
+        in text
+        and "faster than the laptop (22,800" in text
+    )
     assert "the phone (4,880" in text and "not comparable" not in text and "client" in text
     assert "could not be set beside" in sqlite_report.seed_sentence(_inserts(10, {}).clear())
 
@@ -741,3 +746,96 @@ def test_split_rates_sets_the_seeds_apart_and_drops_rows_they_never_ran() -> Non
     alone, none = sqlite_report.split_rates(table.drop("laptop rows/s", "phone rows/s"))
     assert alone.columns == ["synchronous", "rows per transaction", "C API rows/s", "runs"]
     assert none.columns == ["synchronous", "rows per transaction"]
+
+
+# --- review fixes ---
+
+
+def test_seed_sentence_decides_per_batch_size_as_the_full_profile_runs() -> None:
+    # the full profile: 100,000 one-row transactions, 1,000,000 rows in batches of 1,000
+    full = pl.concat([
+        _inserts(100_000, {(C, "normal", 1): (25000.0, 26000, 27000)}),
+        _inserts(1_000_000, {(C, "normal", 1000): (120000.0, 125000, 130000)}),
+    ])  # fmt: skip
+    text = sqlite_report.seed_sentence(full, "3.40.1")
+    assert "with one row per transaction, not comparable (100,000 rows per run against 1,000,000)" in text
+    assert "with 1,000 rows per transaction, at the seeds' size, the C loop was" in text
+    assert "the laptop (" in text and "full profile" not in text and "SQLite 3.40.1" in text
+    # the quick profile: neither size matches; the plan says which the full profile compares
+    quick = _inserts(10_000, {(C, "normal", 1): (25000.0, 26000, 27000)})
+    quick = pl.concat([quick, _inserts(30_000, {(C, "normal", 1000): (120000.0, 125000, 130000)})])
+    text = sqlite_report.seed_sentence(quick)
+    assert "not comparable (10,000 rows per run" in text and "not comparable (30,000 rows per run" in text
+    assert "the full profile inserts the seeds' 1,000,000 rows with 1,000 rows per transaction" in text
+    assert "×" not in text
+
+
+def test_client_adds_gives_the_reason_only_with_a_clear_cost() -> None:
+    base = {(C, 1000): (2.36, 2.44, 2.89)}
+    clear = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (3.0, 3.0, 3.26)}), PY, 1000, why=": it may cost")
+    assert clear == "added 560 ns of CPU time per row: it may cost"
+    nothing = sqlite_report.client_adds(_cpu(base | {(PY, 1000): (2.3, 2.4, 2.5)}), PY, 1000, why=": it may cost")
+    assert "may cost" not in nothing
+
+
+def test_client_weight_sentence_and_rule() -> None:
+    cpu = _cpu(
+        {(C, 1000): (2.0, 2.1, 2.2), (PY, 1000): (3.0, 3.1, 3.2), (C, 1): (10.0, 11, 12), (PY, 1): (20.0, 21, 22)}
+    )
+    full, batched = E(250, 240, 260), E(125000, 120000, 130000)  # 4 ms a commit, 8 µs a batched row
+    text = sqlite_report.client_weight_sentence(cpu, full, batched)
+    assert (
+        "against a one-row commit that waits for a flush (4 ms here) it is 0.25 %, under 1 %: there it vanishes" in text
+    )
+    assert "against a batched row on this machine's disk with NORMAL (8 µs here) it is 12 %: there it counts" in text
+    none = _cpu(
+        {(C, 1000): (2.0, 2.1, 2.2), (PY, 1000): (1.9, 2.0, 2.3), (C, 1): (10.0, 11, 12), (PY, 1): (9.0, 11, 13)}
+    )
+    assert sqlite_report.client_weight_sentence(none, full, batched) == (
+        "The runs show no client cost to weigh against the disk."
+    )
+    assert "%" not in sqlite_report.client_weight_sentence(none, full, batched)  # never a negative share
+    assert "could not be measured here" in sqlite_report.client_weight_sentence(cpu, None, batched)
+    rule = sqlite_report.client_rule(cpu, full)
+    assert rule.startswith("The client matters less than the commit: in transactions of 1,000 rows Python added 1 µs")
+    assert "0.025 % of a one-row FULL commit's 4 ms" in rule and "Reach for C" in rule
+    assert sqlite_report.client_rule(none, full).startswith("The runs show no client cost to weigh:")
+    assert "Here the client cost more than a commit" in sqlite_report.client_rule(cpu, E(1e7, 0.9e7, 1.1e7))
+    assert "could not be measured here" in sqlite_report.client_rule(cpu, None)
+
+
+@pytest.mark.parametrize(
+    ("normal", "plain", "expected", "absent"),
+    [
+        (E(25000, 24000, 26000), E(270, 250, 300), "one thread committed 25,000 one-row transactions per second "
+         "here, 93× faster than the 270 plain write + fsync pairs per second of the baseline run (80–100×).",
+         "did not show"),
+        (E(280, 200, 330), E(270, 250, 300), "yet one thread committed 280 one-row transactions per second here, "
+         "not clearly faster or slower than the 270 plain write + fsync pairs", "and one thread"),
+        (E(200, 190, 210), E(270, 250, 300), "1.4× slower than the 270 plain write + fsync pairs per second",
+         "and one thread"),
+        (None, E(270, 250, 300), "could not be measured here", "committed"),
+    ],
+)  # fmt: skip
+def test_normal_rule_reads_right_for_every_outcome(normal, plain, expected: str, absent: str) -> None:
+    text = sqlite_report.normal_rule(normal, plain)
+    assert expected in text and absent not in text and text.endswith("not against a power cut.")
+
+
+def test_python_rates_sentence_names_the_libraries_when_they_differ() -> None:
+    metrics = _inserts(10_000, {(C, "full", 1): (500.0, 510, 520), (PY, "full", 1): (600.0, 610, 620)})
+    same = sqlite_report.python_rates_sentence(metrics, {C: "3.40.1", PY: "3.40.1"})
+    assert "the disk's drift between runs may explain it" in same and "libraries" not in same
+    other = sqlite_report.python_rates_sentence(metrics, {C: "3.40.1", PY: "3.45.0"})
+    assert "or the two SQLite libraries (3.40.1 for the C loop, 3.45.0 for Python) may explain it" in other
+
+
+def test_shell_runs_sentence_names_a_virtual_disk_only_from_the_facts() -> None:
+    shell = _shell({1: (0.9, 1.0, 1.1), 1000: (0.99, 1.0, 1.02)}).with_columns(
+        unit=pl.lit("rows/s"), note=pl.lit(None, pl.String), rows=pl.lit(5000)
+    )
+    inserts = _inserts(10_000, {(C, "normal", 1): (2000.0, 2500, 3000)})
+    plain = sqlite_report.shell_runs_sentence(shell, inserts, {"hypervisor": "none detected"})
+    assert "another run size; either may move a median" in plain and "virtual" not in plain
+    vm = sqlite_report.shell_runs_sentence(shell, inserts, {"hypervisor": "yes (KVM)"})
+    assert "on a virtual disk, which other guests of the host may share; either may move" in vm

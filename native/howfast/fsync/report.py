@@ -286,16 +286,18 @@ def spread_sentence(
         if runs.min() == runs.max()
         else f"{fmt.exact(int(runs.min()))} to {fmt.exact(int(runs.max()))} runs each"
     )
-    rate = "durable writes per second" if metric == "writes_per_s" else metric
+    rate = "writes per second" if metric == "writes_per_s" else metric
     if not wide:
         return f"After {counted}, every case's interval of the median {rate} was within ±{fmt.num(100 * target)} %."
     row, width = max(wide, key=lambda p: p[1])
     name = ", ".join(str(row[k]) for k in by)
     few = " (with fewer than six runs an interval is the slowest to the fastest run)" if int(runs.min()) < 6 else ""
     many = f"all {cases.height}" if len(wide) == cases.height else f"{len(wide)} of {cases.height}"
+    # the widest case's mark as the table prints it ('±35 %', or each side of a lopsided interval)
+    mark = stats.stability(stats.Estimate.from_row(row), target).removeprefix("unstable: ")
     return (
         f"After {counted}, {many} cases kept an interval of the median {rate} wider than "
-        f"±{fmt.num(100 * target)} %{few}; the widest, {name}, ±{round(100 * width):d} %. The table marks "
+        f"±{fmt.num(100 * target)} %{few}; the widest, {name}, {mark}. The table marks "
         "them unstable: read those medians as rough."
     )
 
@@ -455,6 +457,19 @@ def sync_cost_sentence(fsync_p50: stats.Estimate | None, none_p50: stats.Estimat
     return f"A write with the sync was {said}."
 
 
+def turns_words(a: stats.Estimate | None, b: stats.Estimate | None, what: str = "cases") -> str:
+    """When two cases ran: with as many runs each, 'the two methods' runs took turns on a
+    disk whose speed drifts' (one run of each per round); otherwise the rounds added for
+    unclear cases ran only one of them, so the two did not share every moment."""
+    if a is not None and b is not None and a.runs == b.runs:
+        return f"the two {what}' runs took turns on a disk whose speed drifts"
+    runs = " against ".join(fmt.count(e.runs, "run") for e in (a, b) if e is not None)
+    return (
+        f"the two {what} did not run equally often ({runs}): the rounds added for unclear cases ran only some "
+        "cases, so the two did not share every moment on a disk whose speed drifts"
+    )
+
+
 def fdatasync_sentence(
     append_fsync: stats.Estimate | None,
     append_fdatasync: stats.Estimate | None,
@@ -481,8 +496,8 @@ def fdatasync_sentence(
         )
         if grow.direction == claims.HIGHER:
             why += (
-                " So the gap is not work fdatasync adds; the two methods' runs took turns on a disk whose "
-                "speed drifts, and this page does not measure what moved it."
+                f" So the gap is not work fdatasync adds; {turns_words(append_fdatasync, append_fsync, 'methods')}, "
+                "and this page does not measure what moved it."
             )
         elif grow.direction == claims.LOWER:
             why += " That it was faster anyway is more than the work explains; this page does not measure why."
@@ -500,8 +515,9 @@ def fdatasync_sentence(
             said += " Here it has something to skip: the timestamps a rewrite changes, which fsync must commit."
         elif rewrite.direction == claims.HIGHER:
             said += (
-                " fdatasync does no more work than fsync here, so the calls do not explain this gap; the two "
-                "methods' runs took turns on a disk whose speed drifts, and this page does not measure what moved it."
+                " fdatasync does no more work than fsync here, so the calls do not explain this gap; "
+                f"{turns_words(rewrite_fdatasync, rewrite_fsync, 'methods')}, and this page does not measure what "
+                "moved it."
             )
         else:
             said += (
@@ -562,8 +578,13 @@ def batch_sentence(group: pl.DataFrame) -> str:
             f" Past {fmt.count(int(shape.peak_x), 'record')} per fsync the rate fell clearly "
             f"(at {fmt.exact(int(shape.x))} it was below half the best): bigger batches cost more than they saved here."
         )
-    else:
+    elif claims.compare(big, one).direction in (claims.LOWER, claims.SAME_WORD):
         text += " No batch size was clearly faster than one record per fsync: on this disk the flush is not what costs."
+    else:
+        text += (
+            " No batch size was clearly faster than one record per fsync, but the intervals overlap too widely to "
+            "say whether the flush is what costs on this disk."
+        )
     return text
 
 
@@ -617,7 +638,15 @@ def block_sentence(sweep: pl.DataFrame, method: str = "fsync") -> str:
             f" So at {fmt.size(small)} nearly all of a durable write is the flush's fixed cost, and bigger writes "
             "spread it over more bytes."
         )
-    return text + " The time per write grew nearly with the bytes: at these sizes the bytes, not the flush, cost most."
+    if longer.lo is not None and longer.lo >= factor / 2:
+        return text + (
+            " The time per write grew nearly with the bytes: at these sizes the bytes, not the flush, cost most."
+        )
+    return text + (
+        f" The time per write grew by {claims.ratio_interval(longer, median=False)} within the intervals, against "
+        f"{fmt.exact(round(factor))}× the bytes: whether the flush's fixed cost or the bytes dominate, these "
+        "intervals do not say."
+    )
 
 
 #: What one run of the chapter's '4 KiB write + fsync' did, by experiment.
@@ -733,6 +762,19 @@ def _prose(row: dict) -> str:
     return row.get("prose") or row["run"]
 
 
+def other_appends(runs: pl.DataFrame) -> list[tuple[str, stats.Estimate | None]]:
+    """Every measurement in ``four_kib_runs`` that appends 4 KiB writes with an fsync each,
+    other than the latency run itself, as (words, durable writes per second): what
+    ``layout_rule`` sets beside the latency run's rewrites."""
+    if runs.height == 0:
+        return []
+    return [
+        (r["prose"], stats.Estimate(r["writes/s"], r["lo"], r["hi"], int(r["repetitions"])))
+        for r in runs.iter_rows(named=True)
+        if r.get("layout") == "append" and r["run"] != FOUR_KIB_RUNS["latency"]
+    ]
+
+
 def four_kib_sentence(table: pl.DataFrame) -> str:
     """Why the chapter's runs of the same 4 KiB write + fsync give different rates: the
     range, then whether runs that do the same thing to the file (``layout``) differ clearly
@@ -777,12 +819,22 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
             "when each ran, on a disk whose speed drifts; this page does not measure which of those moved the rate."
         )
     elif pairs:
-        text += (
-            " Measurements that do the same thing to the file agree within their intervals; what separates the "
-            "others is "
-            "what each write does to the file (a growing file commits its new size on every sync, a rewrite only "
-            "its data and timestamps)."
-        )
+        text += " Measurements that do the same thing to the file agree within their intervals"
+        appends = [r for r in rows if r.get("layout") == "append"]
+        rewrites = [r for r in rows if r.get("layout") == "overwrite"]
+        sides = {claims.compare(est(a), est(w)).direction for a in appends for w in rewrites}
+        if sides in ({claims.HIGHER}, {claims.LOWER}):
+            way = "above" if sides == {claims.HIGHER} else "below"
+            text += (
+                f"; and every append's interval lies {way} every rewrite's, so the layout separates the two groups. "
+                "What each write does to the file may be why: a growing file commits its new size on every sync, a "
+                "rewrite only its data and timestamps."
+            )
+        else:
+            text += (
+                ", nor does the layout separate them here: not every append's interval lies on one side of every "
+                "rewrite's."
+            )
     else:
         text += (
             " They differ in what each write does to the file (a growing file commits its new size on every sync, "
@@ -793,17 +845,36 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
     )
 
 
-def reference_sentence(ours: stats.Estimate | None, laptop_us: float, facts: dict) -> str:
+def reference_sentence(
+    ours: stats.Estimate | None,
+    laptop_us: float,
+    facts: dict,
+    mean: stats.Estimate | None = None,
+    laptop_per_s: float | None = None,
+) -> str:
     """This machine's durable append beside seed 000's laptop (about 660 µs per fsync on a
-    WD SN750): the two figures side by side, and why they are not comparable as drives."""
-    here = (
-        f"this machine's 4 KiB write + fsync (growing file, latency run) took {_us_in(ours)} at the median"
-        if ours is not None
-        else "this machine's write + fsync could not be measured"
+    WD SN750): the two figures side by side with the statistic each is (ours the median
+    `ours`, and the mean `mean` where given; the seed's names none, and its own rate
+    `laptop_per_s`, fsyncs per second, is a mean time of 1 / rate), and why they are not
+    comparable as drives."""
+    if ours is None:
+        here = "this machine's write + fsync could not be measured"
+    else:
+        here = f"this machine's 4 KiB write + fsync (growing file, latency run) took {_us_in(ours)} at the median (p50)"
+        if mean is not None:
+            here += f" and {_us_in(mean)} on average (the mean, which the slow writes weigh in)"
+    rate = (
+        ""
+        if laptop_per_s is None or laptop_per_s <= 0
+        else (
+            f"; the same sentence's {fmt.num(laptop_per_s)} fsyncs per second would be "
+            f"{fmt.duration_us(1e6 / laptop_per_s)} per fsync on average"
+        )
     )
     text = (
         f"The laptop of seed 000 printed about {fmt.duration_us(laptop_us)} per fsync on its NVMe drive, one "
-        f"figure without a spread; {here}. "
+        f"figure without a spread that does not say which statistic it is (a median, a mean or one run){rate}; "
+        f"{here}. "
         "The two are not comparable as drives. The seed does not say what its program wrote (block size, "
         "growing or rewritten file) or its drive's write-cache mode; here it is "
         f"{write_cache_short(facts)}."
@@ -977,9 +1048,19 @@ def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: in
             "for its batch."
         )
     words = claims.versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as")
+    if c.direction == claims.LOWER:
+        return (
+            f"Batching did not pay here: the largest batch{size} made records durable {words}, "
+            "so on this disk the flush is not what limits the rate."
+        )
+    if c.direction == claims.SAME_WORD:
+        return (
+            f"Batching bought nothing here: the largest batch{size} made records durable {words}, "
+            "so on this disk the flush is not what limits the rate."
+        )
     return (
-        f"Batching did not pay here: the largest batch{size} made records durable {words}, "
-        "so on this disk the flush is not what limits the rate."
+        f"Whether batching pays on this disk the runs cannot tell: the largest batch{size} made records durable "
+        f"{words}."
     )
 
 

@@ -454,22 +454,31 @@ def client_cost_us(metrics: pl.DataFrame, client: str, batch_size: int) -> float
     return values[client] - values[C_API]
 
 
-def client_adds(metrics: pl.DataFrame, client: str, batch_size: int, *, verb: str = "added", per: str = "row") -> str:
-    """What `client` adds in CPU time per row over the C API loop (difference of the
-    medians, as the table gives it), worded by ``claims.compare`` on the two clients'
-    CPU-time intervals: a bare figure only where the runs do not overlap."""
+def _cpu_pair(metrics: pl.DataFrame, client: str, batch_size: int) -> tuple[stats.Estimate | None, ...]:
+    """`client`'s and the C API loop's CPU µs per row in memory, each with its interval."""
     summary = stats.summarize(metrics, ["client", "batch_size"]) if metrics.height else metrics
     try:
         mine = stats.estimate(summary, "cpu_us_per_row", client=client, batch_size=batch_size)
         base = stats.estimate(summary, "cpu_us_per_row", client=C_API, batch_size=batch_size)
     except (KeyError, pl.exceptions.PolarsError):
         mine = base = None
+    return mine, base
+
+
+def client_adds(
+    metrics: pl.DataFrame, client: str, batch_size: int, *, verb: str = "added", per: str = "row", why: str = ""
+) -> str:
+    """What `client` adds in CPU time per row over the C API loop (difference of the
+    medians, as the table gives it), worded by ``claims.compare`` on the two clients'
+    CPU-time intervals: a bare figure only where the runs do not overlap; `why` (what
+    the client does that may cost it, with its own leading punctuation) follows only there."""
+    mine, base = _cpu_pair(metrics, client, batch_size)
     if mine is None or base is None:
         return f"{verb} an amount of CPU time per {per} that could not be measured here"
     added = mine.median - base.median
     c = claims.compare(mine, base)
     if c.direction == claims.HIGHER:
-        return f"{verb} {fmt.duration_us(added)} of CPU time per {per}"
+        return f"{verb} {fmt.duration_us(added)} of CPU time per {per}{why}"
     if c.direction == claims.LOWER:
         return f"{verb} no CPU time per {per} at all: its runs used less than the C API loop's"
     if added > 0:
@@ -478,6 +487,76 @@ def client_adds(metrics: pl.DataFrame, client: str, batch_size: int, *, verb: st
             "C API loop's"
         )
     return f"{verb} no CPU time per {per} that the runs can show"
+
+
+#: A client's added CPU time below this share of a row's time is said to vanish against it.
+VANISHES = 0.01
+
+
+def _added(metrics: pl.DataFrame, client: str, batch_size: int) -> float | None:
+    """What `client` adds in CPU µs per row over the C API loop (difference of the medians)
+    where its interval lies wholly above the loop's (``claims.compare`` higher); else None."""
+    mine, base = _cpu_pair(metrics, client, batch_size)
+    if claims.compare(mine, base).direction != claims.HIGHER:
+        return None
+    return mine.median - base.median
+
+
+def _share_words(added: float, row: stats.Estimate | None, what: str) -> str:
+    """'against a one-row FULL commit (4.1 ms here) it is 0.01 %, under 1 %: it vanishes'."""
+    if row is None or row.median <= 0:
+        return f"{what} could not be measured here"
+    time = 1e6 / row.median
+    share = added / time
+    said = f"{what} ({fmt.duration_us(time)} here) it is {fmt.share(share, 2)}"
+    if share < VANISHES:
+        return f"{said}, under {fmt.share(VANISHES, 2)}: there it vanishes"
+    return f"{said}: there it counts"
+
+
+def client_weight_sentence(
+    metrics: pl.DataFrame, full_1: stats.Estimate | None, normal_1000: stats.Estimate | None
+) -> str:
+    """What Python's added CPU time per row weighs against the disk's time per row: a one-row
+    FULL commit (`full_1`, rows/s) and a batched NORMAL row on the disk (`normal_1000`, rows/s,
+    1,000 per transaction). Quoted only where ``client_adds`` finds a clear cost (its
+    interval above the C loop's); the share 'vanishes' below ``VANISHES``."""
+    one, big = _added(metrics, PYTHON, 1), _added(metrics, PYTHON, 1000)
+    if one is None and big is None:
+        return "The runs show no client cost to weigh against the disk."
+    parts = []
+    if one is not None:
+        parts.append(_share_words(one, full_1, "Against a one-row commit that waits for a flush"))
+    if big is not None:
+        parts.append(_share_words(big, normal_1000, "against a batched row on this machine's disk with NORMAL"))
+    text = "; ".join(parts)
+    return f"Python's extra CPU time per row, set beside the disk: {text[0].lower()}{text[1:]}."
+
+
+def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None) -> str:
+    """The closing rule on the client: Python's clear added CPU time per row in transactions
+    of 1,000 against a one-row FULL commit (`full_1`, rows/s); 'matters less' only where
+    that cost is clear and below the commit's time."""
+    added = _added(metrics, PYTHON, 1000)
+    adds = client_adds(metrics, PYTHON, 1000)
+    if added is None:
+        return f"The runs show no client cost to weigh: in transactions of 1,000 rows Python {adds}."
+    if full_1 is None or full_1.median <= 0:
+        return (
+            f"In transactions of 1,000 rows Python {adds}; what a commit that waits for the disk takes could not be "
+            "measured here."
+        )
+    commit = 1e6 / full_1.median
+    if added < commit:
+        return (
+            f"The client matters less than the commit: in transactions of 1,000 rows Python {adds}, "
+            f"{fmt.share(added / commit, 2)} of a one-row FULL commit's {fmt.duration_us(commit)}. Reach for C "
+            "when rows come by the hundred thousand per second, not to speed up commits that wait for a disk."
+        )
+    return (
+        f"Here the client cost more than a commit: in transactions of 1,000 rows Python {adds}, against "
+        f"{fmt.duration_us(commit)} for a one-row FULL commit."
+    )
 
 
 #: The shell table's ratio: the median of per-round ratios (the same estimate the sentence
@@ -736,11 +815,12 @@ def run_sizes(metrics: pl.DataFrame) -> str:
     return ", or ".join(parts)
 
 
-def shell_runs_sentence(shell: pl.DataFrame, inserts: pl.DataFrame) -> str:
+def shell_runs_sentence(shell: pl.DataFrame, inserts: pl.DataFrame, facts: dict | None = None) -> str:
     """The C loop's figures in the shell table come from runs of their own (alternated
     with the shell's, of their own size): each beside the rates table's figure for the
     same configuration (NORMAL, 1,000-byte rows), with ``claims.compare`` on the two
-    intervals, so no reader takes the two values of one quantity for a contradiction."""
+    intervals, so no reader takes the two values of one quantity for a contradiction. The disk
+    is named as the machine's `facts` show it (``storage.report.disk_drift_words``)."""
     if shell.height == 0 or "tool" not in shell.columns:
         return ""
     summary = stats.summarize(shell, ["tool", "batch_size"])
@@ -761,9 +841,11 @@ def shell_runs_sentence(shell: pl.DataFrame, inserts: pl.DataFrame) -> str:
         )
     if not said:
         return ""
+    from ..storage.report import disk_drift_words
+
     why = (
-        " Where the intervals lie apart, the same loop ran at another moment and with another run size, on a "
-        "shared disk whose speed drifts."
+        " Where the intervals lie apart, the same loop ran at another moment and with another run size"
+        f"{disk_drift_words(facts)}; either may move a median."
         if apart
         else ""
     )
@@ -857,10 +939,14 @@ def seed_rows() -> int:
 
 
 def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
-    """The C loop against the seeds' laptop and phone (WAL, NORMAL), like with like: a
-    ratio only where this profile's runs inserted as many rows as the seeds' runs did;
-    otherwise the words 'not comparable'. Either way it names what differs besides the
-    machine (client, library, and the size when it differs)."""
+    """The C loop against the seeds' laptop and phone (WAL, NORMAL), like with like, decided
+    per batch size: a comparison only where this profile's runs with that batch size
+    inserted as many rows as the seeds' runs did; 'not comparable (N rows against
+    1,000,000)' for the others. Where nothing compares, which batch sizes the full profile
+    runs at the seeds' size, from its plan (``plan.FULL``). Either way it names what differs
+    besides the machine (client and library)."""
+    from .plan import FULL
+
     if metrics.height == 0:
         return "The seeds' runs could not be set beside this machine's: the inserts did not run here."
     seeds = seed_rates().filter(pl.col("synchronous") == "normal")
@@ -871,40 +957,53 @@ def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
             ours[batch] = rows_per_run(metrics, batch)
         except KeyError:
             ours[batch] = None
+    if not any(ours.values()):
+        return "The seeds' runs could not be set beside this machine's: the inserts did not run here."
     client = (
         "sqlite-bench's Go code with its own copy of SQLite, preparing its INSERT in every transaction, against "
         f"our C loop on the system's SQLite{' ' + version if version else ''}"
     )
-    if not any(ours.values()):
-        return "The seeds' runs could not be set beside this machine's: the inserts did not run here."
-    if any(n is not None and n != n_seed for n in ours.values()):
-        shown = " and ".join(fmt.exact(n) for n in ours.values() if n is not None)
-        return (
-            f"The seeds' laptop and phone ran sqlite-bench on {fmt.exact(n_seed)} rows per run; this profile's runs "
-            f"with synchronous NORMAL, the setting the seeds ran, inserted {shown}. A table that many times larger "
-            "has a deeper B-tree and a longer log to checkpoint, so "
-            "the figures are not comparable, and this page gives no ratio between the machines; the full profile "
-            f"inserts the seeds' {fmt.exact(n_seed)} rows and compares them. Besides the size, the client differs: "
-            f"{client}."
-        )
-    parts = []
-    for machine in ("laptop", "phone"):
-        for batch in (1, 1000):
+    parts, compared = [], False
+    for batch in (1, 1000):
+        n = ours[batch]
+        if n is None:
+            continue
+        what = "one row per transaction" if batch == 1 else "1,000 rows per transaction"
+        if n != n_seed:
+            parts.append(f"with {what}, not comparable ({fmt.exact(n)} rows per run against {fmt.exact(n_seed)})")
+            continue
+        mine = estimate(metrics, C_API, "normal", batch)
+        said = []
+        for machine in ("laptop", "phone"):
             row = seeds.filter((pl.col("machine") == machine) & (pl.col("batch_size") == batch))
-            mine = estimate(metrics, C_API, "normal", batch)
             if row.height == 0 or mine is None:
                 continue
             theirs = float(row["rows_per_s"][0])
             c = claims.compare(mine, stats.Estimate.exact(theirs))
-            what = "one row per transaction" if batch == 1 else "1,000 rows per transaction"
-            words = claims.versus(
-                c, f"the {machine} ({fmt.num(theirs)})", more="faster", less="slower", same=SAME_SPEED
+            said.append(
+                claims.versus(c, f"the {machine} ({fmt.num(theirs)})", more="faster", less="slower", same=SAME_SPEED)
             )
-            parts.append(f"with {what}, {words}")
-    return (
-        f"At the seeds' size ({fmt.exact(n_seed)} rows per run), the C loop was " + "; ".join(parts) + ". What "
-        f"differs besides the machine is the client: {client}."
-    )
+        if said:
+            compared = True
+            parts.append(f"with {what}, at the seeds' size, the C loop was {' and '.join(said)}")
+        else:
+            parts.append(f"with {what}, at the seeds' size, but with no figure to set beside theirs")
+    text = f"Against the seeds' runs of {fmt.exact(n_seed)} rows (synchronous NORMAL): " + "; ".join(parts) + "."
+    if not compared:
+        full = [b for b, n in zip(FULL.batch_sizes, FULL.rows) if n == n_seed]
+        if full:
+            sizes = " and ".join("one row" if b == 1 else f"{fmt.exact(b)} rows" for b in full)
+            text += (
+                f" A table of another size has a B-tree of another depth and another log to checkpoint, so this page "
+                f"gives no ratio between the machines here; the full profile inserts the seeds' {fmt.exact(n_seed)} "
+                f"rows with {sizes} per transaction and compares those."
+            )
+        else:
+            text += (
+                " A table of another size has a B-tree of another depth and another log to checkpoint, so this page "
+                "gives no ratio between the machines."
+            )
+    return f"{text} What differs besides the machine{' and the size' if not compared else ''} is the client: {client}."
 
 
 def off_sentence(
@@ -1023,6 +1122,30 @@ def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate 
         )
     words = claims.versus(c, "the plain pair", more="faster", less="slower", same="about as fast as")
     return f"A NORMAL commit, which does not flush at all, took {took} on average: here it was {words}."
+
+
+def normal_rule(normal: stats.Estimate | None, plain: stats.Estimate | None) -> str:
+    """The closing rule on NORMAL: one-row NORMAL commits per second (C API) against the
+    baseline's plain write + fsync pairs per second, in ``claims.versus``'s words; the
+    commit's skipped flush is named as buying the rate only where NORMAL was clearly faster."""
+    tail = " What that buys is safety against a crashed program, not against a power cut."
+    c = claims.compare(normal, plain)
+    if c.direction == claims.MISSING:
+        return (
+            "In WAL mode with NORMAL a commit does not flush; how its rate compares with plain write + fsync pairs "
+            f"could not be measured here.{tail}"
+        )
+    other = f"the {fmt.num(plain.median)} plain write + fsync pairs per second of the baseline run"
+    words = claims.versus(c, other, more="faster", less="slower", same=SAME_SPEED, span=True)
+    if c.direction == claims.HIGHER:
+        return (
+            f"In WAL mode with NORMAL a commit does not flush, and one thread committed {fmt.num(normal.median)} "
+            f"one-row transactions per second here, {words}.{tail}"
+        )
+    return (
+        f"In WAL mode with NORMAL a commit does not flush, yet one thread committed {fmt.num(normal.median)} one-row "
+        f"transactions per second here, {words}: skipping the flush did not show in the rate.{tail}"
+    )
 
 
 #: Why a FULL commit can beat the plain pair although it does more work, once a checkpoint
@@ -1218,9 +1341,11 @@ def shell_check_sentence(metrics: pl.DataFrame) -> str:
     return f"{first} {second}"
 
 
-def python_rates_sentence(metrics: pl.DataFrame) -> str:
+def python_rates_sentence(metrics: pl.DataFrame, versions: dict | None = None) -> str:
     """The Python client against the C loop per configuration, from ``claims.compare``:
-    how many were clearly slower, and how many the disk's noise leaves open."""
+    how many were clearly slower, and how many the disk's noise leaves open. Where Python
+    was clearly faster, the possible causes: the disk's drift between runs, and the two
+    SQLite libraries where `versions` (client id -> SQLite version) shows they differ."""
     if metrics.height == 0:
         return "Neither client could run here, so there is nothing to compare."
     configs = metrics.filter(pl.col("row_size") == 1000).select("synchronous", "batch_size").unique(maintain_order=True)
@@ -1235,7 +1360,16 @@ def python_rates_sentence(metrics: pl.DataFrame) -> str:
     slower, faster = verdicts.count(claims.LOWER), verdicts.count(claims.HIGHER)
     text = f"Python was clearly slower than the C loop in {slower} of {fmt.count(n, 'configuration')}"
     if faster:
-        text += f", clearly faster in {faster} (not a faster client: the disk's drift between runs)"
+        v = versions or {}
+        libraries = (
+            f", or the two SQLite libraries ({v[C_API]} for the C loop, {v[PYTHON]} for Python)"
+            if v.get(C_API) and v.get(PYTHON) and v[C_API] != v[PYTHON]
+            else ""
+        )
+        text += (
+            f", clearly faster in {faster} (which need not be a faster client: the disk's drift between runs"
+            f"{libraries} may explain it; this run cannot say which)"
+        )
     rest = n - slower - faster
     if rest:
         text += f"; in {rest} the intervals overlap, the disk's noise hiding the client's cost"

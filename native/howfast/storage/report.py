@@ -479,12 +479,17 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
     table = side_by_side(metrics, by, "mb_per_s", unit="MB/s")
     table = table.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
     rounds: dict[str, int] = {}
+    ratio_cells: dict[str, str] = {}
     if metrics.height and "tool" in metrics.columns:
         from ..crosscheck import round_ratios
-        from ..fsync.report import with_round_ratios
+        from ..fsync.report import _ratio_estimates, with_round_ratios
 
         labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
         table = with_round_ratios(table, labelled, "row", "mb_per_s")
+        # the ratio cell through claims.ratio_interval, as the sentence below the table writes it
+        ratio_cells = {
+            k: claims.ratio_interval(e) for k, e in _ratio_estimates(labelled, "mb_per_s", key="row").items()
+        }
         paired = round_ratios(labelled, ["row"], "mb_per_s")
         rounds = dict(paired.group_by("row").len().iter_rows())
         summary = stats.summarize(labelled, ["row", "tool"])
@@ -495,10 +500,7 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
             ]
             table = table.with_columns(pl.Series(f"{tool} MB/s", cells, dtype=pl.String))
     if "howfast / fio" in table.columns:
-        ratio = [
-            None if r is None else f"{fmt.ratio(r)} ({span})" if span else fmt.ratio(r)
-            for r, span in zip(table["howfast / fio"].to_list(), table["ratio range"].to_list())
-        ]
+        ratio = [ratio_cells.get(k) for k in table["row"].to_list()]
         table = table.with_columns(pl.Series(FIO_RATIO, ratio, dtype=pl.String))
     table = table.with_columns(
         pl.Series("rounds", [rounds.get(k) for k in table["row"].to_list()], dtype=pl.Int64),
@@ -597,8 +599,7 @@ def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float |
         )
     if outcome == "faster":
         return (
-            f"Here memory was {_versus(memcpy, disk, 'the disk read', span=True)}, and the gap in latency is far wider "
-            f"than the gap in bandwidth: {latency}"
+            f"Here memory was {_versus(memcpy, disk, 'the disk read', span=True)} in bandwidth; in latency: {latency}"
         )
     return (
         f"Here the disk read was {_versus(disk, memcpy, 'the memory copy')}, "
@@ -614,6 +615,61 @@ def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
     if outcome == "faster":
         return f"In bandwidth memory was {_versus(memcpy, disk, 'this disk', span=True)}."
     return "In bandwidth this disk kept pace with memory here; in latency it does not."
+
+
+def write_sync_sentence(nosync: Rate | None, synced: Rate | None) -> str:
+    """Buffered sequential 256 KiB writes without and with an fsync after each (MB/s, sync
+    engine, appending to a new file), from ``claims.compare``: the sync is named as what
+    costs only where the writes without it were clearly faster."""
+    c = claims.compare(_e(nosync), _e(synced))
+    if c.direction == claims.MISSING:
+        return "Buffered writes with and without an fsync after each could not both be measured here."
+    head = (
+        f"Buffered writes without fsync ({fmt.num(nosync.median)} MB/s for sync sequential, appending to a new "
+        "file) return once the data is in the page cache; the disk sees it later. With an fsync after each "
+        f"256 KiB write the same loop managed {fmt.num(synced.median)} MB/s, so the writes without it were "
+        f"{_versus(nosync, synced, 'those with it', span=True)}"
+    )
+    if c.direction == claims.HIGHER:
+        return f"{head}: the sync is what costs, and the writes without it may measure little more than memory."
+    return f"{head}: here the intervals show no cost of the sync to weigh."
+
+
+def durability_rule(nosync: Rate | None, synced: Rate | None) -> str:
+    """The closing rule on what durability costs, in ``write_sync_sentence``'s words."""
+    c = claims.compare(_e(nosync), _e(synced))
+    if c.direction == claims.MISSING:
+        return "What durability costs a buffered write could not be measured here."
+    words = _versus(nosync, synced, "the same write with one", span=True)
+    if c.direction == claims.HIGHER:
+        return f"A buffered write without fsync lands in the page cache; here it was {words}: durability is what costs."
+    return (
+        f"A buffered write without fsync lands in the page cache, yet here it was {words}: these runs show no "
+        "cost of durability to weigh."
+    )
+
+
+def read_ahead_sentence(read_ahead_kb: float | None, block: int) -> str:
+    """What read-ahead may do for a buffered sequential reader of `block`-byte reads, with
+    this device's read-ahead (`read_ahead_kb`, KiB; None when not reported). Not measured:
+    worded as a possibility, and the window named where it is smaller than one read."""
+    if not isinstance(block, int) or isinstance(block, bool) or block <= 0:
+        raise ValueError(f"block is a read size in bytes, got {block!r}")
+    if read_ahead_kb is None:
+        window = "an amount this kernel did not report"
+    else:
+        window = fmt.size(int(read_ahead_kb * 1024))
+    text = (
+        "What may help a buffered read is read-ahead: the kernel sees a sequential reader and reads ahead (up to "
+        f"{window} here) in large requests while the program is still busy with the previous block, so some "
+        "read calls may find their data already cached. This page does not measure how many do."
+    )
+    if read_ahead_kb is not None and read_ahead_kb * 1024 < block:
+        text += (
+            f" Here the read-ahead window is smaller than one {fmt.size(block)} read, so each read asks for more "
+            "than the kernel reads ahead of it."
+        )
+    return text
 
 
 def engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
@@ -644,12 +700,17 @@ def engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
     )
 
 
-def fsync_engines_sentence(summary: pl.DataFrame) -> str:
+def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> str:
     """aio and io_uring against pwrite, each write followed by an fsync at queue depth 1
     (256 KiB, sequential and random, buffered and O_DIRECT), from ``claims.compare`` on the
     intervals: the rows where an engine differed, and the honest word that the engines end
-    in the same calls, so a gap is not explained by them."""
-    faster, slower, overlap = [], [], 0
+    in the same calls, so a gap is not explained by them. `reads` is what ``engine_sentence``
+    found for reads (``compare``'s word: 'same', 'unclear', 'faster', ...): 'either' only
+    follows a read outcome that showed no difference too. Drift is ruled out only where
+    the compared cases ran equally often (every round ran each of them)."""
+    if reads is not None and reads not in (*_DIRECTION.values(), "missing"):
+        raise ValueError(f"reads is one of compare's words {sorted(_DIRECTION.values())} or 'missing', got {reads!r}")
+    faster, slower, overlap, uneven = [], [], 0, False
     for direct in (False, True):
         for pattern in ("sequential", "random"):
             where = {"pattern": pattern, "op": "write", "fsync": True, "direct": direct, "block_size": 262144}
@@ -669,14 +730,16 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
                 if outcome in ("faster", "slower"):
                     row = f"{engine} {pattern}, {mode} ({fmt.num(other.median)} against {fmt.num(base.median)} MB/s)"
                     (faster if outcome == "faster" else slower).append(row)
+                    uneven = uneven or other.runs != base.runs
                 else:
                     overlap += 1
     if not (faster or slower or overlap):
         return "Whether the engine matters for writes with an fsync could not be measured here."
     if not (faster or slower):
+        either = " either" if reads in ("same", "unclear") else ""
         return (
-            "With an fsync after every write the engines did not differ beyond the intervals of their medians "
-            f"either: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the intervals "
+            "With an fsync after every write the engines did not differ beyond the intervals of their medians"
+            f"{either}: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the intervals "
             "overlap."
         )
     said = []
@@ -685,15 +748,24 @@ def fsync_engines_sentence(summary: pl.DataFrame) -> str:
     if slower:
         said.append(f"{fmt.listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
     rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the intervals overlap" if overlap else ""
+    if uneven:
+        when = (
+            " The cases run in rounds, but the rounds added for unclear cases ran only some of them, so the engines "
+            "compared here did not run equally often nor share every moment: drift on this disk may explain part "
+            "of a gap."
+        )
+    else:
+        when = (
+            " The cases run in rounds, one run of each case per round, and the engines compared here ran equally "
+            "often, so a slow minute of the disk falls on every engine alike and drift does not explain a gap "
+            "whose intervals stay apart."
+        )
     return (
         f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine issues "
         "the same calls at queue depth 1: a write to a new file opened with the same flags, then a full fsync "
         "(pwrite and fsync; aio_write and aio_fsync with O_SYNC; io_uring's write linked to an fsync without its "
-        "datasync flag), the next write only after it. The cases run in rounds, one run of each case per round, "
-        "each engine's write + fsync right after its write without one, so a slow minute of the disk falls on every "
-        "engine alike and drift does not explain a gap whose intervals stay apart. It is an anomaly this page has "
-        "not explained; where the fsync runs in another thread (glibc's aio helper, io_uring's kernel worker) is "
-        "one difference left to test."
+        f"datasync flag), the next write only after it.{when} This page has not explained the gap; where the fsync "
+        "runs in another thread (glibc's aio helper, io_uring's kernel worker) is one difference left to test."
     )
 
 
@@ -856,8 +928,8 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
         peak = f"{fmt.num(best[1].median)} MB/s at {fmt.size(best[0])}"
         if shape.kind == "knee":
             parts.append(
-                f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block's interval lay clearly "
-                f"above that size's (best median: {peak})"
+                f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block's interval starts more "
+                f"than a tenth above the top of that size's (best median: {peak})"
             )
         elif shape.kind == "rising":
             parts.append(f"{name} were still gaining at {fmt.size(points[-1][0])}, the largest block measured ({peak})")
@@ -951,18 +1023,27 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
             else ""
         )
         at_x = next((e for x, e in points if x == shape.x), None)
-        if at_x is not None and best_x > shape.x and best.median > at_x.median * claims.SAME:
+        past = claims.compare(best, at_x) if at_x is not None and best_x > shape.x else claims.compare(None, None)
+        rose = (
+            f" The medians still rose past it, from {_spanned(at_x, 'per second')} at {fmt.exact(int(shape.x))} "
+            f"to {_spanned(best)} at {fmt.exact(int(best_x))} ({gain})"
+        )
+        if past.direction == claims.HIGHER:
             settled = (
-                f" The medians still rose past it, from {_spanned(at_x, 'per second')} at {fmt.exact(int(shape.x))} "
-                f"to {_spanned(best)} at {fmt.exact(int(best_x))} ({gain}), but within the intervals of the "
-                "medians: whether the device levels off there, this run cannot tell."
+                f"{rose}, its interval above the knee's but starting less than a tenth above the top of it: a "
+                "clear gain, but a small one."
+            )
+        elif past.direction == claims.UNCLEAR and best.median > at_x.median * claims.SAME:
+            settled = (
+                f"{rose}, but within the intervals of the medians: whether the device levels off there, this run "
+                "cannot tell."
             )
         else:
             settled = f" The best median, {_spanned(best, 'per second')} at {fmt.exact(int(best_x))}, is {gain}."
         return (
             f"{start} With more in flight the device works on several at once: the rate stops rising clearly from "
-            f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue's interval lay clearly above "
-            f"that depth's.{settled}{waiting}{tail}"
+            f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue's interval starts more than a "
+            f"tenth above the top of that depth's.{settled}{waiting}{tail}"
         )
     return (
         f"{start} The rate peaked at {_spanned(best, 'per second')} with {fmt.exact(int(shape.peak_x))} in flight "
@@ -1176,10 +1257,23 @@ SAME_RUN_PROSE = {
 }
 
 
-def same_quantity_sentence(table: pl.DataFrame) -> str:
+def disk_drift_words(facts: dict | None = None) -> str:
+    """Where the runs' moments differ, what kind of disk they shared, from the facts
+    (``machine.virtual`` or a virtual ``device_kind``): 'on a virtual disk, which other guests
+    of the host may share' or '' when the facts show no virtual disk (or none were kept)."""
+    if facts is None:
+        return ""
+    if machine.virtual(facts) or "virtual" in str(facts.get("device_kind", "")):
+        return " on a virtual disk, which other guests of the host may share"
+    return ""
+
+
+def same_quantity_sentence(table: pl.DataFrame, facts: dict | None = None, busy: bool | None = None) -> str:
     """Why the runs of one quantity give different figures: the widest gap between two
     runs' medians, and from ``claims.compare`` on their intervals (the table's ``lo``,
-    ``hi``, ``runs``) whether the runs disagree at all or only their medians differ."""
+    ``hi``, ``runs``) whether the runs disagree at all or only their medians differ. The
+    disk is named as the machine's `facts` show it (``disk_drift_words``), and the machine
+    as busy only where the noise checks found it so (`busy`: ``book.busy``)."""
     if table.height == 0:
         return ""
     widest, gap = None, 1.0
@@ -1193,8 +1287,8 @@ def same_quantity_sentence(table: pl.DataFrame) -> str:
     )
     why = (
         "The runs use the same loop but not the same file (each run reads or writes a file of its own size), "
-        "not as many repetitions, and not the same minute: on a shared virtual disk whose speed drifts, that "
-        "is enough. Each figure in the text comes from the run of its own section."
+        f"not as many repetitions, and not the same minute{disk_drift_words(facts)}: any of these may move a "
+        "median. Each figure in the text comes from the run of its own section."
     )
     if widest is None:
         return text + "Their runs gave the same medians. " + why
@@ -1219,9 +1313,10 @@ def same_quantity_sentence(table: pl.DataFrame) -> str:
         return f"{text}, and their intervals do not overlap: the two runs really differed. {why}"
     if c.direction == claims.MISSING:
         return f"{text}. {why}"
+    where = " on a machine the noise checks found busy" if busy else ""
     return (
         f"{text}, but their intervals overlap, so even these two runs do not clearly disagree: with so few "
-        f"repetitions on a busy disk, their medians alone would differ by that much. {why}"
+        f"repetitions{where}, their medians alone can differ by that much. {why}"
     )
 
 
