@@ -261,12 +261,50 @@ def test_blocks_sentence_every_branch() -> None:
     odd = _summary(
         [("zstd", 3, "json", 65536, "ratio", [5.0, 5.0, 5.0]), ("zstd", 3, "json", 0, "ratio", [4.0, 4.0, 4.0])]
     )
-    assert "picks its parameters by the input's size" in report.blocks_sentence(odd, "zstd", 3, "json", 65536)
+    assert report.blocks_sentence(odd, "zstd", 3, "json", 65536) == (
+        "zstd -3 on the json input reaches a higher ratio in 64 KiB blocks (5×) than as one buffer (4×); this run "
+        "cannot say why."
+    )
+
+    # ratios are points (lo = hi): the band on whole / blocks, not the intervals, says 'about the same'
+    def pair(blocks: float, whole: float) -> str:
+        rows = [("zstd", 3, "json", 65536, "ratio", [blocks] * 3), ("zstd", 3, "json", 0, "ratio", [whole] * 3)]
+        return report.blocks_sentence(_summary(rows), "zstd", 3, "json", 65536)
+
+    assert pair(4.0, 4.06).startswith("64 KiB blocks cost zstd -3 on the json input almost nothing in ratio (4× in ")
+    assert pair(4.0, 4.06).endswith("4.1× as one buffer): its matches may lie mostly near each other.")
+    assert "almost nothing" in pair(4.06, 4.0)  # 1 / 1.015: inside the band
+    assert "costs ratio" in pair(4.0, 4.2) and "higher ratio in 64 KiB blocks" in pair(4.2, 4.0)
     missing = pl.DataFrame([
         {"codec": "zstd", "level": 3, "input": "json", "block": b, "repetition": 0, "metric": "unsupported",
          "value": None, "unit": "", "note": "no"} for b in (0, 65536)
     ])  # fmt: skip
     assert "did not run here" in report.blocks_sentence(report.compress_summary(missing), "zstd", 3, "json", 65536)
+
+
+def test_fastest_codec_is_picked_from_the_data_and_tested_against_the_runner_up() -> None:
+    what = "the book's sources"
+    clear = _summary([("lz4", 0, "text", 65536, "compress_mb_per_s", [900.0, 1000.0, 1100.0]),
+                      ("snappy", 0, "text", 65536, "compress_mb_per_s", [500.0, 550.0, 600.0]),
+                      ("zstd", 1, "text", 65536, "compress_mb_per_s", [300.0, 310.0, 320.0])])  # fmt: skip
+    assert report.fastest_codec(clear, "text", 65536) == (("lz4", 0), ("snappy", 0))
+    assert report.fastest_sentence(clear, "text", 65536, what) == (
+        "The fastest codec compressing the book's sources was lz4, at 1,000 MB/s (900–1,100), 1.8× faster than "
+        "snappy (1.5–2.2×)."
+    )
+    close = _summary([("lz4", 0, "text", 65536, "compress_mb_per_s", [900.0, 1000.0, 1100.0]),
+                      ("snappy", 0, "text", 65536, "compress_mb_per_s", [950.0, 1050.0, 1150.0])])  # fmt: skip
+    assert report.fastest_codec(close, "text", 65536) == (("snappy", 0), ("lz4", 0))  # the data picks, not the name
+    assert report.fastest_sentence(close, "text", 65536, what) == (
+        "The fastest codec compressing the book's sources by the medians was snappy, at 1,050 MB/s (950–1,150), not "
+        "clearly ahead of lz4, at 1,000 MB/s (900–1,100): the intervals overlap."
+    )
+    one = _summary([("zstd", 1, "text", 65536, "compress_mb_per_s", [300.0, 310.0, 320.0])])
+    assert report.fastest_sentence(one, "text", 65536, what) == (
+        "Only zstd -1 compressed the book's sources here, at 310 MB/s (300–320)."
+    )
+    assert report.fastest_codec(one, "json", 65536) == (None, None)
+    assert report.fastest_sentence(one, "json", 65536, what) == "No codec could compress the book's sources here."
 
 
 def test_cost_per_ratio_step_reads_a_tenfold_line() -> None:
@@ -581,6 +619,18 @@ def test_crosscheck_table_cells() -> None:
                             "0.95× (0.9–1×)", 3, "agrees")  # fmt: skip
     assert table["case"].to_list() == ["zstd -1, text, compress", "zstd -1, text, decompress"]
 
+    # each side's compression ratio is stored: where they differ by more than 1 %, no speed verdict
+    def with_ratios(ours: float, theirs: float) -> pl.DataFrame:
+        ratios = pl.DataFrame([{"codec": "zstd", "level": 1, "input": "text", "tool": who, "repetition": r,
+                                "metric": "ratio", "value": v, "unit": "x", "note": None}
+                               for r in range(3) for who, v in (("howfast", ours), ("zstd", theirs))])  # fmt: skip
+        return pl.concat([_versus([90.0, 95.0, 100.0], [100.0, 100.0, 100.0]), ratios])
+
+    apart = report.crosscheck_table({"zstd": with_ratios(3.0, 3.2)})
+    assert apart["verdict"].to_list() == ["not the same work: ratio 3× here, 3.2× in zstd"] * 2
+    alike = report.crosscheck_table({"zstd": with_ratios(3.0, 3.02)})
+    assert alike["verdict"].to_list() == ["agrees"] * 2  # within 1 %: the speed verdict stands
+
 
 def test_again_sentence_every_branch() -> None:
     main = _compress([("zstd", 1, "text", 0, {"compress_mb_per_s": [100.0, 101.0, 99.0],
@@ -678,6 +728,39 @@ def test_the_disk_link_is_one_writer_with_an_fsync_after_each_write() -> None:
     assert one is not None and (one.median, one.lo, one.hi, one.runs) == (48.0, 47.0, 64.0, 3)
     assert report._one_writer(matrix.filter(pl.col("jobs") == 8)) is None
     assert report._one_writer(matrix.drop("jobs")) is None
+    # the write size comes from the data where the matrix holds it, else from the plan
+    assert report.one_writer_block(matrix) is None  # no block_size column
+    sized = matrix.with_columns(block_size=pl.lit(256 * 1024))
+    assert report.one_writer_block(sized) == 256 * 1024
+    mixed = sized.with_columns(block_size=pl.when(pl.col("repetition") == 0).then(1024).otherwise(4096))
+    assert report.one_writer_block(mixed) is None
+    assert report.one_writer_block(sized.filter(pl.col("jobs") == 8)) is None
+    assert report.disk_link_words(1024 * 1024) == (
+        "one writer's durable sequential write to this disk (1 MiB writes, an fsync after each)"
+    )
+    with pytest.raises(ValueError, match="block"):
+        report.disk_link_words(0)
+
+
+def test_link_block_falls_back_to_the_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    from howfast import store
+
+    def missing(subject: str) -> object:
+        raise store.MissingResults(subject)
+
+    monkeypatch.setattr(store, "load", missing)
+    assert report.link_block(256 * 1024) == 256 * 1024
+
+
+def test_not_run_sentence_follows_the_plan() -> None:
+    from howfast.codecs import plan
+
+    quick = report.not_run_sentence(plan.QUICK)
+    assert quick.startswith("This profile runs zstd -19 and brotli -11 on the text and json inputs only")
+    full = report.not_run_sentence(plan.FULL)
+    assert full == (
+        "This profile runs every codec and level on every input: a 'not run' cell is a codec that could not run here."
+    )
 
 
 def test_single_pass_sentence_names_the_levels_that_ran_one_pass() -> None:

@@ -330,6 +330,18 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
     few = report.beyond_sentence(rising, CACHES, {"page_size": 2 * MiB, "thp": "never"})
     assert "cannot say why" in few and "TLB holds" not in few
     assert "was not recorded" in report.beyond_sentence(rising, CACHES, {})
+    # THP 'always' (or its mode unrecorded): the base-page count may be wrong, so no count and no TLB reasoning
+    always = report.beyond_sentence(rising, CACHES, {"page_size": 4096, "thp": "always"})
+    assert "transparent huge pages are 'always' here, so the kernel may have backed the buffer with 2 MiB pages" in (
+        always
+    )
+    assert "so how many pages 256 MiB spans is not known" in always and "cannot say why" in always
+    assert "TLB" not in always and "65,536" not in always
+    unrecorded = report.beyond_sentence(rising, CACHES, {"page_size": 4096, "thp": None})
+    assert "whether transparent huge pages backed the buffer was not recorded" in unrecorded
+    assert "TLB" not in unrecorded
+    # the TLB's size is a typical one, not this machine's
+    assert "a few thousand entries is a typical size; this machine's was not read" in text
     same = report.beyond_sentence(_lat({64 * MiB: [89, 90, 91], 256 * MiB: [90, 91, 92]}), CACHES, PAGES)
     assert "stayed about the same" in same
     fell = report.beyond_sentence(_lat({64 * MiB: [90, 90, 90], 256 * MiB: [60, 60, 60]}), CACHES, PAGES)
@@ -457,12 +469,14 @@ def test_cost_sentences_every_branch() -> None:
     assert ": about the same (1×), so this run does not show the cost of moving a cache line" in same
     lower = report.false_sharing_sentence(_costs({"atomic_shared": [1, 1, 1], "atomic_separate": [3, 3, 3]}))
     assert ": 3× faster with the shared counter (3×), so this run does not show" in lower
-    assert "clock_gettime took 20 ns, 3.8× faster than it, because the vDSO answers it" in (
-        report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]}))
-    )
-    assert "does not show the saving of the vDSO" in report.vdso_sentence(
-        _costs({"getppid": [76, 76, 76], "clock_gettime": [20, 80, 200]})
-    )
+    faster = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]}))
+    assert "clock_gettime took 20 ns, 3.8× faster than it, as the vDSO would make it: clock_gettime goes" in faster
+    assert "where the clocksource allows it" in faster and "does not check which path it took." in faster
+    not_faster = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 80, 200]}))
+    assert ": this run does not show a saving; clock_gettime goes through the vDSO" in not_faster
+    assert not_faster.endswith("does not check which path it took, so it cannot say why.")
+    slower = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [300, 300, 300]}))
+    assert "slower than it: this run does not show a saving" in slower
     assert "could not both run" in report.vdso_sentence(_costs({"getppid": [76]}))
     caps = report.caps_sentence(
         pl.concat([_costs({"getppid": [76, 76, 76]}), _costs({"futex_any_cpu": [2500, 2500, 2500]}, "ns_per_switch")])
@@ -754,6 +768,9 @@ def test_miss_sentence_uses_the_ladders_first_point_and_reads_right_when_far_is_
     faster = report.miss_sentence(_lat({4 * KiB: [10, 10, 10], 256 * MiB: [5, 5, 5]}), CACHES)
     assert "that is 2× shorter (2× within the two intervals): this run cannot say that far loads are slower" in faster
     assert "upper bound" not in faster
+    # one ratio, one formatter: the ladder and the closing point print it alike (fmt.factor)
+    odd = _lat({4 * KiB: [1.0, 1.0, 1.0], 256 * MiB: [98.7, 98.7, 98.7]})
+    assert "99× as long" in report.ladder_sentence(odd) and "as long as 99 loads" in report.miss_sentence(odd, CACHES)
     points = report.latency_points(_lat({64 * KiB: [4, 4, 4], 1 * MiB: [9, 9, 9]}))
     assert report.first_level_point(points, report.data_caches(CACHES)) is None  # nothing in the L1d
     assert report.first_level_point([], report.data_caches(CACHES)) is None

@@ -253,6 +253,32 @@ def test_parse_openssl_speed_and_xxhsum() -> None:
     assert crosscheck.parse_xxhsum(out, 3) == (16384, 646149.0)
     with pytest.raises(ValueError, match="variant 5"):
         crosscheck.parse_xxhsum(out, 5)
+    seeded = (
+        "\r 1-XXH3_64b w/seed              :       1024 -> 20000000 it/s (19531.2 MB/s) "
+        "\r 7#XXH3_64b w/seed              :       1024 -> 21000000 it/s (20507.8 MB/s) \n"
+        " 13#XXH128 w/seed                :       1024 -> 18000000 it/s (17578.1 MB/s) \n"
+    )
+    assert crosscheck.parse_xxhsum(seeded, 7) == (1024, 21000000.0)
+    assert crosscheck.parse_xxhsum(seeded, 13) == (1024, 18000000.0)
+    renumbered = " 7#XXH3_64b w/secret            :       1024 -> 21000000 it/s (20507.8 MB/s) \n"
+    with pytest.raises(ValueError, match="not 'XXH3_64b w/seed'"):
+        crosscheck.parse_xxhsum(renumbered, 7)
+
+
+def test_xxhsum_variants_are_the_seeded_ones_our_loop_matches() -> None:
+    # our loop passes a new seed each call: xxhsum's seeded variants, numbered 2i + 1 in its list
+    order = ["XXH32", "XXH64", "XXH3_64b", "XXH3_64b w/seed", "XXH3_64b w/secret", "XXH128", "XXH128 w/seed"]
+    assert crosscheck.XXHSUM_VARIANTS == {"xxh64": 3, "xxh3_64_dispatch": 7, "xxh3_128_dispatch": 13}
+    for variant, name in crosscheck.XXHSUM_NAMES.items():
+        assert 2 * order.index(name) + 1 == variant
+    assert set(crosscheck.XXHSUM_VARIANTS.values()) <= set(crosscheck.XXHSUM_NAMES)
+    # every plan's xxhsum cases: the dispatching entry points only, each with a variant
+    from howfast.hashing import plan
+
+    for p in (plan.QUICK, plan.FULL, plan.SMOKE):
+        for algorithm, _ in p.xxhsum_cases:
+            assert algorithm in crosscheck.XXHSUM_VARIANTS
+            assert algorithm in ("xxh64", "xxh3_64_dispatch", "xxh3_128_dispatch")
 
 
 def test_missing_tools_are_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -354,7 +380,12 @@ def test_speed_and_largest_sentences() -> None:
         big, "xxh3_64_dispatch", 16 * 2**20, caches
     )
     huge = native_rows({"xxh3_64_dispatch": 30000.0}, size=2**30)
-    assert "served from RAM" in report.largest_sentence(huge, "xxh3_64_dispatch", 2**30, caches)
+    assert "an input that is larger than every cache (the L3 is 32 MiB, shared by 2 CPUs) and is served from RAM," in (
+        report.largest_sentence(huge, "xxh3_64_dispatch", 2**30, caches)
+    )
+    assert "an input that may or may not fit in a cache (this kernel reports no cache sizes), XXH3" in (
+        report.largest_sentence(huge, "xxh3_64_dispatch", 2**30, [])
+    )
 
 
 def test_python_adds_every_branch() -> None:
@@ -390,14 +421,32 @@ def test_openssl_small_block_sentence_every_verdict() -> None:
         return pl.DataFrame({"hash": ["SHA-256 (OpenSSL)"] * 2, "block": ["16 KiB", "64 bytes"],
                              "verdict": ["agrees", verdict]})  # fmt: skip
 
-    assert report.openssl_small_block_sentence(table("ours higher")).startswith(
-        "On 64-byte blocks of SHA-256 (OpenSSL), ours was faster"
+    assert report.openssl_small_block_sentence(table("ours higher")) == (
+        "On 64-byte blocks of SHA-256 (OpenSSL), ours was faster. A possible reason where ours was faster: our loop "
+        "reuses one digest context, where openssl speed calls EVP_Digest, which creates and frees one per call."
     )
-    assert "This run cannot say why." in report.openssl_small_block_sentence(table("ours lower"))
-    assert "ours agreed with openssl speed" in report.openssl_small_block_sentence(table("agrees"))
+    lower = report.openssl_small_block_sentence(table("ours lower"))
+    assert lower.startswith("On 64-byte blocks of SHA-256 (OpenSSL), ours was slower, although our loop reuses")
+    assert lower.endswith(" This run cannot say why ours was slower.")
+    assert "ours agreed with openssl speed, although" in report.openssl_small_block_sentence(table("agrees"))
     assert "`" not in report.openssl_small_block_sentence(table("agrees"))
     assert "could not tell the two apart" in report.openssl_small_block_sentence(table("inconclusive"))
     assert report.openssl_small_block_sentence(pl.DataFrame({"hash": [], "block": []})).startswith("No block size")
+    # several hashes at the smallest block: every row's verdict is tallied, not one picked
+    five = pl.DataFrame({
+        "hash": ["SHA3-256", "SHA-256", "SHA-1", "MD5", "BLAKE2b-512", "SHA-256"],
+        "block": ["64 bytes"] * 5 + ["1 KiB"],
+        "verdict": ["ours lower", "ours higher", "ours higher", "agrees", "inconclusive", "ours lower"],
+    })  # fmt: skip
+    text = report.openssl_small_block_sentence(five)
+    assert text.startswith(
+        "On 64-byte blocks, of the 5 hashes, ours was faster for 2 (SHA-256 and SHA-1); ours was slower for 1 "
+        "(SHA3-256); ours agreed with openssl speed for 1 (MD5); the rounds could not tell the two apart for 1 "
+        "(BLAKE2b-512). A possible reason where ours was faster:"
+    )
+    assert text.endswith(" This run cannot say why ours was slower for SHA3-256.")
+    none_faster = five.filter(pl.col("verdict") != "ours higher")
+    assert ", although our loop reuses one digest context" in report.openssl_small_block_sentence(none_faster)
 
 
 def test_ranking_and_crc_sentences_every_branch() -> None:
@@ -456,13 +505,15 @@ def test_python_sentence_every_branch() -> None:
     assert text.startswith("On 16-byte inputs a hash took from 15.3 ns to 153 ns from Python, depending on the hash")
     assert text.endswith(
         ". Only for SHA-256 (OpenSSL) did the runs tell them apart (1 of the 1 hashlib call to the same OpenSSL "
-        "code): Python added 137 ns per call, 9× the native hash itself."
+        "code): the Python call with the new digest context hashlib sets up for each (the native loop reuses one) "
+        "added 137 ns per call, 9× the native hash itself."
     )
     two = native_rows({"sha256": 1000.0, "md5": 500.0}, size=16)
     both = native_rows({"sha256": 100.0, "md5": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
     text = report.python_sentence(both, two, 16)
     assert text.endswith(
-        "(2 of the 2 hashlib calls to the same OpenSSL code), Python added from 122 ns to 137 ns per call, from 4× "
+        "(2 of the 2 hashlib calls to the same OpenSSL code), the Python call with the new digest context hashlib "
+        "sets up for each (the native loop reuses one) added from 122 ns to 137 ns per call, from 4× "
         "to 9× what the native hash itself took (each row's interval is in the table)."
     )
     one = report.python_sentence(both.filter(pl.col("algorithm") == "md5"), two, 16)
@@ -541,8 +592,11 @@ def test_large_input_sentence_every_branch() -> None:
     )
     assert report.large_input_sentence(slowed, 65536, big, caches, 1.0).endswith("cannot say what slowed them.")
     huge = pl.concat([at, native_rows({"sha3-256": 160.0}, size=2**30)])
-    assert "served from RAM, so memory may share in the drop" in report.large_input_sentence(
+    assert "and is served from RAM, so memory may share in the drop" in report.large_input_sentence(
         huge, 65536, 2**30, caches, 0.005
+    )
+    assert " The input may or may not fit in a cache (this kernel reports no cache sizes), so memory may" in (
+        report.large_input_sentence(huge, 65536, 2**30, [], 0.005)
     )
     level = pl.concat([at, native_rows({"sha3-256": 490.0}, size=big)])
     assert report.large_input_sentence(level, 65536, big, caches, 0.005).startswith("No hash ran clearly slower")
@@ -582,12 +636,18 @@ def test_crosscheck_again_sentence_every_branch() -> None:
 
 
 def test_sha3_laptop_sentence_both_branches() -> None:
+    cannot = "so this machine cannot say what made the phone's SHA3-256 faster."
     far = report.sha3_laptop_sentence(native_rows({"sha3-256": 500.0}), 65536)
-    assert far.startswith("More likely the laptop's figure is low: OpenSSL ran SHA3-256 at 500 MiB/s")
+    assert far.startswith("The laptop's figure may be low: OpenSSL ran SHA3-256 at 500 MiB/s on this x86 CPU (64 KiB")
     assert "far above the laptop's 56.1 MiB/s" in far and "8.9×" not in far  # no ratio to a seed's figure
+    assert "the library and the input size" in far and far.endswith(cannot)
     near = report.sha3_laptop_sentence(native_rows({"sha3-256": 100.0}), 65536)
-    assert near.startswith("Whatever made the phone's SHA3-256 faster")
-    assert report.sha3_laptop_sentence(native_rows({"sha3-256": None}), 65536).startswith("Whatever")
+    assert near.startswith("Besides their CPUs") and near.endswith(cannot) and "software" not in near
+    assert report.sha3_laptop_sentence(native_rows({"sha3-256": None}), 65536).startswith("Besides their CPUs")
+    # a dip at the table's size: read at the nearest steady size, and said
+    dipped = sweep({"sha3-256": {s: [v * 500.0 / 44000.0 for v in values] for s, values in DIP.items()}})
+    moved = report.sha3_laptop_sentence(dipped, 65536)
+    assert "(256 KiB inputs; SHA3-256's 64 KiB runs fell wholly below" in moved
 
 
 def test_crc_path_sentence_every_branch() -> None:
@@ -805,14 +865,14 @@ def test_builds_rule_every_branch() -> None:
     )
     text = report.builds_rule(native, python, 65536)
     assert text.startswith(
-        "The same algorithm can differ several times over between builds and implementations: here, at two or more "
-        "input sizes, libxxhash's two XXH3 entry points, 4× apart; and the crc32c wheel's CRC32C against ISA-L's, "
-        "2.5× apart (each at the size nearest 64 KiB where it held)."
+        "The same algorithm can differ 2× or more between builds and implementations: here, at two or more "
+        "input sizes, libxxhash's two XXH3 entry points, 4× apart at 64 KiB; and the crc32c wheel's CRC32C against "
+        "ISA-L's, 2.5× apart at 64 KiB (each at the size nearest 64 KiB where it held)."
     )
-    assert "xxhash wheel" not in text  # 19,000 against 20,000: not several times
+    assert "xxhash wheel" not in text  # 19,000 against 20,000: not 2× apart
     close = native_rows({"xxh3_64": 15000.0, "xxh3_64_dispatch": 20000.0})
     assert report.builds_rule(close, python.clear(), 65536).startswith(
-        "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
+        "Builds and implementations of one algorithm can differ 2× or more (these runs did not show it "
         "clearly at two or more input sizes)"
     )
 
@@ -861,6 +921,29 @@ def test_sentences_quote_the_nearest_steady_size_when_the_table_size_dipped() ->
     assert report.dispatch_sentence(native, 65536).startswith("At 256 KiB (XXH3-64 dispatch's 64 KiB runs fell")
 
 
+def test_every_sentence_that_reads_the_table_size_steps_past_a_dip() -> None:
+    why = "XXH3-64 dispatch's 64 KiB runs fell wholly below both a smaller and a larger input's"
+    native = sweep({"xxh3_64_dispatch": DIP, "sha256": FLAT})
+    assert report.ranking_sentence(native, 65536).startswith(f"At 256 KiB ({why}, a disturbed measurement, so this")
+    assert "the fastest was XXH3 64-bit (libxxhash, dispatching entry) at 44,000 MiB/s" in report.ranking_sentence(
+        native, 65536
+    )
+    slow = report.slowest_note(native, "sha256", 65536)
+    assert slow.startswith(f"SHA-256 (OpenSSL), at 1,000 MiB/s here ({why}") and "clearly the slowest" in slow
+    assert report.slowest_rule(native, "sha256", 65536).startswith("SHA-256 was clearly the slowest hash here")
+    crc = report.crc_sentence(sweep({"crc32c_isal": DIP, "crc32c_sse42": FLAT}), 65536)
+    assert crc.startswith("At 256 KiB (CRC32C ISA-L's 64 KiB runs fell wholly below") and "44× faster" in crc
+    # at 64 KiB the dip would make each of these read the other way
+    fnv = sweep({"fnv1a_64": {s: [v / 2 for v in values] for s, values in DIP.items()}, "xxh64": {
+        s: [20000.0] * 3 for s in DIP}})  # fmt: skip
+    assert report.fnv_note(fnv, 65536).startswith("The seeds do not say which variant of FNV")
+    crcs = sweep({"crc32c_isal": DIP, "crc32c_sse42": {s: [40000.0] * 3 for s in DIP}})
+    assert "two CRC32C implementations" not in report.surprise_sentence(crcs, 65536)
+    # no dip: the table's size, no words
+    flat = sweep({"sha256": FLAT, "xxh3_64_dispatch": {s: [20000.0] * 3 for s in DIP}})
+    assert report.ranking_sentence(flat, 65536).startswith("At 64 KiB the fastest was")
+
+
 def test_builds_rule_needs_the_gap_at_two_sizes() -> None:
     wheel = {size: [v * 1.5 for v in values] for size, values in DIP.items() if size != 65536}
     native = sweep({"xxh3_64_dispatch": DIP, "xxh3_64": {s: [4000.0] * 3 for s in DIP}})
@@ -868,15 +951,15 @@ def test_builds_rule_needs_the_gap_at_two_sizes() -> None:
     text = report.builds_rule(native, python, 65536)
     # the entry points: 11× at 256 KiB and 1 MiB, quoted at 256 KiB, the steady size nearest 64 KiB
     assert text.startswith(
-        "The same algorithm can differ several times over between builds and implementations: here, at two or more "
-        "input sizes, libxxhash's two XXH3 entry points, 11× (9.5–11×) apart (each at the size nearest 64 KiB where "
-        "it held)."
+        "The same algorithm can differ 2× or more between builds and implementations: here, at two or more "
+        "input sizes, libxxhash's two XXH3 entry points, 11× (9.5–11×) apart at 256 KiB (each at the size nearest "
+        "64 KiB where it held)."
     )
-    assert "wheel" not in text  # 1.5× the library's: not several times
+    assert "wheel" not in text  # 1.5× the library's: not 2× apart
     once = sweep({"xxh3_64_dispatch": {65536: [20000.0] * 3, 262144: [20000.0] * 3},
                   "xxh3_64": {65536: [5000.0] * 3, 262144: [15000.0] * 3}})  # fmt: skip
     assert report.builds_rule(once, python.clear(), 65536).startswith(
-        "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
+        "Builds and implementations of one algorithm can differ 2× or more (these runs did not show it "
         "clearly at two or more input sizes)"
     )
 
@@ -914,9 +997,9 @@ def test_cache_sentences_tell_a_shared_cache_as_a_guest_sees_it() -> None:
     huge = pl.concat([at, native_rows({"sha3-256": 160.0}, size=2**30)])
     assert (
         " The input is larger than every cache (the L3 is 32 MiB, shared by this VM's 2 CPUs and, on the host, "
-        "perhaps by others): served from RAM, so memory may share in the drop."
+        "perhaps by others) and is served from RAM, so memory may share in the drop."
     ) in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005, virtual=True)
-    assert "shared by 2 CPUs): served from RAM" in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005)
+    assert "shared by 2 CPUs) and is served from RAM" in report.large_input_sentence(huge, 65536, 2**30, caches, 0.005)
 
 
 def test_reference_table_marks_a_dip() -> None:

@@ -17,8 +17,8 @@ not support.
   collapse) from its points' intervals.
 * ``cache_level(bytes, caches)``: which level of this machine's measured cache topology a
   working set fits in (``machine.cache_topology``), never a textbook's sizes;
-  ``cache_words`` says it, ``sharing`` who shares a cache (told as a guest sees it on a
-  virtual machine).
+  ``cache_words`` says it as a predicate ('fits in …', 'is larger than …'), ``sharing``
+  who shares a cache (told as a guest sees it on a virtual machine).
 """
 
 from __future__ import annotations
@@ -324,19 +324,21 @@ def cache_level(working_set: int, caches: Sequence[Cache]) -> Cache | None:
 
 
 def cache_words(working_set: int, caches: Sequence[Cache], *, virtual: bool = False) -> str:
-    """'fits in the L2 cache (1 MiB, one per core)', 'larger than every cache (the L3
-    is 32 MiB, shared by 2 CPUs): served from RAM'; 'cache sizes not reported' when the
-    kernel shows none. With `virtual` (``machine.virtual(facts)``) a shared cache is told
-    as a virtual machine sees it (``sharing``)."""
+    """Where a working set lives, as a predicate that reads after 'an input that' or 'the
+    array': 'fits in the L2 cache (1 MiB, one per core)'; 'is larger than every cache (the
+    L3 is 32 MiB, shared by 2 CPUs) and is served from RAM'; 'may or may not fit in a cache
+    (this kernel reports no cache sizes)' when the kernel shows none. With `virtual`
+    (``machine.virtual(facts)``) a shared cache is told as a virtual machine sees it
+    (``sharing``)."""
     level = cache_level(working_set, caches)
     data = sorted((c for c in caches if not c.name.endswith("i")), key=lambda c: c.size)
     if not data:
-        return "cache sizes not reported by this kernel"
+        return "may or may not fit in a cache (this kernel reports no cache sizes)"
     if level is None:
         last = data[-1]
         return (
-            f"larger than every cache (the {last.name} is {fmt.size(last.size)}, {sharing(last, virtual=virtual)}): "
-            "served from RAM"
+            f"is larger than every cache (the {last.name} is {fmt.size(last.size)}, "
+            f"{sharing(last, virtual=virtual)}) and is served from RAM"
         )
     return f"fits in the {level.name} cache ({fmt.size(level.size)}, {sharing(level, virtual=virtual)})"
 

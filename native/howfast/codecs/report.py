@@ -19,6 +19,7 @@ from .. import crosscheck as general
 from ..checks import checked
 from ..stats import Estimate
 from . import experiments
+from .plan import Plan
 
 #: Each experiment's name as a reader reads it, in 'during the … runs' (``book.busy_words``).
 TITLES: dict[str, str] = {
@@ -251,28 +252,76 @@ def levels_sentence(
     return f"{lead} {said}."
 
 
+def fastest_codec(
+    summary: pl.DataFrame, input_name: str, block: int, metric: str = "compress_mb_per_s"
+) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+    """The (codec, level) with the highest median `metric` on `input_name` in blocks of
+    `block` bytes (0: one buffer), and the runner-up by the medians; None for each that
+    did not run (``fastest_sentence`` says whether the first is clearly ahead)."""
+    rows = summary.filter(
+        (pl.col("input") == input_name)
+        & (pl.col("block") == block)
+        & (pl.col("metric") == metric)
+        & pl.col("median").is_not_null()
+    ).sort("median", descending=True)
+    found = [(str(r["codec"]), int(r["level"])) for r in rows.iter_rows(named=True)]
+    return (found[0] if found else None), (found[1] if len(found) > 1 else None)
+
+
+def fastest_sentence(summary: pl.DataFrame, input_name: str, block: int, what: str) -> str:
+    """Which codec compressed `what` fastest, from the medians, tested against the
+    runner-up with ``claims.compare``: 'The fastest codec on the book's sources was lz4, at
+    …, 1.6× faster than snappy (1.4–1.8×).'; 'by the medians, not clearly ahead of snappy'
+    where the intervals overlap."""
+    top, second = fastest_codec(summary, input_name, block)
+    if top is None:
+        return f"No codec could compress {what} here."
+    where = {"input": input_name, "block": block}
+    first = stats.estimate(summary, "compress_mb_per_s", codec=top[0], level=top[1], **where)
+    if second is None:
+        return f"Only {label(*top)} compressed {what} here, at {quoted(first)}."
+    other = stats.estimate(summary, "compress_mb_per_s", codec=second[0], level=second[1], **where)
+    c = claims.compare(first, other)
+    if c.direction == claims.HIGHER:
+        said = claims.versus(c, label(*second), **claims.RATE_WORDS, span=True)
+        return f"The fastest codec compressing {what} was {label(*top)}, at {quoted(first)}, {said}."
+    return (
+        f"The fastest codec compressing {what} by the medians was {label(*top)}, at {quoted(first)}, not clearly "
+        f"ahead of {label(*second)}, at {quoted(other)}: the intervals overlap."
+    )
+
+
+#: Blocks and one buffer compress 'about the same' when their ratios lie within this factor.
+BLOCKS_SAME = 1.02
+
+
 def blocks_sentence(summary: pl.DataFrame, codec: str, level: int, input_name: str, block: int) -> str:
-    """What independent blocks of `block` bytes cost in ratio against one whole buffer."""
+    """What independent blocks of `block` bytes cost in ratio against one whole buffer. A
+    ratio is the same in every run (its interval is a point), so the verdict comes from
+    r = whole / blocks against a band: within ``BLOCKS_SAME`` either way 'almost nothing',
+    above it 'costs ratio', below it a higher ratio in blocks, which this run cannot explain."""
     where = {"codec": codec, "level": level, "input": input_name}
     blocks = stats.estimate(summary, "ratio", block=block, **where)
     whole = stats.estimate(summary, "ratio", block=0, **where)
-    if blocks is None or whole is None:
+    if blocks is None or whole is None or not blocks.median > 0:
         return f"{label(codec, level)} did not run here, so blocks and one buffer are not compared."
-    c = claims.compare(whole, blocks, same=1.02)
+    r = whole.median / blocks.median
     name = f"{label(codec, level)} on the {input_name} input"
-    if c.direction == claims.HIGHER:
+    both = f"{fmt.factor(blocks.median)}× in blocks against {fmt.factor(whole.median)}× as one buffer"
+    if 1 / BLOCKS_SAME <= r <= BLOCKS_SAME:
         return (
-            f"Cutting the input into {fmt.size(block)} blocks costs ratio: {name} reaches {fmt.num(whole.median)}× "
-            f"as one buffer and {fmt.num(blocks.median)}× in blocks (each block starts with an empty history)."
+            f"{fmt.size(block)} blocks cost {name} almost nothing in ratio ({both}): its matches may lie mostly "
+            "near each other."
         )
-    if c.direction == claims.LOWER:
+    if r > BLOCKS_SAME:
         return (
-            f"{name} reaches a higher ratio in {fmt.size(block)} blocks ({fmt.num(blocks.median)}×) than as one "
-            f"buffer ({fmt.num(whole.median)}×): the library picks its parameters by the input's size, and those "
-            "it picks for small inputs find more here."
+            f"Cutting the input into {fmt.size(block)} blocks costs ratio: {name} reaches {fmt.factor(whole.median)}× "
+            f"as one buffer and {fmt.factor(blocks.median)}× in blocks (each block starts with an empty history)."
         )
-    return (f"{fmt.size(block)} blocks cost {name} almost nothing in ratio ({fmt.num(blocks.median)}× against "
-            f"{fmt.num(whole.median)}× as one buffer): its matches are mostly near each other.")  # fmt: skip
+    return (
+        f"{name} reaches a higher ratio in {fmt.size(block)} blocks ({fmt.factor(blocks.median)}×) than as one "
+        f"buffer ({fmt.factor(whole.median)}×); this run cannot say why."
+    )
 
 
 # ---- cross-check ---------------------------------------------------------------------------------
@@ -294,12 +343,19 @@ GOAL = 0.9
 DIRECTIONS = {"compress_mb_per_s": "compress", "decompress_mb_per_s": "decompress"}
 
 
+#: Ours and a tool did the same work when their compression ratios lie within this share of each other.
+SAME_WORK = 0.01
+
+
 def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None) -> pl.DataFrame:
     """Ours beside each tool (`runs`: tool name -> its cross-check's metrics) per codec,
     level, input and direction: each side's median MB/s with its interval (marked where it
     stayed wider than ±`target`), the median of the per-round ratios ours / tool with the
     interval of that median, the rounds that ran both, and the verdict that interval
-    supports (``claims.crosscheck``). A tool that could not run gives no rows."""
+    supports (``claims.crosscheck``); where the two sides' compression ratios (stored per
+    run) differ by more than ``SAME_WORK``, the verdict is 'not the same work' instead,
+    with both ratios: their compressed sizes differ, so their speeds do not compare. A
+    tool that could not run gives no rows."""
     for tool, metrics in runs.items():
         if not isinstance(tool, str) or not isinstance(metrics, pl.DataFrame):
             raise TypeError(f"crosscheck_table(): runs maps a tool's name to its metrics (a DataFrame), got {tool!r}")
@@ -316,12 +372,20 @@ def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None)
                 ratio = general.ratio_estimate(part["r"].to_list())
                 sides = [_side(summary, who, metric, where) for who in ("howfast", tool)]
                 codec = label(str(where["codec"]), int(where["level"]))  # type: ignore[call-overload]
+                packed = [_side(summary, who, "ratio", where) for who in ("howfast", tool)]
+                verdict = claims.crosscheck(ratio).outcome
+                if packed[0] is not None and packed[1] is not None and packed[1].median > 0:
+                    if abs(packed[0].median / packed[1].median - 1) > SAME_WORK:
+                        verdict = (
+                            f"not the same work: ratio {fmt.num(packed[0].median)}× here, "
+                            f"{fmt.num(packed[1].median)}× in {tool}"
+                        )
                 rows.append({
                     "case": f"{codec}, {where['input']}, {direction}",
                     "howfast MB/s": tables.figure(sides[0], target, runs=False),
                     "tool MB/s": tables.figure(sides[1], target, runs=False),
                     "per-round ratio": claims.ratio_interval(ratio),
-                    "rounds": ratio.runs, "verdict": claims.crosscheck(ratio).outcome,
+                    "rounds": ratio.runs, "verdict": verdict,
                 })  # fmt: skip
     schema = {c: pl.String for c in ("case", "howfast MB/s", "tool MB/s", "per-round ratio")}
     schema |= {"rounds": pl.Int64, "verdict": pl.String}
@@ -684,19 +748,73 @@ def link_reason(key: str, error: BaseException | None) -> str:
     return f"the {chapter} chapter's stored set could not be read ({detail or type(error).__name__})"
 
 
-def _one_writer(matrix: pl.DataFrame) -> Estimate | None:
-    """One sync job writing sequentially through the page cache with an fsync after each
-    write, MB/s, from the storing-data chapter's engine matrix; None when it did not run."""
+def _one_writer_rows(matrix: pl.DataFrame) -> pl.DataFrame | None:
+    """The engine matrix's runs of one sync job writing sequentially through the page cache
+    with an fsync after each write; None when the matrix lacks the columns to tell."""
     need = {"engine", "pattern", "op", "fsync", "jobs", "direct", "metric", "value"}
     if not need <= set(matrix.columns):
         return None
-    rows = matrix.filter(
+    return matrix.filter(
         (pl.col("engine") == "sync") & (pl.col("pattern") == "sequential") & (pl.col("op") == "write")
         & pl.col("fsync") & (pl.col("jobs") == 1) & ~pl.col("direct") & (pl.col("metric") == "mb_per_s")
     )  # fmt: skip
-    if rows.height == 0:
+
+
+def _one_writer(matrix: pl.DataFrame) -> Estimate | None:
+    """One sync job writing sequentially through the page cache with an fsync after each
+    write, MB/s, from the storing-data chapter's engine matrix; None when it did not run."""
+    rows = _one_writer_rows(matrix)
+    if rows is None or rows.height == 0:
         return None
     return stats.estimate(stats.summarize(rows, ["engine"]), "mb_per_s", engine="sync")
+
+
+def one_writer_block(matrix: pl.DataFrame) -> int | None:
+    """The write size of that one writer's runs, as the engine matrix recorded it; None when
+    it did not run, the matrix has no ``block_size`` or its runs used more than one."""
+    rows = _one_writer_rows(matrix)
+    if rows is None or rows.height == 0 or "block_size" not in rows.columns:
+        return None
+    sizes = rows["block_size"].drop_nulls().unique().to_list()
+    return int(sizes[0]) if len(sizes) == 1 else None
+
+
+def link_block(planned: int) -> int:
+    """The write size of the one writer ``link_speeds`` reads, from the storing-data
+    chapter's stored set; `planned` (the storage plan's matrix block size) where that set
+    cannot be read or does not say."""
+    from .. import store
+
+    try:
+        found = one_writer_block(store.load("storage").table("matrix"))
+    except (store.MissingResults, store.Busy, KeyError, ValueError):
+        found = None
+    return planned if found is None else found
+
+
+def disk_link_words(block: int) -> str:
+    """What the disk link of ``pays_sentence`` is: 'one writer's durable sequential write to
+    this disk (256 KiB writes, an fsync after each)'."""
+    if block <= 0:
+        raise ValueError(f"block is a write size in bytes, got {block!r}")
+    return f"one writer's durable sequential write to this disk ({fmt.size(block)} writes, an fsync after each)"
+
+
+def not_run_sentence(plan: Plan) -> str:
+    """What a 'not run' cell of the ratio table means on this profile: the slowest levels on
+    fewer inputs where `plan` runs them so, otherwise only a codec that could not run."""
+    skipped = [i for i in plan.inputs if i not in plan.slow_inputs]
+    if plan.slow_levels and skipped:
+        levels = fmt.listed([label(c, lv) for c, lv in plan.slow_levels])
+        inputs = fmt.listed(list(plan.slow_inputs))
+        return (
+            f"This profile runs {levels} on the {inputs} {'input' if len(plan.slow_inputs) == 1 else 'inputs'} only "
+            "(one pass takes seconds): 'not run' in their other cells means that; anywhere else, that the codec "
+            "could not run here."
+        )
+    return (
+        "This profile runs every codec and level on every input: a 'not run' cell is a codec that could not run here."
+    )
 
 
 def loopback_note(tcp: Estimate | str | None) -> str:

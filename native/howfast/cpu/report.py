@@ -43,7 +43,7 @@ COST_NAMES = {
     "atomic_shared": "atomic increment, two threads, one shared counter",
     "atomic_separate": "atomic increment, two threads, a counter each (own cache lines)",
     "getppid": "system call (getppid via syscall())",
-    "clock_gettime": "clock_gettime (vDSO, no kernel entry)",
+    "clock_gettime": "clock_gettime (through the vDSO where the clocksource allows it)",
     "pipe_same_cpu": "process switch (pipe ping-pong, one CPU)",
     "pipe_any_cpu": "process wake-up (pipe ping-pong, any CPU)",
     "futex_same_cpu": "thread switch (futex, one CPU)",
@@ -85,7 +85,8 @@ _SEED_SIZE = {"KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40}  # the seed's 
 #: of 1 are on one plateau: the steps of a latency ladder (L1 → L2 → L3 → RAM) are 3× or
 #: more, the drift along one step a few tens of per cent.
 PLATEAU_SAME = 1.25
-#: Pages past which a working set is far beyond any TLB (a few thousand entries on current x86 cores).
+#: Pages past which a working set is far beyond a typical TLB (a few thousand entries is a
+#: typical size on current x86 cores; this machine's is not read or measured here).
 TLB_PAGES = 8192
 #: The seed's table names its first level "L1"; the kernel "L1d".
 _SEED_LEVEL = {"L1d": "L1"}
@@ -518,7 +519,13 @@ def memory_facts(facts: dict[str, Any]) -> dict[str, Any]:
 _THP = {
     "madvise": "transparent huge pages are 'madvise' here, and the pointer chase does not ask for them",
     "never": "transparent huge pages are off ('never') here",
-    "always": "transparent huge pages are 'always' here, so the kernel may back large buffers with 2 MiB pages",
+}
+#: Where the kernel may have backed the buffer with huge pages, or the mode was not recorded:
+#: how many pages a working set spans is not known, so no page count and no TLB reasoning.
+_THP_UNKNOWN = {
+    "always": "transparent huge pages are 'always' here, so the kernel may have backed the buffer with 2 MiB pages "
+    "in any mix with {page} ones",
+    None: "whether transparent huge pages backed the buffer was not recorded",
 }
 
 
@@ -526,7 +533,8 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     """What happens past the last cache level of the measured topology: whether latency
     still rises (``claims.compare`` of the largest working set against the first past the
     cache) and what this run can say about why (pages and TLB, from `memory`:
-    ``memory_facts``), no more."""
+    ``memory_facts``), no more: no page count, and so no TLB reasoning, where transparent
+    huge pages were 'always' or their mode was not recorded."""
     points = latency_points(latency)
     if not points:
         return "No working set was measured, so nothing is known past the caches."
@@ -551,19 +559,23 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
         )
     memory = memory or {}
     page = memory.get("page_size")
-    pages = (
-        f"with {fmt.size(page)} pages, {fmt.size(ws1)} spans {fmt.exact(ws1 // page)} of them"
-        + (f" ({_THP[memory['thp']]})" if memory.get("thp") in _THP else "")
-        if page
-        else "the page size of the machine that measured was not recorded"
-    )
-    many = bool(page) and ws1 // page >= TLB_PAGES
+    thp = memory.get("thp")
+    counted = bool(page) and thp in _THP  # the base-page count holds only where huge pages did not back the buffer
+    if counted:
+        pages = f"with {fmt.size(page)} pages, {fmt.size(ws1)} spans {fmt.exact(ws1 // page)} of them ({_THP[thp]})"
+    elif page:
+        unknown = _THP_UNKNOWN.get(thp, _THP_UNKNOWN[None]).format(page=fmt.size(page))
+        pages = f"{unknown}, so how many pages {fmt.size(ws1)} spans is not known"
+    else:
+        pages = "the page size of the machine that measured was not recorded"
+    many = counted and ws1 // page >= TLB_PAGES
     tlb = (
         f"A larger working set does not make RAM slower; it spans more pages: {pages}, far more translations than "
-        "a TLB holds (a few thousand entries on current x86 cores), so more loads also wait for a page-table "
+        "a typical x86 core's TLB holds (a few thousand entries is a typical size; this machine's was not read), so "
+        "more loads may also wait for a page-table "
         f"walk, on a virtual machine through the hypervisor's tables too; and the larger the working set, the "
         f"larger the tables the walk reads (8 bytes per page: {fmt.size(ws1 // page * 8) if page else ''} of "
-        f"last-level entries at {fmt.size(ws1)}), so the walks themselves miss the caches more often. "
+        f"last-level entries at {fmt.size(ws1)}), so the walks themselves may miss the caches more often. "
         "This run does not count TLB misses "
         "(perf's dTLB-load-misses counter would), so that is a likely cause, not a measurement."
         if many
@@ -654,7 +666,7 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     head = f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}"
     if c.direction == claims.HIGHER:
         return (
-            f"{head}: as long as {fmt.num(c.ratio)} loads from the {caches[0].name} ({near}; "
+            f"{head}: as long as {fmt.factor(c.ratio)} loads from the {caches[0].name} ({near}; "
             f"{claims.ratio_interval(c, median=False)} within the two intervals). The wall clock counts the time "
             "the CPU gave to other programs, and the far loads' long chunks catch more of it, so on a busy machine "
             "that ratio is an upper bound. Data structures that follow pointers (linked lists, trees of small "
@@ -921,7 +933,10 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
 
 
 def vdso_sentence(costs: pl.DataFrame) -> str:
-    """getppid (enters the kernel) against clock_gettime (the vDSO: no kernel entry)."""
+    """getppid (enters the kernel) against clock_gettime, which goes through the vDSO,
+    without entering the kernel, only where the clocksource allows it: this run does not
+    check which path it took, so a faster clock_gettime fits the vDSO and is not proof of
+    it, and one that is not faster does not say why."""
     sys, clock = cost(costs, "getppid"), cost(costs, "clock_gettime")
     if sys is None or clock is None:
         return "The system-call loops could not both run here."
@@ -931,9 +946,13 @@ def vdso_sentence(costs: pl.DataFrame) -> str:
         f"clock_gettime took {fmt.num(clock.median)} ns, "
         f"{claims.versus(c, 'it', **claims.TIME_WORDS, span=True)}"
     )
+    path = (
+        "clock_gettime goes through the vDSO, answered in user space without entering the kernel, where the "
+        "clocksource allows it (on some virtual machines it does not), and this run does not check which path it took"
+    )
     if c.direction == claims.LOWER:
-        return head + ", because the vDSO answers it in user space without entering the kernel."
-    return head + ": this run does not show the saving of the vDSO, which answers it without entering the kernel."
+        return head + f", as the vDSO would make it: {path}."
+    return head + f": this run does not show a saving; {path}, so it cannot say why."
 
 
 SWITCH_WORDS = (

@@ -6,7 +6,14 @@ Units: ``openssl speed -mr`` prints bytes per second (its ``+F`` line); ``-elaps
 it divide by wall-clock time as we do (by default it divides by its user CPU time, which
 on a shared machine leaves out the time the CPU spent on others). ``xxhsum -b`` prints
 hashes per second ("it/s") and a "MB/s" that is MiB/s (it/s × block size / 2^20); we read
-it/s and multiply by the block size.
+it/s and multiply by the block size. xxhsum times itself with ``clock()``, the CPU time of
+its own process (xxHash's ``xsum_bench.c``), not the wall clock: on a busy CPU the time it
+waited for others is left out of its figure and kept in ours.
+
+Our loop hashes with a new seed each call (``XXH64(p, n, s)``, ``XXH3_64bits_withSeed``,
+``XXH3_128bits_withSeed``), so each is put beside xxhsum's seeded variant (it too passes its
+loop counter as the seed): above 240 bytes a nonzero seed makes XXH3 derive a secret of its
+own on every call, work the unseeded variants (5, 11) do not do.
 """
 
 from __future__ import annotations
@@ -25,13 +32,19 @@ from ..scratch import Scratch
 VS_OPENSSL = "vs_openssl"
 VS_XXHSUM = "vs_xxhsum"
 
-#: Our algorithm ids → xxhsum's benchmark variant numbers (``xxhsum -b`` lists them).
-XXHSUM_VARIANTS = {"xxh64": 3, "xxh3_64": 5, "xxh3_128": 11, "xxh3_64_dispatch": 5, "xxh3_128_dispatch": 11}
+#: Our algorithm ids → xxhsum's benchmark variant numbers: xxhsum 0.8 numbers its hashes
+#: 2i + 1 (aligned) and 2i + 2 (unaligned) in the order XXH32, XXH64, XXH3_64b,
+#: XXH3_64b w/seed, XXH3_64b w/secret, XXH128, XXH128 w/seed, ... Ours pass a seed, so the
+#: seeded variants; only the dispatching XXH3 entry points, which pick their vector loop
+#: at run time as xxhsum's XXH3 does (the baseline ones stay on SSE2).
+XXHSUM_VARIANTS = {"xxh64": 3, "xxh3_64_dispatch": 7, "xxh3_128_dispatch": 13}
+#: The name xxhsum prints for each of those variants: a different name means another numbering.
+XXHSUM_NAMES = {3: "XXH64", 7: "XXH3_64b w/seed", 13: "XXH128 w/seed"}
 #: Our algorithm ids → the names ``openssl speed -evp`` takes.
 OPENSSL_NAMES = {"sha3-256": "sha3-256", "sha256": "sha256", "sha1": "sha1", "md5": "md5", "blake2b512": "blake2b512"}
 
 _F_LINE = re.compile(r"^\+F:\d+:(?P<name>[^:]+):(?P<rates>[\d.:]+)\s*$", re.MULTILINE)
-_XXH_LINE = re.compile(r"(?P<id>\d+)#(?P<name>\S+)\s*:\s*(?P<size>\d+)\s*->\s*(?P<its>\d+) it/s")
+_XXH_LINE = re.compile(r"(?P<id>\d+)#(?P<name>[^:\n]*?)\s*:\s*(?P<size>\d+)\s*->\s*(?P<its>\d+) it/s")
 
 
 def parse_openssl_speed(text: str) -> float:
@@ -44,10 +57,15 @@ def parse_openssl_speed(text: str) -> float:
 
 def parse_xxhsum(text: str, variant: int) -> tuple[int, float]:
     """(block size, hashes per second) of the last report of `variant` in ``xxhsum -b`` output
-    (it redraws its line with carriage returns; the last one is the best iteration)."""
+    (it redraws its line with carriage returns; the last one is the best iteration). A
+    variant of ``XXHSUM_NAMES`` printed under another name is refused: that xxhsum numbers
+    its variants differently, and the figure would be another hash's."""
     found = [m for m in _XXH_LINE.finditer(text.replace("\r", "\n")) if int(m.group("id")) == variant]
     if not found:
         raise ValueError(f"no result for variant {variant} in xxhsum output: {text.strip()[:300]!r}")
+    name, expected = found[-1].group("name").strip(), XXHSUM_NAMES.get(variant)
+    if expected is not None and name != expected:
+        raise ValueError(f"xxhsum variant {variant} is {name!r} here, not {expected!r}")
     return int(found[-1].group("size")), float(found[-1].group("its"))
 
 

@@ -442,10 +442,16 @@ OWN_CODE_WORDS = "not comparable: Python's own BLAKE2, not OpenSSL's"
 SAME_LIBRARY = ("sha3-256", "sha256", "sha1", "md5")
 
 
+#: What a hashlib call adds over the native loop, which reuses one digest context.
+PER_CALL = "the Python call with the new digest context hashlib sets up for each (the native loop reuses one)"
+
+
 def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> str:
     """What a Python call costs at `size`: how long a hash took from Python and natively
     (from the quickest hash to the slowest), and what Python added to the calls that reach
-    the same library (hashlib's OpenSSL), where the intervals show a difference."""
+    the same library (hashlib's OpenSSL), where the intervals show a difference. hashlib's
+    call (the constructor, then ``digest()``) sets up a new digest context every time, where
+    the native loop reuses one: what it adds is the Python call and that set-up together."""
     rows = [r for r in _python_rows(python, native, [size]) if r["python"] is not None and r["native"] is not None]
     if not rows:
         return f"No hash could be timed both from Python and natively at {fmt.size(size)} here."
@@ -475,11 +481,11 @@ def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> st
     if len(added) == 1:
         r = added[0]
         return text + (
-            f". Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share}): Python added "
+            f". Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share}): {PER_CALL} added "
             f"{r['adds']} per call, {fmt.ratio(times[0])} the native hash itself."
         )
     return text + (
-        f". Where the runs tell them apart ({share}), Python added from {fmt.num(min(extra))} ns to "
+        f". Where the runs tell them apart ({share}), {PER_CALL} added from {fmt.num(min(extra))} ns to "
         f"{fmt.num(max(extra))} ns per call, from {fmt.ratio(min(times))} to {fmt.ratio(max(times))} what the native "
         "hash itself took (each row's interval is in the table)."
     )
@@ -534,13 +540,19 @@ def sha_path_sentence(details: dict[str, Any]) -> str:
     )
 
 
+#: ISA-L's CRC32C and our one-stream crc32 loop, which the CRC sentences compare.
+CRC_PAIR = ["crc32c_isal", "crc32c_sse42"]
+
+
 def surprise_sentence(native: pl.DataFrame, size: int) -> str:
     """What this machine can and cannot say about the seeds' surprise: their figures are
     not like with like with ours (the seeds name neither library nor input size), so no
-    ratio; what this machine shows is how far the implementation alone moves a figure."""
+    ratio; what this machine shows is how far the implementation alone moves a figure (each
+    pair at its nearest steady size, ``steady_size``)."""
     summary = stats.summarize(native, ["algorithm", "size"])
+    crc_at = steady_size(summary, CRC_PAIR, size)
     crc = claims.compare(
-        _estimate(summary, "mib_per_s", "crc32c_isal", size), _estimate(summary, "mib_per_s", "crc32c_sse42", size)
+        _estimate(summary, "mib_per_s", "crc32c_isal", crc_at), _estimate(summary, "mib_per_s", "crc32c_sse42", crc_at)
     )
     steady = steady_size(summary, ["xxh3_64_dispatch", "xxh3_64"], size)
     xxh = claims.compare(
@@ -572,13 +584,13 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
 def fnv_note(native: pl.DataFrame, size: int) -> str:
     """Why our FNV-1a row is not the seeds' 'fnv': a byte-at-a-time FNV-1a is one chain of
     dependent multiplies, and the seeds' 'fnv' ran faster than their own xxhash, which such a
-    loop cannot do; said only when the figures show it."""
+    loop cannot do; said only when the figures show it (at the nearest steady size,
+    ``steady_size``)."""
     seeds = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}
     laptop_fnv, laptop_xxh = seeds["fnv1a_64"].get("laptop"), seeds["xxh64"].get("laptop")
     summary = stats.summarize(native, ["algorithm", "size"])
-    ours = claims.compare(
-        _estimate(summary, "mib_per_s", "fnv1a_64", size), _estimate(summary, "mib_per_s", "xxh64", size)
-    )
+    at = steady_size(summary, ["fnv1a_64", "xxh64"], size)
+    ours = claims.compare(_estimate(summary, "mib_per_s", "fnv1a_64", at), _estimate(summary, "mib_per_s", "xxh64", at))
     if laptop_fnv is None or laptop_xxh is None or not laptop_fnv > laptop_xxh or ours.direction != claims.LOWER:
         return 'The seeds do not say which variant of FNV their "fnv" was; we put it beside FNV-1a 64.'
     said = claims.versus(ours, "XXH64", **claims.RATE_WORDS, span=True)
@@ -743,7 +755,7 @@ def _seconds(median: float, lo: float, hi: float) -> str:
     return f"{shown[0]}{unit}" + ("" if shown[1] == shown[2] else f" ({shown[1]}–{shown[2]})")
 
 
-#: Two builds of one algorithm 'differ several times over' when their ratio interval lies beyond this factor.
+#: Two builds of one algorithm 'differ 2× or more' when their ratio interval lies beyond this factor.
 BUILDS_APART = 2.0
 
 
@@ -759,13 +771,13 @@ def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
     sizes = sorted(int(x) for x in summary["size"].unique().to_list() if int(x) >= LARGE_INPUT)
     seen = []
 
-    def held(pair: Any) -> claims.Comparison | None:
-        """The comparison at the steady size when the gap holds at two or more sizes, else None."""
+    def held(pair: Any) -> tuple[claims.Comparison, int] | None:
+        """The comparison at the steady size, and that size, when the gap holds at two or more sizes, else None."""
         far = [s for s in sizes if (c := pair(s)) is not None and _far(c)]
         if len(far) < 2:
             return None
         at = min(far, key=lambda s: (abs(math.log2(s / size)), -s))
-        return pair(at)
+        return pair(at), at
 
     def entry(s: int) -> claims.Comparison | None:
         if dipped(summary, "xxh3_64_dispatch", s) or dipped(summary, "xxh3_64", s):
@@ -774,9 +786,11 @@ def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
             _estimate(summary, "mib_per_s", "xxh3_64_dispatch", s), _estimate(summary, "mib_per_s", "xxh3_64", s)
         )
 
-    c = held(entry)
-    if c is not None:
-        seen.append(f"libxxhash's two XXH3 entry points, {claims.ratio_interval(c, way='larger')} apart")
+    found = held(entry)
+    if found is not None:
+        c, at = found
+        apart = claims.ratio_interval(c, way="larger")
+        seen.append(f"libxxhash's two XXH3 entry points, {apart} apart at {fmt.size(at)}")
     pairs = [] if py is None else py.select("algorithm", "module").unique(maintain_order=True).iter_rows()
     for algorithm, module in pairs:
         if module == "hashlib" or algorithm not in ALGORITHM_NAMES:
@@ -790,21 +804,24 @@ def builds_rule(native: pl.DataFrame, python: pl.DataFrame, size: int) -> str:
                 _estimate(rows, "mib_per_s", algorithm, s), _estimate(summary, "mib_per_s", algorithm, s)
             )
 
-        c = held(wheel)
-        if c is not None:
+        found = held(wheel)
+        if found is not None:
+            c, at = found
             name, library = ALGORITHM_NAMES[algorithm].rstrip(")").split(" (", 1)
             apart = claims.ratio_interval(c, way="larger")
-            seen.append(f"the {module} wheel's {name} against {library.split(',')[0]}'s, {apart} apart")
+            against = library.split(",")[0]
+            seen.append(f"the {module} wheel's {name} against {against}'s, {apart} apart at {fmt.size(at)}")
     if not seen:
         return (
-            "Builds and implementations of one algorithm can differ several times over (these runs did not show it "
-            "clearly at two or more input sizes): which instructions a library uses is part of its speed; ask it "
-            "(openssl version -a, a library's dispatch entry points) before you blame the CPU."
+            f"Builds and implementations of one algorithm can differ {fmt.factor(BUILDS_APART)}× or more (these runs "
+            "did not show it clearly at two or more input sizes): which instructions a library uses is part of its "
+            "speed; ask it (openssl version -a, a library's dispatch entry points) before you blame the CPU."
         )
     listed = fmt.listed(seen)
     return (
-        "The same algorithm can differ several times over between builds and implementations: here, at two or more "
-        f"input sizes, {listed} (each at the size nearest {fmt.size(size)} where it held). Which instructions a "
+        f"The same algorithm can differ {fmt.factor(BUILDS_APART)}× or more between builds and implementations: here, "
+        f"at two or more input sizes, {listed} (each at the size nearest {fmt.size(size)} where it held). Which "
+        "instructions a "
         "library uses is part of its speed; ask it (openssl version -a, a library's dispatch entry points) before "
         "you blame the CPU."
     )
@@ -822,14 +839,17 @@ def _far(c: claims.Comparison) -> bool:
 def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
     """'SHA3-256 (OpenSSL), at 493 MiB/s (492–493) here, was clearly the slowest hash
     measured on this machine.' when the intervals say so (every other hash clearly faster);
-    otherwise where it stood; a sentence of its own in every branch."""
+    otherwise where it stood; a sentence of its own in every branch. Every hash is read at
+    the nearest size where none dipped (``steady_size``), saying so where it is not `size`."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    mine = _estimate(summary, "mib_per_s", algorithm, size)
+    at = steady_size(summary, list(ALGORITHM_NAMES), size)
+    mine = _estimate(summary, "mib_per_s", algorithm, at)
     if mine is None:
         return f"{ALGORITHM_NAMES[algorithm]} could not run here."
-    others = [_estimate(summary, "mib_per_s", a, size) for a in ALGORITHM_NAMES if a != algorithm]
+    others = [_estimate(summary, "mib_per_s", a, at) for a in ALGORITHM_NAMES if a != algorithm]
     slower = [o for o in others if o is not None and claims.compare(mine, o).direction == claims.HIGHER]
-    head = f"{ALGORITHM_NAMES[algorithm]}, at {quoted(mine, runs=False)} here,"
+    why = dip_words(summary, list(ALGORITHM_NAMES), size, at)
+    head = f"{ALGORITHM_NAMES[algorithm]}, at {quoted(mine, runs=False)} here{f' ({why})' if why else ''},"
     if not slower and all(o is None or claims.compare(mine, o).direction == claims.LOWER for o in others):
         return f"{head} was clearly the slowest hash measured on this machine."
     if not slower:
@@ -860,9 +880,12 @@ def slowest_rule(native: pl.DataFrame, algorithm: str, size: int) -> str:
 def ranking_sentence(native: pl.DataFrame, size: int) -> str:
     """The fastest and the slowest hash at `size`, and how far apart they are (with the
     range that ratio can take within their intervals); 'by the medians', and which hash it
-    could not be told from, where the intervals leave first or last place open."""
+    could not be told from, where the intervals leave first or last place open. Every hash
+    is read at the nearest size where none dipped (``steady_size``), saying so where it is
+    not `size`."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    rates = summary.filter((pl.col("size") == size) & (pl.col("metric") == "mib_per_s")).sort("median", descending=True)
+    at = steady_size(summary, list(ALGORITHM_NAMES), size)
+    rates = summary.filter((pl.col("size") == at) & (pl.col("metric") == "mib_per_s")).sort("median", descending=True)
     if rates.height == 0:
         return f"No hash could be measured at {fmt.size(size)} here."
     rows = list(rates.iter_rows(named=True))
@@ -874,8 +897,10 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
     top_clear = claims.compare(e[0], e[1]).direction == claims.HIGHER
     bottom_clear = claims.compare(e[-1], e[-2]).direction == claims.LOWER
     by = " by the medians"
+    why = dip_words(summary, list(ALGORITHM_NAMES), size, at)
+    where = f"At {fmt.size(at)}{f' ({why})' if why else ''}"
     text = (
-        f"At {fmt.size(size)} the fastest{'' if top_clear else by} was {name[0]} at {fmt.num(e[0].median)} MiB/s "
+        f"{where} the fastest{'' if top_clear else by} was {name[0]} at {fmt.num(e[0].median)} MiB/s "
         f"and the slowest{'' if bottom_clear else by} {name[-1]} at {fmt.num(e[-1].median)} MiB/s: "
         f"{claims.ratio_interval(claims.compare(e[0], e[-1]), way='larger')} apart."
     )
@@ -913,27 +938,34 @@ def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
     )
 
 
-#: Two x86 cores a few years apart differ per core by well under this factor on the same code.
+#: Two x86 cores a few years apart usually differ per core by well under this factor on the
+#: same code (a rule of thumb, not measured here).
 SAME_CODE_GAP = 3.0
 
 
 def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
-    """Whether the laptop's SHA3-256 figure looks like a slow implementation: said only
-    when OpenSSL's SHA3-256 on this x86 CPU ran clearly more than ``SAME_CODE_GAP`` times
-    the laptop's figure (more than a CPU generation explains); otherwise no guess."""
+    """What this machine can say about the laptop's SHA3-256 figure: that it may be low (a
+    slower implementation or another input size), only when OpenSSL's SHA3-256 on this x86
+    CPU ran clearly more than ``SAME_CODE_GAP`` times the laptop's figure; in every branch,
+    what differs besides the machine (the CPUs, the unnamed library and input size), and
+    that this machine cannot say what made the phone's SHA3-256 faster. Read at the nearest
+    steady size (``steady_size``), saying so where it is not `size`."""
     laptop = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}.get("sha3-256", {}).get("laptop")
-    ours = _estimate(stats.summarize(native, ["algorithm", "size"]), "mib_per_s", "sha3-256", size)
+    summary = stats.summarize(native, ["algorithm", "size"])
+    at = steady_size(summary, ["sha3-256"], size)
+    ours = _estimate(summary, "mib_per_s", "sha3-256", at)
     unknown = (
-        "Whatever made the phone's SHA3-256 faster than the laptop's was in the software the seed ran, which it "
-        "does not name."
+        "Besides their CPUs, the phone's and the laptop's figures may differ by the library and the input size, "
+        "which the seed names for neither, so this machine cannot say what made the phone's SHA3-256 faster."
     )
     if laptop is None or ours is None or ours.lo is None or ours.lo < SAME_CODE_GAP * laptop:
         return unknown
+    why = dip_words(summary, ["sha3-256"], size, at)
     return (
-        f"More likely the laptop's figure is low: OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this "
-        f"x86 CPU, far above the laptop's {fmt.num(laptop)} MiB/s, and two x86 cores of "
-        "recent generations differ per core by far less on the same code, so the laptop most likely ran a slower "
-        "implementation, which the seed does not name."
+        f"The laptop's figure may be low: OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this x86 CPU "
+        f"({fmt.size(at)} inputs{f'; {why}' if why else ''}), far above the laptop's {fmt.num(laptop)} MiB/s, "
+        "more than two x86 cores of recent generations usually differ per core on the same code, so the laptop may "
+        "have run a slower implementation or smaller inputs. " + unknown
     )
 
 
@@ -959,44 +991,68 @@ def crc_path_sentence(details: dict[str, Any]) -> str:
 
 
 def crc_sentence(native: pl.DataFrame, size: int) -> str:
-    """ISA-L's CRC32C against our one-stream loop over the same crc32 instruction."""
+    """ISA-L's CRC32C against our one-stream loop over the same crc32 instruction, at the
+    nearest steady size (``steady_size``), saying so where it is not `size`."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    isal = _estimate(summary, "mib_per_s", "crc32c_isal", size)
-    one = _estimate(summary, "mib_per_s", "crc32c_sse42", size)
+    at = steady_size(summary, CRC_PAIR, size)
+    isal = _estimate(summary, "mib_per_s", "crc32c_isal", at)
+    one = _estimate(summary, "mib_per_s", "crc32c_sse42", at)
     if isal is None or one is None:
         missing = [name for name, v in (("ISA-L's CRC32C", isal), ("the crc32 instruction loop", one)) if v is None]
         words = " and ".join(missing)
         return f"{words[0].upper()}{words[1:]} could not run here, so the two CRC32C paths are not compared."
     c = claims.compare(isal, one)
     said = claims.versus(c, "our loop of one crc32 instruction after another", **claims.RATE_WORDS, span=True)
-    return f"At {fmt.size(size)}, ISA-L's CRC32C was {said}."
+    why = dip_words(summary, CRC_PAIR, size, at)
+    return f"At {fmt.size(at)}{f' ({why})' if why else ''}, ISA-L's CRC32C was {said}."
+
+
+#: The cross-check verdicts as the small-block sentence tallies them, in its order.
+_VERDICT_WORDS = {
+    "ours higher": "ours was faster",
+    "ours lower": "ours was slower",
+    "agrees": "ours agreed with openssl speed",
+    "inconclusive": "the rounds could not tell the two apart",
+}
 
 
 def openssl_small_block_sentence(table: pl.DataFrame) -> str:
-    """What the smallest block's verdict against ``openssl speed`` says: our loop reuses one
-    digest context where ``openssl speed`` (EVP_Digest) creates and frees one per call,
-    so a lead of ours there has a reason; a deficit has none this run can name."""
+    """The verdicts of every hash at the smallest block size against ``openssl speed``,
+    tallied: our loop reuses one digest context where ``openssl speed`` (EVP_Digest)
+    creates and frees one per call, which may be why ours was faster where it was; where
+    ours was slower, this run cannot say why."""
     nothing = "No block size ran both here, so the per-call cost of openssl speed is not seen."
     if "verdict" not in table.columns or table.height == 0:
         return nothing
     rows = table.filter(pl.col("verdict").is_not_null())
     if rows.height == 0:
         return nothing
-    smallest = rows.row(int(rows["block"].map_elements(_block_bytes, return_dtype=pl.Int64).arg_min()), named=True)
-    where = f"On {fmt.size_adjective(_block_bytes(smallest['block']))} blocks of {smallest['hash']},"
-    less_work = (
-        "it reuses one digest context, where openssl speed calls EVP_Digest, which creates and frees one per call"
-    )
-    if smallest["verdict"] == "ours higher":
-        return (
-            f"{where} ours was faster, as expected: openssl speed calls EVP_Digest, which creates and frees a "
-            "digest context for every call, where our loop reuses one."
+    rows = rows.with_columns(bytes=pl.col("block").map_elements(_block_bytes, return_dtype=pl.Int64))
+    smallest = int(rows["bytes"].min())  # type: ignore[arg-type]
+    at = list(rows.filter(pl.col("bytes") == smallest).iter_rows(named=True))
+    by = {v: [r["hash"] for r in at if (r["verdict"] if r["verdict"] in _VERDICT_WORDS else "inconclusive") == v]
+          for v in _VERDICT_WORDS}  # fmt: skip
+    if len(at) == 1:
+        tally = f"On {fmt.size_adjective(smallest)} blocks of {at[0]['hash']}, " + next(
+            words for v, words in _VERDICT_WORDS.items() if by[v]
         )
-    if smallest["verdict"] == "ours lower":
-        return f"{where} ours was slower although it does less work per call: {less_work}. This run cannot say why."
-    if smallest["verdict"] == "agrees":
-        return f"{where} ours agreed with openssl speed, although it does less work per call: {less_work}."
-    return f"{where} the rounds could not tell the two apart, although ours does less work per call: {less_work}."
+    else:
+        parts = [f"{words} for {fmt.exact(len(by[v]))} ({fmt.listed(by[v])})" for v, words in _VERDICT_WORDS.items()
+                 if by[v]]  # fmt: skip
+        hashes = fmt.count(len(at), "hash", "hashes")
+        tally = f"On {fmt.size_adjective(smallest)} blocks, of the {hashes}, " + "; ".join(parts)
+    less_work = (
+        "our loop reuses one digest context, where openssl speed calls EVP_Digest, which creates and frees one per call"
+    )
+    if by["ours higher"]:
+        text = f"{tally}. A possible reason where ours was faster: {less_work}."
+    else:
+        text = f"{tally}, although {less_work}."
+    if by["ours lower"]:
+        text += " This run cannot say why ours was slower" + (
+            "." if len(at) == 1 else f" for {fmt.listed(by['ours lower'])}."
+        )
+    return text
 
 
 def _block_bytes(text: str) -> int:
@@ -1129,8 +1185,7 @@ def large_input_sentence(
     elif claims.cache_level(largest, caches) is not None:
         text += f" The input still {claims.cache_words(largest, caches, virtual=virtual)}."
     else:
-        words = claims.cache_words(largest, caches, virtual=virtual)
-        text += f" The input {'is ' if words.startswith('larger') else ''}{words}, so memory may share in the drop."
+        text += f" The input {claims.cache_words(largest, caches, virtual=virtual)}, so memory may share in the drop."
     calls = [_estimate(summary, "ns_per_hash", a, largest) for a, _, _ in slowed]
     shortest = min((c.median for c in calls if c is not None), default=None)
     if shortest is not None and shortest >= slice_seconds * 1e9:
