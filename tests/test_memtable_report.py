@@ -128,7 +128,10 @@ def test_peak_sentence_says_whether_the_top_is_clear_and_why_o_dsync_cannot_be_i
     est, name, rivals = report.peak(sweep)
     assert (est.median, name, rivals) == (1.1, "blocking at 64 KiB", ["io_uring ×2 at 64 KiB"])
     text = report.peak_sentence(sweep, TARGET)
-    assert text.startswith("The highest median of the whole sweep was 1.1 MB/s (1–1.2, 3 runs), blocking at 64 KiB")
+    assert text.startswith(
+        "The sweep's highest median throughput was that of blocking at 64 KiB, 110 records per second "
+        "(100–120, 3 runs; 1.1 MB/s at the median)"
+    )
     assert "only by the medians: the intervals of 1 other case reach into its own (io_uring ×2 at 64 KiB)" in text
     clear = sweep.with_columns(
         pl.when(pl.col("mode") == DOUBLE).then(pl.col("value") / 10).otherwise(pl.col("value")).alias("value")
@@ -223,7 +226,10 @@ def test_variant_table_cells_runs_and_reasons() -> None:
 def test_log_share_is_the_median_of_the_per_round_ratios() -> None:
     est = report.log_share(variant_runs())  # 30/90, 33/100, 40/110
     assert est.runs == 3 and est.median == pytest.approx(1 / 3) and est.lo == pytest.approx(0.33)
-    assert report.log_share_words(variant_runs()) == "33 % of the speed (33–36 % round by round, 3 rounds)"
+    assert report.log_share_words(variant_runs()) == (
+        "33 % of the speed (the median of the per-round ratios of records/s with the log to without it, the "
+        "interval of that median 33–36 %, 3 rounds)"
+    )
     without = variant_runs().filter(pl.col("variant") != LOG)
     assert report.log_share(without) is None
     assert report.log_share_words(without).startswith("a share that could not be measured here")
@@ -268,7 +274,7 @@ def test_fio_table_each_side_with_its_interval_the_ratio_verdict_and_rounds() ->
     ]  # fmt: skip
     blocking, deep, synced = table.iter_rows(named=True)
     assert blocking["ours MB/s"] == "80 (70–92); unstable: ±14 %" and blocking["fio MB/s"] == "100"
-    assert blocking["ours / fio"] == "0.8× (0.7–0.92×)" and blocking["verdict"] == "ours lower"
+    assert blocking["ours / fio"] == "0.8× (0.7–0.92×)" and blocking["verdict"] == "leans lower"  # 3 rounds: 75 %
     assert blocking["rounds"] == 3 and blocking["first fill %"] == "2 (1–3)" and blocking["note"] is None
     assert (
         deep["flush"] == "io_uring ×8" and deep["ours / fio"] == "1× (0.5–1.5×)" and deep["verdict"] == "inconclusive"
@@ -538,8 +544,12 @@ def test_cells_of_identical_runs_show_no_spread_and_no_mark() -> None:
 
 
 def test_queue_share_words_every_branch() -> None:
-    assert report.queue_share_words(695.0, 1180.0).startswith("The full queue accounts for 59 % of the wait; the rest")
-    assert report.queue_share_words(1000.0, 1050.0) == "The full queue accounts for the whole wait (0.95×)."
+    assert report.queue_share_words(695.0, 1180.0).startswith(
+        "A full queue accounts for 59 % of the wait; the rest may"
+    )
+    assert report.queue_share_words(1000.0, 1050.0) == (
+        "A full queue accounts for the whole wait (0.95×), as if the producers kept it full."
+    )
     assert report.queue_share_words(2000.0, 1000.0).startswith("That is 2× the wait measured: the queue was not")
     assert report.queue_share_words(None, 1000.0).startswith("Without both figures")
 
@@ -548,21 +558,25 @@ def test_seed_small_words_set_the_two_flush_rates_side_by_side_without_a_ratio()
     cap = 64 * KiB
     sweep = runs([(sweep_case(cap, BLOCKING, 1), "records_per_s", [100, 110, 120]),
                   (sweep_case(cap, BLOCKING, 1), "flushes_per_s", [4000, 5000, 5000])])  # fmt: skip
-    assert report.seed_small_words(sweep) == (
+    assert report.seed_small_words(sweep, 2, 4) == (
         "At 64 KiB, where a flush's round trip sets the pace, the seed's blocking writer flushed 196 times per "
         "second on its disk (its printed figure: about 5.11 ms a flush), this machine's 5,000 flushes per second "
         "(4,000–5,000, 3 runs): about 200 µs a flush. Two figures, not a ratio: the language (Go there, C++ here) "
-        "and the disk differ as well as the machine."
+        "and the disk differ as well as the machine, and the seed's sweep ran 8 producer goroutines with "
+        "GOMAXPROCS=8 and its writer goroutine locked to one OS thread (LockOSThread), ours 2 producer threads on "
+        "4 logical CPUs."
     )
+    with pytest.raises(ValueError, match="cpus"):
+        report.seed_setup_words(2, 0)
     no_blocking = sweep.filter(pl.col("metric") == "records_per_s")
-    assert report.seed_small_words(no_blocking).endswith(
+    assert report.seed_small_words(no_blocking, 2, 2).endswith(
         "(its printed figure: about 5.11 ms a flush); this machine's blocking writer did not run at 64 KiB."
     )
-    assert report.seed_small_words(sweep.clear()) == (
+    assert report.seed_small_words(sweep.clear(), 2, 2) == (
         "This machine's sweep could not run, so it is not set beside the seed's."
     )
     odd = sweep.with_columns(pl.lit(48 * KiB).alias("capacity"))
-    assert report.seed_small_words(odd) == (
+    assert report.seed_small_words(odd, 2, 2) == (
         "The seed did not measure 48 KiB, so the smallest memtables are not set side by side."
     )
 
@@ -583,16 +597,25 @@ def test_bandwidth_words_and_peak_bullet_every_branch() -> None:
     sweep, fio = small_sweep(), fio_runs()
     both = report.bandwidth_words(sweep, fio, TARGET)
     assert both == (
-        "With several writes in flight, the memtable sweep's highest median on the same disk was 1.1 MB/s "
-        "(1–1.2, 3 runs), and fio's fastest case in the fio table above 200 MB/s (3 runs, all alike)."
+        "The memtable sweep's highest median on the same disk was 1.1 MB/s (1–1.2, 3 runs), blocking at 64 KiB, "
+        "and fio's fastest case in the fio table above 200 MB/s (3 runs, all alike), io_uring ×8 at 256 KiB."
     )
     no_fio = fio.filter(pl.col("tool") == "howfast")
     assert report.bandwidth_words(sweep, no_fio).endswith(", and fio could not run here.")
     no_sweep = sweep.filter(pl.col("metric") == "records_per_s")
-    assert report.bandwidth_words(no_sweep, fio).startswith("With several writes in flight, the memtable sweep could")
+    assert report.bandwidth_words(no_sweep, fio).startswith("The memtable sweep could not run here, and fio's")
     assert report.bandwidth_words(no_sweep, no_fio).startswith("Neither the memtable sweep nor fio could run here")
     bullet = report.peak_bullet(sweep, fio, TARGET)
-    assert bullet.startswith("Without O_DSYNC, the highest median of the sweep, blocking at 64 KiB, wrote 1.1 MB/s")
+    # io_uring ×2's interval (50–150) overlaps the blocking writer's: no 'do not wait for it'
+    assert bullet.startswith(
+        "On this disk, not waiting for the flush did not clearly pay: at 64 KiB without O_DSYNC, io_uring ×2 ran "
+        "not clearly faster or slower than the blocking writer"
+    )
+    assert "do not wait" not in bullet
+    assert (
+        "The highest median of the sweep without O_DSYNC, blocking at 64 KiB, made 110 records per second "
+        "(100–120, 3 runs; 1.1 MB/s at the median)" in bullet
+    )
     assert "reached 1× to 1× of what fio managed" in bullet
     assert report.peak_bullet(sweep, no_fio).endswith("; fio could not run beside it here.")
     assert report.peak_bullet(no_sweep, fio).startswith("The sweep could not run here")
@@ -646,3 +669,297 @@ def test_first_fill_sentence_points_at_the_table_that_gives_the_share() -> None:
     assert report.first_fill_sentence(gone) == (
         "The memtable could not run here (no O_DIRECT), so there is no first fill to time."
     )
+
+
+# ---- the reviewer's findings: every branch of the words the data now decides ----------------
+
+MiB = 1024 * KiB
+
+
+def test_dsync_effect_reads_a_gain_by_the_mode_that_ran_with_o_dsync() -> None:
+    from howfast import claims
+
+    up = claims.Comparison("higher", 1.15, 1.1, 1.2)
+    assert "O_DSYNC only adds a wait to each flush" in report.dsync_effect(up, mode=BLOCKING)
+    assert "O_DSYNC only adds a wait to each flush" in report.dsync_effect(up, mode=DOUBLE)  # ×2 never batches
+    deep = report.dsync_effect(up, mode=DEEP)
+    assert deep == (
+        "1.15× faster than without it, and with O_DSYNC its flushes may also share a submission "
+        "(@sec-memtable-small), so a faster run can come from that batching as well as from the disk's drift; "
+        "the sweep cannot tell which"
+    )
+    assert "batching as well as the disk's drift may explain it" in report.dsync_effect(up, short=True, mode=DEEP)
+    assert "only adds" not in deep
+    down = claims.Comparison("lower", 0.75, 0.7, 0.8)
+    assert report.dsync_effect(down, mode=DEEP) == "1.3× slower than without it"
+    with pytest.raises(ValueError, match="mode"):
+        report.dsync_effect(up, mode="fast")
+
+
+def test_dsync_words_read_the_mode_of_the_fastest_run_with_o_dsync() -> None:
+    cap = 64 * KiB
+    metrics = runs(
+        [
+            (sweep_case(cap, BLOCKING, 1), "records_per_s", [100, 101, 102]),
+            (sweep_case(cap, DEEP, 8), "records_per_s", [110, 111, 112]),
+            (sweep_case(cap, BLOCKING, 1, True), "records_per_s", [90, 91, 92]),
+            (sweep_case(cap, DEEP, 8, True), "records_per_s", [130, 131, 132]),
+        ]
+    )
+    assert "share a submission" in report.dsync_words(metrics, cap)  # the deep mode, faster with O_DSYNC
+    assert report.dsync_words(metrics, cap, BLOCKING) == "1.11× slower than without it"
+    summary = report.dsync_summary(metrics)
+    assert "at both the smallest and the largest size" not in summary  # faster at 64 KiB: not a cost
+    assert "the fastest mode 1.2× faster than without it (with O_DSYNC its flushes may also share" in summary
+
+
+def test_peak_sentence_with_o_dsync_at_the_top_by_mode() -> None:
+    cap = 64 * KiB
+    deep = runs([(sweep_case(cap, DEEP, 8, True), "mb_per_s", [5, 5.1, 5.2]),
+                 (sweep_case(cap, DEEP, 8), "mb_per_s", [1, 1.1, 1.2])])  # fmt: skip
+    text = report.peak_sentence(deep)
+    assert "the deep mode's flushes may also share a submission" in text and "not that O_DSYNC helped" not in text
+    blocking = deep.with_columns(pl.lit(BLOCKING).alias("mode"), pl.lit(1).alias("buffers"))
+    assert "O_DSYNC only adds a wait to each flush" in report.peak_sentence(blocking)
+    # no records/s stored for the top case: its MB/s alone
+    assert "that of io_uring ×8 at 64 KiB with O_DSYNC, 5.1 MB/s at the median" in text
+
+
+def test_rollovers_per_run_follow_the_benchmarks_file_sizes() -> None:
+    gib = 1024 * MiB
+    assert report.rollovers_per_run(gib, 1, 4 * gib, gib) == 3  # the full profile's blocking run at 1 GiB
+    assert report.rollovers_per_run(gib, 2, 4 * gib, gib) == 1  # a file holds one flush per buffer
+    assert report.rollovers_per_run(64 * KiB, 1, 128 * MiB, gib) == 0
+    assert report.rollovers_per_run(256 * MiB, 1, gib, gib) == 0  # exactly one file's worth
+    with pytest.raises(ValueError, match="buffers"):
+        report.rollovers_per_run(gib, 0, gib, gib)
+
+
+def test_segment_sentence_from_the_stored_runs_every_branch() -> None:
+    gib = 1024 * MiB
+
+    def sized(cases: list[tuple[int, str, int, int]], **extra) -> pl.DataFrame:
+        return runs([({"capacity": c, "mode": m, "buffers": b, "records": n, "record_size": 16 * KiB, **extra},
+                      "records_per_s", [1.0]) for c, m, b, n in cases])  # fmt: skip
+
+    fits = sized([(64 * KiB, BLOCKING, 1, 8192), (256 * MiB, BLOCKING, 1, 65536)])
+    assert report.segment_sentence(gib, {"the sweep": fits}) == (
+        "Every run above used 1 GiB files, each large enough for all that its run wrote, so a run never left its "
+        "first one."
+    )
+    full = sized([(64 * KiB, BLOCKING, 1, 8192), (gib, BLOCKING, 1, 262144), (gib, DOUBLE, 2, 262144)])
+    text = report.segment_sentence(gib, {"the sweep": full})
+    assert text.startswith("Every run above used 1 GiB files. Most runs wrote no more than one file holds")
+    assert "but 2 cases wrote more and rolled over to new files" in text
+    assert "blocking runs at 1 GiB in the sweep (3 rollovers per run)" in text
+    assert "io_uring ×2 runs at 1 GiB in the sweep (1 rollover per run)" in text
+    # rows stored with another segment size (the fio table's default rows) are left out
+    other = sized([(gib, BLOCKING, 1, 262144)], segment_bytes=64 * MiB)
+    assert "a run never left its first one" in report.segment_sentence(gib, {"the sweep": fits, "the fio table": other})
+    assert "not known" in report.segment_sentence(gib, {"the sweep": fits.drop("records")})
+    # fio's own runs write one file: only ours count
+    theirs = sized([(gib, BLOCKING, 1, 262144)], tool="fio", segment_bytes=gib)
+    both = report.segment_sentence(gib, {"the sweep": fits, "the fio table": theirs})
+    assert "a run never left its first one" in both
+    ours = theirs.with_columns(pl.lit("howfast").alias("tool"))
+    assert "blocking runs at 1 GiB in the fio table (3 rollovers per run)" in report.segment_sentence(
+        gib, {"the fio table": ours}
+    )
+
+
+def test_deep_capacity_and_where_the_sweep_has_no_deep_case() -> None:
+    gib = 1024 * MiB
+    metrics = runs(
+        [
+            (sweep_case(256 * MiB, BLOCKING, 1), "records_per_s", [1, 2, 3]),
+            (sweep_case(256 * MiB, DEEP, 8), "records_per_s", [1, 2, 3]),
+            (sweep_case(gib, BLOCKING, 1), "records_per_s", [1, 2, 3]),
+            (sweep_case(gib, DOUBLE, 2), "records_per_s", [1, 2, 3]),
+        ]
+    )
+    assert report.deep_capacity(metrics) == 256 * MiB
+    assert report.deep_capacity(metrics.filter(pl.col("mode") != DEEP)) is None
+    assert report.no_deep_words(metrics, 2 * gib) == (
+        "At 1 GiB the sweep has no deep case (n/a in its column): the buffers may take 2 GiB at most "
+        "(max_buffer_bytes), room for no more than two of that size, so io_uring ×2 is the deepest mode there."
+    )
+    assert report.no_deep_words(metrics, 64 * gib) == "At 1 GiB the sweep ran no deep case."
+    assert report.no_deep_words(metrics.filter(pl.col("capacity") != gib), 2 * gib) == ""
+    # a deep case that could not run has its reason in the table: no sentence for it
+    refused = pl.concat(
+        [metrics.with_columns(pl.col("note").cast(pl.String)), runs([], [(sweep_case(gib, DEEP, 2), "no memory")])],
+        how="diagonal_relaxed",
+    )
+    assert report.no_deep_words(refused, 2 * gib) == ""
+
+
+def test_peak_bullet_says_do_not_wait_only_where_io_uring_was_clearly_faster() -> None:
+    cap = 64 * KiB
+
+    def sweep(uring: list[float]) -> pl.DataFrame:
+        return runs([(sweep_case(cap, BLOCKING, 1), "records_per_s", [100, 101, 102]),
+                     (sweep_case(cap, BLOCKING, 1), "mb_per_s", [1.0, 1.01, 1.02]),
+                     (sweep_case(cap, DEEP, 8), "records_per_s", uring),
+                     (sweep_case(cap, DEEP, 8), "mb_per_s", [u / 100 for u in uring])])  # fmt: skip
+
+    faster = report.peak_bullet(sweep([200, 201, 202]), fio_runs())
+    assert faster.startswith(
+        "The flush is a round trip; do not wait for it: at 64 KiB without O_DSYNC, io_uring ×8 ran 2× faster than "
+        "the blocking writer."
+    )
+    slower = report.peak_bullet(sweep([50, 51, 52]), fio_runs())
+    assert slower.startswith("On this disk, waiting for the flush did not cost: at 64 KiB without O_DSYNC, io_uring")
+    alone = sweep([200, 201, 202]).filter(pl.col("mode") == DEEP)
+    assert report.peak_bullet(alone, fio_runs()).startswith(
+        "At 64 KiB the sweep did not run both io_uring and the blocking writer, so not waiting for the flush is not "
+        "compared here."
+    )
+
+
+def test_split_sentence_from_the_pace_and_fio() -> None:
+    def numbers(wait: Estimate | None, work: Estimate | None) -> dict:
+        return {"small": 64 * KiB, "small_t_buffer_wait_share_est": wait, "small_record_work_share_est": work}
+
+    high, low = Estimate(0.6, 0.55, 0.65, 3, 0.75), Estimate(0.2, 0.15, 0.25, 3, 0.75)
+    waits = report.split_sentence(fio_runs(), numbers(high, low))
+    assert waits == (
+        "The experiments above show the split: at 64 KiB the writer spent 60 % (55–65 %) of its run waiting for the "
+        "disk, more than the 20 % (15–25 %) it worked on records, and the io_uring flushes reached 1× to 1× of "
+        "fio's MB/s with the same block size and depth."
+    )
+    assert ", less than the 60 % (55–65 %) it worked on records" in report.split_sentence(
+        fio_runs(), numbers(low, high)
+    )
+    assert "intervals that overlap" in report.split_sentence(fio_runs(), numbers(high, high))
+    none = report.split_sentence(fio_runs().filter(pl.col("tool") == "howfast"), numbers(None, None))
+    assert none == (
+        "The experiments above show the split: the breakdown of the writer's time could not run here, and fio could "
+        "not run beside the flushes."
+    )
+
+
+def test_rocksdb_cache_and_tail_words_every_branch() -> None:
+    gib = 1024 * MiB
+    small = report.rocksdb_cache_words(gib, 16 * gib, "none")
+    assert small == (
+        "a database this small can stay in the page cache (6.2 % of memory), where a read pays only for finding the "
+        "key; whether reads hit the cache is not measured."
+    )
+    assert "finding the key and decompressing its block (snappy)" in report.rocksdb_cache_words(gib, 16 * gib, "snappy")
+    assert "decompress" not in report.rocksdb_cache_words(gib, 16 * gib, "n/a")
+    assert report.rocksdb_cache_words(8 * gib, 16 * gib, "none").startswith(
+        "a database this large (50 % of memory) may not stay in the page cache"
+    )
+    with pytest.raises(ValueError, match="memory_bytes"):
+        report.rocksdb_cache_words(gib, 0, "none")
+
+    def tails(rr: list[float], rw: list[float]) -> pl.DataFrame:
+        return runs([({"test": "readrandom"}, "latency_p99", rr), ({"test": "readwhilewriting"}, "latency_p99", rw)])
+
+    longer = report.rocksdb_tail_words(tails([10, 11, 12], [30, 31, 32]))
+    assert longer.startswith("Reads alongside a writer had a longer tail: their p99 was 2.8× longer than readrandom's.")
+    assert "which may be why" in longer
+    assert report.rocksdb_tail_words(tails([100, 101, 102], [100, 101, 102])).startswith(
+        "Reads alongside a writer did not have a clearly longer tail here: their p99 was about as long as"
+    )
+    assert "shorter" in report.rocksdb_tail_words(tails([30, 31, 32], [10, 11, 12]))
+    assert report.rocksdb_tail_words(tails([10], [10]).filter(pl.col("test") == "readrandom")) == (
+        "The two read tests did not both run here, so their tails are not compared."
+    )
+
+
+def test_wait_against_copy_divides_only_at_the_same_capacity() -> None:
+    variants = runs([({"group": "durability", "variant": NO_LOG}, "p50", [100, 100, 100])])
+
+    def copies(capacity: int) -> pl.DataFrame:
+        return runs([({"capacity": capacity, "dsync": False, "counters": True}, "t_copy", [1900, 2000, 2100])])
+
+    assert report.wait_against_copy(variants, copies(MiB), MiB) == (
+        "Even without the log, a record waited 100 µs at the median, 50× the 2 µs the writer spends framing and "
+        "copying one at the same capacity without O_DSYNC (measured in the breakdown below, in the deep io_uring "
+        "mode)."
+    )
+    assert report.wait_against_copy(variants, copies(64 * KiB), MiB) == (
+        "Even without the log, a record waited 100 µs at the median at 1 MiB with double buffering; the breakdown "
+        "below measured the writer's time framing and copying one only at other sizes: 2 µs at 64 KiB in the deep "
+        "io_uring mode, a different size and mode, so the two are not divided."
+    )
+    assert report.wait_against_copy(variants, copies(MiB).clear(), MiB).endswith(
+        "; the writer's time copying a record could not be measured here."
+    )
+    assert report.wait_against_copy(variants.clear(), copies(MiB), MiB) == (
+        "Without the log, a record's wait could not be measured here."
+    )
+
+
+def test_fio_bytes_words_from_the_stored_runs() -> None:
+    def sized(caps_records: dict[int, int], **extra) -> pl.DataFrame:
+        return runs([({"capacity": c, "records": n, "record_size": 16 * KiB, **extra}, "mb_per_s", [1.0])
+                     for c, n in caps_records.items()])  # fmt: skip
+
+    fio = sized({64 * KiB: 32768, 1024 * MiB: 262144}, tool="howfast", segment_bytes=1024 * MiB)
+    sweep = sized({64 * KiB: 8192, 1024 * MiB: 262144})
+    assert report.fio_bytes_words(fio, sweep).startswith(
+        "The memtable's runs here wrote 512 MiB at 64 KiB and 4 GiB at 1 GiB, more than the sweep's 128 MiB at "
+        "64 KiB; as much as the sweep's 4 GiB at 1 GiB, and they ran at another moment, next to fio"
+    )
+    assert "at capacities the sweep did not run" in report.fio_bytes_words(fio, sized({256 * KiB: 8}))
+    assert report.fio_bytes_words(fio.filter(pl.col("tool") == "fio"), sweep).startswith(
+        "The memtable did not run beside fio here"
+    )
+
+
+def test_fio_steadiness_calls_the_disk_unsteady_only_past_the_wide_spread() -> None:
+    def fio(values: list[float]) -> pl.DataFrame:
+        case = {"tool": "fio", "capacity": 256 * KiB, "dsync": True, "mode": DEEP, "buffers": 8}
+        return runs([(case, "mb_per_s", values)])
+
+    wide = report.fio_steadiness(fio([100, 150, 200]))
+    assert wide.startswith(
+        "The disk itself is not steady: the same fio job (256 KiB writes with O_DSYNC, as io_uring ×8, 8 writes in "
+        "flight at most) ran between 100 and 200 MB/s"
+    )
+    steady = report.fio_steadiness(fio([100, 105, 110]))
+    assert steady.startswith("The disk was fairly steady here: the fio job that moved most between repetitions")
+    assert "not steady" not in steady
+    assert report.fio_steadiness(fio([100])) == "Each fio job ran once, so how steady the disk is went unmeasured."
+
+
+def test_fio_table_verdicts_are_findings_with_six_rounds() -> None:
+    six = pl.concat([fio_runs().with_columns(pl.col("repetition") + 3 * i) for i in range(2)])
+    blocking = report.fio_table(six, TARGET).row(0, named=True)
+    assert blocking["verdict"] == "ours lower" and blocking["rounds"] == 6
+
+
+def test_plateau_sentence_by_profile_and_the_sizes_clearly_below() -> None:
+    def sweep(points: list[list[float]]) -> pl.DataFrame:
+        return runs([(sweep_case(64 * KiB * 4**i, BLOCKING, 1), "mb_per_s", p) for i, p in enumerate(points)])
+
+    rising = sweep([[10, 11, 12], [100, 101, 102], [500, 510, 520]])
+    assert report.plateau_sentence(rising, "quick").endswith("1 MiB; the full profile goes further.")
+    assert report.plateau_sentence(rising, "full").endswith("measured, 1 MiB.")
+    flat = report.plateau_sentence(sweep([[100, 101, 102], [50, 51, 52], [98, 102, 106]]))
+    assert flat == (
+        "Without O_DSYNC, no capacity's fastest mode was clearly faster than at the smallest, 64 KiB: none had an "
+        "interval wholly above its own (at 256 KiB it was clearly slower)."
+    )
+    assert report.plateau_sentence(sweep([[100, 101, 102], [95, 100, 104]])).endswith("wholly above its own.")
+
+
+def test_depth_comparison_when_one_buffer_is_the_fastest() -> None:
+    rates = (("depth_1", [30, 31, 32]), ("depth_2", [20, 21, 22]), ("depth_8", [10, 11, 12]))
+    depth = runs([({"group": "depth", "variant": v}, "records_per_s", vs) for v, vs in rates])
+    assert report.depth_comparison(depth, "the blocking flush") == (
+        "no buffer count beat the blocking flush; the next, io_uring ×2, was 1.5× slower than the blocking flush"
+    )
+    only = depth.filter(pl.col("variant") == "depth_1")
+    assert report.depth_comparison(only, "the blocking flush") == (
+        "no other buffer count ran, so none is compared with the blocking flush"
+    )
+
+
+def test_sweep_curves_time_per_record_is_the_rate_turned_round() -> None:
+    curves = report.sweep_curves(small_sweep())
+    ns = curves.filter((pl.col("series") == "blocking") & (pl.col("metric") == "ns_per_op")).row(0, named=True)
+    assert ns["median"] == pytest.approx(1e9 / 110) and ns["lo"] == pytest.approx(1e9 / 120)
+    assert ns["hi"] == pytest.approx(1e9 / 100) and ns["repetitions"] == 3

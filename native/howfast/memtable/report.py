@@ -154,7 +154,9 @@ def sweep_table(metrics: pl.DataFrame, dsync: bool, target: float | None = None)
     interval of the median and, where that interval stayed wider than ±`target`, the
     unstable mark; the deep mode's buffer count; the run count of the row's figures; and the
     seed's Go figure (one printed number, no spread), beside ours and never divided by it:
-    the language, the disk and the clock differ besides the machine. Time per record and
+    the language, the disk, the clock and the producers (the seed's 8 goroutines with
+    GOMAXPROCS=8 and its writer locked to an OS thread, ours plan.producers threads on this
+    machine's CPUs: seed_setup_words) differ besides the machine. Time per record and
     flushes per second are these rates turned round, so the table leaves them to the chart
     and the prose."""
     rows = metrics.filter(pl.col("dsync") == dsync)
@@ -195,8 +197,18 @@ SEED_SERIES = "seed 002 (Go)"
 def sweep_curves(metrics: pl.DataFrame) -> pl.DataFrame:
     """Long data for the seed's chart: MB/s and ns per record against capacity (KiB),
     ours per flush mode (the median, the interval of the median ``lo``–``hi`` and the run
-    count ``repetitions``) beside the seed's Go run (one printed figure: lo = hi = median)."""
-    s = _summary(metrics, ["capacity", "dsync", "mode"]).filter(pl.col("metric").is_in(["mb_per_s", "ns_per_op"]))
+    count ``repetitions``) beside the seed's Go run (one printed figure: lo = hi = median).
+    Our ns per record is the records/s estimate turned round (1e9 / records/s, its interval
+    with it, as time_per_op), so it never disagrees with the tables' records/s."""
+    s = _summary(metrics, ["capacity", "dsync", "mode"])
+    rates = s.filter(pl.col("metric") == "records_per_s").filter(pl.col("lo") > 0)
+    times = rates.with_columns(
+        pl.lit("ns_per_op").alias("metric"),
+        (1e9 / pl.col("median")).alias("median"),
+        (1e9 / pl.col("hi")).alias("lo"),
+        (1e9 / pl.col("lo")).alias("hi"),
+    )
+    s = pl.concat([s.filter(pl.col("metric") == "mb_per_s"), times.select(s.columns)])
     ours = s.select(
         "capacity",
         "dsync",
@@ -364,7 +376,8 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
     """Ours beside fio (same bytes, O_DIRECT, block size = capacity, same depth), per case:
     each side's MB/s (the median with the interval of the median, the unstable mark where
     it stayed wider than ±`target`), ours / fio as the median of the per-round ratios with
-    the interval of that median and its verdict (claims.crosscheck), the rounds, and the
+    the interval of that median and its verdict (claims.crosscheck; a leaning, LEANING_VERDICTS,
+    where the rounds give that interval less than 95 % confidence), the rounds, and the
     share of our run spent filling the first buffer, before any write (%, with its
     interval). The flush's name gives the writes in flight (blocking: one); a *note* says
     why where a side could not run."""
@@ -396,7 +409,7 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
                 "ours MB/s": _cell(ours, target),
                 "fio MB/s": _cell(theirs, target),
                 "ours / fio": _ratio_cell(ratio),
-                "verdict": claims.crosscheck(ratio).outcome if ratio is not None else fmt.NA,
+                "verdict": _verdict_cell(ratio, r.height),
                 "rounds": r.height if r.height else None,
                 "first fill %": _cell(fill.scaled(100) if fill is not None else None, None),
                 "note": "; ".join(f"{w['tool']}: {w['note']}" for w in why.iter_rows(named=True)) or None,
@@ -407,6 +420,18 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
               "first fill %": pl.String, "note": pl.String}  # fmt: skip
     table = pl.DataFrame(out, schema=schema)
     return table if table["note"].drop_nulls().len() else table.drop("note")
+
+
+def _verdict_cell(ratio: Estimate | None, rounds: int) -> str:
+    """A cross-check table's verdict: claims.crosscheck of the ratio's interval, a leaning
+    (LEANING_VERDICTS) where `rounds` give that interval less than 95 % confidence; n/a
+    without a ratio."""
+    if ratio is None:
+        return fmt.NA
+    verdict = claims.crosscheck(ratio).outcome
+    if stats.interval_ranks(rounds)[1] < stats.CONFIDENCE:
+        return LEANING_VERDICTS.get(verdict, verdict)
+    return verdict
 
 
 def fio_ratio_range(metrics: pl.DataFrame) -> str:
@@ -685,23 +710,52 @@ def sweep_figure(metrics: pl.DataFrame, capacity: int, dsync: bool, mode: str, t
     return figure_words(est, target, "records per second")
 
 
-def dsync_effect(c: claims.Comparison, *, short: bool = False) -> str:
+def dsync_effect(c: claims.Comparison, *, short: bool = False, mode: str = BLOCKING) -> str:
     """What O_DSYNC did to a rate, to follow 'with O_DSYNC it ran ', for every outcome of
-    claims.compare(with, without): slower, faster (which O_DSYNC cannot cause: it only adds
-    a wait to each flush), about as fast, unclear, or not measured."""
+    claims.compare(with, without): slower, faster, about as fast, unclear, or not measured.
+    Faster reads by `mode`, the flush mode of the run with O_DSYNC: for the blocking flush
+    and double buffering O_DSYNC only adds a wait to each flush, so a gain is the disk's
+    drift; the deep mode also submits its flushes differently with O_DSYNC (a sealed flush
+    may wait on the ring for others, native/src/memtable/flush_uring.cpp; with two buffers
+    it never does), so there a gain may come from that batching as well as from drift."""
     if not isinstance(c, claims.Comparison):
         raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     if c.direction == claims.MISSING:
         return "not compared with the run without it: one of the two could not run here"
     said = claims.versus(c, "without it", **claims.RATE_WORDS)
     if c.direction == claims.HIGHER:
-        said += (
-            " (the disk's drift between runs, larger than what O_DSYNC costs there)"
-            if short
-            else ", although O_DSYNC only adds a wait to each flush: at this size that wait was smaller than "
-            "how far this disk's speed moved between runs"
-        )
+        if mode == DEEP:
+            said += (
+                " (with O_DSYNC its flushes may also share a submission, so batching as well as the disk's drift "
+                "may explain it)"
+                if short
+                else ", and with O_DSYNC its flushes may also share a submission (@sec-memtable-small), so a faster "
+                "run can come from that batching as well as from the disk's drift; the sweep cannot tell which"
+            )
+        else:
+            said += (
+                " (the disk's drift between runs, larger than what O_DSYNC costs there)"
+                if short
+                else ", although O_DSYNC only adds a wait to each flush: at this size that wait was smaller than "
+                "how far this disk's speed moved between runs"
+            )
     return said
+
+
+def dsync_words(metrics: pl.DataFrame, capacity: int, mode: str | None = None, *, short: bool = False) -> str:
+    """dsync_effect of dsync_comparison at one capacity: of `mode`, or of the fastest mode of
+    each setting when `mode` is None (a gain then read by the mode of the fastest run with
+    O_DSYNC)."""
+    c = dsync_comparison(metrics, capacity, mode)
+    if mode is None:
+        rows = metrics.filter(
+            (pl.col("capacity") == capacity) & pl.col("dsync") & (pl.col("metric") == "records_per_s")
+        )
+        top = rows.group_by("mode").agg(pl.col("value").median()).sort("value", descending=True)
+        mode = str(top["mode"][0]) if top.height and top["mode"][0] in MODES else BLOCKING
+    return dsync_effect(c, short=short, mode=mode)
 
 
 def dsync_comparison(metrics: pl.DataFrame, capacity: int, mode: str | None = None) -> claims.Comparison:
@@ -725,7 +779,6 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
         return "O_DSYNC could not be measured here."
     caps = sorted(rows["capacity"].unique().to_list())
     small, large = caps[0], caps[-1]
-    blocking = dsync_comparison(metrics, small, BLOCKING)
     small_best, large_best = dsync_comparison(metrics, small), dsync_comparison(metrics, large)
     slower = [c.direction == claims.LOWER for c in (small_best, large_best)]
     if all(slower):
@@ -733,7 +786,7 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
         lead = (
             "O_DSYNC cost the fastest mode most where flushes are small"
             if more_at_small
-            else "O_DSYNC cost the fastest mode at every size measured"
+            else "O_DSYNC cost the fastest mode at both the smallest and the largest size"
         )
     elif slower[0]:
         lead = "O_DSYNC cost the fastest mode where flushes are small, not clearly at the largest size"
@@ -742,22 +795,28 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
     else:
         lead = "On this disk O_DSYNC did not clearly slow the fastest mode"
     return (
-        f"{lead}: at {fmt.size(small)} the blocking writer ran {dsync_effect(blocking, short=True)} and the "
-        f"fastest mode {dsync_effect(small_best, short=True)}; at {fmt.size(large)} the fastest mode ran "
-        f"{dsync_effect(large_best, short=True)}."
+        f"{lead}: at {fmt.size(small)} the blocking writer ran {dsync_words(metrics, small, BLOCKING, short=True)} "
+        f"and the fastest mode {dsync_words(metrics, small, short=True)}; at {fmt.size(large)} the fastest mode ran "
+        f"{dsync_words(metrics, large, short=True)}."
     )
 
 
 def blocking_gain(metrics: pl.DataFrame, obj: str) -> str:
     """The blocking writer at the largest capacity without O_DSYNC against the smallest
-    (`obj`), in words from claims.compare."""
+    (`obj`, e.g. 'with the small one'), in words from claims.compare; where either could
+    not run, words that do not repeat `obj`."""
     rows = metrics.filter((pl.col("metric") == "records_per_s") & ~pl.col("dsync") & (pl.col("mode") == BLOCKING))
     if rows.height == 0:
-        return claims.versus(claims.compare(None, None), obj, **claims.RATE_WORDS)
+        return "not compared, as the blocking writer could not run here"
     caps = sorted(rows["capacity"].unique().to_list())
+    if len(caps) < 2:
+        return "not compared, as the blocking writer ran at one size"
     large = _estimate(rows, "records_per_s", capacity=caps[-1])
     small = _estimate(rows, "records_per_s", capacity=caps[0])
-    return claims.versus(claims.compare(large, small), obj, **claims.RATE_WORDS)
+    c = claims.compare(large, small)
+    if c.direction == claims.MISSING:
+        return "not compared, as one of the two sizes could not run here"
+    return claims.versus(c, obj, **claims.RATE_WORDS)
 
 
 def dsync_device_words(facts: dict) -> str:
@@ -768,7 +827,7 @@ def dsync_device_words(facts: dict) -> str:
     return (
         "Every segment write here lands in new space (appended, or in preallocated blocks not yet written), "
         "so it changes the file's metadata, and with O_DSYNC the kernel ends each write as an fdatasync "
-        "would: it commits that metadata and makes the device put the data where it survives a power cut. "
+        "would: it commits that metadata and asks the device to put the data where it survives a power cut. "
         f"This disk reports its write cache as {machine.write_cache_words(facts)}."
     )
 
@@ -783,13 +842,23 @@ def pin_comparison(metrics: pl.DataFrame, flush: str, obj: str) -> str:
 
 def depth_comparison(metrics: pl.DataFrame, obj: str) -> str:
     """The fastest buffer count with O_DSYNC (by the median) against one buffer (the
-    blocking flush, `obj`), in words from claims.compare."""
+    blocking flush, `obj`), in words from claims.compare; where one buffer has the highest
+    median, the next against it ('no buffer count beat …; the next, …, was …')."""
     rows = metrics.filter((pl.col("group") == "depth") & (pl.col("metric") == "records_per_s"))
     if rows.height == 0:
         return claims.versus(claims.compare(None, None), obj, **claims.RATE_WORDS)
-    top = rows.group_by("variant").agg(pl.col("value").median()).sort("value", descending=True).row(0, named=True)
-    best = _estimate(rows, "records_per_s", variant=top["variant"])
+    ranked = rows.group_by("variant").agg(pl.col("value").median()).sort("value", descending=True)
+    top = ranked.row(0, named=True)
     one = _estimate(rows, "records_per_s", variant="depth_1")
+    if top["variant"] == "depth_1":
+        if ranked.height < 2:
+            return f"no other buffer count ran, so none is compared with {obj}"
+        second = ranked.row(1, named=True)["variant"]
+        c = claims.compare(_estimate(rows, "records_per_s", variant=second), one)
+        return f"no buffer count beat {obj}; the next, {variant_name(second)}, was " + claims.versus(
+            c, obj, **claims.RATE_WORDS
+        )
+    best = _estimate(rows, "records_per_s", variant=top["variant"])
     return claims.versus(claims.compare(best, one), obj, **claims.RATE_WORDS)
 
 
@@ -911,7 +980,10 @@ def handoff_comparison(metrics: pl.DataFrame, obj: str) -> str:
         small = int(rows["capacity"].min())
         handoff = _estimate(rows, "t_handoff", capacity=small)
         copy = _estimate(rows, "t_copy", capacity=small)
-    return claims.versus(claims.compare(handoff, copy), obj, more="more", less="less", same="about as much as")
+    c = claims.compare(handoff, copy)
+    if c.direction == claims.MISSING:
+        return f"a time not measured here, so it is not compared with {obj}"
+    return claims.versus(c, obj, more="more", less="less", same="about as much as")
 
 
 def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
@@ -1001,7 +1073,9 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
 
 
 def fio_steadiness(metrics: pl.DataFrame) -> str:
-    """How far the same fio job moved between repetitions: the noise floor of the comparison."""
+    """How far the same fio job moved between repetitions (the job with the widest spread,
+    named by its size, mode and depth): the noise floor of the comparison; unsteady only
+    where that spread (max/min) exceeds stats.WIDE_SPREAD."""
     rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
     if rows.height == 0:
         why = charts.reasons(metrics.filter(pl.col("tool") == "fio"))
@@ -1010,18 +1084,32 @@ def fio_steadiness(metrics: pl.DataFrame) -> str:
     if spread.height == 0:
         return "Each fio job ran once, so how steady the disk is went unmeasured."
     worst = spread.sort("spread").row(-1, named=True)
+    depth = int(worst["buffers"])
+    job = (
+        f"{fmt.size(worst['capacity'])} writes{' with O_DSYNC' if worst['dsync'] else ''}, as "
+        f"{mode_name(worst['mode'], depth)}, {fmt.count(depth, 'write')} in flight at most"
+    )
+    moved = (
+        f"ran between {fmt.num(worst['min'])} and {fmt.num(worst['max'])} MB/s from one repetition to the next, "
+        f"{fmt.ratio(worst['spread'])} apart"
+    )
+    if worst["spread"] > stats.WIDE_SPREAD:
+        return (
+            f"The disk itself is not steady: the same fio job ({job}) {moved}, more than the "
+            f"{fmt.ratio(stats.WIDE_SPREAD)} this book calls a wide spread, so one pair of runs says little on its own."
+        )
     return (
-        f"The disk itself is not steady: the same fio job ({fmt.size(worst['capacity'])} writes"
-        f"{' with O_DSYNC' if worst['dsync'] else ''}) ran between {fmt.num(worst['min'])} and "
-        f"{fmt.num(worst['max'])} MB/s from one repetition to the next, {fmt.ratio(worst['spread'])} apart, "
-        "so one pair of runs says little on its own."
+        f"The disk was fairly steady here: the fio job that moved most between repetitions ({job}) {moved}, "
+        f"within the {fmt.ratio(stats.WIDE_SPREAD)} this book calls a wide spread; still, a pair of runs can "
+        "differ by that much."
     )
 
 
-def plateau_sentence(metrics: pl.DataFrame) -> str:
+def plateau_sentence(metrics: pl.DataFrame, profile: str = "") -> str:
     """Where the fastest mode's MB/s without O_DSYNC stops growing with the capacity, read
-    by claims.curve from each capacity's interval: still rising, levels off, flat, or
-    collapses."""
+    by claims.curve from each capacity's interval: still rising (pointing to the full
+    profile unless `profile` is 'full'), levels off, none clearly above the smallest (and
+    which sizes were clearly below it), or collapses."""
     rows = metrics.filter((pl.col("metric") == "mb_per_s") & ~pl.col("dsync"))
     if rows.height == 0:
         return "The sweep could not run here."
@@ -1039,9 +1127,10 @@ def plateau_sentence(metrics: pl.DataFrame) -> str:
             points.append((cap, est))
     shape = claims.curve(points)
     if shape.kind == "rising":
+        further = "" if profile.split("+")[0] == "full" else "; the full profile goes further"
         return (
             f"Without O_DSYNC, the fastest mode's throughput was still rising at the largest capacity measured, "
-            f"{fmt.size(points[-1][0])}; the full profile goes further."
+            f"{fmt.size(points[-1][0])}{further}."
         )
     if shape.kind == "knee":
         gain = round(claims.FLAT_GAIN * 100)
@@ -1051,9 +1140,13 @@ def plateau_sentence(metrics: pl.DataFrame) -> str:
             "margin), so past that point a larger memtable buys little."
         )
     if shape.kind == "flat":
+        first = points[0][1]
+        slower = [fmt.size(x) for x, e in points[1:] if claims.compare(e, first).direction == claims.LOWER]
         return (
             "Without O_DSYNC, no capacity's fastest mode was clearly faster than at the smallest, "
-            f"{fmt.size(points[0][0])}: the runs of every size overlap with its runs."
+            f"{fmt.size(points[0][0])}: none had an interval wholly above its own"
+            + (f" (at {fmt.listed(slower)} it was clearly slower)" if slower else "")
+            + "."
         )
     if shape.kind == "collapse":
         return (
@@ -1091,11 +1184,46 @@ def seed_converge_words() -> str:
     )
 
 
-def seed_small_words(metrics: pl.DataFrame) -> str:
+#: Producer goroutines in the seed's sweep (its benchmark source; plan.py notes it too).
+SEED_PRODUCERS = 8
+
+
+def seed_setup() -> dict[str, object]:
+    """How the seed's sweep ran, from its stored lines (data/reference/memtable.csv):
+    GOMAXPROCS, whether its writer goroutine was locked to an OS thread (``pinned``), and
+    its producer goroutines."""
+    raw = reference.load("memtable").filter(pl.col("table") == "raw_stats")
+    procs = raw["gomaxprocs"].drop_nulls() if "gomaxprocs" in raw.columns else pl.Series([], dtype=pl.Int64)
+    pinned = raw["pinned"].drop_nulls() if "pinned" in raw.columns else pl.Series([], dtype=pl.Boolean)
+    return {
+        "gomaxprocs": int(procs.max()) if procs.len() else None,
+        "locked": bool(pinned.cast(pl.String).str.to_lowercase().eq("true").all()) if pinned.len() else None,
+        "producers": SEED_PRODUCERS,
+    }
+
+
+def seed_setup_words(producers: int, cpus: int) -> str:
+    """What differs in how the two sweeps ran, besides the machine: the seed's producer
+    goroutines, GOMAXPROCS and its writer locked to an OS thread, against our `producers`
+    threads on `cpus` logical CPUs."""
+    for name, value in (("producers", producers), ("cpus", cpus)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    seed = seed_setup()
+    procs = f" with GOMAXPROCS={seed['gomaxprocs']}" if seed["gomaxprocs"] else ""
+    locked = " and its writer goroutine locked to one OS thread (LockOSThread)" if seed["locked"] else ""
+    return (
+        f"the seed's sweep ran {seed['producers']} producer goroutines{procs}{locked}, ours "
+        f"{fmt.count(producers, 'producer thread')} on {fmt.count(cpus, 'logical CPU')}"
+    )
+
+
+def seed_small_words(metrics: pl.DataFrame, producers: int, cpus: int) -> str:
     """At the smallest capacity without O_DSYNC, the blocking writer's flushes per second
     on the seed's disk (its printed figure) and on this one (the median with its interval),
     each with the time per flush it means, and no ratio of the two: the language, the disk
-    and the clock differ besides the machine."""
+    and the producers (seed_setup_words, with our `producers` threads on `cpus` CPUs) differ
+    besides the machine."""
     rows = metrics.filter(pl.col("metric") == "records_per_s")
     if rows.height == 0:
         return "This machine's sweep could not run, so it is not set beside the seed's."
@@ -1116,7 +1244,7 @@ def seed_small_words(metrics: pl.DataFrame) -> str:
     return (
         head + f", this machine's {figure_words(ours, None, 'flushes per second')}: about "
         f"{fmt.duration_us(per_flush.median)} a flush. Two figures, not a ratio: the language (Go there, C++ "
-        "here) and the disk differ as well as the machine."
+        f"here) and the disk differ as well as the machine, and {seed_setup_words(producers, cpus)}."
     )
 
 
@@ -1145,16 +1273,29 @@ def best_mode_sentence(metrics: pl.DataFrame, capacity: int, dsync: bool, target
     return text + f", ahead of {second_name} only by the medians: their intervals overlap."
 
 
+def _peak_summary(metrics: pl.DataFrame) -> pl.DataFrame | None:
+    """The sweep's cases by median MB/s, highest first; None without any."""
+    rows = metrics.filter(pl.col("metric") == "mb_per_s")
+    if rows.height == 0:
+        return None
+    by = ["capacity", "dsync", "mode", "buffers"]
+    return _summary(rows, by).filter(pl.col("metric") == "mb_per_s").sort("median", descending=True)
+
+
+def _peak_row(metrics: pl.DataFrame) -> dict | None:
+    """The sweep's case with the highest median MB/s (its summary row); None without any."""
+    summary = _peak_summary(metrics)
+    return None if summary is None else summary.row(0, named=True)
+
+
 def peak(metrics: pl.DataFrame) -> tuple[Estimate | None, str, list[str]]:
     """The sweep's case with the highest median MB/s: its figure, its name ('io_uring ×8
     at 4 MiB', ' with O_DSYNC' where so), and the names of the other cases whose intervals
     reach into its own (not clearly slower); where the top has O_DSYNC, a rival without it
     says so ('io_uring ×8 at 4 MiB without O_DSYNC'), lest it read as the top's own name."""
-    rows = metrics.filter(pl.col("metric") == "mb_per_s")
-    if rows.height == 0:
+    summary = _peak_summary(metrics)
+    if summary is None:
         return None, fmt.NA, []
-    by = ["capacity", "dsync", "mode", "buffers"]
-    summary = _summary(rows, by).filter(pl.col("metric") == "mb_per_s").sort("median", descending=True)
 
     def name(row: dict, plain: str = "") -> str:
         return f"{mode_name(row['mode'], row['buffers'])} at {fmt.size(row['capacity'])}" + (
@@ -1168,13 +1309,14 @@ def peak(metrics: pl.DataFrame) -> tuple[Estimate | None, str, list[str]]:
 
 
 def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
-    """The sweep's highest median MB/s with its interval, and whether it is the top by its
-    interval or only by the medians (other cases' intervals reaching it); where the top
-    case has O_DSYNC, why that is the disk's drift, not O_DSYNC's doing."""
+    """The sweep's case with the highest median MB/s, in records/s with its interval (MB/s
+    in the brackets: peak_rate_words), and whether it is the top by its interval or only by
+    the medians (other cases' MB/s intervals reaching it); where the top case has O_DSYNC,
+    what may explain it, by its mode (as dsync_effect)."""
     est, name, rivals = peak(metrics)
     if est is None:
         return "The sweep could not run here, so it has no fastest case."
-    text = f"The highest median of the whole sweep was {figure_words(est, target, 'MB/s')}, {name}"
+    text = f"The sweep's highest median throughput was that of {name}, {peak_rate_words(metrics, target)}"
     if not rivals:
         text += ", clearly above every other case."
     else:
@@ -1183,44 +1325,109 @@ def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
             f", but only by the medians: the intervals of {fmt.count(len(rivals), 'other case')} reach into its "
             f"own ({shown}), so they are not clearly slower."
         )
-    if "O_DSYNC" in name:
-        text += (
-            " O_DSYNC only adds a wait to each flush, so a case with it at the top says how far this disk's speed "
-            "moved between runs, not that O_DSYNC helped."
-        )
+    top = _peak_row(metrics)
+    if top is not None and top["dsync"]:
+        if top["mode"] == DEEP:
+            text += (
+                " With O_DSYNC the deep mode's flushes may also share a submission (@sec-memtable-small), so a case "
+                "with it at the top can come from that batching as well as from how far this disk's speed moved "
+                "between runs; the sweep cannot tell which."
+            )
+        else:
+            text += (
+                " O_DSYNC only adds a wait to each flush, so a case with it at the top says how far this disk's "
+                "speed moved between runs, not that O_DSYNC helped."
+            )
     return text
+
+
+def _fio_peak_name(metrics: pl.DataFrame) -> str:
+    """fio's fastest case by the median, by its name: 'io_uring ×8 at 4 MiB with O_DSYNC'."""
+    rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
+    by = ["capacity", "dsync", "mode", "buffers", *(["segment_bytes"] if "segment_bytes" in rows.columns else [])]
+    top = rows.group_by(by).agg(pl.col("value").median()).sort("value").row(-1, named=True)
+    segments = "segment_bytes" in rows.columns and rows["segment_bytes"].n_unique() > 1
+    return (
+        f"{mode_name(top['mode'], top['buffers'])} at {fmt.size(top['capacity'])}"
+        + (" with O_DSYNC" if top["dsync"] else "")
+        + (f" in {fmt.size(top['segment_bytes'])} segments" if segments else "")
+    )
+
+
+def peak_rate_words(metrics: pl.DataFrame, target: float | None = None) -> str:
+    """The sweep's case with the highest median MB/s in the tables' unit: its records/s with
+    the interval and runs, and its MB/s at the median inside the brackets ('18,600 records
+    per second (17,000–19,500, 3 runs; 305 MB/s at the median)'); n/a without it."""
+    top = _peak_row(metrics)
+    if top is None:
+        return fmt.NA
+    where = {k: top[k] for k in ("capacity", "dsync", "mode", "buffers")}
+    rate = _estimate(metrics, "records_per_s", **where)
+    if rate is None:
+        return f"{fmt.num(top['median'])} MB/s at the median"
+    return figure_words(rate, target, "records per second")[:-1] + f"; {fmt.num(top['median'])} MB/s at the median)"
 
 
 def bandwidth_words(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float | None = None) -> str:
     """The RocksDB section's comparison with this page's own writes on the same disk: the
-    sweep's highest median MB/s and fio's fastest case, each with its interval; a reason
-    for each that could not run."""
-    ours, _, _ = peak(sweep)
+    sweep's case with the highest median MB/s and fio's fastest case, each named (its mode
+    gives its writes in flight) and with its interval; a reason for each that could not run."""
+    ours, name, _ = peak(sweep)
     theirs = fio_peak(fio_runs)
     if ours is None and theirs is None:
-        return (
-            "Neither the memtable sweep nor fio could run here, so nothing with several writes in flight is set "
-            "beside it."
-        )
+        return "Neither the memtable sweep nor fio could run here, so neither is set beside it."
     parts = [
-        f"the memtable sweep's highest median on the same disk was {figure_words(ours, target, 'MB/s')}"
+        f"the memtable sweep's highest median on the same disk was {figure_words(ours, target, 'MB/s')}, {name}"
         if ours is not None
         else "the memtable sweep could not run here",
-        f"fio's fastest case in the fio table above {figure_words(theirs, target, 'MB/s')}"
+        f"fio's fastest case in the fio table above {figure_words(theirs, target, 'MB/s')}, {_fio_peak_name(fio_runs)}"
         if theirs is not None
         else "fio could not run here",
     ]
-    return "With several writes in flight, " + ", and ".join(parts) + "."
+    text = ", and ".join(parts) + "."
+    return text[0].upper() + text[1:]
+
+
+def _flush_wait_words(sweep: pl.DataFrame, capacity: int) -> tuple[str, claims.Comparison]:
+    """The fastest io_uring mode at `capacity` without O_DSYNC against the blocking writer
+    there (claims.compare of records/s), with the io_uring mode's name."""
+    rows = sweep.filter((pl.col("capacity") == capacity) & ~pl.col("dsync") & (pl.col("metric") == "records_per_s"))
+    uring = rows.filter(pl.col("mode") != BLOCKING)
+    if uring.height == 0:
+        return "io_uring", claims.compare(None, _estimate(rows, "records_per_s", mode=BLOCKING))
+    top = uring.group_by("mode", "buffers").agg(pl.col("value").median()).sort("value", descending=True).row(0)
+    best = _estimate(uring, "records_per_s", mode=top[0], buffers=top[1])
+    return mode_name(top[0], top[1]), claims.compare(best, _estimate(rows, "records_per_s", mode=BLOCKING))
 
 
 def peak_bullet(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float | None = None) -> str:
-    """The closing section's point on the flush: the highest median without O_DSYNC with
-    its interval, and the io_uring flushes against fio (the medians of the per-round
-    ratios); a reason where the sweep or fio could not run."""
-    est, name, _ = peak(sweep.filter(~pl.col("dsync")) if "dsync" in sweep.columns else sweep)
+    """The closing section's point on the flush: at the capacity of the sweep's highest
+    median without O_DSYNC, the fastest io_uring mode against the blocking writer
+    (claims.versus; 'do not wait for it' only where io_uring was clearly faster); that
+    case's records/s with its interval (MB/s in the brackets); and the io_uring flushes
+    against fio (the medians of the per-round ratios); a reason where the sweep or fio
+    could not run."""
+    plain = sweep.filter(~pl.col("dsync")) if "dsync" in sweep.columns else sweep
+    est, name, _ = peak(plain)
     if est is None:
         return "The sweep could not run here, so this machine gives no figure for the fastest flush."
-    text = f"Without O_DSYNC, the highest median of the sweep, {name}, wrote {figure_words(est, target, 'MB/s')}"
+    capacity = int(_peak_row(plain)["capacity"])
+    size = fmt.size(capacity)
+    uring, c = _flush_wait_words(plain, capacity)
+    if c.direction == claims.MISSING:
+        lead = (
+            f"At {size} the sweep did not run both io_uring and the blocking writer, so not waiting for the "
+            "flush is not compared here."
+        )
+    else:
+        said = f"at {size} without O_DSYNC, {uring} ran {claims.versus(c, 'the blocking writer', **claims.RATE_WORDS)}"
+        if c.direction == claims.HIGHER:
+            lead = f"The flush is a round trip; do not wait for it: {said}."
+        elif c.direction == claims.LOWER:
+            lead = f"On this disk, waiting for the flush did not cost: {said}."
+        else:
+            lead = f"On this disk, not waiting for the flush did not clearly pay: {said}."
+    text = f"{lead} The highest median of the sweep without O_DSYNC, {name}, made {peak_rate_words(plain, target)}"
     spread = fio_ratio_range(fio_runs)
     if spread == fmt.NA:
         return text + "; fio could not run beside it here."
@@ -1229,6 +1436,31 @@ def peak_bullet(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float | Non
         "block size and depth (medians of the per-round ratios; the fio table above gives each one's interval "
         "and verdict)."
     )
+
+
+def split_sentence(fio_runs: pl.DataFrame, numbers: dict[str, object]) -> str:
+    """The RocksDB section's summary of this page's memtable: at the smallest breakdown
+    capacity whether waiting for the disk or working on records took more of the writer's
+    run (pace_sentence's comparison), and the io_uring flushes' MB/s against fio's
+    (fio_ratio_range); a reason for each that could not run."""
+    work, wait = numbers.get("small_record_work_share_est"), numbers.get("small_t_buffer_wait_share_est")
+    small = numbers.get("small")
+    if work is None or wait is None or not small:
+        pace = "the breakdown of the writer's time could not run here"
+    else:
+        c = claims.compare(wait, work)
+        at = f"at {fmt.size(int(small))} the writer spent {_share_span(wait)} of its run waiting for the disk"
+        pace = at + {
+            claims.HIGHER: f", more than the {_share_span(work)} it worked on records",
+            claims.LOWER: f", less than the {_share_span(work)} it worked on records",
+        }.get(c.direction, f" and {_share_span(work)} working on records, intervals that overlap")
+    spread = fio_ratio_range(fio_runs)
+    flush = (
+        f"the io_uring flushes reached {spread} of fio's MB/s with the same block size and depth"
+        if spread != fmt.NA
+        else "fio could not run beside the flushes"
+    )
+    return f"The experiments above show the split: {pace}, and {flush}."
 
 
 def log_share(metrics: pl.DataFrame) -> Estimate | None:
@@ -1241,29 +1473,35 @@ def log_share(metrics: pl.DataFrame) -> Estimate | None:
 
 
 def log_share_words(metrics: pl.DataFrame) -> str:
-    """'33 % of the speed (29–41 % over 3 rounds)': log_share in words; a reason when
-    either side could not run."""
+    """'33 % of the speed (the median of the per-round ratios …, the interval of that median
+    29–41 %, 3 rounds)': log_share in words, which is not the quotient of the two rates'
+    medians; a reason when either side could not run."""
     est = log_share(metrics)
     if est is None:
         return "a share that could not be measured here (the log or the run without it did not run)"
     span = f"{fmt.num(100 * est.lo, 2)}–{fmt.num(100 * est.hi, 2)} %"
-    return f"{fmt.num(100 * est.median, 2)} % of the speed ({span} round by round, {fmt.count(est.runs, 'round')})"
+    return (
+        f"{fmt.num(100 * est.median, 2)} % of the speed (the median of the per-round ratios of records/s with the "
+        f"log to without it, the interval of that median {span}, {fmt.count(est.runs, 'round')})"
+    )
 
 
 def queue_share_words(wait_us: float | None, measured_us: float | None) -> str:
-    """How much of the measured median wait Little's law's queue wait accounts for: all of
-    it (within 10 %), part of it (the rest lies elsewhere on a record's path), or more than
-    was measured (the queue was not always full); a reason where either is missing."""
+    """How much of the measured median wait Little's law's wait for a full queue accounts
+    for: all of it (within 10 %), part of it (the rest may lie elsewhere on a record's
+    path), or more than was measured (the queue was not always full); a reason where either
+    is missing."""
     share = fmt.quotient(wait_us, measured_us)
     if share is None:
         return "Without both figures, the queue's share of the wait is not worked out here."
     if share < 0.9:
         return (
-            f"The full queue accounts for {fmt.share(share, 2)} of the wait; the rest lies elsewhere on a "
-            "record's path (the hand-over, the batch it is copied with, its acknowledgement)."
+            f"A full queue accounts for {fmt.share(share, 2)} of the wait; the rest may lie elsewhere on a "
+            "record's path (the hand-over, the batch it is copied with, its acknowledgement), which this run "
+            "does not time."
         )
     if share <= 1.1:
-        return f"The full queue accounts for the whole wait ({fmt.ratio(share)})."
+        return f"A full queue accounts for the whole wait ({fmt.ratio(share)}), as if the producers kept it full."
     return (
         f"That is {fmt.ratio(share)} the wait measured: the queue was not always full, so records waited behind "
         "fewer than its depth."
@@ -1426,6 +1664,103 @@ def breakdown_table(metrics: pl.DataFrame, part: str = "time", target: float | N
                                      **dict.fromkeys(columns, pl.String), "runs": pl.String})  # fmt: skip
 
 
+def rollovers_per_run(capacity: int, buffers: int, run_bytes: int, segment_bytes: int) -> int:
+    """Segment rollovers in one benchmark run, as native/src/memtable/memtable_bench.cpp
+    sizes its files: a file is no larger than the run writes, and holds
+    max(1, segment_bytes // capacity, buffers) flushes."""
+    for name, value in (("capacity", capacity), ("buffers", buffers), ("run_bytes", run_bytes),
+                        ("segment_bytes", segment_bytes)):  # fmt: skip
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    flushes = -(-run_bytes // capacity)
+    if segment_bytes >= flushes * capacity:
+        return 0
+    slots = max(1, segment_bytes // capacity, buffers)
+    return -(-flushes // slots) - 1
+
+
+def segment_sentence(segment_bytes: int, frames: dict[str, pl.DataFrame]) -> str:
+    """Whether the runs of each experiment in `frames` (a reader's name, 'the sweep', and
+    its stored runs) stayed in their first segment file of `segment_bytes`, from what each
+    run stored (records × record size, capacity and buffers; rows stored with another
+    ``segment_bytes`` are left to the fio table's own words, and fio's own runs, which write
+    one file, are not ours): every run did, or the cases that rolled over, with their
+    rollovers per run."""
+    if not isinstance(segment_bytes, int) or isinstance(segment_bytes, bool) or segment_bytes < 1:
+        raise ValueError(f"segment_bytes must be a positive whole number, got {segment_bytes!r}")
+    size = fmt.size(segment_bytes)
+    need = {"capacity", "buffers", "records", "record_size"}
+    rolled, seen = [], False
+    for label, frame in frames.items():
+        if not need <= set(frame.columns):
+            continue
+        rows = frame.filter(pl.col("tool") == "howfast") if "tool" in frame.columns else frame  # fio: one file
+        if "segment_bytes" in rows.columns:
+            rows = rows.filter(pl.col("segment_bytes").is_null() | (pl.col("segment_bytes") == segment_bytes))
+        keys = ["capacity", "buffers", "records", "record_size"] + (["mode"] if "mode" in rows.columns else [])
+        cases = rows.select(keys).drop_nulls(["capacity", "buffers", "records", "record_size"]).unique()
+        for case in cases.sort("capacity", "buffers").iter_rows(named=True):
+            seen = True
+            run = int(case["records"]) * int(case["record_size"])
+            n = rollovers_per_run(int(case["capacity"]), int(case["buffers"]), run, segment_bytes)
+            if n:
+                mode = case.get("mode")
+                name = mode_name(mode, int(case["buffers"])) if mode else fmt.count(int(case["buffers"]), "buffer")
+                rolled.append(f"{name} runs at {fmt.size(int(case['capacity']))} in {label} "
+                              f"({fmt.count(n, 'rollover')} per run)")  # fmt: skip
+    if not seen:
+        return (
+            f"Every run above used {size} files; the runs stored no sizes here, so whether one left its first "
+            "file is not known."
+        )
+    if not rolled:
+        return (
+            f"Every run above used {size} files, each large enough for all that its run wrote, so a run never "
+            "left its first one."
+        )
+    return (
+        f"Every run above used {size} files. Most runs wrote no more than one file holds and never left their "
+        f"first one, but {fmt.count(len(rolled), 'case')} wrote more and rolled over to new files: "
+        + fmt.listed(rolled)
+        + "; their figures include those rollovers, whose cost the experiment below measures."
+    )
+
+
+def deep_capacity(metrics: pl.DataFrame) -> int | None:
+    """The largest capacity at which the sweep ran the deep mode (without O_DSYNC); None
+    where it ran it nowhere."""
+    rows = metrics.filter((pl.col("mode") == DEEP) & ~pl.col("dsync") & (pl.col("metric") == "records_per_s"))
+    return int(rows["capacity"].max()) if rows.height else None
+
+
+def no_deep_words(metrics: pl.DataFrame, max_buffer_bytes: int) -> str:
+    """The capacities where the sweep has no deep case (nothing run, nothing refused) and
+    why: where `max_buffer_bytes` (the plan's most memory for buffers) leaves room for no
+    more than two buffers, double buffering is the deepest mode; empty where every capacity
+    has a deep case."""
+    if not isinstance(max_buffer_bytes, int) or isinstance(max_buffer_bytes, bool) or max_buffer_bytes < 1:
+        raise ValueError(f"max_buffer_bytes must be a positive whole number, got {max_buffer_bytes!r}")
+    if metrics.height == 0:
+        return ""
+    has = set(metrics.filter(pl.col("mode") == DEEP)["capacity"].unique().to_list())
+    caps = [int(c) for c in sorted(metrics["capacity"].unique().to_list()) if c not in has]
+    if not caps:
+        return ""
+    capped = [c for c in caps if max_buffer_bytes // c <= 2]
+    other = [c for c in caps if c not in capped]
+    parts = []
+    if capped:
+        sizes = fmt.listed([fmt.size(c) for c in capped])
+        parts.append(
+            f"At {sizes} the sweep has no deep case (n/a in its column): the buffers may take "
+            f"{fmt.size(max_buffer_bytes)} at most (max_buffer_bytes), room for no more than two of that size, "
+            "so io_uring ×2 is the deepest mode there."
+        )
+    if other:
+        parts.append(f"At {fmt.listed([fmt.size(c) for c in other])} the sweep ran no deep case.")
+    return " ".join(parts)
+
+
 def bytes_per_case(metrics: pl.DataFrame) -> dict[int, int]:
     """Bytes one run wrote, per capacity (records × record size, as the runs stored them;
     the plan's byte count is clamped to its flush counts, so it is not the figure)."""
@@ -1466,6 +1801,115 @@ def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:
         text + ". They ran at another moment, and half of them carry the clocks, so their MB/s differ from the "
         "sweep's at the same capacity: they are here to show where the time goes, the sweep's to give the rate."
     )
+
+
+def fio_bytes_words(fio_runs: pl.DataFrame, sweep: pl.DataFrame) -> str:
+    """How many bytes a run of ours in the fio cross-check wrote against a sweep run of the
+    same capacity, from the stored runs (the chapter's segment size only): more, as many or
+    fewer (each capacity named, as breakdown_bytes_words), and which table to quote."""
+    rows = fio_runs.filter(pl.col("tool") == "howfast") if "tool" in fio_runs.columns else fio_runs
+    if "segment_bytes" in rows.columns and rows.height:
+        rows = rows.filter(pl.col("segment_bytes") == rows["segment_bytes"].max())
+    ours, theirs = bytes_per_case(rows), bytes_per_case(sweep)
+    if not ours:
+        return "The memtable did not run beside fio here, so its bytes are not set beside the sweep's."
+    caps = sorted(ours)
+    common = [c for c in caps if c in theirs]
+    text = f"The memtable's runs here wrote {_sizes_by_capacity(ours, caps)}"
+    if not common:
+        text += ", at capacities the sweep did not run"
+    else:
+        groups = {
+            word: [c for c in common if test(ours[c], theirs[c])]
+            for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
+        }
+        text += ", " + "; ".join(
+            f"{word} the sweep's {_sizes_by_capacity(theirs, found)}" for word, found in groups.items() if found
+        )
+    return (
+        text + ", and they ran at another moment, next to fio, so their MB/s are not the sweep's for the same "
+        "capacity: for a memtable's rate, the sweep's tables are the ones to quote, and this table only for ours "
+        "against fio."
+    )
+
+
+def copy_time(breakdown: pl.DataFrame, capacity: int) -> Estimate | None:
+    """The writer's time framing and copying one record (µs) at `capacity` without O_DSYNC,
+    over the breakdown's clocked runs (deep io_uring mode); None where not measured."""
+    rows = breakdown.filter(pl.col("counters") & ~pl.col("dsync")) if "counters" in breakdown.columns else breakdown
+    est = _estimate(rows, "t_copy", capacity=capacity) if rows.height else None
+    return est.scaled(1e-3) if est is not None else None
+
+
+def wait_against_copy(variants: pl.DataFrame, breakdown: pl.DataFrame, capacity: int) -> str:
+    """The median wait of a record without the log (the durability table's run at
+    `capacity`, double-buffered io_uring) beside the writer's time copying one: as a ratio
+    where the breakdown measured the same capacity without O_DSYNC (in its deep mode, named),
+    else both figures with their sizes and modes and no ratio."""
+    wait = _median(variants, "p50", variant=NO_LOG)
+    if wait is None:
+        return "Without the log, a record's wait could not be measured here."
+    head = f"Even without the log, a record waited {fmt.duration_us(wait)} at the median"
+    same = copy_time(breakdown, capacity)
+    if same is not None:
+        return (
+            head + f", {fmt.ratio_of(wait, same.median)} the {fmt.duration_us(same.median)} the writer spends framing "
+            f"and copying one at the same capacity without O_DSYNC (measured in the breakdown below, in the deep "
+            "io_uring mode)."
+        )
+    runs = breakdown.filter(pl.col("metric") == "t_copy")
+    if "counters" in runs.columns:
+        runs = runs.filter(pl.col("counters") & ~pl.col("dsync"))
+    if runs.height == 0:
+        return head + "; the writer's time copying a record could not be measured here."
+    small = int(runs["capacity"].min())
+    other = copy_time(breakdown, small)
+    return (
+        head + f" at {fmt.size(capacity)} with double buffering; the breakdown below measured the writer's time "
+        f"framing and copying one only at other sizes: {fmt.duration_us(other.median)} at {fmt.size(small)} in the "
+        "deep io_uring mode, a different size and mode, so the two are not divided."
+    )
+
+
+def rocksdb_cache_words(data_bytes: float, memory_bytes: float, compression: str) -> str:
+    """Whether db_bench's database could stay in the page cache (under a quarter of
+    memory), with its share, and what a read then pays for: finding the key, and
+    decompressing its block only where a compression is set (not 'none' or 'n/a'). Whether
+    reads hit the cache is not measured, and the words say so."""
+    for name, value in (("data_bytes", data_bytes), ("memory_bytes", memory_bytes)):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
+            raise ValueError(f"{name} must be a positive number of bytes, got {value!r}")
+    share = fmt.share(data_bytes / memory_bytes, 2)
+    if data_bytes < memory_bytes / 4:
+        work = "finding the key" + (
+            "" if compression in ("none", "n/a", "") else f" and decompressing its block ({compression})"
+        )
+        return (
+            f"a database this small can stay in the page cache ({share} of memory), where a read pays only for "
+            f"{work}; whether reads hit the cache is not measured."
+        )
+    return (
+        f"a database this large ({share} of memory) may not stay in the page cache, so many reads may wait for "
+        "the disk; whether they did is not measured."
+    )
+
+
+def rocksdb_tail_words(metrics: pl.DataFrame) -> str:
+    """readwhilewriting's p99 read time against readrandom's (claims.compare of the medians'
+    intervals; each is one operation's time on one thread), with what may explain a longer
+    tail; a reason where either did not run."""
+    rr = _estimate(metrics, "latency_p99", test="readrandom")
+    rw = _estimate(metrics, "latency_p99", test="readwhilewriting")
+    c = claims.compare(rw, rr)
+    if c.direction == claims.MISSING:
+        return "The two read tests did not both run here, so their tails are not compared."
+    said = claims.versus(c, "readrandom's", more="longer", less="shorter", same="about as long as")
+    if c.direction == claims.HIGHER:
+        return (
+            f"Reads alongside a writer had a longer tail: their p99 was {said}. They share the CPUs with the "
+            "writer and with the background threads, which may be why."
+        )
+    return f"Reads alongside a writer did not have a clearly longer tail here: their p99 was {said}."
 
 
 def counter_cost(metrics: pl.DataFrame) -> dict[str, float | None]:
