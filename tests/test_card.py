@@ -297,7 +297,7 @@ def test_versus_laptop_turns_times_so_that_above_one_is_faster_and_keeps_like_wi
             _row(None, 0, 0, "MB/s", 100.0), _row(300.0, 290.0, 310.0, "MB/s", 100.0, comparable=False)]  # fmt: skip
     frame = pl.DataFrame(rows)
     out = card.versus_laptop(frame, "m")
-    assert out["times"].to_list() == [2.0, 2.0] and out["faster"].to_list() == [True, True]
+    assert out["times"].to_list() == [2.0, 2.0] and out["verdict"].to_list() == ["faster", "faster"]
     assert out["lo"].to_list()[0] == pytest.approx(100 / 55) and out["hi"].to_list()[1] == pytest.approx(2.1)
 
 
@@ -709,3 +709,101 @@ def test_a_seed_figure_that_cannot_be_set_beside_ours_says_so_in_its_cell() -> N
         and "lower bound" in headlines.get("memory_bandwidth").note
     )
     assert "quotes its mean" in headlines.get("sqlite_fsync_baseline").run
+
+
+def test_the_chart_colours_each_ratio_by_the_verdict_of_its_interval() -> None:
+    rows = [_row(200.0, 190.0, 210.0, "MB/s", 100.0), _row(50.0, 40.0, 60.0, "MB/s", 100.0),
+            _row(200.0, 190.0, 210.0, "ns", 100.0), _row(120.0, 80.0, 160.0, "MB/s", 100.0),
+            _row(101.0, 99.0, 103.0, "MB/s", 100.0)]  # fmt: skip
+    out = card.versus_laptop(pl.DataFrame(rows), "m")
+    # a median above the laptop's with an interval across it is not settled, not faster
+    assert out["verdict"].to_list() == ["faster", "slower", "slower", "not settled", "not settled"]
+    spec = card.ratio_chart(out, "m").to_dict()
+    colour = next(layer["encoding"]["color"] for layer in spec["layer"] if "color" in layer.get("encoding", {}))
+    assert colour["field"] == "verdict" and colour["scale"]["domain"] == ["faster", "slower", "not settled"]
+
+
+def test_spread_sentence_counts_the_unstable_numbers_and_says_how_busy() -> None:
+    frame = _card_frame()
+    said = card.spread_sentence(frame, "m", busy=True)
+    assert said.startswith("With 3 to 11 runs per number on a busy machine, 2 of 2 numbers stayed wider than its ")
+    assert said.endswith("(the words of the comparison column are chosen that way).")
+    tight = frame.with_columns(pl.col("m").alias("m lo"), pl.col("m").alias("m hi"))
+    assert "on a machine quiet enough by its noise evidence, every interval ended within its profile's target." in (
+        card.spread_sentence(tight, "m", busy=False)
+    )
+    fixed = frame.with_columns(pl.lit(None, dtype=pl.Float64).alias("m target"))
+    assert "its profile holds no interval to a target" in card.spread_sentence(fixed, "m", busy=False)
+    none = frame.filter(pl.col("id") == "syscall")
+    assert card.spread_sentence(none, "m", busy=False).startswith("No number of this machine's was measured")
+
+
+_READ = stats.Estimate(1000.0, 900.0, 1100.0, 5)  # MB/s: 4 KiB streams in about 4.1 µs
+_WAIT = stats.Estimate(900.0, 800.0, 1000.0, 5)  # µs
+
+
+@pytest.mark.parametrize(
+    ("read", "wait", "said"),
+    [
+        (_READ, _WAIT, "Waiting is not cheap: one durable 4 KiB write takes longer than streaming 4 KiB does."),
+        (_READ, stats.Estimate(1.0, 0.9, 1.1, 5), "Waiting was cheap here: one durable 4 KiB write took less time"),
+        (
+            stats.Estimate(1000.0, 999.0, 1001.0, 5),
+            stats.Estimate(4.1, 4.09, 4.11, 5),
+            "Here one durable 4 KiB write takes about as long as streaming",
+        ),
+        (_READ, stats.Estimate(4.1, 1.0, 20.0, 5), "Whether one durable 4 KiB write takes longer than streaming"),
+        (None, _WAIT, ""),
+        (_READ, None, ""),
+    ],
+)
+def test_wait_words_for_every_outcome(read, wait, said) -> None:
+    assert card.wait_words(read, wait).startswith(said) and (said or card.wait_words(read, wait) == "")
+
+
+@pytest.mark.parametrize(
+    ("syscall", "read", "wait", "said"),
+    [
+        (stats.Estimate(100.0, 90.0, 110.0, 5), _READ, _WAIT, "And the CPU is cheap next to both"),
+        (stats.Estimate(100.0, 90.0, 110.0, 5), None, _WAIT, "And the CPU is cheap next to waiting"),
+        (stats.Estimate(5000.0, 4500.0, 5500.0, 5), _READ, _WAIT,
+         "The CPU is cheap next to waiting, though not clearly next to streaming 4 KiB"),
+        (stats.Estimate(5e6, 4e6, 6e6, 5), _READ, _WAIT,
+         "The CPU is not clearly cheaper here than streaming 4 KiB or waiting"),
+        (None, _READ, _WAIT, "As for the CPU"),
+        (stats.Estimate(100.0, 90.0, 110.0, 5), None, None, "As for the CPU"),
+    ],
+)  # fmt: skip
+def test_cpu_words_for_every_outcome(syscall, read, wait, said) -> None:
+    assert card.cpu_words(syscall, read, wait) == said
+
+
+def test_napkin_maths_random_read_is_counted_in_reads_a_second() -> None:
+    figure = headlines.seed_figure(headlines.get("random_read_qd1").napkin)
+    assert figure.value == pytest.approx(70 * 2**20 / 8192) and figure.quoted == "70 MiB/s" and figure.comparable
+    assert figure.converted and "napkin-math reads 8 KiB, ours 4 KiB at depth 1" in figure.differs
+
+
+def test_the_sqlite_row_says_what_the_full_profile_inserts() -> None:
+    from howfast.profiles import current_profile
+
+    plan = current_profile("full").sqlite
+    one = dict(zip(plan.batch_sizes, plan.rows, strict=True))[1]
+    said = headlines.sqlite_full_words()
+    assert said == (
+        f"the full profile's batched runs reach the seed's 1,000,000 rows; its one-row transactions stop at {one:,}"
+    )
+
+
+def test_the_sqlite_row_words_follow_the_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    from howfast import profiles
+
+    full = profiles.PROFILES["full"]
+    for rows, said in [
+        ((1_000_000, 1_000_000), "the full profile's batched runs reach the seed's 1,000,000 rows; its one-row "
+         "transactions reach the seed's 1,000,000 too"),
+        ((1000, 50_000), "the full profile's batched runs hold 50,000 rows; its one-row transactions stop at 1,000"),
+    ]:  # fmt: skip
+        changed = dataclasses.replace(full, sqlite=dataclasses.replace(full.sqlite, rows=rows))
+        monkeypatch.setitem(profiles.PROFILES, "full", changed)
+        assert headlines.sqlite_full_words() == said

@@ -418,3 +418,107 @@ def test_the_hashing_rerun_words(comparison, words) -> None:
     rerun = None if made is None else (16384, made)
     assert est.hash_rerun_words(372_932, rerun) == words
     assert est.hash_rerun_words(None, rerun) == _NO_RERUN
+
+
+def test_checksum_words_with_the_disk_range_alone_say_hashing_stays_at_its_median() -> None:
+    said = est.checksum_words(372_932, 84_350, 100 * TB, None, (66_000, 106_000))
+    assert "the CPU runs out first, and it does across the disk rates' intervals (hashing at its median)." in said
+    said = est.checksum_words(372_932, 84_350, 100 * TB, None, (66_000, 190_000))
+    assert "first by the medians, but not across the disk rates' intervals (hashing at its median)" in said
+    said = est.checksum_words(372_932, 84_350, 100 * TB, (300_000, 400_000), None)
+    assert said.endswith("and it does across the hashing rate's interval. " + _CALC)
+
+
+def test_the_seeds_s3_write_rate_is_not_a_durable_one() -> None:
+    per_laptop = 20 * TB / est.seed("amazon_s3", "laptops_for_writes")
+    buffered, durable = est.laptop_fio_write(False), est.laptop_fio_write(True)
+    assert (buffered, durable) == (2830.0, 1714.0)
+    # the seed's laptop count for writes matches the buffered rate, not the durable one
+    assert abs(per_laptop / MB - buffered) < abs(per_laptop / MB - durable)
+    assert est.seed_quoted("amazon_s3", "network_throughput") == "~300MB/s"
+
+
+@pytest.mark.parametrize(
+    ("best", "bounded", "words"),
+    [
+        ((90_000, 85_000, 95_000), 40_000, "The best closed-loop rate in the table above is higher, but nobody runs"),
+        ((30_000, 28_000, 32_000), 40_000, "The best closed-loop rate in the table above is lower here (30,000 req/s"),
+        ((45_000, 30_000, 60_000), 40_000, "The best closed-loop rate in the table above (45,000 req/s by its median) "
+         "is not clearly higher here: its interval reaches the bounded rate."),
+        (None, 40_000, ""),
+        ((90_000, 85_000, 95_000), None, ""),
+    ],
+)  # fmt: skip
+def test_the_closed_loop_sentence_for_every_outcome(best, bounded, words) -> None:
+    from howfast.stats import Estimate
+
+    e = None if best is None else Estimate(*best, 5)
+    said = est.closed_loop_words(e, bounded)
+    assert said.startswith(words) and (words or said == "")
+
+
+def test_the_calculators_default_sentence_and_the_verdict_on_its_bottleneck() -> None:
+    assert calculator.default_words(None, None, None) == (
+        "The defaults are the seed's S3 with one copy of each write; with no resource measured here, the calculator "
+        "has no bottleneck to name."
+    )
+    assert calculator.default_words("disk bandwidth", 1, 1000.0) == (
+        "The defaults are the seed's S3 with one copy of each write: there the bottleneck is disk bandwidth, with 1 "
+        "machine for 1,000 dollars (the price set to the seed's laptop's)."
+    )
+    assert calculator.default_words("network", 84_350, 84_350_000.0, (66_000, 106_000)).endswith(
+        "with 84,350 machines for 84.35 million dollars (the price set to the seed's laptop's): 66,000 to 106,000 "
+        "machines over the measured rates' intervals (hashing held at its median)."
+    )
+    assert calculator.default_words("network", 5, 5000.0, (5, 5)).endswith("(the price set to the seed's laptop's).")
+    assert calculator.holds_words(None) == ""
+    assert calculator.holds_words(True).startswith("That bottleneck holds across the intervals of the measured rates")
+    assert "which one runs out first is not settled here" in calculator.holds_words(False)
+
+
+def test_the_network_noise_words_read_the_runs_this_page_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    from howfast import book
+    from howfast.design import measured
+
+    class FakeSet:
+        subject = "network"
+
+    def summary(rows):
+        return pl.DataFrame(rows, schema={"experiment": pl.String, "runs": pl.UInt32, "ran": pl.Float64,
+                                          "waited": pl.Float64, "steal": pl.Float64, "others": pl.Float64})  # fmt: skip
+
+    def row(name, waited=0.01, steal=0.0, others=0.05):
+        return {"experiment": name, "runs": 5, "ran": 0.9, "waited": waited, "steal": steal, "others": others}
+
+    def words(rows):
+        frame = summary(rows)
+        monkeypatch.setattr(book, "noise_summary", lambda s: frame)
+        monkeypatch.setattr(book, "busy", lambda s: bool(
+            ((frame["waited"] >= book.WAITED) | (frame["steal"] >= book.STEAL) | (frame["others"] >= book.OTHERS)).any()
+        ))  # fmt: skip
+        return measured.network_noise_words.__wrapped__(FakeSet())  # a stand-in for a stored set
+
+    assert words([row("TCP bulk-transfer"), row("closed-loop HTTP")]) == ""  # a quiet set
+    assert words([]) == ""  # no evidence
+    said = words([row("TCP bulk-transfer"), row("closed-loop HTTP"), row("memcached scaling", waited=0.4)])
+    assert said == (
+        "The network set's evidence of a busy machine comes from its other runs: during the TCP bulk-transfer and "
+        "closed-loop HTTP runs this page uses, none of its thresholds was reached (the measuring thread waited for a "
+        "CPU at most 1 % of the time and other processes used at most 5 % of the CPUs, medians of their runs)."
+    )
+    said = words([row("TCP bulk-transfer", waited=0.3, others=0.5), row("open-loop HTTP", steal=0.1)])
+    assert said.startswith(
+        "The machine was busy during runs this page uses: during the TCP bulk-transfer runs the measuring thread "
+        "waited for a CPU 30 % of the time and other processes used 50 % of the CPUs; during the open-loop HTTP runs "
+        "the hypervisor stole 10 % of the CPU time (medians of their runs)"
+    )
+    assert words([row("memcached scaling", waited=0.4)]).endswith(
+        "the TCP and HTTP runs this page uses kept no evidence of their own."
+    )
+
+
+def test_the_index_sentence_agrees_with_its_count() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "chapters" / "system-design.qmd").read_text()
+    assert "a handful of machines do" not in text and '"machine like this one does"' in text

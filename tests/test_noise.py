@@ -362,6 +362,19 @@ def test_cases_cut_off_by_the_cap_are_named() -> None:
     )
     assert "2 of 5 cases" in book.noise_note(cut)
     assert book.unclear_words(_stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 0, "cases": 5})) == ""
+    split = {"target": 0.1, "unclear": 4, "cases": 9, "runs": 12, "unsupported": 2, "paired": 4, "pairs": 2,
+             "pairs_undecided": 1, "timed": 3, "timed_unclear": 1}  # fmt: skip
+    assert book.unclear_words(_stored({"waited": 0.0}, rounds=split)) == (
+        "Cut off by the time cap: in the write + fsync latency runs, 1 of 3 cases stayed wider than ±10 % and 1 of 2 "
+        "cross-check pairs reached no verdict after up to 12 runs (their figures are marked unstable; a pair with no "
+        "verdict reads inconclusive)."
+    )
+    clear = {**split, "unclear": 2, "timed_unclear": 0}
+    assert book.unclear_words(_stored({"waited": 0.0}, rounds=clear)).endswith(
+        "1 of 2 cross-check pairs reached no verdict after up to 12 runs (a pair with no verdict reads inconclusive)."
+    )
+    done = {**split, "unclear": 0, "timed_unclear": 0, "pairs_undecided": 0}
+    assert book.unclear_words(_stored({"waited": 0.0}, rounds=done)) == ""
 
 
 def test_the_stamp_says_how_busy_the_machine_was() -> None:
@@ -433,27 +446,99 @@ def test_the_preface_counts_the_cases_that_reached_their_target() -> None:
             "minutes": [1.0, 2.0],
             "cases": [10, 30],
             "within target": [10, 26],
+            "cross-check pairs": [0, 0],
+            "with a verdict": [0, 0],
+            "all cases": [None, None],
+            "stopped before the cap": [None, None],
             "most runs": [5, 12],
-        }
+        },
+        schema_overrides={"all cases": pl.Int64, "stopped before the cap": pl.Int64},
     )
     said = book.target_words(frame, 0.1)
     assert said.startswith(
-        "Of the 40 timed cases, 36 (90 %) ended with the interval of their median within ±10 %; the rest"
+        "Of the 40 cases timed on their own, 36 (90 %) ended with the interval of their median within ±10 %; the rest"
     )
     assert book.target_words(frame.with_columns(pl.col("cases").alias("within target")), 0.1).endswith("within ±10 %.")
     older = frame.with_columns(pl.Series("cases", [None, 30], dtype=pl.Int64))
-    assert book.target_words(older, 0.1).startswith(
-        "Of the 30 timed cases of B, the set that recorded its rounds, 26 ("
-    )
+    assert book.target_words(older, 0.1).startswith("Of the 30 cases of B timed on their own, 26 (")
     assert "1 other set was measured before howfast recorded" in book.target_words(older, 0.1)
     none = frame.with_columns(pl.lit(None, dtype=pl.Int64).alias("cases"))
     assert book.target_words(none, 0.1).startswith("The stored sets were measured before")
     assert book.target_words(frame, None).startswith("This profile runs every case a fixed number of times")
     assert book.target_words(frame.clear(), 0.1) == "No set is stored for this profile yet."
+    # cross-check pairs are counted apart, by their verdict
+    paired = frame.with_columns(pl.Series("cross-check pairs", [2, 4]), pl.Series("with a verdict", [2, 3]))
+    assert "5 of 6 cross-check pairs (ours against a standard tool, run by run) reached a verdict" in (
+        book.target_words(paired, 0.1)
+    )
+    only_pairs = paired.with_columns(pl.lit(0).alias("cases"), pl.lit(0).alias("within target"))
+    assert book.target_words(only_pairs, 0.1).startswith("5 of 6 cross-check pairs")
+    # a set stored before the split: its cases all together, and what stopped before the cap
+    split_later = frame.with_columns(
+        pl.Series("cases", [10, None], dtype=pl.Int64),
+        pl.Series("all cases", [None, 40], dtype=pl.Int64),
+        pl.Series("stopped before the cap", [None, 35], dtype=pl.Int64),
+    )
+    said = book.target_words(split_later, 0.1)
+    assert said.startswith("Of the 10 cases of A timed on their own, 10 (100 %)")
+    assert (
+        "B was measured before howfast recorded which cases ran alone, which ran in cross-check pairs and which "
+        in said
+    )
+    assert "could not run here: of its 40 cases, 35 stopped before the time cap, a count that takes in" in said
+    assert "other set" not in said
 
 
 def test_the_measuring_summary_adds_up_each_sets_rounds() -> None:
     cut = _stored({"waited": 0.0}, rounds={"target": 0.1, "unclear": 2, "cases": 5, "runs": 12})
     row = book.measuring_summary([cut, _stored(None)]).to_dicts()
-    assert (row[0]["cases"], row[0]["within target"], row[0]["most runs"]) == (5, 3, 12)
-    assert row[1]["cases"] is None and row[0]["measured for"] == book.MEASURED_FOR["fsync"]
+    # an older set's rounds: all its cases in one count, and those not cut off by the cap
+    assert (row[0]["all cases"], row[0]["stopped before the cap"], row[0]["most runs"]) == (5, 3, 12)
+    assert row[0]["cases"] is None and row[0]["within target"] is None
+    assert row[1]["all cases"] is None and row[0]["measured for"] == book.MEASURED_FOR["fsync"]
+    split = {"target": 0.1, "unclear": 4, "cases": 9, "runs": 12, "unsupported": 2, "paired": 4, "pairs": 2,
+             "pairs_undecided": 1, "timed": 3, "timed_unclear": 1}  # fmt: skip
+    row = book.measuring_summary([_stored({"waited": 0.0}, rounds=split)]).row(0, named=True)
+    assert (row["cases"], row["within target"], row["cross-check pairs"], row["with a verdict"]) == (3, 2, 2, 1)
+    assert row["all cases"] is None
+    assert book.measuring_table(book.measuring_summary([_stored({"waited": 0.0}, rounds=split)])).columns == [
+        "measured for", "minutes", "cases", "within target", "cross-check pairs", "with a verdict", "most runs",
+    ]  # fmt: skip
+    assert book.measuring_table(book.measuring_summary([cut])).columns == [
+        "measured for", "minutes", "all cases", "stopped before the cap", "most runs",
+    ]  # fmt: skip
+    both = book.measuring_table(book.measuring_summary([cut, _stored({"waited": 0.0}, rounds=split)]))
+    assert "all cases" in both.columns and "cases" in both.columns
+
+
+def test_the_rounds_record_tells_unsupported_paired_and_timed_cases_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    _profile(monkeypatch, target=0.1, max_runs=6, extra_time=1e6)
+    noisy = itertools.cycle([60.0, 140.0, 100.0, 170.0, 40.0])
+
+    def measure(case, scratch):
+        if case["size"] == 3:
+            raise bench.Unsupported("not here")
+        if case["size"] == 2 and case["tool"] == "howfast":
+            return Outcome({"rate": (next(noisy), "u")})  # its pair never reaches a verdict
+        return Outcome({"rate": (100.0, "u")})
+
+    cases = [{"size": s, "tool": t} for s in (1, 2, 3) for t in ("howfast", "fio")]
+    cases += [{"size": 4, "tool": "alone"}, {"size": 5, "tool": "alone"}]
+    result = run("mix", cases, measure, repetitions=3, alternate=True)
+    r = result.rounds
+    assert (r["cases"], r["unsupported"], r["paired"], r["pairs"], r["pairs_undecided"]) == (8, 2, 6, 2, 1)
+    assert (r["timed"], r["timed_unclear"], r["unclear"]) == (2, 0, 2)
+
+
+def test_the_fewest_runs_come_from_the_plans() -> None:
+    quick, full = current_profile("quick"), current_profile("full")
+    assert book.fewest_runs(quick) == 3 and book.repeat_words(quick) == "at least 3 times"
+    assert book.fewest_runs(full) == min(full.repetitions, full.rocksdb.repetitions)
+    assert book.repeat_words(full) == (
+        f"at least {book.fewest_runs(full)} times ({full.repetitions} in most experiments), after 1 warm-up run of "
+        "each case that is not counted"
+    )
+    same = dataclasses.replace(
+        full, warmups=2, rocksdb=dataclasses.replace(full.rocksdb, repetitions=5, crosscheck_repetitions=5)
+    )
+    assert book.repeat_words(same) == "at least 5 times, after 2 warm-up runs of each case that is not counted"

@@ -217,6 +217,10 @@ def run(
     metrics = pl.DataFrame(rows, schema_overrides=schema_overrides, infer_schema_length=None)
     samples = pl.concat(sample_frames) if sample_frames else pl.DataFrame()
     evidence = pl.DataFrame(noise_rows, infer_schema_length=None) if noise_rows else pl.DataFrame()
+    left = set(_unclear(state, pairs, goal)) if adaptive else set()  # type: ignore[arg-type]
+    paired = {i for group in pairs for i in group}
+    ran = [bool(s.values) and not s.unsupported for s in state]
+    compared = [g for g in pairs if ran[g[0]] and any(ran[i] for i in g[1:])]
     rounds = {
         "target": goal if adaptive else None,
         "min_runs": minimum,
@@ -225,8 +229,17 @@ def run(
         "stop_on": chosen[0],
         "runs": max((len(s.values) for s in state), default=0),
         "cases": len(state),
-        "unclear": len(_unclear(state, pairs, goal)) if adaptive else 0,  # type: ignore[arg-type]
+        "unclear": len(left),
         "capped": capped,
+        # what ``cases`` and ``unclear`` hold: cases with no counted run (unsupported here),
+        # cases compared run by run with a tool (clear when their verdict is decided), and
+        # the rest, timed on their own (clear when their interval is within the target)
+        "unsupported": sum(not r for r in ran),
+        "paired": len(paired),
+        "pairs": len(compared),
+        "pairs_undecided": sum(1 for g in compared if left & set(g)),
+        "timed": sum(1 for i, r in enumerate(ran) if r and i not in paired),
+        "timed_unclear": sum(1 for i in left if i not in paired),
     }
     return Run(
         benchmark=benchmark, profile=profile.name, metrics=metrics, samples=samples, started=started,

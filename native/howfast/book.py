@@ -13,6 +13,7 @@ import polars as pl
 
 from . import fmt
 from .checks import checked
+from .profiles import Profile
 from .store import SUBJECTS, ResultSet
 
 #: chapter (its file name in chapters/, without .qmd) -> the subjects it shows
@@ -227,19 +228,38 @@ def unclear_words(result: ResultSet) -> str:
     said = []
     for name in result.experiments:
         rounds = result.rounds(name)
-        unclear, target = rounds.get("unclear") or 0, rounds.get("target")
-        if not unclear or not target:
+        target, title = rounds.get("target"), experiment_title(result.subject, name)
+        if not target:
+            continue
+        after = f"after up to {fmt.count(int(rounds.get('runs') or 0), 'run')}"
+        if rounds.get("timed") is not None:  # timed cases and cross-check pairs told apart
+            unclear, cases = int(rounds.get("timed_unclear") or 0), int(rounds["timed"])
+            undecided, pairs = int(rounds.get("pairs_undecided") or 0), int(rounds.get("pairs") or 0)
+            parts = []
+            if unclear:
+                parts.append(f"{fmt.exact(unclear)} of {fmt.exact(cases)} cases stayed wider than "
+                             f"±{fmt.share(float(target), 2)}")  # fmt: skip
+            if undecided:
+                parts.append(f"{fmt.exact(undecided)} of {fmt.count(pairs, 'cross-check pair')} reached no verdict")
+            if parts:
+                said.append(f"in the {title} runs, {' and '.join(parts)} {after}")
+            continue
+        unclear = rounds.get("unclear") or 0
+        if not unclear:
             continue
         cases = rounds.get("cases")
         of = f" of {fmt.exact(int(cases))}" if cases else ""
-        title, noun = experiment_title(result.subject, name), "case" if unclear == 1 and not cases else "cases"
-        said.append(
-            f"in the {title} runs, {fmt.exact(int(unclear))}{of} {noun} stayed "
-            f"wider than ±{fmt.share(float(target), 2)} after up to {fmt.count(int(rounds.get('runs') or 0), 'run')}"
-        )
+        noun = "case" if unclear == 1 and not cases else "cases"
+        said.append(f"in the {title} runs, {fmt.exact(int(unclear))}{of} {noun} stayed wider than "
+                    f"±{fmt.share(float(target), 2)} {after}")  # fmt: skip
     if not said:
         return ""
-    return "Cut off by the time cap: " + "; ".join(said) + " (their figures are marked unstable)."
+    wide, open_ = any("stayed wider" in p for p in said), any("reached no verdict" in p for p in said)
+    end = "; ".join(
+        [*(["their figures are marked unstable"] if wide else []), *(["a pair with no verdict reads inconclusive"]
+                                                                     if open_ else [])]
+    )  # fmt: skip
+    return "Cut off by the time cap: " + "; ".join(said) + f" ({end})."
 
 
 #: Each subject as the preface's table names it: the chapter it is measured for, and the part.
@@ -251,75 +271,166 @@ MEASURED_FOR = {
 
 
 def measuring_summary(sets: list[ResultSet]) -> pl.DataFrame:
-    """Per set: its subject's name for readers, the minutes it took, how many timed cases
-    it measured, how many of them ended with the interval of the median within the
-    profile's target (the rest were cut off by the time cap or the run limit), and the
-    most runs any case took. Cases of a set stored before the stopping rule count as
-    neither (``cases`` null)."""
+    """Per set: its subject's name for readers, the minutes it took, how many cases it
+    timed on their own (``cases``) and how many of them ended with the interval of the
+    median within the profile's target (the rest were cut off by the time cap or the run
+    limit), how many cross-check pairs it ran (ours against a standard tool, run by run) and
+    how many of them reached a verdict, and the most runs any case took. Cases that could
+    not run here count nowhere. A set stored before its rounds told these apart (no
+    ``timed`` in them) gives its cases all together, unsupported and paired ones included,
+    with ``stopped`` (the ones not cut off by the cap) in place of the split counts; a set
+    stored before the stopping rule has none of these (null)."""
     rows = []
     for found in sets:
-        cases = unclear = most = 0
-        seen = False
+        counts = dict.fromkeys(("cases", "within", "pairs", "verdicts", "all", "stopped", "most"), 0)
+        seen = split = False
         for name in found.experiments:
             rounds = found.rounds(name)
-            if rounds.get("target") and rounds.get("cases") is not None:
-                seen = True
-                cases += int(rounds["cases"])
-                unclear += int(rounds.get("unclear") or 0)
-                most = max(most, int(rounds.get("runs") or 0))
+            if not rounds.get("target") or rounds.get("cases") is None:
+                continue
+            seen = True
+            counts["most"] = max(counts["most"], int(rounds.get("runs") or 0))
+            if rounds.get("timed") is None:
+                counts["all"] += int(rounds["cases"])
+                counts["stopped"] += int(rounds["cases"]) - int(rounds.get("unclear") or 0)
+                continue
+            split = True
+            counts["cases"] += int(rounds["timed"])
+            counts["within"] += int(rounds["timed"]) - int(rounds.get("timed_unclear") or 0)
+            counts["pairs"] += int(rounds.get("pairs") or 0)
+            counts["verdicts"] += int(rounds.get("pairs") or 0) - int(rounds.get("pairs_undecided") or 0)
+        old = seen and counts["all"] > 0
         seconds = found.manifest.get("seconds")
         rows.append({
             "measured for": MEASURED_FOR.get(found.subject, found.subject),
             "minutes": float(seconds) / 60 if isinstance(seconds, (int, float)) else None,
-            "cases": cases if seen else None,
-            "within target": cases - unclear if seen else None,
-            "most runs": most if seen else None,
+            "cases": counts["cases"] if split else None,
+            "within target": counts["within"] if split else None,
+            "cross-check pairs": counts["pairs"] if split else None,
+            "with a verdict": counts["verdicts"] if split else None,
+            "all cases": counts["all"] if old else None,
+            "stopped before the cap": counts["stopped"] if old else None,
+            "most runs": counts["most"] if seen else None,
         })  # fmt: skip
     schema = {"measured for": pl.String, "minutes": pl.Float64, "cases": pl.Int64, "within target": pl.Int64,
-              "most runs": pl.Int64}  # fmt: skip
+              "cross-check pairs": pl.Int64, "with a verdict": pl.Int64, "all cases": pl.Int64,
+              "stopped before the cap": pl.Int64, "most runs": pl.Int64}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
+def _column(summary: pl.DataFrame, name: str) -> pl.Series:
+    """A column of ``measuring_summary`` (all null when a frame of an older shape lacks it)."""
+    return summary[name] if name in summary.columns else pl.Series(name, [None] * summary.height, dtype=pl.Int64)
+
+
+def measuring_table(summary: pl.DataFrame) -> pl.DataFrame:
+    """``measuring_summary`` for the preface's table: the split counts only when a set
+    recorded them, the older sets' counts only when a set needs them."""
+    groups = (
+        ("cases", "within target", "cross-check pairs", "with a verdict"),
+        ("all cases", "stopped before the cap"),
+    )
+    drop = [
+        c
+        for group in groups
+        if all(c in summary.columns for c in group) and _column(summary, group[0]).null_count() == summary.height
+        for c in group
+    ]
+    return summary.drop(drop) if summary.height else summary
+
+
 def target_words(summary: pl.DataFrame, target: float | None) -> str:
-    """'Of the 1,234 timed cases of the 7 sets that kept their rounds, 1,100 (89 %) ended
-    with the interval of their median within ±3 %; the rest …' from ``measuring_summary``,
-    naming the sets when only some kept them and saying what the others were; for a
-    profile with a fixed count, or with no set, a sentence saying so (never '')."""
+    """'Of the 1,234 cases timed on their own, 1,100 (89 %) ended with the interval of
+    their median within ±3 %; the rest … 5 of 6 cross-check pairs reached a verdict.' from
+    ``measuring_summary``, naming the sets when only some kept their rounds and saying what
+    the others were; for a profile with a fixed count, or with no set, a sentence saying so
+    (never '')."""
     if summary.height == 0:
         return "No set is stored for this profile yet."
     if target is None:
         return "This profile runs every case a fixed number of times, so no interval is held to a target."
-    known = summary.drop_nulls("cases")
-    older = summary.height - known.height
-    if older == summary.height:
-        who = "The stored sets were"
-    else:
-        who = f"{fmt.count(older, 'other set')} {'was' if older == 1 else 'were'}"
-    before = (
-        f"{who} measured before howfast recorded its stopping rule's rounds (n/a in the table): each of their "
-        "figures ran the count its chapter's tables give."
+    cases_col, older_col = _column(summary, "cases"), _column(summary, "all cases")
+    split = summary.filter(cases_col.is_not_null())
+    older = summary.filter(cases_col.is_null() & older_col.is_not_null())
+    before = summary.height - split.height - older.height
+    said = []
+    cases, met = int(_column(split, "cases").sum() or 0), int(_column(split, "within target").sum() or 0)
+    pairs, verdicts = (
+        int(_column(split, "cross-check pairs").sum() or 0),
+        int(_column(split, "with a verdict").sum() or 0),
     )
-    cases, met = int(known["cases"].sum() or 0), int(known["within target"].sum() or 0)
-    if cases == 0:
-        return before if older else "No timed case recorded its rounds."
-    rest = (
-        ""
-        if met == cases
-        else "; the rest were cut off by the time cap or the run limit, and their tables mark them unstable"
-    )
-    names = known["measured for"].to_list()
-    listed = fmt.listed(names)
-    one = len(names) == 1
-    whose = f"the {fmt.count(cases, 'timed case')}" + (
-        f" of {listed}, the {'set' if one else 'sets'} that recorded {'its' if one else 'their'} rounds"
-        if older
-        else ""
-    )
-    said = (
-        f"Of {whose}, {fmt.exact(met)} ({fmt.share(met / cases, 2)}) ended with the interval of their median within "
-        f"±{fmt.share(target, 2)}{rest}."
-    )
-    return said + (f" {before}" if older else "")
+    named = split.height < summary.height
+    if split.height:
+        listed = fmt.listed(split["measured for"].to_list())
+        of = f" of {listed}" if named else ""
+        if cases:
+            rest = (
+                ""
+                if met == cases
+                else "; the rest were cut off by the time cap or the run limit, and their tables mark them unstable"
+            )
+            said.append(
+                f"Of the {fmt.count(cases, 'case')}{of} timed on their own, {fmt.exact(met)} "
+                f"({fmt.share(met / cases, 2)}) ended with the interval of their median within ±{fmt.share(target, 2)}"
+                f"{rest}."
+            )
+        if pairs:
+            said.append(
+                f"{fmt.exact(verdicts)} of {fmt.count(pairs, 'cross-check pair')}{of if not cases else ''} (ours "
+                "against a standard tool, run by run) reached a verdict; such a pair stops on its verdict, not on a "
+                "target."
+            )
+    if older.height:
+        all_, stopped = int(older["all cases"].sum() or 0), int(_column(older, "stopped before the cap").sum() or 0)
+        said.append(
+            f"{fmt.listed(older['measured for'].to_list())} {'was' if older.height == 1 else 'were'} measured before "
+            f"howfast recorded which cases ran alone, which ran in cross-check pairs and which could not run here: of "
+            f"{'its' if older.height == 1 else 'their'} {fmt.count(all_, 'case')}, {fmt.exact(stopped)} stopped before "
+            f"the time cap, a count that takes in the cases that could not run and the cross-check pairs, which stop "
+            f"on a verdict rather than on ±{fmt.share(target, 2)}."
+        )
+    if before:
+        who = (
+            "The stored sets were"
+            if before == summary.height
+            else f"{fmt.count(before, 'other set')} {'was' if before == 1 else 'were'}"
+        )
+        said.append(
+            f"{who} measured before howfast recorded its stopping rule's rounds (n/a in the table): each of their "
+            "figures ran the count its chapter's tables give."
+        )
+    if not said:
+        return "No timed case recorded its rounds."
+    return " ".join(said)
+
+
+def fewest_runs(profile: Profile) -> int:
+    """The fewest counted runs any timed experiment of `profile` starts with: the profile's
+    repetitions, or a plan's own count where one sets it (RocksDB's runs, the fio
+    cross-checks' rounds, the memtables' alternated rounds)."""
+    counts = [
+        profile.repetitions,
+        profile.rocksdb.repetitions,
+        profile.rocksdb.crosscheck_repetitions,
+        profile.storage.fio_repetitions,
+        profile.memtable.fio_rounds or profile.repetitions,
+        profile.memtable.rollover_rounds,
+        profile.memtable.breakdown_rounds,
+    ]
+    return min(counts)
+
+
+def repeat_words(profile: Profile) -> str:
+    """How often this profile repeats a timed measurement before the stopping rule adds
+    any: 'at least 3 times (5 in most experiments), after 1 warm-up run of each case that is
+    not counted'."""
+    least = fewest_runs(profile)
+    said = f"at least {fmt.count(least, 'time')}"
+    if least != profile.repetitions:
+        said += f" ({fmt.exact(profile.repetitions)} in most experiments)"
+    if profile.warmups:
+        said += f", after {fmt.count(profile.warmups, 'warm-up run')} of each case that is not counted"
+    return said
 
 
 def doctor_words(*sets: ResultSet) -> str:

@@ -20,7 +20,7 @@ import math
 import altair as alt
 import polars as pl
 
-from . import claims, fmt, stats, store
+from . import charts, claims, fmt, stats, store
 from . import headlines as headlines_registry
 from .checks import checked
 from .headlines import Quantity
@@ -252,11 +252,26 @@ def versus_laptop(frame: pl.DataFrame, machine: str) -> pl.DataFrame:
         lo, hi = (row["laptop"] / e.hi, row["laptop"] / e.lo) if time else (e.lo / row["laptop"], e.hi / row["laptop"])
         times = row["laptop"] / e.median if time else e.median / row["laptop"]
         label = f"{row['label']} (this setup)" if row.get("id") in SETUP_RATIOS else row["label"]
-        out.append({"label": label, "times": times, "lo": lo, "hi": hi, "faster": times >= 1,
+        out.append({"label": label, "times": times, "lo": lo, "hi": hi, "verdict": _verdict(e, row["laptop"], time),
                     "words": against(row, machine)})  # fmt: skip
-    schema = {"label": pl.String, "times": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "faster": pl.Boolean,
+    schema = {"label": pl.String, "times": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "verdict": pl.String,
               "words": pl.String}  # fmt: skip
     return pl.DataFrame(out, schema=schema)
+
+
+#: The ratio chart's colours by ``claims.compare``'s verdict against the laptop's figure.
+VERDICTS = {"faster": charts.HIGHLIGHT, "slower": charts.REFERENCE, "not settled": "#bdbdbd"}
+
+
+def _verdict(e: Estimate, laptop: float, time: bool) -> str:
+    """'faster' or 'slower' where ``claims.compare`` finds the interval clear of the
+    laptop's figure (for a time, lower is faster), else 'not settled'."""
+    direction = claims.compare(e, Estimate.exact(laptop)).direction
+    if direction == claims.HIGHER:
+        return "slower" if time else "faster"
+    if direction == claims.LOWER:
+        return "faster" if time else "slower"
+    return "not settled"
 
 
 def _ticks(domain: list[float]) -> list[float]:
@@ -266,9 +281,9 @@ def _ticks(domain: list[float]) -> list[float]:
 
 def ratio_chart(ratios: pl.DataFrame, machine: str) -> alt.LayerChart:
     """Points on a log scale around 1, with the interval of each factor: right of the
-    line, faster than the laptop. Only like-with-like rows (``versus_laptop``)."""
-    from . import charts
-
+    line, faster than the laptop; coloured faster, slower or not settled by
+    ``claims.compare`` (the interval clear of the laptop's figure or not). Only
+    like-with-like rows (``versus_laptop``)."""
     top = max(2.0, float(ratios["hi"].max()), 1 / float(ratios["lo"].min()))
     domain = [1 / top / 1.2, top * 1.2]
     base = alt.Chart(ratios, title=f"{machine} against the laptop").encode(
@@ -280,7 +295,11 @@ def ratio_chart(ratios: pl.DataFrame, machine: str) -> alt.LayerChart:
     bars = base.mark_rule(color="#555").encode(x=alt.X("lo:Q", scale=scale, axis=axis), x2="hi:Q")
     points = base.mark_point(filled=True, size=90).encode(
         x=x,
-        color=alt.condition("datum.faster", alt.value(charts.HIGHLIGHT), alt.value(charts.REFERENCE)),
+        color=alt.Color(
+            "verdict:N",
+            scale=alt.Scale(domain=list(VERDICTS), range=list(VERDICTS.values())),
+            legend=alt.Legend(title="against the laptop", orient="bottom"),
+        ),
         tooltip=[alt.Tooltip("label:N"), alt.Tooltip("times:Q", format=".3~g"), alt.Tooltip("words:N")],
     )
     rule = alt.Chart(pl.DataFrame({"one": [1.0]})).mark_rule(color="#333").encode(x="one:Q")
@@ -429,6 +448,84 @@ def runs_words(frame: pl.DataFrame, machine: str) -> str:
     if least == most:
         return f"{fmt.count(least, 'run')} per number"
     return f"{fmt.exact(least)} to {fmt.exact(most)} runs per number"
+
+
+def spread_sentence(frame: pl.DataFrame, machine: str, busy: bool) -> str:
+    """How far to trust the card's intervals: the run counts (``runs_words``), whether the
+    sets were measured on a busy machine (`busy`: ``book.busy`` over the stored sets), and
+    how many of `machine`'s numbers are marked unstable (an interval wider than its
+    profile's target, ``stats.stability``), then how to read a number and a comparison."""
+    measured = [row for row in frame.iter_rows(named=True) if row[machine] is not None]
+    wide = sum(1 for row in measured if stats.stability(_estimate(row, machine), row.get(f"{machine} target")))
+    held = any(row.get(f"{machine} target") is not None for row in measured)
+    where = "on a busy machine" if busy else "on a machine quiet enough by its noise evidence"
+    if not measured:
+        return "No number of this machine's was measured, so the card has no interval to read."
+    if not held:
+        state = "its profile holds no interval to a target, so the card marks none unstable"
+    elif wide == 0:
+        state = "every interval ended within its profile's target"
+    else:
+        state = (
+            f"{fmt.exact(wide)} of {fmt.count(len(measured), 'number')} stayed wider than its profile's target "
+            "(marked unstable)"
+        )
+    return (
+        f'With {runs_words(frame, machine)} {where}, {state}. Read a number as "somewhere in its interval", and a '
+        "comparison as settled only where the intervals do not overlap (the words of the comparison column are "
+        "chosen that way)."
+    )
+
+
+def _ns_to_stream(seq_read: Estimate, size: int = 4096) -> Estimate:
+    """The time, in ns, to stream `size` bytes at `seq_read` (MB/s), with its interval."""
+    return Estimate(size * 1e3 / seq_read.median, size * 1e3 / seq_read.hi, size * 1e3 / seq_read.lo, seq_read.runs)
+
+
+def wait_words(seq_read: Estimate | None, fsync: Estimate | None) -> str:
+    """Whether a durable 4 KiB write (`fsync`, µs) clearly takes longer than streaming 4 KiB
+    at the sequential read rate (`seq_read`, MB/s), by ``claims.compare``; '' when either
+    was not measured (the durable-write sentence says so)."""
+    if seq_read is None or fsync is None or seq_read.lo <= 0:
+        return ""
+    c = claims.compare(fsync.scaled(1e3), _ns_to_stream(seq_read))
+    if c.direction == claims.HIGHER:
+        return "Waiting is not cheap: one durable 4 KiB write takes longer than streaming 4 KiB does."
+    if c.direction == claims.LOWER:
+        return "Waiting was cheap here: one durable 4 KiB write took less time than streaming 4 KiB."
+    if c.direction == claims.SAME_WORD:
+        return "Here one durable 4 KiB write takes about as long as streaming 4 KiB."
+    return (
+        "Whether one durable 4 KiB write takes longer than streaming 4 KiB is not settled here: the intervals overlap."
+    )
+
+
+def cpu_words(syscall: Estimate | None, seq_read: Estimate | None, fsync: Estimate | None) -> str:
+    """The lead-in to the system call's cost: whether it is clearly cheaper (``claims.compare``)
+    than streaming 4 KiB and than one durable 4 KiB write; 'As for the CPU' when it or both
+    others were not measured."""
+    if syscall is None:
+        return "As for the CPU"
+    stream = None if seq_read is None or seq_read.lo <= 0 else _ns_to_stream(seq_read)
+    wait = None if fsync is None else fsync.scaled(1e3)
+    cheaper = {
+        name: claims.compare(syscall, other).direction == claims.LOWER
+        for name, other in (("streaming 4 KiB", stream), ("waiting", wait))
+        if other is not None
+    }
+    if not cheaper:
+        return "As for the CPU"
+    if all(cheaper.values()):
+        return (
+            "And the CPU is cheap next to both"
+            if len(cheaper) == 2
+            else f"And the CPU is cheap next to {next(iter(cheaper))}"
+        )
+    if any(cheaper.values()):
+        yes = next(n for n, v in cheaper.items() if v)
+        no = next(n for n, v in cheaper.items() if not v)
+        return f"The CPU is cheap next to {yes}, though not clearly next to {no}"
+    return "The CPU is not clearly cheaper here than " + " or ".join(cheaper)
 
 
 def estimate_in(frame: pl.DataFrame, id_: str, machine: str) -> tuple[Estimate | None, float | None]:

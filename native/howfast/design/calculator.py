@@ -142,6 +142,46 @@ def bottleneck_holds(low: list[Resource], high: list[Resource], **sliders: float
     return bool(others.len() == 0 or least >= others.max())
 
 
+def default_words(
+    bottleneck: str | None, machines_needed: int | None, cost: float | None, span: tuple[int, int] | None = None
+) -> str:
+    """The calculator's defaults in a sentence: the bottleneck at the medians with its
+    machines and their cost, and `span` (that resource's machines with every rate at the
+    fast end, then at the slow end) where it differs; a sentence of its own when no
+    resource was measured."""
+    from .. import fmt
+
+    head = "The defaults are the seed's S3 with one copy of each write"
+    if bottleneck is None or machines_needed is None:
+        return f"{head}; with no resource measured here, the calculator has no bottleneck to name."
+    said = (
+        f"{head}: there the bottleneck is {bottleneck}, with {fmt.count(int(machines_needed), 'machine')} for "
+        f"{fmt.num(cost, 4)} dollars (the price set to the seed's laptop's)"
+    )
+    if span is not None and span[0] != span[1]:
+        said += (
+            f": {fmt.exact(span[0])} to {fmt.count(span[1], 'machine')} over the measured rates' intervals (hashing "
+            "held at its median)"
+        )
+    return said + "."
+
+
+def holds_words(holds: bool | None) -> str:
+    """``bottleneck_holds``'s answer in a sentence ('' when it could not be asked); the
+    ranges hold hashing at its median, and the sentence says so."""
+    if holds is None:
+        return ""
+    if holds:
+        return (
+            "That bottleneck holds across the intervals of the measured rates (hashing held at its median): at its "
+            "fastest it still needs at least as many machines as any other resource at its slowest."
+        )
+    return (
+        "Across the intervals of the measured rates (hashing held at its median) another resource could need as "
+        "many machines, so which one runs out first is not settled here."
+    )
+
+
 def _data(found: list[Resource]) -> pl.DataFrame:
     return pl.DataFrame(
         [{"order": i, "resource": r.name, "read_byte": r.read_byte, "read_op": r.read_op,

@@ -15,6 +15,7 @@ import polars as pl
 
 from .. import reference
 from ..checks import checked
+from ..stats import Estimate
 
 KB, MB, GB, TB, PB = 1e3, 1e6, 1e9, 1e12, 1e15
 MIB = 2**20
@@ -74,6 +75,16 @@ def seed_kind(system: str, quantity: str, machine: str | None = None) -> str:
     if rows.height == 0:
         raise KeyError(f"no seed estimate {system}/{quantity}")
     return str(rows["kind"][0])
+
+
+def seed_quoted(system: str, quantity: str, machine: str | None = None) -> str:
+    """A seed estimate as the seed printed it (``data/reference``'s ``quoted``: '~300MB/s')."""
+    rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
+    if machine is not None:
+        rows = rows.filter(pl.col("machine") == machine)
+    if rows.height == 0:
+        raise KeyError(f"no seed estimate {system}/{quantity}")
+    return str(rows["quoted"][0])
 
 
 def duration_words(seconds: float | None) -> str:
@@ -174,6 +185,31 @@ def hello_words(counts: dict[str, int | None], price: float) -> str:
     )
 
 
+def closed_loop_words(best: Estimate | None, bounded: float | None) -> str:
+    """Whether the best closed-loop rate (`best`, req/s with its interval) is clearly above
+    the rate at a bounded p99 (`bounded`, an offered rate with no spread), by
+    ``claims.compare``; '' when either is missing."""
+    from .. import claims, fmt
+
+    if best is None or bounded is None or bounded <= 0:
+        return ""
+    c = claims.compare(best, Estimate.exact(bounded))
+    if c.direction == claims.HIGHER:
+        return (
+            "The best closed-loop rate in the table above is higher, but nobody runs a server at the rate where "
+            "requests queue."
+        )
+    if c.direction == claims.LOWER:
+        return (
+            f"The best closed-loop rate in the table above is lower here ({fmt.num(best.median)} req/s by its "
+            "median): the two loops ran at different moments, and this run cannot say why the closed one answered less."
+        )
+    return (
+        f"The best closed-loop rate in the table above ({fmt.num(best.median)} req/s by its median) is not clearly "
+        "higher here: its interval reaches the bounded rate."
+    )
+
+
 # ---- seed 001's systems, recomputed ------------------------------------------------------
 
 
@@ -229,6 +265,18 @@ def s3(inputs: Inputs, requests_per_s: float = 1e8, read_share: float = 0.8, siz
         "hash_bytes_per_s": checksums_per_s * checksum_size,
         "hash_machines": machines_for(checksums_per_s * checksum_size, inputs.hashing),
     }
+
+
+def laptop_fio_write(fsync: bool) -> float:
+    """Seed 001's laptop's fio sequential write in MB/s (1 MiB blocks, 8 jobs), with an
+    fsync after each write or without (data/reference/disk_fio_parallel.csv)."""
+    job = "sync sequential write + fsync" if fsync else "sync sequential write - fsync"
+    rows = reference.load("disk_fio_parallel").filter(
+        (pl.col("machine") == "laptop") & (pl.col("job") == job) & (pl.col("metric") == "mb_per_s")
+    )
+    if rows.height != 1:
+        raise KeyError(f"expected one laptop row for {job!r}, found {rows.height}")
+    return float(rows["value"][0])
 
 
 def hash_rerun_words(hash_machines: int | None, rerun: tuple[int, object] | None) -> str:
@@ -297,10 +345,17 @@ def checksum_words(
         )
     if not ranged:
         return f"{verdict}. {calc}"
+    over = (
+        "the inputs' intervals"
+        if hash_range is not None and disk_range is not None
+        else "the disk rates' intervals (hashing at its median)"
+        if disk_range is not None
+        else "the hashing rate's interval"
+    )
     if holds:
-        return f"{verdict}, and it does across the inputs' intervals. {calc}"
+        return f"{verdict}, and it does across {over}. {calc}"
     return (
-        f"{verdict} by the medians, but not across the inputs' intervals (within them the two counts come within "
+        f"{verdict} by the medians, but not across {over} (within them the two counts come within "
         f"a factor of two), so that order is not settled here. {calc}"
     )
 

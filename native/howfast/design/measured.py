@@ -117,6 +117,71 @@ def hash_rerun(hashing: store.ResultSet) -> tuple[int, object] | None:
     return size, claims.compare(again, sweep)
 
 
+#: The network set's experiments this chapter's inputs come from: the TCP stream, the
+#: closed loop's best rate and the open loop's knee.
+NETWORK_EXPERIMENTS = ("tcp_bulk", "http_closed", "http_open")
+
+
+def network_noise_words(network: store.ResultSet) -> str:
+    """What the network set's noise evidence says of the runs this chapter uses
+    (``NETWORK_EXPERIMENTS``), tested against ``book.WAITED``, ``STEAL`` and ``OTHERS`` on
+    the medians of each experiment's runs (``book.noise_summary``): which of them ran on a
+    busy machine and how; or, when only other runs of the set did, that these did not and
+    what they show; '' when the set was quiet or kept no evidence."""
+    from .. import book, fmt
+
+    summary = book.noise_summary(network)
+    if summary.height == 0 or not book.busy(network):
+        return ""
+    titles = [book.experiment_title(network.subject, name) for name in NETWORK_EXPERIMENTS]
+    used = summary.filter(pl.col("experiment").is_in(titles))
+    if used.height == 0:
+        return (
+            "The network set's evidence of a busy machine comes from its other runs; the TCP and HTTP runs this page "
+            "uses kept no evidence of their own."
+        )
+
+    def share(row: dict, column: str) -> float | None:
+        value = row.get(column)
+        return None if value is None else float(value)
+
+    busy, quiet = [], []
+    limits = (("waited", book.WAITED), ("steal", book.STEAL), ("others", book.OTHERS))
+    for row in used.iter_rows(named=True):
+        said = []
+        for column, limit in limits:
+            value = share(row, column)
+            if value is not None and value >= limit:
+                said.append(
+                    {"waited": f"the measuring thread waited for a CPU {fmt.share(value, 2)} of the time",
+                     "steal": f"the hypervisor stole {fmt.share(value, 2)} of the CPU time",
+                     "others": f"other processes used {fmt.share(value, 2)} of the CPUs"}[column]
+                )  # fmt: skip
+        (busy if said else quiet).append((row["experiment"], said))
+    if busy:
+        parts = [f"during the {name} runs {fmt.listed(said)}" for name, said in busy]
+        return (
+            "The machine was busy during runs this page uses: " + "; ".join(parts) + " (medians of their runs), so "
+            "the rates built on them may read low."
+        )
+    worst = {column: used[column].drop_nulls().max() for column, _ in limits if column in used.columns}
+    most = [
+        f"the measuring thread waited for a CPU at most {fmt.share(float(worst['waited']), 2)} of the time"
+        if worst.get("waited") is not None
+        else "",
+        f"other processes used at most {fmt.share(float(worst['others']), 2)} of the CPUs"
+        if worst.get("others") is not None
+        else "",
+    ]
+    most = [m for m in most if m]
+    return (
+        f"The network set's evidence of a busy machine comes from its other runs: during the "
+        f"{fmt.listed([name for name, _ in quiet])} runs this page uses, none of its thresholds was reached"
+        + (f" ({fmt.listed(most)}, medians of their runs)" if most else "")
+        + "."
+    )
+
+
 def rows(*, measure: bool = False) -> pl.DataFrame:
     """This machine's rows of the registry's quantities the estimates read."""
     wanted = [headlines.get(id_) for id_ in QUANTITIES.values()]
