@@ -1,6 +1,6 @@
 """Profiles: which size of every subject a run uses, and how often it repeats.
 
-``quick`` is for workshops and tests (each chapter in well under a minute on two
+``quick`` is for workshops and tests (each chapter in about a minute or less on two
 cores); ``full`` is for publishing; ``smoke`` runs every code path in seconds for the test
 suite (its numbers mean nothing). Each subject's sizes live in its own ``plan``
 module (``howfast/<subject>/plan.py``); a profile picks one plan per subject. The
