@@ -632,6 +632,79 @@ def test_crosscheck_table_cells() -> None:
     assert alike["verdict"].to_list() == ["agrees"] * 2  # within 1 %: the speed verdict stands
 
 
+def _two_inputs(text_ratios: tuple[float, float], csv_ratios: tuple[float, float]) -> pl.DataFrame:
+    """zstd -1 beside zstd on the text and the csv input, both agreeing on speed, each side
+    with its stored compression ratio (ours, the tool's)."""
+    frames = []
+    for input_name, (ours, theirs) in (("text", text_ratios), ("csv", csv_ratios)):
+        speeds = _versus([100.0, 101.0, 99.0], [100.0, 100.0, 100.0]).with_columns(input=pl.lit(input_name))
+        ratios = pl.DataFrame([{"codec": "zstd", "level": 1, "input": input_name, "tool": who, "repetition": r,
+                                "metric": "ratio", "value": v, "unit": "x", "note": None}
+                               for r in range(3) for who, v in (("howfast", ours), ("zstd", theirs))])  # fmt: skip
+        frames += [speeds, ratios]
+    return pl.concat(frames)
+
+
+WHY = "not the same work (the two compression ratios lie more than 1 % apart)"
+
+
+def test_crosscheck_work_apart_is_the_one_same_work_rule() -> None:
+    assert report.work_apart(_two_inputs((3.0, 3.2), (2.0, 2.01)), "zstd") == {("zstd", 1, "text"): (3.0, 3.2)}
+    assert report.work_apart(_two_inputs((3.0, 3.02), (2.0, 2.01)), "zstd") == {}
+    # a side that stored no ratio shows no difference; neither does a run without the tool
+    assert report.work_apart(_versus([1.0] * 3, [1.0] * 3), "zstd") == {}
+    assert report.work_apart(pl.DataFrame(), "zstd") == {}
+    # the table marks exactly the cases it names, and keeps the speed verdict of the others
+    table = report.crosscheck_table({"zstd": _two_inputs((3.0, 3.2), (2.0, 2.01))})
+    assert dict(zip(table["case"], table["verdict"])) == {
+        "zstd -1, text, compress": "not the same work: ratio 3× here, 3.2× in zstd",
+        "zstd -1, csv, compress": "agrees",
+        "zstd -1, text, decompress": "not the same work: ratio 3× here, 3.2× in zstd",
+        "zstd -1, csv, decompress": "agrees",
+    }
+
+
+def test_agreement_sentence_leaves_out_what_the_table_leaves_out() -> None:
+    agrees = "agreed with zstd (the interval of the per-round ratio within 0.9–1.1×)"
+    # every case the same work: the verdicts as the general sentence gives them
+    alike = _two_inputs((3.0, 3.02), (2.0, 2.01))
+    assert report.agreement_sentence(alike, "zstd") == f"Of the 4 cases that ran both, 4 cases {agrees}."
+    # one input not the same work: its two rows counted apart, with why, and no verdict
+    some = report.agreement_sentence(_two_inputs((3.0, 3.2), (2.0, 2.01)), "zstd")
+    assert some == f"Of the 2 cases that ran both, 2 cases {agrees}; 2 more cases are left out, {WHY}."
+    one_more = report.agreement_sentence(
+        _two_inputs((3.0, 3.2), (2.0, 2.01)).filter(
+            (pl.col("metric") != "decompress_mb_per_s") | (pl.col("input") == "csv")), "zstd")  # fmt: skip
+    assert one_more.endswith(f"; 1 more case is left out, {WHY}.")
+    # every case not the same work: no verdict at all
+    none = report.agreement_sentence(_two_inputs((3.0, 3.2), (2.0, 2.5)), "zstd")
+    assert none == f"None of the 4 cases that ran both gets a verdict against zstd: each is {WHY}."
+    single = _two_inputs((3.0, 3.2), (2.0, 2.5)).filter(
+        (pl.col("input") == "text") & pl.col("metric").is_in(["compress_mb_per_s", "ratio"]))  # fmt: skip
+    assert report.agreement_sentence(single, "zstd") == (
+        f"The one case that ran both gets no verdict against zstd: it is {WHY}."
+    )
+    assert report.agreement_sentence(pl.DataFrame(), "lz4") == "The comparison with lz4 could not run here (no result)."
+
+
+def test_goal_sentence_leaves_out_what_the_table_leaves_out() -> None:
+    some = report.goal_sentence(_two_inputs((3.0, 3.2), (2.0, 2.01)), "zstd")
+    assert some == (
+        "Against that goal, zstd -1 compressing the csv input and zstd -1 decompressing the csv input reach at "
+        f"least 0.9 of zstd's speed; 2 more cases are left out, {WHY}."
+    )
+    assert "text" not in some
+    none = report.goal_sentence(_two_inputs((3.0, 3.2), (2.0, 2.5)), "zstd")
+    assert none == f"Against that goal, none of the 4 cases that ran both can be judged: each is {WHY}."
+    single = _two_inputs((3.0, 3.2), (2.0, 2.5)).filter(
+        (pl.col("input") == "text") & pl.col("metric").is_in(["compress_mb_per_s", "ratio"]))  # fmt: skip
+    assert report.goal_sentence(single, "zstd") == (
+        f"Against that goal, the one case that ran both cannot be judged: it is {WHY}."
+    )
+    # within 1 %: every case judged on speed
+    assert "left out" not in report.goal_sentence(_two_inputs((3.0, 3.02), (2.0, 2.01)), "zstd")
+
+
 def test_again_sentence_every_branch() -> None:
     main = _compress([("zstd", 1, "text", 0, {"compress_mb_per_s": [100.0, 101.0, 99.0],
                                               "decompress_mb_per_s": [500.0, 510.0, 490.0]})])  # fmt: skip

@@ -347,6 +347,38 @@ DIRECTIONS = {"compress_mb_per_s": "compress", "decompress_mb_per_s": "decompres
 SAME_WORK = 0.01
 
 
+def work_apart(metrics: pl.DataFrame, tool: str) -> dict[tuple[str, int, str], tuple[float, float]]:
+    """The cases (codec, level, input) of a cross-check's `metrics` where ours and `tool`
+    did not do the same work: the median compression ratios the two sides stored differ
+    by more than ``SAME_WORK``, so their compressed sizes differ and their speeds do not
+    compare. Each maps to both medians (ours, the tool's). A case where either side stored
+    no ratio is not in it (nothing shows the work differed). The one 'same work?' rule of
+    the cross-check's table and of its sentences."""
+    if metrics.height == 0 or not {"tool", "metric", "value"} <= set(metrics.columns):
+        return {}
+    ratios = metrics.filter(pl.col("metric") == "ratio")
+    if ratios.height == 0:
+        return {}
+    apart: dict[tuple[str, int, str], tuple[float, float]] = {}
+    summary = stats.summarize(ratios, ["codec", "level", "input", "tool"])
+    for (codec, level, input_name), part in summary.group_by(["codec", "level", "input"], maintain_order=True):
+        medians = {row["tool"]: row["median"] for row in part.iter_rows(named=True)}
+        ours, theirs = medians.get("howfast"), medians.get(tool)
+        if ours is not None and theirs is not None and theirs > 0 and abs(ours / theirs - 1) > SAME_WORK:
+            apart[(str(codec), int(level), str(input_name))] = (float(ours), float(theirs))  # type: ignore[call-overload]
+    return apart
+
+
+def _apart_verdict(pair: tuple[float, float], tool: str) -> str:
+    """A row's verdict where the two sides did not do the same work (``work_apart``)."""
+    return f"not the same work: ratio {fmt.num(pair[0])}× here, {fmt.num(pair[1])}× in {tool}"
+
+
+def _apart_why() -> str:
+    """Why the sentences leave a case out (``work_apart``), as one clause."""
+    return f"not the same work (the two compression ratios lie more than {fmt.share(SAME_WORK)} apart)"
+
+
 def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None) -> pl.DataFrame:
     """Ours beside each tool (`runs`: tool name -> its cross-check's metrics) per codec,
     level, input and direction: each side's median MB/s with its interval (marked where it
@@ -365,6 +397,7 @@ def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None)
         if metrics.height == 0 or "tool" not in metrics.columns:
             continue
         summary = stats.summarize(metrics, [*by, "tool"])
+        apart = work_apart(metrics, tool)
         for metric, direction in DIRECTIONS.items():
             ratios = general.round_ratios(metrics, by, metric, theirs=tool)
             for key, part in ratios.group_by(by, maintain_order=True):
@@ -372,14 +405,8 @@ def crosscheck_table(runs: dict[str, pl.DataFrame], target: float | None = None)
                 ratio = general.ratio_estimate(part["r"].to_list())
                 sides = [_side(summary, who, metric, where) for who in ("howfast", tool)]
                 codec = label(str(where["codec"]), int(where["level"]))  # type: ignore[call-overload]
-                packed = [_side(summary, who, "ratio", where) for who in ("howfast", tool)]
-                verdict = claims.crosscheck(ratio).outcome
-                if packed[0] is not None and packed[1] is not None and packed[1].median > 0:
-                    if abs(packed[0].median / packed[1].median - 1) > SAME_WORK:
-                        verdict = (
-                            f"not the same work: ratio {fmt.num(packed[0].median)}× here, "
-                            f"{fmt.num(packed[1].median)}× in {tool}"
-                        )
+                pair = apart.get((str(where["codec"]), int(where["level"]), str(where["input"])))  # type: ignore[call-overload]
+                verdict = claims.crosscheck(ratio).outcome if pair is None else _apart_verdict(pair, tool)
                 rows.append({
                     "case": f"{codec}, {where['input']}, {direction}",
                     "howfast MB/s": tables.figure(sides[0], target, runs=False),
@@ -397,6 +424,36 @@ def _side(summary: pl.DataFrame, tool: str, metric: str, where: dict[str, object
     for key, value in where.items():
         rows = rows.filter(pl.col(key) == value)
     return Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
+
+
+def agreement_sentence(metrics: pl.DataFrame, tool: str) -> str:
+    """The verdicts of ours beside `tool` (``versus_table``, both directions) in one
+    sentence (``crosscheck.verdicts_sentence``), as the cross-check's table gives them: a
+    case where the two did not do the same work (``work_apart``) gets no verdict and is
+    only counted, with why."""
+    if metrics.height == 0 or "tool" not in metrics.columns:
+        return general.verdicts_sentence(pl.DataFrame(), tool)
+    table = pl.concat([versus_table(metrics, tool, metric) for metric in DIRECTIONS], how="diagonal")
+    if "verdict" not in table.columns:
+        return general.verdicts_sentence(table, tool)
+    apart = {(label(codec, level), input_name) for codec, level, input_name in work_apart(metrics, tool)}
+    out = pl.Series([(c, i) in apart for c, i in zip(table["codec"], table["input"])], dtype=pl.Boolean)
+    left_out = table.filter(out & pl.col("verdict").is_not_null()).height
+    kept = table.filter(~out)
+    if left_out == 0:
+        return general.verdicts_sentence(kept, tool)
+    if kept["verdict"].drop_nulls().len() == 0:
+        if left_out == 1:
+            return f"The one case that ran both gets no verdict against {tool}: it is {_apart_why()}."
+        return (
+            f"None of the {fmt.count(left_out, 'case')} that ran both gets a verdict against {tool}: "
+            f"each is {_apart_why()}."
+        )
+    verb = "is" if left_out == 1 else "are"
+    return (
+        general.verdicts_sentence(kept, tool)[:-1]
+        + f"; {fmt.count(left_out, 'more case')} {verb} left out, {_apart_why()}."
+    )
 
 
 def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
@@ -441,7 +498,8 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
     (its high end below it), or not decided by the rounds."""
     if not 0 < goal <= 1:
         raise ValueError(f"goal must be a share in (0, 1], got {goal}")
-    met, missed, open_ = [], [], []
+    met, missed, open_, left_out = [], [], [], 0
+    apart = work_apart(metrics, tool)
     for metric, direction in (("compress_mb_per_s", "compressing"), ("decompress_mb_per_s", "decompressing")):
         rows = metrics.filter(pl.col("metric") == metric) if metrics.height else metrics
         if rows.height == 0 or not {"howfast", tool} <= set(rows["tool"].unique().to_list()):
@@ -449,10 +507,20 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
         wide = rows.pivot(on="tool", index=["codec", "level", "input", "repetition"], values="value")
         wide = wide.with_columns(r=pl.col("howfast") / pl.col(tool)).drop_nulls("r")
         for (codec, level, input_name), part in wide.group_by(["codec", "level", "input"], maintain_order=True):
+            if (str(codec), int(level), str(input_name)) in apart:  # type: ignore[call-overload]
+                left_out += 1
+                continue
             e = general.ratio_estimate(part["r"].to_list())
             what = f"{label(str(codec), int(level))} {direction} the {input_name} input"  # type: ignore[arg-type]
             (met if e.lo >= goal else missed if e.hi < goal else open_).append(what)
     if not (met or missed or open_):
+        if left_out == 1:
+            return f"Against that goal, the one case that ran both cannot be judged: it is {_apart_why()}."
+        if left_out:
+            return (
+                f"Against that goal, none of the {fmt.count(left_out, 'case')} that ran both can be judged: "
+                f"each is {_apart_why()}."
+            )
         return f"The comparison with {tool} could not run here."
 
     def verb(items: list[str], one: str, many: str) -> str:
@@ -465,6 +533,8 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
         parts.append(f"{fmt.listed(missed)} {verb(missed, 'falls', 'fall')} short of {fmt.num(goal)} of it")
     if open_:
         parts.append(f"{fmt.listed(open_)} cannot be told from {fmt.num(goal)} of it over these rounds")
+    if left_out:
+        parts.append(f"{fmt.count(left_out, 'more case')} {'is' if left_out == 1 else 'are'} left out, {_apart_why()}")
     return "Against that goal, " + "; ".join(parts) + "."
 
 
