@@ -94,7 +94,7 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     fio = report.fio_table(vs_fio.filter(pl.col("segment_bytes") == TINY.memtable.segment_bytes))
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     assert (fio["rounds"] == TINY.repetitions).all() and fio["ours / fio"].str.contains("×").all()
-    assert set(fio["verdict"]) <= {"agrees", "ours lower", "ours higher", "inconclusive"}
+    assert set(fio["verdict"]) <= {"agrees", "ours lower", "ours higher", "inconclusive", *report.LEANING_VERDICTS.values()}
     sentence = report.fio_sentence(vs_fio)  # the runs have two segment sizes: each case names its own
     assert sentence.startswith("Against fio at the same block size and depth") and "of 6 cases, " in sentence
     decided = fio.filter(pl.col("verdict") != "inconclusive")
@@ -115,9 +115,9 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
         report.first_fill_sentence(vs_fio),
         report.fio_sentence(vs_fio),
         report.dsync_summary(sweep),
-        report.plateau_sentence(sweep),
+        report.plateau_sentence(sweep, TINY.name),
         report.repeat_sentence(sweep, variants, TINY.memtable.variant_capacity),
-        report.seed_small_words(sweep),
+        report.seed_small_words(sweep, TINY.memtable.producers, 2),
         report.depth_repeat_sentence(sweep, variants),
         report.segment_goal_sentence(vs_fio),
         report.peak_sentence(sweep, TINY.target),
