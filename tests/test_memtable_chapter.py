@@ -94,7 +94,8 @@ def test_report_tables_and_numbers(tiny: dict) -> None:
     fio = report.fio_table(vs_fio.filter(pl.col("segment_bytes") == TINY.memtable.segment_bytes))
     assert fio.height == 4  # 1 capacity × 2 O_DSYNC × (blocking, deep)
     assert (fio["rounds"] == TINY.repetitions).all() and fio["ours / fio"].str.contains("×").all()
-    assert set(fio["verdict"]) <= {"agrees", "ours lower", "ours higher", "inconclusive", *report.LEANING_VERDICTS.values()}
+    verdicts = {"agrees", "ours lower", "ours higher", "inconclusive", *report.LEANING_VERDICTS.values()}
+    assert set(fio["verdict"]) <= verdicts
     sentence = report.fio_sentence(vs_fio)  # the runs have two segment sizes: each case names its own
     assert sentence.startswith("Against fio at the same block size and depth") and "of 6 cases, " in sentence
     decided = fio.filter(pl.col("verdict") != "inconclusive")
