@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 import browser
+import tablewidth
 from conftest import LEFT_TO_MEASURE, ROOT, command_env, copy_book
 from howfast import book, offline, store
 from howfast.book import CHAPTERS
-from howfast.notebook import chapters, chart_spec, execute_chapter
+from howfast.notebook import cell_options, chapters, chart_spec, execute_chapter
 from howfast.workshop import executed_notebook
 
 PAGES = chapters(ROOT)
@@ -126,6 +127,7 @@ def test_page_renders_from_stored_results(
     assert list((measured_book / "scratch").iterdir()) == [], "scratch files left behind"
     if page.parent.name == "chapters":
         _charts_draw_offline(done, tmp_path)
+    _tables_fit(done)
     _is_an_executed_notebook(done)
 
 
@@ -165,6 +167,35 @@ def _charts_draw_offline(done, tmp_path: Path) -> None:
         found = browser.layout(page, window)
         assert len(found) == len(htmls)
         assert browser.layout_problems(found, window) == []
+
+
+def _tables(done) -> dict[str, tuple[str, str]]:
+    """Every table the page shows, by its cell's label: the Markdown and the cell's column."""
+    found = {}
+    for cell in done.notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        options = cell_options(cell.source)
+        for i, output in enumerate(cell.get("outputs", [])):
+            text = output.get("data", {}).get("text/markdown", "")
+            text = "".join(text) if isinstance(text, list) else text
+            if text.lstrip().startswith("|"):
+                found[f"{options.get('label', 'unlabelled')}#{i}"] = (text, str(options.get("column", "body")))
+    return found
+
+
+def _tables_fit(done) -> None:
+    """No table makes the reader scroll sideways: a table in the body column fits it at both
+    window widths (``browser.COLUMNS``); a ``column: page-right`` table, which Quarto widens
+    into the margin, fits at least the body column of the 1400-px window, a width its real
+    column only passes. Laid out in Chromium with the table CSS of the book's theme."""
+    if browser.chromium() is None:
+        pytest.skip(browser.MISSING)
+    tables = _tables(done)
+    body = {name: text for name, (text, column) in tables.items() if column == "body"}
+    wide = {name: text for name, (text, column) in tables.items() if column != "body"}
+    found = [*tablewidth.widths(body), *tablewidth.widths(wide, [max(browser.COLUMNS.values())])]
+    assert [f"{w.name} at {w.column} px: {w.cause()}" for w in found if w.overflows] == []
 
 
 def test_cells_get_the_profiles_time() -> None:

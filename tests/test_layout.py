@@ -288,3 +288,33 @@ def test_bands_and_rules_show_the_interval_of_the_median() -> None:
     assert bars["layer"][1]["encoding"]["x"]["field"] == "lo"
     with pytest.raises(ValueError, match="lo and hi"):
         charts.grouped_bars(frame.drop("lo", "hi", "min", "max"), category="mode", group="mode", title="t", unit="u")
+
+
+def test_the_table_check_sees_a_table_too_wide_for_its_column() -> None:
+    """tests/tablewidth.py, which the chapter tests use on every table: a narrow table fits
+    both columns; one whose cells cannot break below the column's width overflows, and the
+    check names the column holding the widest unbreakable text."""
+    import tablewidth
+
+    if browser.chromium() is None:
+        pytest.skip(browser.MISSING)
+    narrow = "| a | b |\n|:---|---:|\n| one | 1 |\n"
+    unbreakable = "x" * 60
+    wide = "| name | " + " | ".join(f"c{i}" for i in range(6)) + " |\n|:---|" + "---:|" * 6 + "\n"
+    wide += f"| {unbreakable} | " + " | ".join("123,456,789" for _ in range(6)) + " |\n"
+    found = {(w.name, w.column): w for w in tablewidth.widths({"narrow": narrow, "wide": wide})}
+    assert not found[("narrow", 530)].overflows and not found[("narrow", 750)].overflows
+    assert found[("wide", 530)].overflows and found[("wide", 530)].widest_column == "name"
+    assert unbreakable in found[("wide", 530)].cause()
+
+
+def test_the_table_check_refuses_what_is_not_a_table() -> None:
+    import tablewidth
+
+    with pytest.raises(ValueError, match="not a pipe table"):
+        tablewidth.markdown_html("| a |\n| b |\n")
+    with pytest.raises(TypeError, match="tables must map names"):
+        tablewidth.widths(["| a |"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="columns must be widths"):
+        tablewidth.widths({"t": "| a |\n|---|\n| 1 |\n"}, [0])
+    assert tablewidth.widths({}) == []
