@@ -696,7 +696,7 @@ def test_costs_table_cells_unstable_and_unsupported() -> None:
     rows = {r[0]: r[1:] for r in table.rows()}
     names = report.COST_NAMES
     assert rows[names["mutex"]] == (10.0, "10–10", 3, "")
-    assert rows[names["pipe_same_cpu"]] == (3000.0, "2,000–6,000" + _mark(67), 3, "1,500")
+    assert rows[names["pipe_same_cpu"]] == (3000.0, f"2,000–6,000; unstable:{NB}−33{NB}%/+100{NB}%", 3, "1,500")
     assert rows[names["getppid"]] == (None, "could not run: seccomp forbids it", None, "")
     assert rows[names["futex_any_cpu"]] == (None, "not in this set", None, "")
     from howfast import tables
@@ -715,8 +715,8 @@ def test_crosscheck_summary_cells() -> None:
     assert table.rows() == [
         ("pipe ping-pong (round trips/s), beside perf bench sched pipe", "15 (no spread)", "10 (no spread)", "1.5×", 3,
          "ours higher"),
-        ("memcpy (GB/s), beside perf bench mem memcpy", "2 (1–4); unstable: ±75 %", "2 (no spread)", "1× (0.5–2×)",
-         3, "inconclusive"),
+        ("memcpy (GB/s), beside perf bench mem memcpy", "2 (1–4); unstable: −50 %/+100 %", "2 (no spread)",
+         "1× (0.5–2×)", 3, "inconclusive"),
     ]  # fmt: skip
     none = _frame([{"job": "j", "tool": "perf", "repetition": 0, "metric": "unsupported", "value": None, "unit": None,
                     "note": "perf is not installed"}])  # fmt: skip
@@ -804,7 +804,7 @@ def test_seed_table_marks_unstable_and_says_why_a_row_is_missing() -> None:
     ], how="diagonal_relaxed")  # fmt: skip
     rows = {r["what"]: r for r in report.seed_table(lat, bw, costs, CACHES, 0.1).iter_rows(named=True)}
     assert rows["L1d"]["here"] == (
-        "32 KiB (one per core); 1.5 ns per load at a 16 KiB working set (1–3 ns, 3 runs; unstable: ±67 %)"
+        "32 KiB (one per core); 1.5 ns per load at a 16 KiB working set (1–3 ns, 3 runs; unstable: −33 %/+100 %)"
     )
     names = report.COST_NAMES
     assert rows[names["getppid"]]["here"] == "could not run: seccomp forbids it"

@@ -199,7 +199,8 @@ def stability(estimate: Estimate | None, target: float | None) -> str:
     """'' for a figure whose interval is within ±`target` of its median (or with no
     target, or no figure), else 'unstable: ±35 %', the half-width it stayed at; a lopsided
     interval, one side reaching more than ``LOPSIDED`` times as far as the other, gives
-    each side: 'unstable: −94 %/+6 %' (a slow run far below a tight cluster)."""
+    each side: 'unstable: −94 %/+6 %' (a slow run far below a tight cluster), leaving out a
+    side that rounds to 0 %: 'unstable: +137 %'."""
     if estimate is not None and not isinstance(estimate, Estimate):
         raise TypeError(f"estimate must be a stats.Estimate or None, got {type(estimate).__name__}")
     if target is not None and not 0 < target < 1:
@@ -212,15 +213,18 @@ def stability(estimate: Estimate | None, target: float | None) -> str:
         above = (estimate.hi - estimate.median) / estimate.median
         if width > 1 or max(below, above) > LOPSIDED * min(below, above):
             # a lopsided interval (one slow run far below a tight cluster) says how far each side reaches
-            sides = [f"{sign}{_percent(share, target)} %" for sign, share in (("−", below), ("+", above)) if share > 0]
+            # a side that rounds to 0 % is left out: 'unstable: +137 %', not '−0 %/+137 %'
+            shown = [(sign, _percent(share, target)) for sign, share in (("−", below), ("+", above)) if share > 0]
+            sides = [f"{sign}{text} %" for sign, text in shown if float(text) > 0]
             return "unstable: " + "/".join(sides)
     if not math.isfinite(width) or width > 1:
         return "unstable: wider than ±100 %"
     return f"unstable: ±{_percent(width, target)} %"
 
 
-#: An interval is written by its two sides when one reaches this many times as far as the other.
-LOPSIDED = 3.0
+#: An interval is written by its two sides when one reaches this many times as far as the
+#: other: '±45 %' for an interval reaching −67 % and +22 % would say neither.
+LOPSIDED = 1.5
 
 
 def _percent(share: float, target: float) -> str:

@@ -433,8 +433,10 @@ class ResultSet:
             return None
 
     def stamp(self) -> str:
-        """'quick profile, measured 2026-11-23 01:02 UTC in 3.4 min, howfast 0.2.0 (git 1a2b3c4d5e6f), on a
-        busy machine (…)': how busy the machine was comes from the set's noise evidence
+        """'quick profile, measured in 3.4 min, finished 2026-11-23 01:02 UTC, howfast 0.2.0 (git
+        1a2b3c4d5e6f), on a busy machine (…)': the time is when the set was finished (a reader
+        who took it for the start would think two sets measured one after the other overlapped);
+        how busy the machine was comes from the set's noise evidence
         (``book.busy_clause``; 'no noise evidence recorded' for a set stored before it)."""
         from .fmt import duration_us
 
@@ -446,7 +448,7 @@ class ResultSet:
         from .book import busy_clause
 
         version = f"howfast {self.manifest['howfast']}{commit}"
-        return f"{self.profile} profile{without}, measured {when} in {took}, {version}{busy_clause(self)}"
+        return f"{self.profile} profile{without}, measured in {took}, finished {when}, {version}{busy_clause(self)}"
 
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
