@@ -208,7 +208,7 @@ def test_verdict_words_keep_each_end_on_its_side() -> None:
     higher = claims.crosscheck(est(1.4, 1.077, 1.5)).words(tool="fio")
     assert higher == "is 1.4× faster than fio (1.08–1.5×)"
     lower = claims.crosscheck(est(0.5, 0.4, 0.6)).words(tool="fio")
-    assert lower == "is 2× slower than fio (0.4–0.6× of its rate)"
+    assert lower == "is slower than fio (0.5× of its rate, 0.4–0.6×)"
     unclear = claims.crosscheck(est(1.0, 0.897, 1.3)).words(tool="fio")
     assert unclear == "is inconclusive against fio on this machine (1×, but 0.897–1.3×)"
     assert claims.crosscheck(None).words(tool="fio") == "was not compared with fio here"

@@ -405,7 +405,10 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
     )
     text = fsync_report.fio_sentence(metrics)
     assert "agrees with fio on write + fsync" in text
-    assert "is faster than fio on write + fdatasync (1.4×;" in text and "mean time per write 0.7× fio's" in text
+    assert (
+        "is faster than fio on write + fdatasync (1.4× of fio's rate, 1.4×)" in text
+        and "mean time per write 0.7× fio's" in text
+    )
     assert "the gap lies in the I/O itself" in text  # rate and time per write agree on the factor
     assert "yet with a mean time per write that agrees" in text and "its own set-up" in text  # dsync: time agrees
     assert "cannot be told apart from fio on this machine on O_DIRECT | O_DSYNC write" in text
@@ -423,7 +426,7 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
     edge = _fio({"fsync": ([1000.0, 1005, 700], [1000.0] * 3)}, {})
     assert fsync_report.fio_table(edge).row(0, named=True)[fsync_report.FIO_RATIO] == "1× (0.7–1.005×)"
     slower = _fio({"fsync": ([700.0] * 3, [1000.0] * 3)}, {})
-    assert "is slower than fio on write + fsync (1.4×;" in fsync_report.fio_sentence(slower)
+    assert "is slower than fio on write + fsync (0.7× of fio's rate, 0.7×)" in fsync_report.fio_sentence(slower)
     missing = pl.DataFrame(
         {
             "method": ["fsync"],
@@ -667,10 +670,10 @@ def test_commit_rule_counts_rewrites_apart_and_names_another_pages_run_outside_t
     assert "the chapter's 3 measurements of the pair (2 appending, 1 rewriting) made 469 to 926" in text
     assert text.endswith(
         "however fast its CPU is. The storing-data chapter's SQLite baseline made 269 per second (252–311, 3 runs), "
-        "below that range, in a run of its own: another file, another moment on a disk whose speed drifts."
+        "clearly below that range, in a run of its own: another file, another moment on a disk whose speed drifts."
     )
     above = fsync_report.commit_rule(E(939, 900, 1000), runs, ("another run", E(2000, 1900, 2100)))
-    assert "Another run made 2,000 per second (1,900–2,100, 3 runs), above that range" in above
+    assert "Another run made 2,000 per second (1,900–2,100, 3 runs), clearly above that range" in above
     inside = fsync_report.commit_rule(E(939, 900, 1000), runs, ("another run", E(500, 300, 700)))
     assert "another run" not in inside.lower() and inside.endswith("however fast its CPU is.")
     assert fsync_report.commit_rule(E(939, 900, 1000), runs, ("x", None)).endswith("however fast its CPU is.")
@@ -777,3 +780,89 @@ def test_reference_sentence_names_each_statistic() -> None:
     assert "took 900 µs (800 µs–1 ms) at the median (p50) and 1.2 ms (1.1–1.3 ms) on average" in text
     alone = fsync_report.reference_sentence(E(900, 800, 1000), 660.0, facts)
     assert "on average" not in alone and "at the median (p50)." in alone
+
+
+# --- review of the full profile: F1-F5, F8-F10 ---
+
+
+def test_fio_sentence_quotes_the_median_ratio_inside_its_own_interval() -> None:
+    # ours 0.97 of fio's rate (0.87-0.99): the point the text quotes lies within the interval beside it
+    slower = _fio({"fsync": ([870.0, 950, 970, 980, 990], [1000.0] * 5)}, {"fsync": ([1.03] * 5, [1.0] * 5)})
+    text = fsync_report.fio_sentence(slower)
+    assert "is slower than fio on write + fsync (0.97× of fio's rate, 0.87–0.99×)" in text
+    assert fsync_report.fio_table(slower).row(0, named=True)[fsync_report.FIO_RATIO] == "0.97× (0.87–0.99×)"
+    agrees = fsync_report.fio_sentence(_fio({"fsync": ([1000.0] * 3, [1000.0] * 3)}, {}))
+    assert "agrees with fio on write + fsync (1× of fio's rate, 1×)" in agrees
+
+
+def test_fio_sentence_gives_the_range_of_rounds() -> None:
+    uneven = _fio({"fsync": ([1000.0] * 5, [1000.0] * 5), "dsync": ([1000.0] * 11, [1000.0] * 11)}, {})
+    assert fsync_report.fio_sentence(uneven).startswith("Over 5 to 11 rounds of alternating runs")
+    assert fsync_report.fio_sentence(_fio({"fsync": ([1000.0] * 5, [1000.0] * 5)}, {})).startswith("Over 5 rounds")
+
+
+def test_agrees_band_and_factor_cell() -> None:
+    assert fsync_report.agrees_band() == "0.9–1.1×"
+    assert fsync_report.factor_cell(1.0297) == "1.03×" and fsync_report.factor_cell(None) == "n/a"
+
+
+def test_layout_rule_says_the_rewritten_file_was_written_ahead_not_preallocated() -> None:
+    text = fsync_report.layout_rule(E(830, 750, 1160), E(469, 374, 555))
+    assert text.startswith("A log file written in full ahead of time (filled and synced) and then reused is cheaper")
+    assert "preallocated" not in text
+    rival = fsync_report.layout_rule(E(830, 750, 1160), E(469, 374, 555), [("x", E(926, 886, 1080))])
+    assert "preallocated" not in rival and "may save a growing file's metadata commit" in rival
+
+
+def test_four_kib_sentence_words_what_a_rewrite_changes_as_a_possibility() -> None:
+    apart = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 800, 400)])
+    apart = apart.with_columns(pl.Series("lo", [374.0, 748.0]), pl.Series("hi", [555.0, 900.0]))
+    for text in (
+        fsync_report.four_kib_sentence(_runs_4k([("latency", 469, 374, 555, 400), ("block_sizes", 500, 450, 560, 100),
+                                                 ("overwrite", 830, 748, 1160, 400)])),
+        fsync_report.four_kib_sentence(apart),
+    ):  # fmt: skip
+        assert "allocates blocks on every write" in text and "may change no metadata at all" in text
+        assert "only its data and timestamps" not in text
+
+
+def test_commit_rule_says_not_clearly_below_where_the_intervals_overlap() -> None:
+    runs = _runs_4k([("latency", 7430, 5480, 7780, 5000), ("overwrite", 11800, 9290, 12400, 5000)])
+    text = fsync_report.commit_rule(E(135, 130, 186), runs, ("the SQLite baseline", E(5820, 5530, 7310)))
+    assert (
+        "The SQLite baseline made 5,820 per second (5,530–7,310, 3 runs), below that range by the medians but not "
+        "clearly below it: its interval overlaps that of the latency run's appends (5,480–7,780), in a run of its own"
+    ) in text
+    above = fsync_report.commit_rule(E(135, 130, 186), runs, ("another run", E(12500, 12000, 13000)))
+    assert "above that range by the medians but not clearly above it" in above
+    clear = fsync_report.commit_rule(E(135, 130, 186), runs, ("another run", E(5000, 4900, 5100)))
+    assert "clearly below that range, in a run of its own" in clear
+
+
+def test_batch_sentence_gives_the_range_of_runs_per_batch_size() -> None:
+    points = {1: (400, 450, 500), 8: (2000, 3100, 6000), 64: (3000, 6500, 9000)}
+    text = fsync_report.batch_sentence(_group(points))
+    assert "with 3 runs per batch size" in text
+    uneven = _group({**points, 64: (3000, 4000, 6500, 8000, 9000)})
+    assert "with 3 to 5 runs per batch size" in fsync_report.batch_sentence(uneven)
+
+
+def test_block_sentence_says_where_no_sync_was_not_clearly_faster() -> None:
+    values = {
+        ("fsync", 4096): ([30.0, 31, 32], [128, 132, 136]),
+        ("fsync", 524288): ([1455.0, 1488, 1511], [340, 350, 360]),
+        ("none", 4096): ([1500.0, 1600, 1700], [2, 2.2, 2.4]),
+        ("none", 524288): ([646.0, 894, 958], [500, 600, 800]),
+        ("dsync", 524288): ([800.0, 900, 1000], [500, 520, 540]),
+    }
+    text = fsync_report.block_sentence(_sweep(values))
+    assert (
+        "Writing without a sync was not always clearly faster than writing with one: at 512 KiB it made 894 MB/s "
+        "(646–958), less than write + fsync's 1,490 (1,460–1,510); and not clearly more than O_DSYNC write's 900 "
+        "(800–1,000). This page cannot say why; writeback of the dirty pages that earlier runs without a sync left "
+        "in the page cache may have slowed those runs."
+    ) in text
+    assert "at 4 KiB it made" not in text  # no sync was clearly faster there
+    clear = {k: v for k, v in values.items() if k != ("none", 524288)}
+    assert "not always clearly faster" not in fsync_report.block_sentence(_sweep(clear))
+    assert fsync_report.no_sync_sentence(pl.DataFrame()) == ""

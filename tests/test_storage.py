@@ -348,7 +348,9 @@ def test_memory_sentences() -> None:
     assert "2× faster than the memory copy" in storage_report.memory_sentence(R(1000, 900, 1100), R(2000, 1900, 2100))
     overlap = storage_report.memory_sentence(R(1100, 800, 1400), R(1000, 900, 1100))
     assert "not clearly faster or slower than the memory copy" in overlap
-    assert storage_report.memory_rule(fast, disk) == "In bandwidth memory was 40× faster than this disk (35–46×)."
+    assert storage_report.memory_rule(fast, disk) == (
+        "In bandwidth memory was 40× faster than sequential reads from this disk (35–46×)."
+    )
     assert "could not be measured here" in _shown(storage_report.memory_rule(fast, None))
     assert "kept pace" in storage_report.memory_rule(R(1000, 900, 1100), R(2000, 1900, 2100))
 
@@ -363,7 +365,7 @@ def test_measured_sentence_names_the_disk_and_its_write_cache() -> None:
 def test_fsync_rule_quotes_the_matrix_paragraphs_figures() -> None:
     both = storage_report.fsync_rule(47.4, 1570, 92.8)
     assert "page cache reached 1,570 MB/s without an fsync and 47.4 MB/s with one" in both
-    assert "(92.8 MB/s with O_DIRECT)" in both and "`" not in both
+    assert "(92.8 MB/s with O_DIRECT and an fsync after each)" in both and "`" not in both
     assert "(92.8" not in storage_report.fsync_rule(47.4, 1570, None)
     assert "with an fsync each reached 47.4 MB/s (92.8" in storage_report.fsync_rule(47.4, None, 92.8)
     assert "reached 92.8 MB/s with O_DIRECT" in storage_report.fsync_rule(None, 1570, 92.8)
@@ -409,12 +411,14 @@ def test_parallel_sentence() -> None:
     spread = _shown(storage_report.parallel_sentence(slow, single, 24 * 2**30))
     assert "Without the fsyncs the same writers wrote 820 MB/s, not clearly faster or slower than with them" in spread
     assert (
-        "the interval of their median spanning 303 to 2,190 MB/s: 128 MiB in all stays far below" in spread
-        and "8 threads" in spread
-    )
-    small = _shown(storage_report.parallel_sentence(slow, single, 2**30))
-    assert "does not record where that limit stood" in small and "8 threads" not in small
-    assert "does not record where that limit stood" in storage_report.parallel_sentence(slow, single)
+        "the interval of their median spanning 303 to 2,190 MB/s. This page does not measure why: 8 threads copying "
+        "at once may compete for the machine's CPUs"
+    ) in spread and "writing their dirty pages back" in spread
+    assert "only copy memory" not in spread and "far below" not in spread
+    one = _shown(storage_report.parallel_sentence(slow, single, single_nosync=R(6760, 6500, 7000)))
+    assert "2,190 MB/s, below the 6,760 MB/s of the matrix's one buffered writer without fsync" in one
+    unclear = _shown(storage_report.parallel_sentence(slow, single, single_nosync=R(1000, 300, 3000)))
+    assert "one buffered writer" not in unclear
     quick = _shown(storage_report.parallel_sentence(_parallel((800.0, 896, 950), (3000.0, 3100, 3200)), single))
     assert "Without the fsyncs the same writers wrote 3,100 MB/s, 3.5× faster than with them." in quick
 
@@ -678,7 +682,7 @@ def test_matrix_table_gives_interval_runs_and_the_unstable_mark() -> None:
     assert table.columns == ["row", "ops/s", "MB/s", "interval", "runs", "laptop ops/s", "laptop MB/s", "note"]
     sync, aio, uring = table.rows(named=True)
     assert (sync["MB/s"], sync["interval"], sync["runs"]) == (1000.0, "900–1,100", 3)
-    assert aio["interval"] == "500–2,000; unstable: ±75 %"
+    assert aio["interval"] == "500–2,000; unstable: −50 %/+100 %"
     assert uring["MB/s"] is None and uring["interval"] is None and uring["note"] == "io_uring: off"
     direct = storage_report.matrix_table(metrics, direct=True, target=0.1)
     assert direct.columns == ["row", "ops/s", "MB/s", "interval", "runs"]
@@ -708,7 +712,7 @@ def test_page_cache_rows_give_each_figure_its_interval() -> None:
                      {"direct": direct, "cache": cache, "repetition": rep, "metric": "p50", "value": p50}]  # fmt: skip
     table = storage_report.page_cache_rows(_metrics(rows), target=0.1)
     assert table.columns == ["how", "MB/s", "p50 per read", "runs"]
-    assert table.row(0) == ("O_DIRECT: from the device", "800 (500–1,600); unstable: ±69 %",
+    assert table.row(0) == ("O_DIRECT: from the device", "800 (500–1,600); unstable: −38 %/+100 %",
                             "172 µs (170–227 µs); unstable: −1 %/+32 %", 3)  # fmt: skip
     assert table.row(1)[1:] == ("10,000 (9,000–11,000)", "20.5 µs (20–21 µs)", 3)
 
@@ -1013,3 +1017,76 @@ def test_same_quantity_sentence_words_come_from_the_facts_and_the_noise() -> Non
     assert "with so few repetitions on a machine the noise checks found busy" in vm
     local = storage_report.same_quantity_sentence(rows, {"hypervisor": "none detected", "device_kind": "an NVMe"})
     assert "virtual" not in local
+
+
+# --- review of the full profile: S1, S2, S7, S8, S11, S12 ---
+
+
+def test_same_quantity_sentence_does_not_offer_file_size_for_the_same_case_on_the_same_file() -> None:
+    case = {"engine": "sync", "pattern": "sequential", "op": "read", "fsync": False, "direct": False,
+            "cache": "cold", "block_size": 262144, "file_size": 1 << 28}  # fmt: skip
+    matrix = _metrics([{**case, "repetition": r, "metric": "mb_per_s", "value": v}
+                       for r, v in enumerate((650.0, 687, 700))])  # fmt: skip
+    cache = _metrics([{**case, "repetition": r, "metric": "mb_per_s", "value": v}
+                      for r, v in enumerate((3720.0, 3790, 3800))])  # fmt: skip
+    empty = pl.DataFrame()
+    table = storage_report.same_quantity_runs(empty, matrix, cache, empty, empty)
+    assert table["file_size"].to_list() == [1 << 28, 1 << 28]
+    text = storage_report.same_quantity_sentence(table)
+    assert "the same case disagreed 5.5× between the two runs, and this page cannot say why" in text
+    assert "files of the same size (256 MiB)" in text and "a file of its own size" not in text
+    assert "Writeback of the dirty pages that the engine matrix's buffered write cases left" in text
+    other = storage_report.same_quantity_sentence(table.with_columns(pl.Series("file_size", [1 << 28, 1 << 30])))
+    assert "a file of its own size" in other and "Writeback" not in other
+
+
+def test_engine_sentence_states_both_modes() -> None:
+    direct = (R(1270, 1240, 1300), R(1280, 1250, 1320))
+    text = storage_report.engine_sentence(*direct, buffered_uring=R(3520, 3400, 3600), buffered_sync=R(687, 650, 700))
+    assert "with O_DIRECT, io_uring read sequentially at 1,270 MB/s" in text
+    assert "Buffered, the engines did differ: io_uring read at 3,520 MB/s and pread at 687 MB/s" in text
+    assert "this page cannot say the engine is why" in text
+    same = storage_report.engine_sentence(R(1270, 1240, 1300), R(1280, 1250, 1320),
+                                          buffered_uring=R(700, 600, 800), buffered_sync=R(687, 650, 700))  # fmt: skip
+    assert "Buffered, the engines did not clearly differ either" in same
+    assert "Buffered" not in storage_report.engine_sentence(R(1270, 1240, 1300), R(1280, 1250, 1320))
+
+
+def test_page_cache_sentence_names_the_matrix_run_that_was_slower_than_o_direct() -> None:
+    args = (R(32900, 32100, 33200), R(3790, 3720, 3800), R(1280, 1250, 1320))
+    text = storage_report.page_cache_sentence(*args, matrix_cold=R(687, 650, 700))
+    assert "Yet the engine matrix's run of the same read made 687 MB/s, slower than this O_DIRECT read" in text
+    assert "Yet" not in storage_report.page_cache_sentence(*args, matrix_cold=R(3700, 3600, 3800))
+
+
+def test_read_ahead_sentence_reads_the_medians_when_they_match_a_cached_read() -> None:
+    E = stats.Estimate
+    text = storage_report.read_ahead_sentence(8192, 262144, cold_p50=E(7.87, 7.83, 7.91, 9),
+                                              warm_p50=E(7.72, 7.62, 7.91, 5))  # fmt: skip
+    assert "about as long as a cached one" in text and "at least half of them found their data read ahead" in text
+    assert "does not measure how many" not in text
+    slow = storage_report.read_ahead_sentence(
+        8192, 262144, cold_p50=E(50.0, 45, 55, 9), warm_p50=E(7.72, 7.62, 7.91, 5)
+    )
+    assert "This page does not measure how many do." in slow and "at least half" not in slow
+
+
+def test_queue_depth_sentence_names_the_knee_and_the_deeper_depth() -> None:
+    knee = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 52000}))
+    assert "the p99 at 32 was" in knee and "the knee's (at 4)" in knee and "at the knee at" not in knee
+
+
+def test_block_size_sentence_adds_the_medians_still_rose() -> None:
+    rose = {4096: 100.0, 524288: 1000.0, 1048576: 1120.0, 2097152: 1130.0}
+    text = storage_report.block_size_sentence(_sweep(True, rose))
+    assert "from 512 KiB blocks" in text and "though the medians still rose, from 1,000 MB/s at 512 KiB" in text
+    flat = storage_report.block_size_sentence(_sweep(True, {**rose, 1048576: 1050.0, 2097152: 1060.0}))
+    assert "from 512 KiB blocks" in flat
+    assert "still rose" not in flat
+
+
+def test_seed_matrix_gives_the_mib_row_in_mb() -> None:
+    seed = storage_report.seed_matrix().filter(pl.col("block_size") == 1048576).row(0, named=True)
+    assert seed["laptop ops/s"] == 248 and round(seed["laptop MB/s"]) == 260
+    wide = pl.DataFrame({"ops_per_s": [248, 2400], "mb_per_s": [248, 623], "block_size": [1048576, 262144]})
+    assert storage_report.mib_rows(wide).to_list() == [True, False]

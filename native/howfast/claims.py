@@ -201,8 +201,9 @@ class Verdict:
     ratio: Estimate | None
 
     def words(self, *, more: str = "faster", less: str = "slower", tool: str = "the tool") -> str:
-        """'agrees with fio (0.98×, 0.95–1.02×)', 'is 1.4× faster than fio (1.3–1.5×)',
-        'cannot be told apart from fio on this machine (0.8–1.3×)'."""
+        """'agrees with fio (0.98×, 0.95–1.02×)', 'is 1.4× faster than fio (1.3–1.5×)', 'is
+        slower than fio (0.5× of its rate, 0.4–0.6×)', 'is inconclusive against fio on this
+        machine (1×, but 0.8–1.3×)'."""
         if self.ratio is None:
             return f"was not compared with {tool} here"
         r = self.ratio
@@ -213,7 +214,8 @@ class Verdict:
         if self.outcome == "ours higher":
             return f"is {ratio} {more} than {tool} ({span})"
         if self.outcome == "ours lower":
-            return f"is {fmt.factor(1 / r.median)}× {less} than {tool} ({span} of its rate)"
+            # the median and its interval the same way round: '0.5× of its rate, 0.4–0.6×'
+            return f"is {less} than {tool} ({ratio} of its rate, {span})"
         return f"is inconclusive against {tool} on this machine ({ratio}, but {span})"
 
 

@@ -528,6 +528,13 @@ def fdatasync_sentence(
     return " ".join(parts)
 
 
+def _runs_range(points: list[tuple[float, stats.Estimate]]) -> str:
+    """'8 runs', or '5 to 8 runs' where the points rest on different numbers of runs."""
+    counts = [e.runs for _, e in points]
+    low, high = min(counts), max(counts)
+    return fmt.count(low, "run") if low == high else f"{fmt.exact(low)} to {fmt.count(high, 'run')}"
+
+
 def batch_sentence(group: pl.DataFrame) -> str:
     """What batching did to durable records per second, the shape of the curve from
     ``claims.curve`` over the batch sizes' intervals."""
@@ -558,7 +565,7 @@ def batch_sentence(group: pl.DataFrame) -> str:
         if at is not None and big.median > at.median * (1 + claims.FLAT_GAIN):
             text += (
                 f", though the medians still rose from {fmt.num(at.median)} to {fmt.num(big.median)}; with "
-                f"{fmt.count(big.runs, 'run')} per batch size the curve may level off there or keep rising"
+                f"{_runs_range(points)} per batch size the curve may level off there or keep rising"
             )
         text += "."
         first_wait = stats.estimate(summary, "p50", records_per_sync=n1)
@@ -588,10 +595,53 @@ def batch_sentence(group: pl.DataFrame) -> str:
     return text
 
 
+def no_sync_sentence(sweep: pl.DataFrame) -> str:
+    """Where in the block-size sweep 'write, no sync' was not clearly faster (MB/s) than a
+    line that syncs, block size by block size (``claims.compare``), with writeback of dirty
+    pages as a possible cause; empty where it was clearly faster at every size (or the
+    sweep has no such pair)."""
+    if sweep.height == 0 or not {"block_size", "method", "metric"} <= set(sweep.columns):
+        return ""
+    summary = stats.summarize(sweep, ["method", "block_size"])
+    synced = [m for m in METHOD_NAMES if m not in ("none", "direct") and m in summary["method"].to_list()]
+    clauses = []
+    for size in sorted(summary["block_size"].unique().to_list()):
+        none = stats.estimate_or_none(summary, "mb_per_s", method="none", block_size=size)
+        if none is None:
+            continue
+        beside = []
+        for m in synced:
+            e = stats.estimate_or_none(summary, "mb_per_s", method=m, block_size=size)
+            c = claims.compare(none, e)
+            if c.direction in (claims.HIGHER, claims.MISSING):
+                continue
+            how = "less than" if c.direction == claims.LOWER else "not clearly more than"
+            beside.append(f"{how} {METHOD_NAMES[m]}'s {fmt.num(e.median)} ({fmt.span(e.lo, e.hi)})")
+        if beside:
+            clauses.append(
+                f"at {fmt.size(size)} it made {fmt.num(none.median)} MB/s ({fmt.span(none.lo, none.hi)}), "
+                f"{fmt.listed(beside)}"
+            )
+    if not clauses:
+        return ""
+    return (
+        f"Writing without a sync was not always clearly faster than writing with one: {'; '.join(clauses)}. This "
+        "page cannot say why; writeback of the dirty pages that earlier runs without a sync left in the page cache "
+        "may have slowed those runs."
+    )
+
+
 def block_sentence(sweep: pl.DataFrame, method: str = "fsync") -> str:
     """The block-size sweep for `method`: bytes made durable per second at the smallest and
     the largest block, and whether the time per write grew much less than the bytes (the
-    flush's fixed cost dominates small writes) or with them, from ``claims.compare``."""
+    flush's fixed cost dominates small writes) or with them, from ``claims.compare``; then
+    ``no_sync_sentence`` where the line without a sync was not clearly above the others."""
+    text = _block_sentence(sweep, method)
+    extra = no_sync_sentence(sweep)
+    return f"{text} {extra}" if extra else text
+
+
+def _block_sentence(sweep: pl.DataFrame, method: str) -> str:
     if sweep.height == 0 or "block_size" not in sweep.columns:
         return "The block-size sweep could not run here."
     summary = stats.summarize(sweep.filter(pl.col("method") == method), ["block_size"])
@@ -775,6 +825,14 @@ def other_appends(runs: pl.DataFrame) -> list[tuple[str, stats.Estimate | None]]
     ]
 
 
+#: What an append does to a file that a rewrite may not, as the chapter words it.
+LAYOUT_WHY = (
+    "an append changes the file's size and allocates blocks on every write, metadata each sync must commit, while a "
+    "rewrite of written, synced blocks allocates nothing and may change no metadata at all when the write falls "
+    "within the same tick of the filesystem's clock."
+)
+
+
 def four_kib_sentence(table: pl.DataFrame) -> str:
     """Why the chapter's runs of the same 4 KiB write + fsync give different rates: the
     range, then whether runs that do the same thing to the file (``layout``) differ clearly
@@ -827,8 +885,7 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
             way = "above" if sides == {claims.HIGHER} else "below"
             text += (
                 f"; and every append's interval lies {way} every rewrite's, so the layout separates the two groups. "
-                "What each write does to the file may be why: a growing file commits its new size on every sync, a "
-                "rewrite only its data and timestamps."
+                f"What each write does to the file may be why: {LAYOUT_WHY}"
             )
         else:
             text += (
@@ -837,8 +894,8 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
             )
     else:
         text += (
-            " They differ in what each write does to the file (a growing file commits its new size on every sync, "
-            "a rewrite only its data and timestamps), in how many writes a run makes, and in when they ran."
+            " They differ in what each write does to the file, in how many writes a run makes, and in when they "
+            f"ran. What each write does may weigh most: {LAYOUT_WHY}"
         )
     return text + (
         " Each figure in the text says which measurement it comes from; the headline is the latency run's growing file."
@@ -927,10 +984,10 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
     for method, r in rates.items():
         verdict = claims.crosscheck(r)
         name = names.get(method, method)
-        span = claims.ratio_interval(r, median=False)
+        # the median ratio and its interval, both as measured (ours / fio), as the table gives them
+        quoted = f"{name} ({fmt.factor(r.median)}× of fio's rate, {claims.ratio_interval(r, median=False)})"
         if verdict.outcome in ("ours higher", "ours lower"):
-            factor = r.median if verdict.outcome == "ours higher" else 1 / r.median
-            text = f"{name} ({fmt.factor(factor)}×; {span} of fio's rate)"
+            text = quoted
             per_io = speed.get(method)
             if per_io is not None:
                 timed = claims.crosscheck(per_io)
@@ -948,7 +1005,7 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
                 else:
                     text += f", with a mean time per {per} {fmt.factor(1 / per_io.median)}× fio's"
         else:
-            text = f"{name} ({fmt.factor(r.median)}×; {span})"
+            text = quoted
         groups.setdefault(verdict.outcome, []).append(text)
     heads = {
         "agrees": "agrees with fio on",
@@ -957,9 +1014,8 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
         "inconclusive": "cannot be told apart from fio on this machine on",
     }
     said = [f"{heads[o]} {fmt.listed(groups[o])}" for o in heads if o in groups]
-    rounds = min(r.runs for r in rates.values())
     text = (
-        f"Over {fmt.count(rounds, 'round')} of alternating runs, compared by the ratio of rates within each round, "
+        f"Over {_rounds_words(rates)} of alternating runs, compared by the ratio of rates within each round, "
         f"our loop {'. It '.join(said)}."
     )
     if "inside" in explained:
@@ -978,6 +1034,26 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
             "rate divides by a runtime that also holds its own set-up."
         )
     return text
+
+
+def _rounds_words(rates: dict[str, stats.Estimate]) -> str:
+    """'5 rounds', or '5 to 11 rounds' where the cases ran different numbers of rounds."""
+    counts = [r.runs for r in rates.values()]
+    low, high = min(counts), max(counts)
+    return fmt.count(low, "round") if low == high else f"{fmt.exact(low)} to {fmt.count(high, 'round')}"
+
+
+def agrees_band() -> str:
+    """'0.9–1.1×': the band a cross-check's whole interval must lie within to agree
+    (``claims.AGREES``)."""
+    low, high = claims.AGREES
+    return f"{fmt.factor(low)}–{fmt.factor(high)}×"
+
+
+def factor_cell(x: float | None) -> str:
+    """'1.03×': a ratio in a table cell, through the formatter the sentences use
+    (``fmt.factor``); n/a when not measured."""
+    return fmt.NA if x is None else f"{fmt.factor(x)}×"
 
 
 def _same_factor(rate: stats.Estimate, per_io: stats.Estimate) -> bool:
@@ -1069,7 +1145,7 @@ def layout_rule(
     append: stats.Estimate | None,
     other_appends: list[tuple[str, stats.Estimate | None]] | None = None,
 ) -> str:
-    """The closing rule on preallocated logs: durable 4 KiB writes per second (the
+    """The closing rule on logs written ahead of time and reused: durable 4 KiB writes per second (the
     latency run) rewriting a file against appending to a new one, each figure with its
     interval. `other_appends` are the chapter's other measurements that append ((words,
     estimate)): where one of them is not clearly below the rewrites, the gap between the
@@ -1077,7 +1153,10 @@ def layout_rule(
     of quoting a factor as the disk's."""
     c = claims.compare(rewrite, append)
     if c.direction == claims.MISSING:
-        return "Whether a reused log file is cheaper to sync than a growing one could not be measured here."
+        return (
+            "Whether a log file written ahead of time and reused is cheaper to sync than a growing one could not be "
+            "measured here."
+        )
     words = claims.versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
     figures = (
         f" The latency run's medians: {fmt.num(rewrite.median)} durable writes per second rewriting "
@@ -1094,7 +1173,8 @@ def layout_rule(
         )
         if rival is None:
             return (
-                "A preallocated, reused log file is cheaper to sync than one that grows: in the latency run, "
+                "A log file written in full ahead of time (filled and synced) and then reused is cheaper to sync "
+                "than one that grows: in the latency run, "
                 f"rewriting a file made 4 KiB writes durable {words}.{figures}"
             )
         name, e = rival
@@ -1102,9 +1182,9 @@ def layout_rule(
             f"Within the latency run, rewrites were faster, with intervals apart: rewriting a file made 4 KiB "
             f"writes durable {words}.{figures} Across runs the gap is no larger than the drift between "
             f"measurements: {name} made {fmt.num(e.median)} per second ({fmt.span(e.lo, e.hi)}), not clearly "
-            "fewer than those rewrites. A preallocated, reused log saves a growing file's metadata commit on "
-            "every sync; on this disk that saving does not stand out from the drift, so no factor here is the "
-            "disk's."
+            "fewer than those rewrites. A log written in full ahead of time (filled and synced) and reused may "
+            "save a growing file's metadata commit on every sync; on this disk that saving does not stand out "
+            "from the drift, so no factor here is the disk's."
         )
     if c.direction == claims.LOWER:
         return (
@@ -1126,7 +1206,8 @@ def commit_rule(
     (``four_kib_runs``: appending and rewriting), so the rule quotes no ceiling another run
     of the page beat. `elsewhere`: (words, estimate) of another page's run of the same pair
     (the SQLite section's baseline), named with its interval where it lies outside that
-    range, so the two pages' figures are not read as one."""
+    range by the medians ('clearly' outside only where ``claims.compare`` puts it below, or
+    above, every one of those runs' intervals), so the two pages' figures are not read as one."""
     if runs.height == 0:
         return "One durable write at a time could not be measured here."
     rates = runs["writes/s"].to_list()
@@ -1148,12 +1229,28 @@ def commit_rule(
     other = ""
     if elsewhere is not None and elsewhere[1] is not None:
         name, e = elsewhere
-        if e.hi < lo or e.lo > hi:
-            other = (
+        if e.median < lo or e.median > hi:
+            side = "below" if e.median < lo else "above"
+            clear = claims.LOWER if side == "below" else claims.HIGHER
+            said = (
                 f" {name[:1].upper()}{name[1:]} made {fmt.num(e.median)} per second ({fmt.span(e.lo, e.hi)}, "
-                f"{fmt.count(e.runs, 'run')}), {'below' if e.hi < lo else 'above'} that range, in a run of its own: "
-                "another file, another moment on a disk whose speed drifts."
+                f"{fmt.count(e.runs, 'run')})"
             )
+            near = [
+                r
+                for r in runs.iter_rows(named=True)
+                if claims.compare(e, stats.Estimate(r["writes/s"], r["lo"], r["hi"], int(r["repetitions"]))).direction
+                != clear
+            ]
+            if not near:
+                other = f"{said}, clearly {side} that range"
+            else:
+                r = near[0]
+                other = (
+                    f"{said}, {side} that range by the medians but not clearly {side} it: its interval overlaps "
+                    f"that of {_prose(r)} ({fmt.span(r['lo'], r['hi'])})"
+                )
+            other += ", in a run of its own: another file, another moment on a disk whose speed drifts."
     return (
         f"{head}. A single-threaded program that commits every record gets about that many commits per second "
         f"({day}), however fast its CPU is.{other}"

@@ -478,19 +478,38 @@ def client_adds(
     added = mine.median - base.median
     c = claims.compare(mine, base)
     if c.direction == claims.HIGHER:
-        return f"{verb} {fmt.duration_us(added)} of CPU time per {per}{why}"
+        return f"{verb} {_us(added)} of CPU time per {per}{why}"
     if c.direction == claims.LOWER:
         return f"{verb} no CPU time per {per} at all: its runs used less than the C API loop's"
     if added > 0:
         return (
-            f"{verb} {fmt.duration_us(added)} of CPU time per {per} by the medians, though its intervals overlap the "
-            "C API loop's"
+            f"{verb} {_us(added)} of CPU time per {per} by the medians, though its intervals overlap the C API loop's"
         )
     return f"{verb} no CPU time per {per} that the runs can show"
 
 
 #: A client's added CPU time below this share of a row's time is said to vanish against it.
 VANISHES = 0.01
+#: From this share of a row's time on, a client's added CPU time is said to weigh; between
+#: ``VANISHES`` and this it is a small part.
+WEIGHS = 0.10
+
+
+def _us(us: float) -> str:
+    """'0.581 µs': a CPU time per row in the client table's unit (µs), whatever its size."""
+    return f"{fmt.num(us)} µs"
+
+
+def share_verdict(share: float) -> str:
+    """What a client's added time is against a row's time, by ``VANISHES`` and ``WEIGHS``:
+    'under 1 %: there it vanishes', 'a small part of it', 'there it weighs'."""
+    if not isinstance(share, (int, float)) or isinstance(share, bool) or share < 0:
+        raise ValueError(f"share is a fraction of at least 0, got {share!r}")
+    if share < VANISHES:
+        return f"under {fmt.share(VANISHES, 2)}: there it vanishes"
+    if share < WEIGHS:
+        return f"under {fmt.share(WEIGHS, 2)}: a small part of it"
+    return "there it weighs"
 
 
 def _added(metrics: pl.DataFrame, client: str, batch_size: int) -> float | None:
@@ -509,9 +528,7 @@ def _share_words(added: float, row: stats.Estimate | None, what: str) -> str:
     time = 1e6 / row.median
     share = added / time
     said = f"{what} ({fmt.duration_us(time)} here) it is {fmt.share(share, 2)}"
-    if share < VANISHES:
-        return f"{said}, under {fmt.share(VANISHES, 2)}: there it vanishes"
-    return f"{said}: there it counts"
+    return f"{said}, {share_verdict(share)}" if share < WEIGHS else f"{said}: {share_verdict(share)}"
 
 
 def client_weight_sentence(
@@ -534,27 +551,30 @@ def client_weight_sentence(
 
 
 def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None) -> str:
-    """The closing rule on the client: Python's clear added CPU time per row in transactions
-    of 1,000 against a one-row FULL commit (`full_1`, rows/s); 'matters less' only where
-    that cost is clear and below the commit's time."""
-    added = _added(metrics, PYTHON, 1000)
-    adds = client_adds(metrics, PYTHON, 1000)
+    """The closing rule on the client: Python's clear added CPU time per row with one row per
+    transaction against a one-row FULL commit (`full_1`, rows/s), the pair
+    ``client_weight_sentence`` weighs first, in its words (``share_verdict``); 'matters less'
+    only where that cost is clear and below the commit's time."""
+    added = _added(metrics, PYTHON, 1)
+    adds = client_adds(metrics, PYTHON, 1)
     if added is None:
-        return f"The runs show no client cost to weigh: in transactions of 1,000 rows Python {adds}."
+        return f"The runs show no client cost to weigh: with one row per transaction Python {adds}."
     if full_1 is None or full_1.median <= 0:
         return (
-            f"In transactions of 1,000 rows Python {adds}; what a commit that waits for the disk takes could not be "
+            f"With one row per transaction Python {adds}; what a commit that waits for the disk takes could not be "
             "measured here."
         )
     commit = 1e6 / full_1.median
     if added < commit:
+        share = added / commit
         return (
-            f"The client matters less than the commit: in transactions of 1,000 rows Python {adds}, "
-            f"{fmt.share(added / commit, 2)} of a one-row FULL commit's {fmt.duration_us(commit)}. Reach for C "
-            "when rows come by the hundred thousand per second, not to speed up commits that wait for a disk."
+            f"The client matters less than the commit: with one row per transaction Python {adds}, "
+            f"{fmt.share(share, 2)} of a one-row FULL commit's {fmt.duration_us(commit)} ({share_verdict(share)}). "
+            "Reach for C when rows come by the hundred thousand per second, not to speed up commits that wait for "
+            "a disk."
         )
     return (
-        f"Here the client cost more than a commit: in transactions of 1,000 rows Python {adds}, against "
+        f"Here the client cost more than a commit: with one row per transaction Python {adds}, against "
         f"{fmt.duration_us(commit)} for a one-row FULL commit."
     )
 
@@ -1118,10 +1138,13 @@ def normal_commit_sentence(normal: stats.Estimate | None, plain: stats.Estimate 
     if c.direction == claims.HIGHER:
         return (
             f"Yet a NORMAL commit took {took} on average, {fmt.ratio(c.ratio)} as many per second: it does not flush "
-            "at all."
+            "at commit (only before checkpoints)."
         )
     words = claims.versus(c, "the plain pair", more="faster", less="slower", same="about as fast as")
-    return f"A NORMAL commit, which does not flush at all, took {took} on average: here it was {words}."
+    return (
+        f"A NORMAL commit, which does not flush at commit (only before checkpoints), took {took} on average: here it "
+        f"was {words}."
+    )
 
 
 def normal_rule(normal: stats.Estimate | None, plain: stats.Estimate | None) -> str:
@@ -1303,11 +1326,18 @@ def shell_ratios(metrics: pl.DataFrame) -> dict[int, stats.Estimate]:
     return out
 
 
+#: With 1,000 rows per transaction the loop is expected at or a little below the shell (which
+#: makes its rows with generate_series, no client work per row): a per-round ratio interval
+#: wholly below 1 but not below this is called expected, not a warning.
+SHELL_EXPECTED_DEFICIT = 0.8
+
+
 def shell_check_sentence(metrics: pl.DataFrame) -> str:
     """The shell cross-check's verdicts from ``claims.crosscheck`` over the per-round
     ratios: with one row per transaction the loop must not be slower than the shell
     (which compiles every statement); with big batches (no client work per row in the
-    shell) the two should agree. The ratios are the table's, with the same digits."""
+    shell) the loop is expected at or a little below the shell (down to
+    ``SHELL_EXPECTED_DEFICIT``). The ratios are the table's, with the same digits."""
     ratios = shell_ratios(metrics)
     one, big = ratios.get(1), ratios.get(1000)
     if one is None or big is None:
@@ -1332,7 +1362,12 @@ def shell_check_sentence(metrics: pl.DataFrame) -> str:
     else:
         first += "; so the loop is at least not clearly slower than a client that compiles every statement."
     second = f"With 1,000 rows per transaction it {said(vk, big)}"
-    if vk.outcome == "agrees":
+    if vk.outcome == "ours lower" and big.lo >= SHELL_EXPECTED_DEFICIT:
+        second += (
+            ": the shell makes its rows with generate_series, no client work per row, while the loop binds and "
+            "steps each row from C, so a loop a little below the shell is what to expect."
+        )
+    elif vk.outcome == "agrees":
         second += ": where the shell does no work per row, the loop adds little of its own to SQLite's time."
     elif vk.outcome == "inconclusive":
         second += ": this machine's noise between rounds leaves that half of the check open."

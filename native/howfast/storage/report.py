@@ -95,14 +95,29 @@ def _with_interval(metrics: pl.DataFrame, by: list[str], metric: str, name: str,
 
 
 def seed_matrix() -> pl.DataFrame:
-    """The laptop's 19 rows: ops/s and MB/s per (engine, pattern, op, fsync, block size)."""
+    """The laptop's 19 rows: ops/s and MB/s per (engine, pattern, op, fsync, block size).
+    MB/s is 10^6 bytes a second, as on the rest of the page: a row whose printed 'MB/s'
+    is its ops/s times its block size in MiB (``mib_rows``: the 1 MiB row printed 248 ops/s
+    and '248MB/s') was MiB/s, and is converted."""
     ref = reference.load("disk_matrix").filter(
         (pl.col("benchmark") == "disk_matrix") & (pl.col("figure_type") == "measured")
     )
     ref = ref.with_columns(fsync=pl.col("fsync").fill_null(False).cast(pl.Boolean))
-    return ref.pivot(on="metric", index=["engine", "pattern", "op", "fsync", "block_size"], values="value").rename(
-        {"ops_per_s": "laptop ops/s", "mb_per_s": "laptop MB/s"}
+    wide = ref.pivot(on="metric", index=["engine", "pattern", "op", "fsync", "block_size"], values="value")
+    mib = mib_rows(wide)
+    wide = wide.with_columns(
+        pl.when(mib).then(pl.col("mb_per_s") * (1 << 20) / 1e6).otherwise(pl.col("mb_per_s")).alias("mb_per_s")
     )
+    return wide.rename({"ops_per_s": "laptop ops/s", "mb_per_s": "laptop MB/s"})
+
+
+def mib_rows(wide: pl.DataFrame) -> pl.Series:
+    """Per row of a seed's ops/s and 'MB/s' (``ops_per_s``, ``mb_per_s``, ``block_size``):
+    whether its 'MB/s' was MiB/s, that is within 1 % of ops/s × block size / 2^20 and more
+    than 2 % from ops/s × block size / 10^6 (the seed rounds its ops/s to two figures)."""
+    ops, mb, size = wide["ops_per_s"].cast(pl.Float64), wide["mb_per_s"].cast(pl.Float64), wide["block_size"]
+    binary, decimal = ops * size / (1 << 20), ops * size / 1e6
+    return (((mb - binary).abs() <= 0.01 * binary) & ((mb - decimal).abs() > 0.02 * decimal)).fill_null(False)
 
 
 def matrix_table(metrics: pl.DataFrame, direct: bool, target: float | None = None) -> pl.DataFrame:
@@ -356,10 +371,19 @@ def percentile_note(metrics: pl.DataFrame) -> str:
     )
 
 
-def parallel_sentence(metrics: pl.DataFrame, single: Rate | None, memory_bytes: int | None = None) -> str:
+def parallel_sentence(
+    metrics: pl.DataFrame,
+    single: Rate | None,
+    memory_bytes: int | None = None,
+    *,
+    single_nosync: Rate | None = None,
+) -> str:
     """Eight buffered writers with an fsync after each 1 MiB block, together (MB/s), against
     the matrix's one writer with an fsync after each 256 KiB block, from ``claims.compare``;
-    the sentence names both differences (writers and block size) and does not split them."""
+    the sentence names both differences (writers and block size) and does not split them.
+    `single_nosync`, the matrix's one buffered writer without fsync, is named where it was
+    clearly faster than the writers without fsync together. `memory_bytes` is kept for
+    callers; the sentence no longer reasons from it."""
     try:
         many = rate(stats.summarize(metrics, ["op", "fsync"]), "mb_per_s", op="write", fsync=True)
     except KeyError:
@@ -388,13 +412,16 @@ def parallel_sentence(metrics: pl.DataFrame, single: Rate | None, memory_bytes: 
                 f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the intervals of "
                 "the medians here."
             )
-    return f"{first}{_parallel_nosync(metrics, many, jobs, memory_bytes)}"
+    return f"{first}{_parallel_nosync(metrics, many, jobs, memory_bytes, single_nosync)}"
 
 
-def _parallel_nosync(metrics: pl.DataFrame, synced: Rate, jobs: int, memory_bytes: int | None) -> str:
-    """The same writers without fsync against with it, from ``claims.compare``: where the
-    unsynced ones are not clearly faster, why (their bytes fit in the page cache, so they
-    copy memory on CPUs the threads share)."""
+def _parallel_nosync(
+    metrics: pl.DataFrame, synced: Rate, jobs: int, memory_bytes: int | None, single: Rate | None = None
+) -> str:
+    """The same writers without fsync against with it, from ``claims.compare``; where the
+    unsynced ones are not clearly faster, what may have held them back, as possibilities
+    (the page does not measure why), and, where `single` (one buffered writer without
+    fsync) was clearly faster than all of them together, that too."""
     try:
         free = rate(stats.summarize(metrics, ["op", "fsync"]), "mb_per_s", op="write", fsync=False)
     except KeyError:
@@ -404,22 +431,19 @@ def _parallel_nosync(metrics: pl.DataFrame, synced: Rate, jobs: int, memory_byte
     words = _versus(free, synced, "with them")
     if compare(free, synced) == "faster":
         return f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}."
-    rows = metrics.filter((pl.col("op") == "write") & ~pl.col("fsync"))
-    total = int(rows["file_size"][0]) * jobs if "file_size" in rows.columns and rows.height else None
     head = (
         f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}, the interval of "
         f"their median spanning {fmt.num(free.low)} to {fmt.num(free.high)} MB/s"
     )
-    # Linux starts writing dirty pages back at 10 % of memory by default (vm.dirty_background_ratio)
-    if total is not None and memory_bytes and total < memory_bytes * 0.1:
-        return (
-            f"{head}: {fmt.size(total)} in all stays far below what the kernel lets writers dirty before it makes "
-            f"them wait, so those runs only copy memory, and {fmt.count(jobs, 'thread')} copying at once compete "
-            "for the machine's CPUs with each other and with everything else it runs."
+    if single is not None and compare(single, free) == "faster":
+        head += (
+            f", below the {fmt.num(single.median)} MB/s of the matrix's one buffered writer without fsync (256 KiB "
+            "blocks)"
         )
     return (
-        f"{head}: without an fsync a writer waits for the disk only once it has dirtied more of the page cache "
-        "than the kernel allows, and this page does not record where that limit stood."
+        f"{head}. This page does not measure why: {fmt.count(jobs, 'thread')} copying at once may compete for the "
+        "machine's CPUs with each other and with everything else it runs, and the kernel may have begun writing "
+        "their dirty pages back, or made them wait for that, while they ran."
     )
 
 
@@ -608,13 +632,14 @@ def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float |
 
 
 def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
-    """The closing rule about memory against this disk."""
+    """The closing rule about memory against this disk's sequential reads (`disk`, the
+    figure ``memory_sentence`` sets beside the memory copy)."""
     outcome = compare(memcpy, disk)
     if outcome == "missing":
         return "How far memory leads this disk in bandwidth could not be measured here; in latency it leads by far."
     if outcome == "faster":
-        return f"In bandwidth memory was {_versus(memcpy, disk, 'this disk', span=True)}."
-    return "In bandwidth this disk kept pace with memory here; in latency it does not."
+        return f"In bandwidth memory was {_versus(memcpy, disk, 'sequential reads from this disk', span=True)}."
+    return "In bandwidth sequential reads from this disk kept pace with memory here; in latency they do not."
 
 
 def write_sync_sentence(nosync: Rate | None, synced: Rate | None) -> str:
@@ -649,10 +674,26 @@ def durability_rule(nosync: Rate | None, synced: Rate | None) -> str:
     )
 
 
-def read_ahead_sentence(read_ahead_kb: float | None, block: int) -> str:
+def page_cache_p50s(metrics: pl.DataFrame) -> dict[str, stats.Estimate | None]:
+    """The median time per read of the page-cache experiment's three cases, 'warm', 'cold'
+    and 'direct' (µs, each with the interval of that median)."""
+    s = stats.summarize(metrics, ["direct", "cache"])
+    cases = {"warm": (False, "warm"), "cold": (False, "cold"), "direct": (True, "n/a")}
+    return {k: stats.estimate_or_none(s, "p50", direct=d, cache=c) for k, (d, c) in cases.items()}
+
+
+def read_ahead_sentence(
+    read_ahead_kb: float | None,
+    block: int,
+    *,
+    cold_p50: stats.Estimate | None = None,
+    warm_p50: stats.Estimate | None = None,
+) -> str:
     """What read-ahead may do for a buffered sequential reader of `block`-byte reads, with
-    this device's read-ahead (`read_ahead_kb`, KiB; None when not reported). Not measured:
-    worded as a possibility, and the window named where it is smaller than one read."""
+    this device's read-ahead (`read_ahead_kb`, KiB; None when not reported), worded as a
+    possibility; where the uncached buffered read's median time (`cold_p50`) was about the
+    same as a cached one's (`warm_p50`, ``claims.compare``), that at least half the reads
+    found their data read ahead. The window is named where it is smaller than one read."""
     if not isinstance(block, int) or isinstance(block, bool) or block <= 0:
         raise ValueError(f"block is a read size in bytes, got {block!r}")
     if read_ahead_kb is None:
@@ -662,8 +703,15 @@ def read_ahead_sentence(read_ahead_kb: float | None, block: int) -> str:
     text = (
         "What may help a buffered read is read-ahead: the kernel sees a sequential reader and reads ahead (up to "
         f"{window} here) in large requests while the program is still busy with the previous block, so some "
-        "read calls may find their data already cached. This page does not measure how many do."
+        "read calls may find their data already cached."
     )
+    if claims.compare(cold_p50, warm_p50).direction == claims.SAME_WORD:
+        text += (
+            f" Here the median uncached read took {_us_span(cold_p50)}, about as long as a cached one "
+            f"({_us_span(warm_p50)}), so at least half of them found their data read ahead."
+        )
+    else:
+        text += " This page does not measure how many do."
     if read_ahead_kb is not None and read_ahead_kb * 1024 < block:
         text += (
             f" Here the read-ahead window is smaller than one {fmt.size(block)} read, so each read asks for more "
@@ -672,8 +720,44 @@ def read_ahead_sentence(read_ahead_kb: float | None, block: int) -> str:
     return text
 
 
-def engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
-    """io_uring against pread, sequential O_DIRECT reads of 256 KiB at queue depth 1."""
+def _us_span(e: stats.Estimate) -> str:
+    """'7.87 µs (7.83–7.91 µs)': a median time with the interval of that median."""
+    return f"{fmt.duration_us(e.median)} ({fmt.duration_us(e.lo)}–{fmt.duration_us(e.hi)})"
+
+
+def engine_sentence(
+    uring: Rate | None,
+    sync: Rate | None,
+    *,
+    buffered_uring: Rate | None = None,
+    buffered_sync: Rate | None = None,
+) -> str:
+    """io_uring against pread, sequential O_DIRECT reads of 256 KiB at queue depth 1, then
+    the same pair buffered (``buffered_engines_words``) where both were given."""
+    text = _direct_engine_sentence(uring, sync)
+    more = buffered_engines_words(buffered_uring, buffered_sync)
+    return f"{text} {more}" if more else text
+
+
+def buffered_engines_words(uring: Rate | None, sync: Rate | None) -> str:
+    """io_uring against pread for buffered sequential 256 KiB reads at queue depth 1, from
+    ``claims.compare``; where they differed, that the matrix's buffered pread read also
+    disagreed with the page-cache table's run of the same case, so the engine is not named
+    as the cause. Empty when either did not run."""
+    outcome = compare(uring, sync)
+    if outcome == "missing":
+        return ""
+    both = f"io_uring read at {fmt.num(uring.median)} MB/s and pread at {fmt.num(sync.median)} MB/s"
+    if outcome in ("same", "unclear"):
+        return f"Buffered, the engines did not clearly differ either: {both}, {_versus(uring, sync, 'pread')}."
+    return (
+        f"Buffered, the engines did differ: {both}, io_uring {_versus(uring, sync, 'pread', span=True)}. The "
+        "matrix's buffered pread read also disagreed with the page-cache table's run of the same read (see one "
+        "quantity, several runs, below), so this page cannot say the engine is why."
+    )
+
+
+def _direct_engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
     outcome = compare(uring, sync)
     if outcome == "missing":
         which = " and ".join(n for n, r in (("io_uring", uring), ("pread", sync)) if r is None)
@@ -780,12 +864,20 @@ def page_cache_rates(metrics: pl.DataFrame) -> dict[str, Rate | None]:
 
 
 def page_cache_sentence(
-    warm: Rate | None, cold: Rate | None, direct: Rate | None, memcpy: Rate | None = None, buffer: int | None = None
+    warm: Rate | None,
+    cold: Rate | None,
+    direct: Rate | None,
+    memcpy: Rate | None = None,
+    buffer: int | None = None,
+    *,
+    matrix_cold: Rate | None = None,
 ) -> str:
     """What the page cache was worth: a cached read, and an uncached buffered read, each
     against O_DIRECT; every word from ``claims.compare`` on the intervals. Where the cached
     read was clearly faster than the chapter's memcpy (`memcpy`, of a `buffer`-byte buffer),
-    why a copy out of the page cache can beat a copy of memory."""
+    why a copy out of the page cache can beat a copy of memory. `matrix_cold` is the engine
+    matrix's run of the same uncached buffered read: where this table's read beat O_DIRECT
+    but the matrix's was clearly slower than it, the sentence says so."""
     if warm is None:
         first = "A read from the page cache could not be measured here."
     elif direct is None:
@@ -820,6 +912,12 @@ def page_cache_sentence(
             f"The middle row is the surprise: {uncached} ({fmt.num(cold.median)} MB/s) beat O_DIRECT "
             f"({fmt.num(direct.median)} MB/s) at queue depth 1, although it copies every byte once more."
         )
+        if compare(matrix_cold, direct) == "slower":
+            second += (
+                f" Yet the engine matrix's run of the same read made {fmt.num(matrix_cold.median)} MB/s, slower than "
+                "this O_DIRECT read: the same case disagreed between two runs (see one quantity, several runs, "
+                "below), so read this row as what this run saw, not as a rule."
+            )
     elif outcome in ("same", "unclear"):
         second = (
             f"The middle row: {uncached} ({fmt.num(cold.median)} MB/s) was "
@@ -927,9 +1025,13 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
         best = max(points, key=lambda p: p[1].median)
         peak = f"{fmt.num(best[1].median)} MB/s at {fmt.size(best[0])}"
         if shape.kind == "knee":
+            at = next((e for x, e in points if x == shape.x), None)
+            still = ""
+            if at is not None and best[0] > shape.x and best[1].median > at.median * (1 + claims.FLAT_GAIN):
+                still = f", though the medians still rose, from {fmt.num(at.median)} MB/s at {fmt.size(shape.x)}"
             parts.append(
                 f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block's interval starts more "
-                f"than a tenth above the top of that size's (best median: {peak})"
+                f"than a tenth above the top of that size's (best median: {peak}{still})"
             )
         elif shape.kind == "rising":
             parts.append(f"{name} were still gaining at {fmt.size(points[-1][0])}, the largest block measured ({peak})")
@@ -1016,9 +1118,8 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         at_knee = next((e for x, e in p99 if x == shape.x), None)
         deeper = claims.compare(p99[-1][1], at_knee) if p99 else claims.compare(None, None)
         waiting = (
-            " Past that depth, extra requests mostly waited: the p99 latency was "
-            f"{claims.versus(deeper, 'at the knee', more='higher', less='lower', same='about the same as')} at "
-            f"{fmt.exact(int(p99[-1][0]))}."
+            f" Past that depth, extra requests mostly waited: the p99 at {fmt.exact(int(p99[-1][0]))} was "
+            f"{claims.ratio_interval(deeper)} the knee's (at {fmt.exact(int(shape.x))})."
             if deeper.direction == claims.HIGHER
             else ""
         )
@@ -1055,7 +1156,7 @@ def fsync_rule(buffered_fsync: float | None, buffered: float | None, direct_fsyn
     """The closing rule on what durability costs: the same sync sequential 256 KiB writes the
     engine-matrix paragraph quotes (through the page cache, with and without an fsync each),
     and the O_DIRECT figure named as such, so no quantity gets a second, unnamed value."""
-    direct = "" if direct_fsync is None else f" ({fmt.num(direct_fsync)} MB/s with O_DIRECT)"
+    direct = "" if direct_fsync is None else f" ({fmt.num(direct_fsync)} MB/s with O_DIRECT and an fsync after each)"
     if buffered_fsync is not None and buffered is not None:
         return (
             f"Sequential 256 KiB writes through the page cache reached {fmt.num(buffered)} MB/s without an "
@@ -1064,7 +1165,10 @@ def fsync_rule(buffered_fsync: float | None, buffered: float | None, direct_fsyn
     if buffered_fsync is not None:
         return f"Sequential 256 KiB writes with an fsync each reached {fmt.num(buffered_fsync)} MB/s{direct}."
     if direct_fsync is not None:
-        return f"Sequential 256 KiB writes with an fsync each reached {fmt.num(direct_fsync)} MB/s with O_DIRECT."
+        return (
+            f"Sequential 256 KiB writes with an fsync each reached {fmt.num(direct_fsync)} MB/s with O_DIRECT and an "
+            "fsync after each."
+        )
     return "What 256 KiB writes with an fsync each reach could not be measured here."
 
 
@@ -1159,10 +1263,13 @@ def quantity_words(key: dict) -> str:
     return f"{key['engine']} {key['pattern']} {op}, {fmt.size(int(key['block_size']))}{depth}, {mode}"
 
 
-def _case_runs(metrics: pl.DataFrame | None, run: str, fixed: dict | None = None) -> list[tuple[tuple, str, list]]:
+def _case_runs(
+    metrics: pl.DataFrame | None, run: str, fixed: dict | None = None
+) -> list[tuple[tuple, str, list, int | None]]:
     """Per case of `metrics` (its MB/s rows; our loop's only, in a cross-check): the case's
-    ``SAME_KEY`` (columns the table lacks from `fixed`, then ``SAME_DEFAULTS``), `run`, and
-    the MB/s of each repetition."""
+    ``SAME_KEY`` (columns the table lacks from `fixed`, then ``SAME_DEFAULTS``), `run`, the
+    MB/s of each repetition, and the file size the case ran on (None where the table does
+    not record one, or its runs used more than one)."""
     if metrics is None or metrics.height == 0 or "metric" not in metrics.columns:
         return []
     rows = metrics.filter(pl.col("metric") == "mb_per_s")
@@ -1179,8 +1286,9 @@ def _case_runs(metrics: pl.DataFrame | None, run: str, fixed: dict | None = None
         if key["direct"] or key["op"] != "read":
             key["cache"] = "n/a"
         runs = part["value"].drop_nulls().to_list()
+        sizes = part["file_size"].drop_nulls().unique().to_list() if "file_size" in part.columns else []
         if runs:
-            out.append((tuple(key[k] for k in SAME_KEY), run, runs))
+            out.append((tuple(key[k] for k in SAME_KEY), run, runs, int(sizes[0]) if len(sizes) == 1 else None))
     return out
 
 
@@ -1199,8 +1307,9 @@ def same_quantity_runs(
     parameters (engine, pattern, op, fsync, O_DIRECT, cache, block size, queue depth): per
     run, MB/s (median), the interval of that median (with the unstable mark past ±`target`)
     and the run count. `ram`'s disk cases are sync O_DIRECT sequential I/O of `large_block`
-    bytes; the fio cross-check gives our loop's half only. The runs differ in file size,
-    repetitions and moment, which is why their figures differ."""
+    bytes; the fio cross-check gives our loop's half only. ``file_size`` is the file each
+    run's case used (None where its table does not say): the runs may differ in file size,
+    and do differ in repetitions and moment."""
     ram_cases = []
     if ram is not None and ram.height and "medium" in ram.columns:
         for what in ("read", "write"):
@@ -1217,12 +1326,12 @@ def same_quantity_runs(
         *_case_runs(fio, "fio cross-check, ours"),
     ]
     sources: dict[tuple, set[str]] = {}
-    for key, run, _ in found:
+    for key, run, _, _ in found:
         sources.setdefault(key, set()).add(run)
-    order = [k for k in dict.fromkeys(key for key, _, _ in found) if len(sources[k]) > 1]
+    order = [k for k in dict.fromkeys(key for key, _, _, _ in found) if len(sources[k]) > 1]
     rows = []
     for key in order:
-        for k, run, values in found:
+        for k, run, values, file_size in found:
             if k != key:
                 continue
             lo, hi, level = stats.median_interval(values)
@@ -1236,6 +1345,7 @@ def same_quantity_runs(
                     "runs": len(values),
                     "lo": lo,
                     "hi": hi,
+                    "file_size": file_size,
                 }
             )
     schema = {
@@ -1246,6 +1356,7 @@ def same_quantity_runs(
         "runs": pl.Int64,
         "lo": pl.Float64,
         "hi": pl.Float64,
+        "file_size": pl.Int64,
     }
     return pl.DataFrame(rows, schema=schema)
 
@@ -1309,6 +1420,26 @@ def same_quantity_sentence(table: pl.DataFrame, facts: dict | None = None, busy:
         f"{fmt.num(hi['MB/s'])} MB/s in {named(hi['run'])}"
     )
     c = claims.compare(est(hi), est(lo))
+    size = lo.get("file_size")
+    if size is not None and size == hi.get("file_size"):
+        # the same case on files of the same size: nothing in the cases' parameters tells the two runs apart
+        rest = (
+            f"The two ran the same loop on files of the same size ({fmt.size(int(size))}); they differed in "
+            f"repetitions and in the minute they ran{disk_drift_words(facts)}."
+        )
+        runs = {lo["run"], hi["run"]}
+        if "engine matrix" in runs and not quantity.endswith("O_DIRECT"):
+            rest += (
+                " Writeback of the dirty pages that the engine matrix's buffered write cases left in the page cache "
+                "may have slowed its run."
+            )
+        rest += " Each figure in the text comes from the run of its own section."
+        if c.direction == claims.HIGHER:
+            return (
+                f"{text}, and their intervals do not overlap: the same case disagreed {fmt.factor(gap)}× between "
+                f"the two runs, and this page cannot say why. {rest}"
+            )
+        why = rest
     if c.direction == claims.HIGHER:
         return f"{text}, and their intervals do not overlap: the two runs really differed. {why}"
     if c.direction == claims.MISSING:
