@@ -601,7 +601,12 @@ def test_fio_sentence_names_the_segment_size_when_the_runs_have_several() -> Non
 @pytest.mark.parametrize(
     ("on", "words"),
     [
-        ([100, 101, 102], "about as fast as the runs without clocks (1.01×)"),
+        (
+            [100, 101, 102],
+            "about as fast as the runs without clocks: the median of the 3 paired ratios was 1.01× "
+            "(1–1.02×) with the interval of that median (75 % confidence), while single pairs ranged "
+            "from 1× to 1.02×",
+        ),
         ([80, 81, 82], "1.2× slower than the runs without clocks"),
         ([60, 100, 140], "not clearly faster or slower than the runs without clocks"),
     ],
@@ -827,8 +832,8 @@ def rollover_case(elapsed: list[float], wait: list[float], make: list[float], ra
           "with files made ahead, every round took as long as into a single file, so no cost shows here",
           "slower than into one file"]),
         ([90, 100, 112], [100, 600, 2000], [0.2, 0.5, 0.9], [50, 100, 150],
-         ["lies between −1,000 and 1,200 µs (the interval of the median over 3 rounds), so against this disk's "
-          "noise the cost is inconclusive",
+         ["lies between −1,000 and 1,200 µs (the interval of the median over 3 rounds), inconclusive here",
+          "An interval that includes zero cannot tell a rollover's cost from this disk's noise.",
           "not clearly longer or shorter than when it made its own files", "not clearly faster or slower"]),
     ],
 )  # fmt: skip
@@ -849,6 +854,60 @@ def test_rollover_sentence_every_branch(
     for w in words:
         assert w in text, (w, text)
     assert "-" not in text.replace("O_DSYNC", "")
+    assert text.count("against this disk's noise") <= 1 and text.count("noise") <= 1
+
+
+def test_rollover_sentence_reads_each_o_dsync_setting_and_agreement_with_the_fio_rows() -> None:
+    """The reader's case: without O_DSYNC the files made ahead cost more than zero per rollover
+    and ran clearly slower than one file; with it they did not. Each setting has its own
+    sentence, and the fio table's rows are set beside the rollover experiment's verdict."""
+    plain = rollover_runs(
+        {
+            (2, 64 * MiB): rollover_case([110, 112, 114], [7, 8, 9], [0.8, 0.85, 0.9], [105, 107, 111], 15),
+            (2, 1024 * MiB): rollover_case([100, 100, 100], [0, 0, 0], [1, 1, 1], [112, 118, 123], 0),
+        }
+    ).with_columns(pl.lit(False).alias("dsync"))
+    durable = rollover_runs(
+        {
+            (2, 64 * MiB): rollover_case([100, 101, 99], [6, 6.5, 7], [0.4, 0.47, 0.5], [104, 106, 107], 15),
+            (2, 1024 * MiB): rollover_case([100, 100, 100], [0, 0, 0], [1, 1, 1], [102, 104, 109], 0),
+        }
+    )
+    metrics = pl.concat([plain, durable])
+    without = report.rollover_sentence(metrics, dsync=False)
+    assert without.startswith("Without O_DSYNC, making a 64 MiB file took")
+    assert "with files made ahead, each rollover cost the run 800 µs (667 µs to 933 µs" in without
+    assert "In records per second, 64 MiB files made ahead ran 1.103× slower than into one file" in without
+    with_ = report.rollover_sentence(metrics, dsync=True)
+    assert with_.startswith("With O_DSYNC, making a 64 MiB file took")
+    assert "about as fast as into one file (1.02×)" in with_
+    assert report.rollover_numbers(metrics, dsync=False)["cost_helper_us"] > 0
+    assert report.rollover_rate(metrics, dsync=False).direction == claims.LOWER
+    assert report.rollover_rate(metrics, 1024 * MiB).direction == claims.MISSING  # the one file against itself
+    assert report.rollover_sentence(durable, dsync=False).startswith(
+        "The rollover experiment could not run here (no runs without O_DSYNC with 64 MiB files)"
+    )
+    # agreement of the two experiments, every outcome
+    lower, unclear = claims.Comparison(claims.LOWER, 0.9, 0.85, 0.95), claims.Comparison(claims.UNCLEAR, 1, 0.9, 1.1)
+    assert report.rollover_agreement("ours lower", lower) == "agree"
+    assert report.rollover_agreement("inconclusive", lower) == "disagree"
+    assert report.rollover_agreement("agrees", lower) == "disagree"
+    assert report.rollover_agreement("inconclusive", unclear) == "neither clear"
+    assert report.rollover_agreement("agrees", claims.Comparison(claims.SAME_WORD, 1, 0.99, 1.01)) == "agree"
+    assert report.rollover_agreement("agrees", unclear) == "neither clear"
+    assert report.rollover_agreement("agrees", claims.Comparison(claims.MISSING)) == "missing"
+    with pytest.raises(ValueError, match="cost_verdict"):
+        report.rollover_agreement("faster", lower)
+    # beside segment_goal_sentence's run-by-run ratios (fio table's runs)
+    words = report._rollover_beside_words([{"dsync": False, "crosscheck": "inconclusive"},
+                                           {"dsync": True, "crosscheck": "agrees"}], metrics)  # fmt: skip
+    assert "Those ratios come from the fio table's runs; the rollover experiment above" in words
+    assert "without O_DSYNC, its 64 MiB files made ahead ran 1.103× slower than one file" in words
+    assert "the two experiments disagree" in words and "these runs cannot say which holds" in words
+    assert report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower"}], metrics).endswith(
+        "the two experiments agree."
+    )
+    assert report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower"}], metrics.clear()) == ""
 
 
 def test_depth_repeat_sentence_every_branch() -> None:

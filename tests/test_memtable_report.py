@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from howfast import charts, stats
+from howfast import charts, claims, stats
 from howfast.memtable import report
 from howfast.memtable.experiments import BLOCKING, DEEP, DOUBLE, LOG, NO_LOG
 from howfast.rocksdb import report as rocksdb_report
@@ -216,7 +216,7 @@ def test_variant_table_cells_runs_and_reasons() -> None:
         and plain["p99 µs"] == "30 (20–40); unstable: ±33 %"
     )
     assert plain["per fdatasync"] == "none: no log" and plain["runs"] == "3"  # no log, no fdatasync
-    assert log["records/s"] == "33 (30–40); unstable: ±15 %" and log["per fdatasync"] == "64"
+    assert log["records/s"] == "33 (30–40); unstable: −9 %/+21 %" and log["per fdatasync"] == "64"
     gone = rows["log + O_DSYNC segments"]
     assert gone["records/s"] == "n/a" and gone["runs"] == "n/a" and gone["unsupported"] == "O_DIRECT unsupported"
     pinning = report.variant_table(variant_runs(), "pinning", TARGET)
@@ -458,7 +458,8 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
     )  # 1.11, not 1.1: past the band's end
     assert read["ours ops/s"] == "n/a" and read["rounds"] is None and read["note"] == "db_bench: db_bench not installed"
     assert report.db_bench_range_sentence(rocksdb_runs()) == (
-        "Test by test, our loop ran at 1× to 2.1× of db_bench's rate (each the median of its per-round ratios)."
+        "Test by test, our loop ran at 1.01× to 2.1× of db_bench's rate (each the median of its per-round ratios, as "
+        "the table gives it)."
     )
     one = rocksdb_runs().filter(pl.col("test") == "fillseq")
     assert report.db_bench_range_sentence(one).startswith("Our loop ran at 2.1× of db_bench's rate")
@@ -467,7 +468,13 @@ def test_db_bench_table_sentences_and_the_rounds_they_rest_on() -> None:
     assert report.db_bench_verdict_words(rocksdb_runs()) == (
         "With only 2 rounds per case, each interval runs from the lowest ratio to the highest and holds the median "
         "with 50 % confidence, not 95 %, so the verdict column gives leanings, not findings: 1 case leaned faster "
-        "than db_bench, 1 case did not lean either way."
+        "than db_bench and 1 case did not lean either way."
+    )
+    # rounds of several counts below six: the confidence of each count
+    mixed = pl.concat([rocksdb_runs(), rocksdb_runs().filter(pl.col("test") == "overwrite").with_columns(
+        pl.col("repetition") + 2)])  # fmt: skip
+    assert "holds the median with a confidence of 50 % at 2 rounds and 88 % at 4 rounds, not 95 %" in (
+        report.db_bench_verdict_words(mixed)
     )
     six = pl.concat([rocksdb_runs().with_columns(pl.col("repetition") + 2 * i) for i in range(3)])
     assert report.db_bench_table(six, TARGET)["verdict"].to_list()[:2] == ["ours higher", "inconclusive"]
@@ -608,8 +615,10 @@ def test_bandwidth_words_and_peak_bullet_every_branch() -> None:
     bullet = report.peak_bullet(sweep, fio, TARGET)
     # io_uring ×2's interval (50–150) overlaps the blocking writer's: no 'do not wait for it'
     assert bullet.startswith(
-        "On this disk, not waiting for the flush did not clearly pay: at 64 KiB without O_DSYNC, io_uring ×2 ran "
-        "not clearly faster or slower than the blocking writer"
+        "Without O_DSYNC, set against the blocking writer at the only capacity where both ran, the fastest io_uring "
+        "mode there (by the median) was clearly faster at none, not clearly faster or slower at 1 (64 KiB) and "
+        "clearly slower at none. So on this disk the intervals cannot tell whether not waiting for the flush pays "
+        "at any size."
     )
     assert "do not wait" not in bullet
     assert (
@@ -744,15 +753,24 @@ def test_segment_sentence_from_the_stored_runs_every_branch() -> None:
 
     fits = sized([(64 * KiB, BLOCKING, 1, 8192), (256 * MiB, BLOCKING, 1, 65536)])
     assert report.segment_sentence(gib, {"the sweep": fits}) == (
-        "Every run above used 1 GiB files, each large enough for all that its run wrote, so a run never left its "
-        "first one."
+        "The runs above wrote into segment files of up to 1 GiB, each large enough for all that its run wrote, so "
+        "a run never left its first one."
     )
     full = sized([(64 * KiB, BLOCKING, 1, 8192), (gib, BLOCKING, 1, 262144), (gib, DOUBLE, 2, 262144)])
     text = report.segment_sentence(gib, {"the sweep": full})
-    assert text.startswith("Every run above used 1 GiB files. Most runs wrote no more than one file holds")
+    assert text.startswith(
+        "The runs above wrote into segment files of up to 1 GiB, or larger where a run's buffers held more than "
+        "that, for a file holds at least one flush per buffer. Most runs wrote no more than one file holds"
+    )
+    assert "Every run" not in text
     assert "but 2 cases wrote more and rolled over to new files" in text
-    assert "blocking runs at 1 GiB in the sweep (3 rollovers per run)" in text
-    assert "io_uring ×2 runs at 1 GiB in the sweep (1 rollover per run)" in text
+    assert "blocking runs at 1 GiB in the sweep (1 GiB files, 3 rollovers per run)" in text
+    # two 1 GiB buffers: a file holds two flushes, 2 GiB
+    assert "io_uring ×2 runs at 1 GiB in the sweep (2 GiB files, 1 rollover per run)" in text
+    assert report.file_bytes(gib, 2, 4 * gib, gib) == 2 * gib
+    assert report.file_bytes(64 * KiB, 1, 8 * MiB, gib) == 8 * MiB
+    with pytest.raises(ValueError, match="segment_bytes"):
+        report.file_bytes(gib, 1, gib, 0)
     # rows stored with another segment size (the fio table's default rows) are left out
     other = sized([(gib, BLOCKING, 1, 262144)], segment_bytes=64 * MiB)
     assert "a run never left its first one" in report.segment_sentence(gib, {"the sweep": fits, "the fio table": other})
@@ -762,7 +780,7 @@ def test_segment_sentence_from_the_stored_runs_every_branch() -> None:
     both = report.segment_sentence(gib, {"the sweep": fits, "the fio table": theirs})
     assert "a run never left its first one" in both
     ours = theirs.with_columns(pl.lit("howfast").alias("tool"))
-    assert "blocking runs at 1 GiB in the fio table (3 rollovers per run)" in report.segment_sentence(
+    assert "blocking runs at 1 GiB in the fio table (1 GiB files, 3 rollovers per run)" in report.segment_sentence(
         gib, {"the fio table": ours}
     )
 
@@ -804,16 +822,47 @@ def test_peak_bullet_says_do_not_wait_only_where_io_uring_was_clearly_faster() -
 
     faster = report.peak_bullet(sweep([200, 201, 202]), fio_runs())
     assert faster.startswith(
-        "The flush is a round trip; do not wait for it: at 64 KiB without O_DSYNC, io_uring ×8 ran 2× faster than "
-        "the blocking writer."
+        "Without O_DSYNC, set against the blocking writer at the only capacity where both ran, the fastest io_uring "
+        "mode there (by the median) was clearly faster at 1 (64 KiB), not clearly faster or slower at none and "
+        "clearly slower at none. The flush is a round trip; on this disk, not waiting for it paid at every size "
+        "measured: do not wait for it."
     )
     slower = report.peak_bullet(sweep([50, 51, 52]), fio_runs())
-    assert slower.startswith("On this disk, waiting for the flush did not cost: at 64 KiB without O_DSYNC, io_uring")
+    assert "clearly slower at 1 (64 KiB). So on this disk not waiting for the flush paid at no size" in slower
     alone = sweep([200, 201, 202]).filter(pl.col("mode") == DEEP)
     assert report.peak_bullet(alone, fio_runs()).startswith(
-        "At 64 KiB the sweep did not run both io_uring and the blocking writer, so not waiting for the flush is not "
-        "compared here."
+        "The sweep did not run both io_uring and the blocking writer at any capacity without O_DSYNC, so not "
+        "waiting for the flush is not compared here."
     )
+
+
+def test_flush_wait_sentence_tallies_every_capacity_never_one() -> None:
+    """The reader's case: io_uring clearly faster at most sizes, unclear at some: the tally names
+    each size, and the lesson comes from the tally, not from the size of the peak."""
+
+    def case(capacity: int, blocking: list[float], uring: list[float]) -> list:
+        return [(sweep_case(capacity, BLOCKING, 1), "records_per_s", blocking),
+                (sweep_case(capacity, DEEP, 8), "records_per_s", uring)]  # fmt: skip
+
+    mixed = runs(case(64 * KiB, [40, 45, 48], [90, 114, 120]) + case(MiB, [82, 100, 115], [108, 139, 160])
+                 + case(4 * MiB, [100, 107, 117], [120, 138, 151]))  # fmt: skip
+    assert report.flush_wait_tally(mixed) == {"faster": [64 * KiB, 4 * MiB], "unclear": [MiB], "slower": []}
+    text = report.flush_wait_sentence(mixed)
+    assert text == (
+        "Without O_DSYNC, set against the blocking writer at each of the 3 capacities where both ran, the fastest "
+        "io_uring mode there (by the median) was clearly faster at 2 (64 KiB and 4 MiB), not clearly faster or "
+        "slower at 1 (1 MiB) and clearly slower at none. So on this disk not waiting for the flush paid wherever "
+        "the intervals could tell, and cost at no size; at the others this disk's noise hides whatever difference "
+        "there was."
+    )
+    both = runs(case(64 * KiB, [40, 45, 48], [90, 114, 120]) + case(MiB, [100, 101, 102], [50, 51, 52]))
+    assert report.flush_wait_sentence(both).endswith(
+        "So on this disk whether not waiting for the flush pays depends on the size."
+    )
+    # O_DSYNC runs are not read
+    dsync = runs([(sweep_case(MiB, BLOCKING, 1, True), "records_per_s", [1, 2, 3]),
+                  (sweep_case(MiB, DEEP, 8, True), "records_per_s", [10, 11, 12])])  # fmt: skip
+    assert report.flush_wait_tally(pl.concat([mixed, dsync]))["faster"] == [64 * KiB, 4 * MiB]
 
 
 def test_split_sentence_from_the_pace_and_fio() -> None:
@@ -963,3 +1012,133 @@ def test_sweep_curves_time_per_record_is_the_rate_turned_round() -> None:
     ns = curves.filter((pl.col("series") == "blocking") & (pl.col("metric") == "ns_per_op")).row(0, named=True)
     assert ns["median"] == pytest.approx(1e9 / 110) and ns["lo"] == pytest.approx(1e9 / 120)
     assert ns["hi"] == pytest.approx(1e9 / 100) and ns["repetitions"] == 3
+
+
+# ---- the reader's findings: one formatter, every capacity, both settings ---------------------------
+
+
+def test_short_factor_and_the_ratio_cells_keep_a_median_to_three_digits() -> None:
+    assert report.short_factor(0.9001) == "0.9" and report.short_factor(1.13) == "1.13"
+    assert report.short_factor(0.83) == "0.83" and report.short_factor(1.0) == "1"
+    assert report.short_factor(None) == "n/a"
+    assert report.short_factor(1.002) == "1"
+    # the median to three digits, the ends as claims.ratio_interval gives them
+    assert report._ratio_cell(Estimate(0.9001, 0.83, 0.96, 6, 0.97)) == "0.9× (0.83–0.96×)"
+    assert report._ratio_cell(Estimate(2.0, 2.0, 2.0, 3, 0.75)) == "2×" and report._ratio_cell(None) == "n/a"
+
+
+def test_sizes_by_capacity_says_every_capacity_only_for_all_of_them() -> None:
+    sizes = {64 * KiB: 128 << 20, MiB: 1 << 30, 16 * MiB: 1 << 30, 1024 * MiB: 1 << 30}
+    assert report._sizes_by_capacity(sizes, [MiB, 16 * MiB, 1024 * MiB]) == "1 GiB at every capacity"
+    assert report._sizes_by_capacity(sizes, [MiB, 16 * MiB, 1024 * MiB], sorted(sizes)) == (
+        "1 GiB at 1 MiB, 16 MiB and 1 GiB"
+    )
+
+    # the reader's case: the breakdown wrote 1 GiB everywhere; the sweep only at three of the four
+    def sized(caps_records: dict[int, int]) -> pl.DataFrame:
+        return runs([({"capacity": c, "records": n, "record_size": 16 * KiB}, "records_per_s", [1.0])
+                     for c, n in caps_records.items()])  # fmt: skip
+
+    breakdown = sized({c: 65536 for c in sizes})
+    sweep = sized({64 * KiB: 8192, MiB: 65536, 16 * MiB: 65536, 1024 * MiB: 65536})
+    text = report.breakdown_bytes_words(breakdown, sweep)
+    assert text.startswith(
+        "Each run here wrote 1 GiB at every capacity, more than the sweep's 128 MiB at 64 KiB; as much as the "
+        "sweep's 1 GiB at 1 MiB, 16 MiB and 1 GiB."
+    )
+
+
+def test_fio_sentence_and_range_use_one_formatter_and_question_a_faster_memtable() -> None:
+    def case(tool: str, capacity: int) -> dict:
+        return {"capacity": capacity, "dsync": False, "mode": DEEP, "buffers": 8, "tool": tool}
+
+    faster = runs([(case("howfast", 16 * MiB), "mb_per_s", [2260, 2300, 2320]),
+                   (case("fio", 16 * MiB), "mb_per_s", [2000, 2000, 2000]),
+                   (case("howfast", MiB), "mb_per_s", [1800, 1800, 1800]),
+                   (case("fio", MiB), "mb_per_s", [2000, 2000, 2000])])  # fmt: skip
+    text = report.fio_sentence(faster)
+    assert "io_uring ×8 at 16 MiB (1.15×)" in text and "io_uring ×8 at 1 MiB (0.9×)" in text
+    assert text.endswith(
+        "For the same bytes the memtable does strictly more work than fio (it copies every record into its buffer "
+        "and indexes it before the flush), so a clearly faster verdict points at this disk's speed drifting between "
+        "the alternated runs, or at a difference in how the two submit their writes; these runs cannot separate the "
+        "two."
+    )
+    assert "strictly more work" not in report.fio_sentence(fio_runs())
+    assert report.fio_ratio_range(faster) == "0.9× to 1.15×"
+
+
+def test_disk_pattern_words_name_both_disk_figures_and_which_is_quoted() -> None:
+    def case(tool: str, mode: str, capacity: int = MiB) -> dict:
+        return {"capacity": capacity, "dsync": False, "mode": mode, "buffers": 1, "tool": tool,
+                "segment_bytes": 1024 * MiB}  # fmt: skip
+
+    fio = runs([(case("fio", BLOCKING), "mb_per_s", [1580, 1750, 2000]),
+                (case("fio", DEEP), "mb_per_s", [2500, 2500, 2500]),
+                (case("fio", BLOCKING, 64 * KiB), "mb_per_s", [300, 300, 300])])  # fmt: skip
+    assert report.fio_pattern_estimate(fio).median == 1750.0
+    disk = Estimate(2190.0, 2130.0, 2230.0, 3, 0.75)
+    text = report.disk_pattern_words(disk, fio, TARGET)
+    assert text == (
+        "The fio table above measured the same pattern, one stream of 1 MiB O_DIRECT writes one at a time without "
+        "O_DSYNC, at 1,750 MB/s (1,580–2,000, 3 runs; unstable: ±12 %); this section's own figure was 1.3× "
+        "faster than that (1.06–1.4×). This section quotes its own, as it ran beside RocksDB's runs, at the moments "
+        "they ran; the fio table's ran beside the memtable's."
+    )
+    close = report.disk_pattern_words(Estimate(1800.0, 1600.0, 1900.0, 3, 0.75), fio)
+    assert "this section's own figure was not clearly faster or slower than that" in close
+    assert report.disk_pattern_words(None, fio).startswith("This section's own disk runs did not run here")
+    assert report.disk_pattern_words(disk, fio.clear()).startswith("The fio table above has no run of that pattern")
+    with pytest.raises(ValueError, match="capacity"):
+        report.fio_pattern_estimate(fio, 0)
+
+
+def test_plateau_says_near_the_ceiling_when_the_knee_is_not_above_the_smallest() -> None:
+    def sweep(points: list[list[float]]) -> pl.DataFrame:
+        caps = [64 * KiB * 4**i for i in range(len(points))]
+        return runs([(sweep_case(c, DEEP, 8), "mb_per_s", p) for c, p in zip(caps, points)])
+
+    near = report.plateau_sentence(sweep([[100, 110, 120], [105, 115, 125], [126, 127, 128], [126, 127, 128]]))
+    assert near.startswith(
+        "Without O_DSYNC, the fastest mode was already near its ceiling at the smallest size, 64 KiB: 256 KiB was "
+        "not clearly faster, and from there no larger capacity was clearly more than 10 % faster"
+    )
+    assert (
+        "(at 1 MiB and 4 MiB its interval did lie wholly above the smallest size's, but none was clearly more than "
+        "10 % above 256 KiB)." in near
+    )
+    knee = report.plateau_sentence(sweep([[10, 11, 12], [100, 101, 102], [100, 104, 106]]))
+    assert "levels off from 256 KiB" in knee and "ceiling" not in knee
+
+
+def test_seed_flush_words_give_the_range_of_the_printed_figures() -> None:
+    text = report.seed_flush_words()
+    assert text.startswith("The seed's own machine flushed 195–203 times per second without O_DSYNC and 118–123")
+    assert "from 64 KiB to 2 MiB" in text and "hardly moved with the size" in text
+    assert report.seed_flush_words(64 * MiB).endswith("its flush rate moved with the size.")
+    assert report.seed_flush_words(1024).startswith("The seed measured no capacity up to")
+    with pytest.raises(ValueError, match="limit"):
+        report.seed_flush_words(0)
+
+
+def test_repeat_and_apart_words_one_threshold_and_a_plain_list() -> None:
+    cap = 16 * MiB
+    sweep = runs([(sweep_case(cap, BLOCKING, 1), "records_per_s", [74600, 97400, 125000])])
+    variants = runs([({"group": "pinning", "variant": "blocking_unpinned"}, "records_per_s", [90000, 99700, 110000])])
+    text = report.repeat_sentence(sweep, variants, cap)
+    assert "97,400 records/s in the sweep and 99,700 records/s in the pinning table's unpinned run (alike" in text
+    assert "; and" not in text
+    e = Estimate(100.0, 80.0, 120.0, 8, 0.99)
+    at = Estimate(105.1, 85.0, 125.0, 8, 0.99)
+    assert report._apart_words([("a", e), ("b", at)]) == "1.05× apart by the medians, but their intervals overlap"
+    near = Estimate(103.0, 83.0, 123.0, 8, 0.99)
+    assert report._apart_words([("a", e), ("b", near)]).startswith("alike by the medians")
+
+
+def test_dsync_words_keep_a_median_near_one_to_three_digits() -> None:
+    c = claims.Comparison(claims.UNCLEAR, 1.002, 0.9, 1.1)
+    assert report.dsync_effect(c) == (
+        "not clearly faster or slower than without it (1× by the medians, but the intervals overlap)"
+    )
+    clear = claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6)
+    assert report.dsync_effect(clear) == "2× slower than without it"

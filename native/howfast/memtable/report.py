@@ -3,6 +3,8 @@ seed 002's Go figures (data/reference/memtable.csv)."""
 
 from __future__ import annotations
 
+import re
+
 import altair as alt
 import polars as pl
 
@@ -112,9 +114,24 @@ def _cell(estimate: Estimate | None, target: float | None, show=fmt.num) -> str:
     return tables.figure(estimate, target, show, runs=False)
 
 
+def short_factor(x: float | None) -> str:
+    """A ratio's median without its '×': ``fmt.factor``, cut to three significant digits
+    where it needs more (0.9001 -> '0.9'; 1.13 -> '1.13'; 0.83 -> '0.83'). A median is not
+    what a verdict reads (that is its interval, whose ends keep ``fmt.factor``'s digits),
+    so it need not be told from a line it sits next to; 'n/a' when not measured."""
+    shown = fmt.factor(x)
+    if x is None or " " in shown or len(re.sub(r"[^0-9]", "", shown).lstrip("0")) <= 3:
+        return shown
+    return fmt.num(x, 3)
+
+
 def _ratio_cell(estimate: Estimate | None) -> str:
-    """A ratio with its interval, '24× (22–26×)' (``claims.ratio_interval``); n/a when not measured."""
-    return claims.ratio_interval(estimate)
+    """A ratio with its interval, '24× (22–26×)': the median through short_factor, the
+    ends as ``claims.ratio_interval`` gives them; n/a when not measured."""
+    ends = claims.ratio_interval(estimate, median=False)
+    if estimate is None or "–" not in ends:
+        return claims.ratio_interval(estimate)
+    return f"{short_factor(estimate.median)}× ({ends})"
 
 
 def _signed_cell(estimate: Estimate | None) -> str:
@@ -442,7 +459,7 @@ def fio_ratio_range(metrics: pl.DataFrame) -> str:
     if rows.height == 0 or not {"howfast", "fio"} <= set(rows["tool"].unique().to_list()):
         return fmt.NA
     r = round_ratios(rows, by, "mb_per_s", theirs="fio").group_by(by).agg(pl.col("r").median())["r"]
-    return f"{fmt.ratio(r.min())} to {fmt.ratio(r.max())}" if r.len() else fmt.NA
+    return f"{short_factor(r.min())}× to {short_factor(r.max())}×" if r.len() else fmt.NA
 
 
 def fio_peak(metrics: pl.DataFrame) -> Estimate | None:
@@ -725,6 +742,9 @@ def dsync_effect(c: claims.Comparison, *, short: bool = False, mode: str = BLOCK
     if c.direction == claims.MISSING:
         return "not compared with the run without it: one of the two could not run here"
     said = claims.versus(c, "without it", **claims.RATE_WORDS)
+    if c.direction in (claims.UNCLEAR, claims.SAME_WORD) and c.ratio is not None:
+        # no verdict turns on where this median lies against 1, so it needs no more than three digits
+        said = said.replace(f"({fmt.factor(c.ratio)}×", f"({short_factor(c.ratio)}×", 1)
     if c.direction == claims.HIGHER:
         if mode == DEEP:
             said += (
@@ -886,7 +906,8 @@ def repeat_sentence(sweep: pl.DataFrame, variants: pl.DataFrame, capacity: int) 
         if len(found) < 2:
             continue
         shown = [f"{fmt.num(e.median)} records/s in {who}" for who, e, _ in found]
-        figures = fmt.listed(shown)
+        # the figures' thousands separators are no commas between items: a plain list, never '; and'
+        figures = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
         same_work = len({n for _, _, n in found}) == 1
         words = _apart_words([(who, e) for who, e, _ in found], same_work=same_work)
         parts.append(f"the {fmt.size(capacity)} {mode} writer made {figures} ({words})")
@@ -923,13 +944,13 @@ def _apart_words(found: list[tuple[str, Estimate]], *, same_work: bool = True) -
     if c.direction == claims.SAME_WORD:
         return "the same within their intervals"
     if c.direction == claims.UNCLEAR:
-        if fmt.ratio(c.ratio) == "1×":
+        if c.ratio <= claims.SAME:  # the medians within the factor that 'the same' allows (claims.SAME)
             return "alike by the medians, but with intervals too wide to call them the same"
-        return f"{fmt.ratio(c.ratio)} apart by the medians, but their intervals overlap"
+        return f"{fmt.factor(c.ratio)}× apart by the medians, but their intervals overlap"
     if not same_work:
-        return f"{fmt.ratio(c.ratio)} apart, at another moment and with runs of another length"
+        return f"{fmt.factor(c.ratio)}× apart, at another moment and with runs of another length"
     return (
-        f"{fmt.ratio(c.ratio)} apart with nothing changed but the moment they ran: "
+        f"{fmt.factor(c.ratio)}× apart with nothing changed but the moment they ran: "
         "this disk's speed moves from minute to minute"
     )
 
@@ -1043,7 +1064,7 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         case = f"{mode_name(mode, buffers)} at {fmt.size(capacity)}{' with O_DSYNC' if dsync else ''}"
         if segments:
             case += f" in {fmt.size(key[4])} segments"
-        groups[verdict.outcome].append(f"{case} ({fmt.ratio(r.median)})")
+        groups[verdict.outcome].append(f"{case} ({short_factor(r.median)}×)")
     total = sum(len(v) for v in groups.values())
     band = f"{fmt.num(claims.AGREES[0])}–{fmt.ratio(claims.AGREES[1])}"
     lead = {
@@ -1066,9 +1087,17 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         else f" With {runs_text(counts)} rounds per case, each interval is the lowest ratio to the highest, which "
         f"holds the median with {fmt.num(100 * level, 2)} % confidence, not {fmt.num(100 * stats.CONFIDENCE)} %."
     )
+    faster = (
+        ""
+        if not groups["ours higher"]
+        else " For the same bytes the memtable does strictly more work than fio (it copies every record into its "
+        "buffer and indexes it before the flush), so a clearly faster verdict points at this disk's speed drifting "
+        "between the alternated runs, or at a difference in how the two submit their writes; these runs cannot "
+        "separate the two."
+    )
     return (
         f"Against fio at the same block size and depth (the verdict column reads the interval of the median of "
-        f"each case's per-round ratios), of {fmt.count(total, 'case')}, " + "; ".join(parts) + "." + caveat
+        f"each case's per-round ratios), of {fmt.count(total, 'case')}, " + "; ".join(parts) + "." + caveat + faster
     )
 
 
@@ -1134,6 +1163,23 @@ def plateau_sentence(metrics: pl.DataFrame, profile: str = "") -> str:
         )
     if shape.kind == "knee":
         gain = round(claims.FLAT_GAIN * 100)
+        first_x, first = points[0]
+        knee = next(e for x, e in points if x == shape.x)
+        if claims.compare(knee, first).direction != claims.HIGHER:
+            above = [fmt.size(x) for x, e in points[1:] if claims.compare(e, first).direction == claims.HIGHER]
+            return (
+                "Without O_DSYNC, the fastest mode was already near its ceiling at the smallest size, "
+                f"{fmt.size(first_x)}: {fmt.size(shape.x)} was not clearly faster, and from there no larger "
+                f"capacity was clearly more than {gain} % faster (the interval of its median wholly above that "
+                "margin), so a larger memtable buys little"
+                + (
+                    f" (at {fmt.listed(above)} its interval did lie wholly above the smallest size's, but none was "
+                    f"clearly more than {gain} % above {fmt.size(shape.x)})"
+                    if above
+                    else ""
+                )
+                + "."
+            )
         return (
             f"Without O_DSYNC, the fastest mode's throughput levels off from {fmt.size(shape.x)}: no larger "
             f"capacity was clearly more than {gain} % faster (the interval of its median wholly above that "
@@ -1164,6 +1210,38 @@ def seed_flush_rates(limit: int = 2 * 1024 * 1024) -> dict[str, float]:
         "plain": float(seed.filter(~pl.col("dsync"))["flushes_per_s"].median()),
         "dsync": float(seed.filter(pl.col("dsync"))["flushes_per_s"].median()),
     }
+
+
+def seed_flush_words(limit: int = 2 * 1024 * 1024) -> str:
+    """The seed's flushes per second at every capacity up to `limit`, without and with
+    O_DSYNC, as the range of its printed figures (one run each), so the prose says how
+    alike they were rather than one rate for all sizes."""
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise ValueError(f"limit must be a positive whole number of bytes, got {limit!r}")
+    seed = seed_figures().filter(pl.col("capacity") <= limit)
+    if seed.height == 0:
+        return f"The seed measured no capacity up to {fmt.size(limit)}."
+    caps = sorted(seed["capacity"].unique().to_list())
+
+    def spread(dsync: bool) -> str:
+        v = seed.filter(pl.col("dsync") == dsync)["flushes_per_s"]
+        return fmt.NA if v.len() == 0 else fmt.span(float(v.min()), float(v.max()))
+
+    steady = all(
+        part.len() > 0 and float(part.max()) <= claims.SAME * float(part.min())
+        for part in (seed.filter(pl.col("dsync") == d)["flushes_per_s"] for d in (False, True))
+    )
+    words = (
+        f"each setting's figures lie within {fmt.factor(claims.SAME)}× of each other, so up to there its flush "
+        "rate hardly moved with the size"
+        if steady
+        else "its flush rate moved with the size"
+    )
+    return (
+        f"The seed's own machine flushed {spread(False)} times per second without O_DSYNC and {spread(True)} with "
+        f"it at each capacity from {fmt.size(caps[0])} to {fmt.size(caps[-1])} (its printed figures, one run each): "
+        f"{words}."
+    )
 
 
 def seed_converge_words() -> str:
@@ -1388,6 +1466,46 @@ def bandwidth_words(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float |
     return text[0].upper() + text[1:]
 
 
+def fio_pattern_estimate(fio_runs: pl.DataFrame, capacity: int = 1024 * 1024) -> Estimate | None:
+    """fio's MB/s in the fio table for one stream of `capacity` O_DIRECT writes, one at a
+    time (its blocking row without O_DSYNC; the chapter's segment size where the rows have
+    several), with the interval of the median; None where fio did not run it."""
+    if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+        raise ValueError(f"capacity must be a positive whole number, got {capacity!r}")
+    if not {"tool", "capacity", "dsync", "mode", "metric"} <= set(fio_runs.columns):
+        return None
+    rows = fio_runs.filter(
+        (pl.col("tool") == "fio")
+        & (pl.col("capacity") == capacity)
+        & ~pl.col("dsync")
+        & (pl.col("mode") == BLOCKING)
+        & (pl.col("metric") == "mb_per_s")
+    )
+    if "segment_bytes" in rows.columns and rows.height:
+        rows = rows.filter(pl.col("segment_bytes") == rows["segment_bytes"].max())
+    return _values_estimate(rows["value"].to_list()) if rows.height else None
+
+
+def disk_pattern_words(disk: Estimate | None, fio_runs: pl.DataFrame, target: float | None = None) -> str:
+    """The RocksDB section's disk figure (`disk`: its own runs of one stream of 1 MiB
+    O_DIRECT writes) beside the fio table's blocking 1 MiB row without O_DSYNC, the same
+    pattern measured at another moment (claims.versus of the two intervals), and which one
+    the section quotes and why; a reason where either did not run."""
+    theirs = fio_pattern_estimate(fio_runs)
+    if disk is None:
+        return "This section's own disk runs did not run here, so it quotes no disk figure."
+    if theirs is None:
+        return "The fio table above has no run of that pattern here, so this section's own figure is the only one."
+    c = claims.compare(disk, theirs)
+    return (
+        "The fio table above measured the same pattern, one stream of 1 MiB O_DIRECT writes one at a time without "
+        f"O_DSYNC, at {figure_words(theirs, target, 'MB/s')}; this section's own figure was "
+        + claims.versus(c, "that", span=True, **claims.RATE_WORDS)
+        + ". This section quotes its own, as it ran beside RocksDB's runs, at the moments they ran; the fio "
+        "table's ran beside the memtable's."
+    )
+
+
 def _flush_wait_words(sweep: pl.DataFrame, capacity: int) -> tuple[str, claims.Comparison]:
     """The fastest io_uring mode at `capacity` without O_DSYNC against the blocking writer
     there (claims.compare of records/s), with the io_uring mode's name."""
@@ -1400,33 +1518,76 @@ def _flush_wait_words(sweep: pl.DataFrame, capacity: int) -> tuple[str, claims.C
     return mode_name(top[0], top[1]), claims.compare(best, _estimate(rows, "records_per_s", mode=BLOCKING))
 
 
+def flush_wait_tally(sweep: pl.DataFrame) -> dict[str, list[int]]:
+    """At every capacity of the sweep without O_DSYNC where both ran, the fastest io_uring
+    mode (by the median) against the blocking writer (claims.compare of records/s): the
+    capacities where it was clearly faster ('faster'), not clearly different ('unclear',
+    overlapping or about the same) and clearly slower ('slower'), each list ascending."""
+    plain = sweep.filter(~pl.col("dsync")) if "dsync" in sweep.columns else sweep
+    plain = plain.filter(pl.col("metric") == "records_per_s")
+    tally: dict[str, list[int]] = {"faster": [], "unclear": [], "slower": []}
+    for capacity in sorted(int(c) for c in plain["capacity"].unique().to_list()):
+        _, c = _flush_wait_words(plain, capacity)
+        if c.direction == claims.MISSING:
+            continue
+        key = {claims.HIGHER: "faster", claims.LOWER: "slower"}.get(c.direction, "unclear")
+        tally[key].append(capacity)
+    return tally
+
+
+def flush_wait_sentence(sweep: pl.DataFrame) -> str:
+    """The closing section's point on the flush, from every capacity (flush_wait_tally):
+    how many sizes the fastest io_uring mode was clearly faster than the blocking writer, not
+    clearly different, clearly slower (each size named), then the lesson that tally allows;
+    never a lesson from one size."""
+    tally = flush_wait_tally(sweep)
+    total = sum(len(v) for v in tally.values())
+    if total == 0:
+        return (
+            "The sweep did not run both io_uring and the blocking writer at any capacity without O_DSYNC, so not "
+            "waiting for the flush is not compared here."
+        )
+    words = {"faster": "clearly faster", "unclear": "not clearly faster or slower", "slower": "clearly slower"}
+    parts = [
+        f"{words[key]} at " + (f"{len(caps)} ({fmt.listed([fmt.size(c) for c in caps])})" if caps else "none")
+        for key, caps in tally.items()
+    ]
+    head = (
+        "Without O_DSYNC, set against the blocking writer at "
+        + (f"each of the {total} capacities" if total > 1 else "the only capacity")
+        + f" where both ran, the fastest io_uring mode there (by the median) was {fmt.listed(parts)}."
+    )
+    faster, slower = len(tally["faster"]), len(tally["slower"])
+    if faster == total:
+        lesson = (
+            "The flush is a round trip; on this disk, not waiting for it paid at every size measured: do not wait "
+            "for it."
+        )
+    elif faster and not slower:
+        lesson = (
+            "So on this disk not waiting for the flush paid wherever the intervals could tell, and cost at no size; "
+            "at the others this disk's noise hides whatever difference there was."
+        )
+    elif slower and not faster:
+        lesson = "So on this disk not waiting for the flush paid at no size, and cost at some."
+    elif faster and slower:
+        lesson = "So on this disk whether not waiting for the flush pays depends on the size."
+    else:
+        lesson = "So on this disk the intervals cannot tell whether not waiting for the flush pays at any size."
+    return f"{head} {lesson}"
+
+
 def peak_bullet(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float | None = None) -> str:
-    """The closing section's point on the flush: at the capacity of the sweep's highest
-    median without O_DSYNC, the fastest io_uring mode against the blocking writer
-    (claims.versus; 'do not wait for it' only where io_uring was clearly faster); that
-    case's records/s with its interval (MB/s in the brackets); and the io_uring flushes
-    against fio (the medians of the per-round ratios); a reason where the sweep or fio
-    could not run."""
+    """The closing section's point on the flush: io_uring against the blocking writer at
+    every capacity without O_DSYNC (flush_wait_sentence); the case of the sweep's highest
+    median without O_DSYNC, its records/s with its interval (MB/s in the brackets); and the
+    io_uring flushes against fio (the medians of the per-round ratios); a reason where the
+    sweep or fio could not run."""
     plain = sweep.filter(~pl.col("dsync")) if "dsync" in sweep.columns else sweep
     est, name, _ = peak(plain)
     if est is None:
         return "The sweep could not run here, so this machine gives no figure for the fastest flush."
-    capacity = int(_peak_row(plain)["capacity"])
-    size = fmt.size(capacity)
-    uring, c = _flush_wait_words(plain, capacity)
-    if c.direction == claims.MISSING:
-        lead = (
-            f"At {size} the sweep did not run both io_uring and the blocking writer, so not waiting for the "
-            "flush is not compared here."
-        )
-    else:
-        said = f"at {size} without O_DSYNC, {uring} ran {claims.versus(c, 'the blocking writer', **claims.RATE_WORDS)}"
-        if c.direction == claims.HIGHER:
-            lead = f"The flush is a round trip; do not wait for it: {said}."
-        elif c.direction == claims.LOWER:
-            lead = f"On this disk, waiting for the flush did not cost: {said}."
-        else:
-            lead = f"On this disk, not waiting for the flush did not clearly pay: {said}."
+    lead = flush_wait_sentence(plain)
     text = f"{lead} The highest median of the sweep without O_DSYNC, {name}, made {peak_rate_words(plain, target)}"
     spread = fio_ratio_range(fio_runs)
     if spread == fmt.NA:
@@ -1679,6 +1840,19 @@ def rollovers_per_run(capacity: int, buffers: int, run_bytes: int, segment_bytes
     return -(-flushes // slots) - 1
 
 
+def file_bytes(capacity: int, buffers: int, run_bytes: int, segment_bytes: int) -> int:
+    """The size of one segment file in a benchmark run, as rollovers_per_run sizes it:
+    max(1, segment // capacity, buffers) flushes of `capacity`, the segment first cut to what
+    the run writes (1 GiB buffers, two of them, make 2 GiB files from a 1 GiB segment)."""
+    for name, value in (("capacity", capacity), ("buffers", buffers), ("run_bytes", run_bytes),
+                        ("segment_bytes", segment_bytes)):  # fmt: skip
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    flushes = -(-run_bytes // capacity)
+    segment = min(segment_bytes, flushes * capacity)
+    return max(1, segment // capacity, buffers) * capacity
+
+
 def segment_sentence(segment_bytes: int, frames: dict[str, pl.DataFrame]) -> str:
     """Whether the runs of each experiment in `frames` (a reader's name, 'the sweep', and
     its stored runs) stayed in their first segment file of `segment_bytes`, from what each
@@ -1690,7 +1864,7 @@ def segment_sentence(segment_bytes: int, frames: dict[str, pl.DataFrame]) -> str
         raise ValueError(f"segment_bytes must be a positive whole number, got {segment_bytes!r}")
     size = fmt.size(segment_bytes)
     need = {"capacity", "buffers", "records", "record_size"}
-    rolled, seen = [], False
+    rolled, seen, larger = [], False, False
     for label, frame in frames.items():
         if not need <= set(frame.columns):
             continue
@@ -1703,24 +1877,30 @@ def segment_sentence(segment_bytes: int, frames: dict[str, pl.DataFrame]) -> str
             seen = True
             run = int(case["records"]) * int(case["record_size"])
             n = rollovers_per_run(int(case["capacity"]), int(case["buffers"]), run, segment_bytes)
+            larger |= file_bytes(int(case["capacity"]), int(case["buffers"]), run, segment_bytes) > segment_bytes
             if n:
                 mode = case.get("mode")
-                name = mode_name(mode, int(case["buffers"])) if mode else fmt.count(int(case["buffers"]), "buffer")
-                rolled.append(f"{name} runs at {fmt.size(int(case['capacity']))} in {label} "
-                              f"({fmt.count(n, 'rollover')} per run)")  # fmt: skip
+                buffers, capacity = int(case["buffers"]), int(case["capacity"])
+                name = mode_name(mode, buffers) if mode else fmt.count(buffers, "buffer")
+                files = fmt.size(file_bytes(capacity, buffers, run, segment_bytes))
+                rolled.append(f"{name} runs at {fmt.size(capacity)} in {label} "
+                              f"({files} files, {fmt.count(n, 'rollover')} per run)")  # fmt: skip
+    lead = f"The runs above wrote into segment files of up to {size}"
+    if larger:
+        lead = (
+            f"The runs above wrote into segment files of up to {size}, or larger where a run's buffers held more "
+            "than that, for a file holds at least one flush per buffer"
+        )
     if not seen:
         return (
-            f"Every run above used {size} files; the runs stored no sizes here, so whether one left its first "
-            "file is not known."
+            f"The runs above wrote into segment files of up to {size}; the runs stored no sizes here, so whether "
+            "one left its first file is not known."
         )
     if not rolled:
-        return (
-            f"Every run above used {size} files, each large enough for all that its run wrote, so a run never "
-            "left its first one."
-        )
+        return f"{lead}, each large enough for all that its run wrote, so a run never left its first one."
     return (
-        f"Every run above used {size} files. Most runs wrote no more than one file holds and never left their "
-        f"first one, but {fmt.count(len(rolled), 'case')} wrote more and rolled over to new files: "
+        f"{lead}. Most runs wrote no more than one file holds and never left their first one, but "
+        f"{fmt.count(len(rolled), 'case')} wrote more and rolled over to new files: "
         + fmt.listed(rolled)
         + "; their figures include those rollovers, whose cost the experiment below measures."
     )
@@ -1770,10 +1950,14 @@ def bytes_per_case(metrics: pl.DataFrame) -> dict[int, int]:
     return {int(c): int(n) * int(r) for c, n, r in rows.sort("capacity").iter_rows()}
 
 
-def _sizes_by_capacity(sizes: dict[int, int], caps: list[int]) -> str:
-    """'8 MiB at 64 KiB, 32 MiB at 1 MiB and 64 MiB at 16 MiB'; '128 MiB at every capacity' when alike."""
+def _sizes_by_capacity(sizes: dict[int, int], caps: list[int], every: list[int] | None = None) -> str:
+    """'8 MiB at 64 KiB, 32 MiB at 1 MiB and 64 MiB at 16 MiB'; where alike, '1 GiB at 1 MiB
+    and 16 MiB', or '128 MiB at every capacity' only when `caps` are all of `every` (the
+    capacities the sentence speaks of; `caps` itself when not given)."""
+    whole = caps if every is None else every
     if len(caps) > 1 and len({sizes[c] for c in caps}) == 1:
-        return f"{fmt.size(sizes[caps[0]])} at every capacity"
+        where = "every capacity" if set(caps) == set(whole) else fmt.listed([fmt.size(c) for c in caps])
+        return f"{fmt.size(sizes[caps[0]])} at {where}"
     parts = [f"{fmt.size(sizes[c])} at {fmt.size(c)}" for c in caps]
     return fmt.listed(parts)
 
@@ -1795,7 +1979,9 @@ def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:
             word: [c for c in common if test(ours[c], theirs[c])]
             for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
         }
-        said = [f"{word} the sweep's {_sizes_by_capacity(theirs, found)}" for word, found in groups.items() if found]
+        said = [
+            f"{word} the sweep's {_sizes_by_capacity(theirs, found, caps)}" for word, found in groups.items() if found
+        ]
         text += ", " + "; ".join(said)
     return (
         text + ". They ran at another moment, and half of them carry the clocks, so their MB/s differ from the "
@@ -1824,7 +2010,7 @@ def fio_bytes_words(fio_runs: pl.DataFrame, sweep: pl.DataFrame) -> str:
             for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
         }
         text += ", " + "; ".join(
-            f"{word} the sweep's {_sizes_by_capacity(theirs, found)}" for word, found in groups.items() if found
+            f"{word} the sweep's {_sizes_by_capacity(theirs, found, caps)}" for word, found in groups.items() if found
         )
     return (
         text + ", and they ran at another moment, next to fio, so their MB/s are not the sweep's for the same "
@@ -2034,11 +2220,19 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     wide = rows.pivot(on="counters", index=["capacity", "dsync", "repetition"], values="value")
     values = (wide["true"] / wide["false"]).drop_nulls().to_list()
     lo, hi, level = stats.median_interval(values)
-    paired = claims.compare(Estimate(c["ratio"], lo, hi, len(values), level), Estimate.exact(1.0))
-    verdict = claims.versus(paired, "the runs without clocks", **claims.RATE_WORDS)
+    median = Estimate(c["ratio"], lo, hi, len(values), level)
+    paired = claims.compare(median, Estimate.exact(1.0))
+    other = "the runs without clocks"
+    verdict = (
+        f"{claims.RATE_WORDS['same']} {other}"  # the ratio follows with its interval
+        if paired.direction == claims.SAME_WORD
+        else claims.versus(paired, other, **claims.RATE_WORDS)
+    )
     return (
-        f"Paired run by run, the clocked runs were {verdict}; the paired ratios ranged from "
-        f"{fmt.ratio(c['lo'])} to {fmt.ratio(c['hi'])}, the noise of this disk."
+        f"Paired run by run, the clocked runs were {verdict}: the median of the {len(values)} paired ratios was "
+        f"{claims.ratio_interval(median)} with the interval of that median ({fmt.num(100 * level, 2)} % "
+        f"confidence), while single pairs ranged from {short_factor(c['lo'])}× to {short_factor(c['hi'])}×, the "
+        "noise of this disk."
     )
 
 
@@ -2181,11 +2375,40 @@ SEGMENT_COST_LEANINGS = SEGMENT_COST_WORDS | {
 }
 
 
-def segment_goal_sentence(metrics: pl.DataFrame) -> str:
+#: A crosscheck verdict of ours into the default files against ours into one file, as the
+#: direction claims.compare would give it (for setting it beside the rollover experiment).
+_COST_DIRECTIONS = {"ours lower": claims.LOWER, "ours higher": claims.HIGHER, "agrees": claims.SAME_WORD,
+                    "inconclusive": claims.UNCLEAR}  # fmt: skip
+
+
+def rollover_agreement(cost_verdict: str, rate: claims.Comparison) -> str:
+    """Whether the fio table's runs (ours into the default files against one file, its
+    crosscheck verdict `cost_verdict`) and the rollover experiment (`rate`: rollover_rate)
+    tell the same about the default files: 'agree' (the same clear direction, or both about
+    the same), 'disagree' (one clearly slower or faster, the other not that), 'neither
+    clear' (neither finds a clear difference, and they are not both 'the same'); 'missing'
+    where the rollover experiment did not run."""
+    if cost_verdict not in _COST_DIRECTIONS:
+        raise ValueError(f"cost_verdict must be one of {sorted(_COST_DIRECTIONS)}, got {cost_verdict!r}")
+    if not isinstance(rate, claims.Comparison):
+        raise TypeError(f"rate must be a claims.Comparison, got {type(rate).__name__}")
+    if rate.direction == claims.MISSING:
+        return "missing"
+    ours = _COST_DIRECTIONS[cost_verdict]
+    if ours == rate.direction:
+        return "agree" if ours != claims.UNCLEAR else "neither clear"
+    if claims.HIGHER in (ours, rate.direction) or claims.LOWER in (ours, rate.direction):
+        return "disagree"
+    return "neither clear"
+
+
+def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None = None) -> str:
     """The fio table's rows with Memtable's default segment size in words: how many
     rollovers a run had (fio writes one file in every row), ours / fio with its interval and
     the table's verdict, where those intervals lie against ``SEGMENT_GOAL``, and the same
-    flushes into one segment file, run by run, with the verdict of that ratio."""
+    flushes into one segment file, run by run, with the verdict of that ratio; with the
+    rollover experiment's runs (`rollover`), what it found for the default files made ahead
+    at each setting, and whether the two experiments agree (rollover_agreement)."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
     r = segment_ratios(metrics)
@@ -2271,7 +2494,48 @@ def segment_goal_sentence(metrics: pl.DataFrame) -> str:
                 f" With {fmt.count(rollovers, 'rollover')} in a run, these rows say little about what a rollover "
                 "costs; the rollover experiment above measures that."
             )
+        if rollover is not None:
+            text += _rollover_beside_words(rows, rollover)
     return text
+
+
+def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame) -> str:
+    """After segment_goal_sentence's run-by-run ratios (from the fio table's runs): what the
+    rollover experiment found for the default files made ahead against one file, per
+    setting, and whether the two agree; '' where it did not run."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    said = []
+    for row in cost_rows:
+        rate = rollover_rate(rollover, DEFAULT_SEGMENT_BYTES, dsync=bool(row["dsync"]))
+        found = rollover_agreement(row["crosscheck"], rate)
+        if found == "missing":
+            continue
+        setting = "with O_DSYNC" if row["dsync"] else "without O_DSYNC"
+        verdict = {
+            "agree": "the two experiments agree",
+            "disagree": "the two experiments disagree",
+            "neither clear": "neither experiment finds a clear difference",
+        }[found]
+        said.append(
+            f"{setting}, its {fmt.size(DEFAULT_SEGMENT_BYTES)} files made ahead ran "
+            + claims.versus(rate, "one file", **claims.RATE_WORDS)
+            + f": {verdict}"
+        )
+    if not said:
+        return ""
+    return (
+        " Those ratios come from the fio table's runs; the rollover experiment above, with its own flushes and "
+        "buffers and at another moment, found: "
+        + "; ".join(said)
+        + "."
+        + (
+            " Where they disagree, these runs cannot say which holds for the default files: the two experiments "
+            "differ in their flushes and buffers, and this disk's speed may have moved between them."
+            if any("disagree" in part for part in said)
+            else ""
+        )
+    )
 
 
 _ROLLOVER_KEYS = ["dsync", "segments_ahead", "segment_bytes"]
@@ -2392,8 +2656,10 @@ def rollover_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
     )
 
 
-def rollover_numbers(metrics: pl.DataFrame, segment: int | None = None) -> dict[str, float | None]:
-    """For the prose, with O_DSYNC at `segment` bytes (default: Memtable's default size),
+def rollover_numbers(
+    metrics: pl.DataFrame, segment: int | None = None, *, dsync: bool = True
+) -> dict[str, float | None]:
+    """For the prose, with O_DSYNC (or without it: `dsync`) at `segment` bytes (default: Memtable's default size),
     medians over the rounds: the time making a segment file took when the writer made it
     (``make_writer_ms``) and when the helper did (``make_helper_ms``); the writer's wait per
     file in each case (``wait_writer_us``, ``wait_helper_us``); the cost per rollover in
@@ -2402,7 +2668,7 @@ def rollover_numbers(metrics: pl.DataFrame, segment: int | None = None) -> dict[
     from .plan import DEFAULT_SEGMENT_BYTES
 
     segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
-    runs = rollover_rounds(metrics).filter(pl.col("dsync"))
+    runs = rollover_rounds(metrics).filter(pl.col("dsync") == dsync)
     out: dict[str, float | None] = dict.fromkeys(
         [
             "make_writer_ms",
@@ -2448,32 +2714,51 @@ def _rounds_estimate(values: pl.Series) -> Estimate | None:
     return Estimate(float(pl.Series(v).median()), lo, hi, len(v), level)
 
 
-def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
-    """The rollover experiment in words, with O_DSYNC at `segment` bytes (default:
-    Memtable's default size), in the table's µs: what making a file took and what the
-    writer waited per rollover, by who made the files (longer or shorter only where the
-    rounds' intervals do not overlap); then the run's time per rollover, called a cost only
-    where every round's was above zero; then records/s with the helper against the run
-    into a single file."""
+def rollover_rate(metrics: pl.DataFrame, segment: int | None = None, *, dsync: bool = True) -> claims.Comparison:
+    """The rollover experiment's records/s with files of `segment` bytes (default:
+    Memtable's default size) made ahead by the helper against the helper's run into a
+    single file, at one O_DSYNC setting (claims.compare of the rounds' intervals)."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
     segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
-    n = rollover_numbers(metrics, segment)
+    runs = rollover_rounds(metrics).filter((pl.col("dsync") == dsync) & (pl.col("segments_ahead") > 0))
+    if runs.height == 0:
+        return claims.compare(None, None)
+    helper = runs.filter(pl.col("segment_bytes") == segment)
+    whole = runs.filter(pl.col("segment_bytes") == runs["segment_bytes"].max())
+    if helper.height == 0 or whole.height == 0 or segment == runs["segment_bytes"].max():
+        return claims.compare(None, None)
+    return claims.compare(_rounds_estimate(helper["records_per_s"]), _rounds_estimate(whole["records_per_s"]))
+
+
+def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None, *, dsync: bool = True) -> str:
+    """The rollover experiment in words at one O_DSYNC setting (`dsync`), at `segment`
+    bytes (default: Memtable's default size), in the table's µs: what making a file took and
+    what the writer waited per rollover, by who made the files (longer or shorter only where
+    the rounds' intervals do not overlap); then the run's time per rollover, called a cost
+    only where the interval of its median lies above zero; then records/s with the helper
+    against the run into a single file (rollover_rate)."""
+    from .plan import DEFAULT_SEGMENT_BYTES
+
+    segment = DEFAULT_SEGMENT_BYTES if segment is None else segment
+    n = rollover_numbers(metrics, segment, dsync=dsync)
     size = fmt.size(segment)
+    setting = "With O_DSYNC" if dsync else "Without O_DSYNC"
     if n["make_writer_ms"] is None and n["make_helper_ms"] is None:
         why = charts.reasons(metrics)
-        return f"The rollover experiment could not run here ({why or f'no O_DSYNC runs with {size} files'})."
+        runs_with = "O_DSYNC runs" if dsync else "runs without O_DSYNC"
+        return f"The rollover experiment could not run here ({why or f'no {runs_with} with {size} files'})."
 
     def us(x: float | None) -> str:
         return f"{fmt.num(x)} µs" if x is not None else fmt.NA
 
-    runs = rollover_rounds(metrics).filter(pl.col("dsync"))
+    runs = rollover_rounds(metrics).filter(pl.col("dsync") == dsync)
     at = runs.filter(pl.col("segment_bytes") == segment)
     writer, helper = at.filter(pl.col("segments_ahead") == 0), at.filter(pl.col("segments_ahead") > 0)
     make = claims.compare(_rounds_estimate(helper["make_ms"]), _rounds_estimate(writer["make_ms"]))
     wait = claims.compare(_rounds_estimate(helper["wait_us"]), _rounds_estimate(writer["wait_us"]))
     text = (
-        f"With O_DSYNC, making a {size} file took {us(_us_from_ms(n['make_writer_ms']))} when the writer made "
+        f"{setting}, making a {size} file took {us(_us_from_ms(n['make_writer_ms']))} when the writer made "
         f"its files itself (the mean over all of a run's files, the first one included, which no rollover "
         f"waits for), and the writer waited {us(n['wait_writer_us'])} at each rollover. Made ahead by the "
         f"helper, a file took {us(_us_from_ms(n['make_helper_ms']))}"
@@ -2482,7 +2767,7 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
         + claims.versus(wait, "when it made its own files", more="longer", less="shorter", same="about as long as")
         + "."
     )
-    parts = []
+    parts, unclear = [], False
     for label, rows in (("made by the writer", writer), ("made ahead", helper)):
         cost = _values_estimate(rows["per_rollover_us"].to_list())
         if cost is None:
@@ -2502,16 +2787,17 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None) -> str:
                 f"{us(-lo)} per rollover, the interval over {rounds}), so no cost shows here"
             )
         else:
+            unclear = True
             parts.append(
                 f"with files {label}, the run's time per rollover beyond the single file's lies between "
-                f"{signed(lo)} and {signed(hi)} µs (the interval of the median over {rounds}), so against "
-                "this disk's noise the cost is inconclusive here"
+                f"{signed(lo)} and {signed(hi)} µs (the interval of the median over {rounds}), inconclusive here"
             )
     if parts:
         text += " Against the run into a single file, " + "; ".join(parts) + "."
-    if helper.height:
-        whole = runs.filter((pl.col("segments_ahead") > 0) & (pl.col("segment_bytes") == runs["segment_bytes"].max()))
-        rate = claims.compare(_rounds_estimate(helper["records_per_s"]), _rounds_estimate(whole["records_per_s"]))
+        if unclear:
+            text += " An interval that includes zero cannot tell a rollover's cost from this disk's noise."
+    rate = rollover_rate(metrics, segment, dsync=dsync)
+    if rate.direction != claims.MISSING:
         text += (
             f" In records per second, {size} files made ahead ran "
             + claims.versus(rate, "into one file", **claims.RATE_WORDS)
@@ -2657,10 +2943,10 @@ def db_bench_range_sentence(metrics: pl.DataFrame) -> str:
         return f"There is no cross-check on this machine ({why or 'no result'})."
     r = ratios.group_by("test", "threads").agg(pl.col("r").median())["r"]
     if r.len() == 1:
-        return f"Our loop ran at {fmt.ratio(r[0])} of db_bench's rate (the median of the per-round ratios)."
+        return f"Our loop ran at {short_factor(r[0])}× of db_bench's rate (the median of the per-round ratios)."
     return (
-        f"Test by test, our loop ran at {fmt.ratio(r.min())} to {fmt.ratio(r.max())} of db_bench's rate (each the "
-        "median of its per-round ratios)."
+        f"Test by test, our loop ran at {short_factor(r.min())}× to {short_factor(r.max())}× of db_bench's rate "
+        "(each the median of its per-round ratios, as the table gives it)."
     )
 
 
@@ -2692,12 +2978,17 @@ def db_bench_verdict_words(metrics: pl.DataFrame) -> str:
     }
     counted = [f"{fmt.count(v, 'case')} {words[k]}" for k, v in n.items() if v]
     rounds = runs_text(paired["rounds"].to_list())
+    few = sorted({int(k) for k in paired["rounds"].to_list() if stats.interval_ranks(int(k))[1] < stats.CONFIDENCE})
+    levels = [f"{fmt.num(100 * stats.interval_ranks(k)[1], 2)} % at {fmt.count(k, 'round')}" for k in few]
+    held = (
+        f"holds the median with {fmt.num(100 * level, 2)} % confidence"
+        if len(few) == 1
+        else f"holds the median with a confidence of {fmt.listed(levels)}"
+    )
     return (
         f"With only {rounds} {'round' if rounds == '1' else 'rounds'} per case, each interval runs from the lowest "
-        f"ratio to the highest and holds the median with {fmt.num(100 * level, 2)} % confidence, not "
-        f"{fmt.num(100 * stats.CONFIDENCE)} %, so the verdict column gives leanings, not findings: "
-        + ", ".join(counted)
-        + "."
+        f"ratio to the highest and {held}, not {fmt.num(100 * stats.CONFIDENCE)} %, so the verdict column gives "
+        "leanings, not findings: " + fmt.listed(counted) + "."
     )
 
 
