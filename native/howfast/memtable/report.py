@@ -1962,30 +1962,34 @@ def _sizes_by_capacity(sizes: dict[int, int], caps: list[int], every: list[int] 
     return fmt.listed(parts)
 
 
+def _bytes_against_sweep(ours: dict[int, int], theirs: dict[int, int]) -> str:
+    """'1 GiB at every capacity, as much as the sweep's 1 GiB at 1 MiB and 16 MiB; more than
+    …': the bytes of `ours` per capacity set beside the sweep's (`theirs`), grouped into
+    more, as much and less, each group's capacities named."""
+    caps = sorted(ours)
+    common = [c for c in caps if c in theirs]
+    text = _sizes_by_capacity(ours, caps)
+    if not common:
+        return text + ", at capacities the sweep did not run"
+    groups = {
+        word: [c for c in common if test(ours[c], theirs[c])]
+        for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
+    }
+    said = [f"{word} the sweep's {_sizes_by_capacity(theirs, found, caps)}" for word, found in groups.items() if found]
+    return text + ", " + "; ".join(said)
+
+
 def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:
     """How many bytes a breakdown run wrote against a sweep run of the same capacity,
     from the stored runs: more, as many, or fewer (each capacity named where they differ
     in direction), and why the breakdown's MB/s are not the sweep's."""
-    ours, theirs = bytes_per_case(breakdown), bytes_per_case(sweep)
+    ours = bytes_per_case(breakdown)
     if not ours:
         return "The breakdown could not run here."
-    caps = sorted(ours)
-    common = [c for c in caps if c in theirs]
-    text = f"Each run here wrote {_sizes_by_capacity(ours, caps)}"
-    if not common:
-        text += ", at capacities the sweep did not run"
-    else:
-        groups = {
-            word: [c for c in common if test(ours[c], theirs[c])]
-            for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
-        }
-        said = [
-            f"{word} the sweep's {_sizes_by_capacity(theirs, found, caps)}" for word, found in groups.items() if found
-        ]
-        text += ", " + "; ".join(said)
     return (
-        text + ". They ran at another moment, and half of them carry the clocks, so their MB/s differ from the "
-        "sweep's at the same capacity: they are here to show where the time goes, the sweep's to give the rate."
+        f"Each run here wrote {_bytes_against_sweep(ours, bytes_per_case(sweep))}. They ran at another moment, "
+        "and half of them carry the clocks, so their MB/s differ from the sweep's at the same capacity: they are "
+        "here to show where the time goes, the sweep's to give the rate."
     )
 
 
@@ -1996,22 +2000,10 @@ def fio_bytes_words(fio_runs: pl.DataFrame, sweep: pl.DataFrame) -> str:
     rows = fio_runs.filter(pl.col("tool") == "howfast") if "tool" in fio_runs.columns else fio_runs
     if "segment_bytes" in rows.columns and rows.height:
         rows = rows.filter(pl.col("segment_bytes") == rows["segment_bytes"].max())
-    ours, theirs = bytes_per_case(rows), bytes_per_case(sweep)
+    ours = bytes_per_case(rows)
     if not ours:
         return "The memtable did not run beside fio here, so its bytes are not set beside the sweep's."
-    caps = sorted(ours)
-    common = [c for c in caps if c in theirs]
-    text = f"The memtable's runs here wrote {_sizes_by_capacity(ours, caps)}"
-    if not common:
-        text += ", at capacities the sweep did not run"
-    else:
-        groups = {
-            word: [c for c in common if test(ours[c], theirs[c])]
-            for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
-        }
-        text += ", " + "; ".join(
-            f"{word} the sweep's {_sizes_by_capacity(theirs, found, caps)}" for word, found in groups.items() if found
-        )
+    text = f"The memtable's runs here wrote {_bytes_against_sweep(ours, bytes_per_case(sweep))}"
     return (
         text + ", and they ran at another moment, next to fio, so their MB/s are not the sweep's for the same "
         "capacity: for a memtable's rate, the sweep's tables are the ones to quote, and this table only for ours "
