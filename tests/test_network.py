@@ -399,7 +399,8 @@ def test_knee_and_its_sentence_every_branch() -> None:
     point = report.knee(wide)
     assert point["lightest"] and point["why"] == "unclear" and "sets the baseline" in report.knee_sentence(point, None)
     assert "inconclusive on this machine" in report.knee_sentence(point, None)
-    assert "a floor" in report.plan_sentence(point, 1000.0)
+    assert "could not find the open loop's capacity" in report.plan_sentence(point, 1000.0)
+    assert "baseline itself" in report.knee_sentence(point, None)
     # every rate near, answered still rising
     rising = _open_rows([(100, 100, 50), (500, 500, 55), (900, 900, 60)])
     point = report.knee(rising)
@@ -650,7 +651,7 @@ def _tcp_rows(key: str, metric: str, curves: dict[int, list[float]]) -> pl.DataF
 
 def test_tcp_and_closed_sentences_every_branch() -> None:
     more = _tcp_rows("streams", "gbit_per_s", {1: [10, 11, 12], 2: [20, 21, 22]})
-    assert "1.9× more than the figure for one stream" in report.bulk_sentence(more)
+    assert "1.9× as much as the figure for one stream" in report.bulk_sentence(more)
     overlap = _tcp_rows("streams", "gbit_per_s", {1: [10, 15, 20], 2: [12, 16, 21]})
     assert "not clearly more or less" in report.bulk_sentence(overlap)
     one_best = _tcp_rows("streams", "gbit_per_s", {1: [20, 21, 22], 2: [10, 11, 12]})
@@ -684,14 +685,15 @@ def test_load_sentence_every_branch() -> None:
     noise = pl.DataFrame({"experiment": ["a", "b"], "others": [0.1, 0.4]})
     assert report.load_sentence({"load_average_start": 1.2, "load_average_end": 1.0, "cpus": 2}, noise) == head + (
         "1.2 when the measurements began and 1 when they ended, on 2 logical CPUs. The CPUs were busy a good share "
-        "of the time; expect noisier tails than on an idle machine. Other programs did compete for the CPUs: of the "
-        "share they used, the highest experiment median (each the median of an experiment's runs) was 40 %."
+        "of the time; expect noisier tails than on an idle machine. Other programs did compete for the CPUs: the "
+        "share of the CPUs they used, taken as each experiment's median over its runs, was at most 40 % (the highest "
+        "of the experiments' medians)."
     )
     idle = report.load_sentence({"load_average_start": 0.1, "load_average_end": 0.2, "cpus": 2}, noise.head(1))
     assert idle.endswith(
-        "The CPUs were mostly idle apart from the runs themselves. Of the share of the CPUs other programs used, the "
-        "highest experiment median (each the median of an experiment's runs) was 10 %, below the 25 % the book "
-        "counts as a shared machine."
+        "The CPUs were mostly idle apart from the runs themselves. Other programs used a share of the CPUs, taken as "
+        "each experiment's median over its runs; the highest of the experiments' medians was 10 %, below the 25 % "
+        "the book counts as a shared machine."
     )
     assert report.load_sentence({}) == "The machine's load while measuring was not recorded."
 
@@ -837,6 +839,10 @@ def test_duration_figure_and_notes() -> None:
         marks[id(wider)] = "unstable: −90 %/+300 %"
         assert report.unstable_note([("a", wide), ("b", wider)], 0.1) == "unstable: all (up to −90 %/+300 %)"
         assert report.unstable_note([("b", wider)], 0.1) == "unstable: b (−90 %/+300 %)"
+        # each side's reach over the row's figures: the widest figure need not reach furthest on both sides
+        low_side, high_side = _e(100, 76, 110), _e(100, 90, 131)
+        marks.update({id(low_side): "unstable: −24 %/+10 %", id(high_side): "unstable: ±22 %"})
+        assert report.unstable_note([("a", low_side), ("b", high_side)], 0.1) == "unstable: all (up to −24 %/+31 %)"
     assert report._width_text("unstable: ±10.1 %") == "10.1" and report._width_text("unstable: −9 %/+30 %") is None
     assert report.unstable_note([("a", wide)], None) == ""
     just_past = _e(100, 89.9, 110.1)  # ±10.1 % against ±10 %: the decimal shows
@@ -858,7 +864,8 @@ def test_bulk_and_ping_pong_tables_carry_intervals_and_runs() -> None:
     assert row["round trips/s"] == "31,000 (30,000–32,000)" and row["p50"] == "21 µs (20–40)"
     assert row["p99"] == "60 µs (50–70)" and row["runs"] == "3"
     p50_mark = report.stats.stability(_e(21.0, 20.0, 40.0), 0.1)  # a lopsided interval may read '−5 %/+90 %'
-    widths = "±11–48 %" if p50_mark.startswith("unstable: ±") else "up to " + p50_mark.removeprefix("unstable: ")
+    # each side's reach over the three figures: p99 reaches furthest below (−17 %), p50 furthest above (+90 %)
+    widths = "±11–48 %" if p50_mark.startswith("unstable: ±") else "up to −17 %/+90 %"
     assert row["note"] == f"unstable: p50, p99, p99.9 ({widths})"
 
 
@@ -1182,10 +1189,13 @@ def test_knee_scans_past_rates_the_runs_cannot_tell() -> None:
         "clearly past the lightest load's: more than 2× it over both intervals."
     ) in text
     plan = report.plan_sentence(m, 1000.0, generator_us=_e(6.2, 6.0, 6.4), cpus=2)
+    assert "Only the lightest load held, and it is the baseline itself, so this run could not find" in text
+    assert plan.startswith("This run could not find the open loop's capacity on this machine: only the lightest load")
+    assert "highest rate at which" not in plan
     assert (
-        "(the lightest rate measured, so a floor); at 500, 700 and 800 requests per second offered the runs could not "
-        "tell, so as few as 1,250 machines (at 800) is not ruled out either; at 900 requests per second it clearly no "
-        "longer held, so no fewer than 1,112 machines."
+        "a count from the lightest rate measured, not a capacity; at 500, 700 and 800 requests per second offered the "
+        "runs could not tell, so as few as 1,250 machines (at 800) is not ruled out either; at 900 requests per "
+        "second it clearly no longer held, so no fewer than 1,112 machines."
     ) in plan
     assert plan.endswith(
         "Both counts are of machines that also ran their own load generator, which used 6.2 µs (interval 6–6.4 µs, "
@@ -1381,6 +1391,17 @@ def test_memcached_iperf3_round_trip_and_mode_sentences_every_branch() -> None:
     said = report.round_trip_summary(_e(15.9, 15.5, 16.3), _e(57e3, 56e3, 58e3))
     assert "15.9 µs at the median (interval 15.5–16.3 µs, 3 runs)" in said and "17.5 µs each" in said
     assert "did not run" in report.round_trip_summary(None, None)
+    assert "makes about that many calls" in said and "at most" not in said
+    busy = report.round_trip_summary(_e(15.9, 15.5, 16.3), _e(57e3, 56e3, 58e3), (4, _e(240e3, 230e3, 250e3)))
+    assert (
+        "at 4 connections the machine managed 240,000 round trips a second" in busy and "60,000 per connection" in busy
+    )
+    assert "; at 4" not in report.round_trip_summary(_e(15.9), _e(57e3), (4, _e(200e3)))  # fewer each than one
+    ping_s = pl.DataFrame(
+        {"metric": ["round_trips_per_s"] * 3, "connections": [1, 4, 16], "median": [57e3, 240e3, 400e3],
+         "lo": [56e3, 230e3, 390e3], "hi": [58e3, 250e3, 410e3], "runs": [3, 3, 3]}
+    )  # fmt: skip
+    assert report.most_per_connection(ping_s)[0] == 4 and report.most_per_connection(pl.DataFrame()) is None
     modes = (
         _pair_rows([120, 121, 119], [100, 100, 100], "x")
         .with_columns(mode=pl.when(pl.col("tool") == "howfast").then(pl.lit("io_uring")).otherwise(pl.lit("epoll")))
@@ -1633,6 +1654,15 @@ def test_pipeline_sentence_every_branch() -> None:
     assert report.pipeline_sentence(at(0.5)).startswith("Pipelining did not pay here: with pipelines of 100")
     assert report.pipeline_sentence(at(1.0, 0.001)).endswith("one at a time, about the same.")
     assert report.pipeline_sentence(at(1.2, 0.3)).startswith("Whether pipelining saved time here cannot be told")
+    # a deeper pipeline that cost more per command than 100 did: the cheapest one is quoted
+    costly = _py_rows(10_000, 20_000).filter((pl.col("client") == "redis-py") & (pl.col("pipeline") == 100))
+    deeper = pl.concat(
+        [
+            _py_rows(10_000, 20_000),
+            costly.with_columns(pipeline=pl.lit(1000, dtype=costly["pipeline"].dtype), value=pl.col("value") / 2),
+        ]
+    )
+    assert report.pipeline_sentence(deeper).startswith("Pipelining was the lever here: with pipelines of 100,")
     one = _py_rows(1, 1).filter(pl.col("pipeline") == 1)
     assert "not measured" in report.pipeline_sentence(one)
     assert "not measured" in report.pipeline_sentence(pl.DataFrame())

@@ -118,12 +118,25 @@ def _width_text(mark: str) -> str | None:
     return f">{found.group(2)}" if found.group(1) else found.group(2)
 
 
+def _reach_text(estimates: list[Estimate]) -> str:
+    """'−24 %/+31 %': how far below and above its median the figures' intervals reach at
+    most, each side over all of them, in whole percents (a side that rounds to 0 % left
+    out); '' when a median is not above 0."""
+    if not estimates or any(e.median <= 0 for e in estimates):
+        return ""
+    below = max((e.median - e.lo) / e.median for e in estimates)
+    above = max((e.hi - e.median) / e.median for e in estimates)
+    sides = [f"{sign}{round(share * 100):.0f} %" for sign, share in (("−", below), ("+", above)) if round(share * 100)]
+    return "/".join(sides)
+
+
 def unstable_note(named: list[tuple[str, Estimate | None]], target: float | None) -> str:
     """'unstable: p99, p99.9 (±45–80 %)' for the figures of a row whose interval stayed
     wider than ±`target`, the widths as ``stats.stability`` writes them, shortened for a
     table cell ('±34 to >100 %' where the widest is past ±100 %); where a mark is not a
-    symmetric width (a lopsided '−90 %/+300 %'), the widest figure's mark as it is ('up
-    to …' when more than one figure is marked); 'unstable: all (…)' when every measured
+    symmetric width (a lopsided '−90 %/+300 %'), how far below and above the figures reach
+    at most, each side over all of them in whole percents ('up to −24 %/+31 %' when the
+    figures' marks differ); 'unstable: all (…)' when every measured
     figure of the row did; '' when none did."""
     wide = [(name, e) for name, e in named if e is not None and stats.stability(e, target)]
     if not wide:
@@ -133,8 +146,8 @@ def unstable_note(named: list[tuple[str, Estimate | None]], target: float | None
     marks = [stats.stability(e, target) for _, e in wide]
     low, high = (_width_text(stats.stability(e, target)) for e in (narrowest, widest))
     if any(_width_text(m) is None for m in marks) or low is None or high is None:
-        top = stats.stability(widest, target).removeprefix("unstable: ")
-        widths = top if len(set(marks)) == 1 else f"up to {top}"
+        widths = _reach_text([e for _, e in wide]) or stats.stability(widest, target).removeprefix("unstable: ")
+        widths = widths if len(set(marks)) == 1 else f"up to {widths}"
     elif low == high:
         widths = "over ±100 %" if low.startswith(">") else f"±{low} %"
     else:
@@ -314,9 +327,16 @@ def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: s
         return text + f", more than any larger count of {noun}s by the medians"
     x, top = best
     c = claims.compare(top, one)
+    other = f"the figure for one {noun}"
+    # a clearly higher figure is 'N× as much as' the other ('N× more than' would mean N + 1 times it)
+    said = (
+        f"{fmt.factor(c.ratio)}× as much as {other}"
+        if c.direction == claims.HIGHER
+        else claims.versus(c, other, more="more", less="less")
+    )
     return text + (
         f"; the most by the medians was {fmt.num(top.median)} {unit} at {fmt.count(int(x), noun)} "
-        f"({interval_words(top)}): {claims.versus(c, f'the figure for one {noun}', more='more', less='less')}"
+        f"({interval_words(top)}): {said}"
     )
 
 
@@ -636,6 +656,11 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
     limit = point.get("limit_rate")
     if limit is not None and opened:
         text += " " + _failed_words(point["limit_why"], limit, point["limit_p99"], point["limit_answered"])
+    if nxt is not None and point["lightest"]:
+        text += (
+            " Only the lightest load held, and it is the baseline itself, so this run could not find the open loop's "
+            "capacity on this machine."
+        )
     if nxt is not None and not point["lightest"]:
         if not opened:
             text += (
@@ -827,13 +852,20 @@ def plan_sentence(
                 f"{_latency_words(base)} at the lightest load, {fmt.num(point.get('base_rate'))} offered; "
                 f"{_latency_words(point['p99_estimate'])} at {fmt.num(point['rate'])}"
             )
-        text = (
-            f"Serving {goal} with the p99 near the lightest load's ({tails}) takes "
-            f"{fmt.count(needed, 'machine')} like this one, each offered {_rate(point['rate'])}, the highest rate at "
-            "which that clearly held here"
-        )
         if point["lightest"] and point["next_rate"] is not None:
-            text += " (the lightest rate measured, so a floor)"
+            # only the reference itself 'held': no rate past it is known to keep the tail near it
+            text = (
+                f"This run could not find the open loop's capacity on this machine: only the lightest load, "
+                f"{_rate(point['rate'])} offered ({tails}), held, and it is the reference the tail is compared with; "
+                f"at no higher rate was the p99 known to stay near it. Offered that rate, {goal} would take "
+                f"{fmt.count(needed, 'machine')} like this one, a count from the lightest rate measured, not a capacity"
+            )
+        else:
+            text = (
+                f"Serving {goal} with the p99 near the lightest load's ({tails}) takes "
+                f"{fmt.count(needed, 'machine')} like this one, each offered {_rate(point['rate'])}, the highest rate "
+                "at which that clearly held here"
+            )
         opened = [p["rate"] for p in point.get("open") or []]
         if opened:
             fewest = machines_for(max(opened), target)
@@ -1773,20 +1805,25 @@ def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str
 
 
 def pipeline_sentence(metrics: pl.DataFrame) -> str:
-    """'What it means' on batching: redis-py's time per command one at a time against its
-    deepest pipeline (``claims.compare`` over the two intervals), said as the lever it was
-    here, or was not, or could not be told."""
+    """'What it means' on batching: redis-py's time per command one at a time (its
+    smallest pipeline) against the pipeline size that was cheapest per command by the
+    median (``claims.compare`` over the two intervals), said as the lever it was here, or
+    was not, or could not be told."""
     summary = stats.summarize(metrics, ["client", "pipeline"]) if metrics.height else pl.DataFrame()
     found = _estimates(summary, "ops_per_s", ["client", "pipeline"]) if summary.height else {}
     sizes = sorted(int(p) for client, p in found if client == "redis-py")
     if len(sizes) < 2:
         return "redis-py did not run at more than one pipeline size here, so what pipelining saves is not measured."
-    one, deep = _per_command_us(summary, "redis-py", sizes[0]), _per_command_us(summary, "redis-py", sizes[-1])
+    # the pipeline size that was cheapest per command by the median (not always the deepest)
+    timed = [(size, _per_command_us(summary, "redis-py", size)) for size in sizes[1:]]
+    timed = [(size, e) for size, e in timed if e is not None] or [(sizes[-1], None)]
+    cheapest, deep = min(timed, key=lambda t: t[1].median if t[1] is not None else float("inf"))
+    one = _per_command_us(summary, "redis-py", sizes[0])
     c = claims.compare(deep, one)
     if one is None or deep is None or c.direction == claims.MISSING:
         return "redis-py's time per command was not measured at both ends here, so what pipelining saves is not known."
     times = (
-        f"with pipelines of {fmt.num(sizes[-1])}, redis-py spent {fmt.duration_us(deep.median)} per GET "
+        f"with pipelines of {fmt.num(cheapest)}, redis-py spent {fmt.duration_us(deep.median)} per GET "
         f"({interval_words(deep, fmt.duration_us)}), against {fmt.duration_us(one.median)} "
         f"({interval_words(one, fmt.duration_us)}) "
         + ("one at a time" if sizes[0] == 1 else f"with pipelines of {fmt.num(sizes[0])}")
@@ -2290,18 +2327,43 @@ def iperf3_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
-def round_trip_summary(p50: Estimate | None, rate: Estimate | None) -> str:
+def most_per_connection(summary: pl.DataFrame) -> tuple[int, Estimate] | None:
+    """From the ping-pong summary by connections: the connection count whose median rate
+    per connection was highest and its round-trips/s ``Estimate`` (all connections
+    together); None when nothing was measured."""
+    if not isinstance(summary, pl.DataFrame):
+        raise TypeError(f"most_per_connection(): summary must be a polars DataFrame, got {type(summary).__name__}")
+    if summary.height == 0 or not {"metric", "connections", "median"} <= set(summary.columns):
+        return None
+    rows = summary.filter((pl.col("metric") == "round_trips_per_s") & pl.col("median").is_not_null())
+    if rows.height == 0:
+        return None
+    row = rows.sort(pl.col("median") / pl.col("connections"), descending=True).row(0, named=True)
+    return int(row["connections"]), Estimate.from_row(row)
+
+
+def round_trip_summary(p50: Estimate | None, rate: Estimate | None, most: tuple[int, Estimate] | None = None) -> str:
     """'What it means': one connection's loopback round trip, its median latency and its
-    rate with their intervals, and the average time each the rate implies."""
+    rate with their intervals, and the average time each the rate implies; where more
+    connections got more round trips each (`most`: the connection count and its rate,
+    ``most_per_connection``), that rate per connection too."""
     if p50 is None or rate is None or rate.median <= 0:
         return "The loopback round trip did not run here, so it gives no ceiling for sequential calls."
-    return (
+    text = (
         f"A loopback round trip took {fmt.duration_us(p50.median)} at the median "
         f"({interval_words(p50, fmt.duration_us)}), and one connection managed {fmt.num(rate.median)} of them a "
         f"second ({interval_words(rate)}), an average of {fmt.duration_us(1e6 / rate.median)} each (the slow ones "
-        "weigh in): a service that calls another one sequentially makes at most about that many calls per second "
-        "per connection, before either side does any work."
+        "weigh in): a service that calls another one sequentially makes about that many calls per second "
+        "per connection, before either side does any work. With one connection each round trip may include "
+        "waking an idle thread on each side"
     )
+    if most is not None and most[0] > 1 and most[1].median / most[0] > rate.median:
+        count, busy = most
+        text += (
+            f"; at {fmt.count(count, 'connection')} the machine managed {fmt.num(busy.median)} round trips a "
+            f"second ({interval_words(busy)}), about {fmt.num(busy.median / count)} per connection"
+        )
+    return text + "."
 
 
 def generator_cost(metrics: pl.DataFrame) -> dict[str, Estimate | None]:
@@ -2465,14 +2527,14 @@ def load_sentence(details: dict, noise: pl.DataFrame | None = None) -> str:
         text += " Whether other programs ran besides ours was not recorded for this set."
     elif others >= book.OTHERS:
         text += (
-            f" Other programs did compete for the CPUs: of the share they used, the highest experiment median (each "
-            f"the median of an experiment's runs) was {fmt.share(others, 2)}."
+            f" Other programs did compete for the CPUs: the share of the CPUs they used, taken as each experiment's "
+            f"median over its runs, was at most {fmt.share(others, 2)} (the highest of the experiments' medians)."
         )
     else:
         text += (
-            f" Of the share of the CPUs other programs used, the highest experiment median (each the median of an "
-            f"experiment's runs) was {fmt.share(others, 2)}, below the {fmt.share(book.OTHERS, 2)} the book counts "
-            "as a shared machine."
+            f" Other programs used a share of the CPUs, taken as each experiment's median over its runs; the highest "
+            f"of the experiments' medians was {fmt.share(others, 2)}, below the {fmt.share(book.OTHERS, 2)} the book "
+            "counts as a shared machine."
         )
     return text
 
