@@ -576,7 +576,7 @@ def surprise_sentence(native: pl.DataFrame, size: int) -> str:
     return (
         lead
         + " What this machine can show is how far the implementation alone moves a figure on one CPU: "
-        + " and ".join(moved)
+        + ("; ".join(moved[:-1]) + "; and " + moved[-1] if len(moved) > 1 else moved[0])
         + "."
     )
 
@@ -964,8 +964,8 @@ def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
     return (
         f"The laptop's figure may be low: OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this x86 CPU "
         f"({fmt.size(at)} inputs{f'; {why}' if why else ''}), far above the laptop's {fmt.num(laptop)} MiB/s, "
-        "more than two x86 cores of recent generations usually differ per core on the same code, so the laptop may "
-        "have run a slower implementation or smaller inputs. " + unknown
+        "a wider gap than two x86 cores of recent generations usually show per core on the same code, so the laptop "
+        "may have run a slower implementation or smaller inputs. " + unknown
     )
 
 
