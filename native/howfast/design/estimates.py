@@ -56,35 +56,31 @@ def per_machine_rate(bytes_per_request: float, bytes_per_s: float | None) -> flo
     return None if bytes_per_s is None or bytes_per_s <= 0 else bytes_per_s / bytes_per_request
 
 
-def seed(system: str, quantity: str, machine: str | None = None) -> float:
-    """A figure of seed 001's estimates (data/reference/estimates.csv), in its unit."""
+def _seed_row(system: str, quantity: str, machine: str | None) -> dict:
+    """The row of seed 001's estimates (data/reference/estimates.csv) for one quantity;
+    KeyError naming it when there is none."""
     rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
     if machine is not None:
         rows = rows.filter(pl.col("machine") == machine)
     if rows.height == 0:
         raise KeyError(f"no seed estimate {system}/{quantity}")
-    return float(rows["value"][0])
+    return rows.row(0, named=True)
+
+
+def seed(system: str, quantity: str, machine: str | None = None) -> float:
+    """A figure of seed 001's estimates (data/reference/estimates.csv), in its unit."""
+    return float(_seed_row(system, quantity, machine)["value"])
 
 
 def seed_kind(system: str, quantity: str, machine: str | None = None) -> str:
     """The kind of a seed estimate (``data/reference``'s ``kind``): measured, rounded,
     derived, rated, cited or hypothetical; a hypothetical is never a machine's measurement."""
-    rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
-    if machine is not None:
-        rows = rows.filter(pl.col("machine") == machine)
-    if rows.height == 0:
-        raise KeyError(f"no seed estimate {system}/{quantity}")
-    return str(rows["kind"][0])
+    return str(_seed_row(system, quantity, machine)["kind"])
 
 
 def seed_quoted(system: str, quantity: str, machine: str | None = None) -> str:
     """A seed estimate as the seed printed it (``data/reference``'s ``quoted``: '~300MB/s')."""
-    rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
-    if machine is not None:
-        rows = rows.filter(pl.col("machine") == machine)
-    if rows.height == 0:
-        raise KeyError(f"no seed estimate {system}/{quantity}")
-    return str(rows["quoted"][0])
+    return str(_seed_row(system, quantity, machine)["quoted"])
 
 
 def duration_words(seconds: float | None) -> str:
