@@ -730,10 +730,6 @@ class Numbers:
         """An added time in µs; 'no measurable time' when the difference is not above zero."""
         return self._show(key, lambda v: fmt.duration_us(v) if v > 0 else "no measurable time")
 
-    def percent(self, top: str, bottom: str) -> str:
-        a, b = self.get(top), self.get(bottom)
-        return self.MISSING if a is None or b is None or b == 0 else fmt.share(a / b, 2)
-
     def factor(self, key: str) -> str:
         return self._show(key, fmt.ratio)
 
