@@ -247,7 +247,7 @@ def test_results_are_stored_and_reported(tiny_runs: dict) -> None:
     assert table.height == 6 and "n/a" not in table["C API rows/s"].to_list() + table["Python rows/s"].to_list()
     laptop = table.filter((pl.col("synchronous") == "NORMAL") & (pl.col("rows per transaction") == 1))
     assert laptop["laptop rows/s"][0] == pytest.approx(22810.91)
-    values = sqlite_report.headline(inserts, baseline, data.table(sqlite_bench.CLIENT_COST), data.table(shell.NAME))
+    values = sqlite_report.headline(inserts, baseline, data.table(sqlite_bench.CLIENT_COST))
     assert values["us_per_row_normal_1"] == pytest.approx(1e6 / values["c_normal_1"])
     assert values["rows_per_day_seed_method"] == pytest.approx(values["c_normal_1000"] * 86400)
     derived = sqlite_report.derived_table(inserts, baseline)
@@ -313,7 +313,7 @@ def test_disabled_sqlite_is_reported_not_crashed(scratch_dir: Path, monkeypatch:
     assert set(table["C API rows/s"].to_list()) == {"n/a"} and table["C API / Python"].null_count() == table.height
     assert "disabled by HOWFAST_DISABLE_SQLITE" in table["unsupported"][0]
     assert table["laptop rows/s"].null_count() < table.height  # the seeds are still shown
-    values = sqlite_report.headline(inserts, data.table(sqlite_bench.FSYNC_BASELINE), clients, cli)
+    values = sqlite_report.headline(inserts, data.table(sqlite_bench.FSYNC_BASELINE), clients)
     numbers = sqlite_report.Numbers(values)
     assert numbers.num("c_normal_1") == "n/a" and numbers.ratio("c_normal_1", "laptop_normal_1") == "n/a"
     assert numbers.num("laptop_normal_1") != "n/a"

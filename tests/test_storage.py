@@ -408,7 +408,7 @@ def test_parallel_sentence() -> None:
     assert "could not run here" in storage_report.parallel_sentence(_parallel(None), single)
     assert "Without the fsyncs" not in faster
     slow = _parallel((800.0, 896, 950), (303.0, 820, 2190))
-    spread = _shown(storage_report.parallel_sentence(slow, single, 24 * 2**30))
+    spread = _shown(storage_report.parallel_sentence(slow, single))
     assert "Without the fsyncs the same writers wrote 820 MB/s, not clearly faster or slower than with them" in spread
     assert (
         "the interval of their median spanning 303 to 2,190 MB/s. This page does not measure why: 8 threads copying "

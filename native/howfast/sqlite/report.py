@@ -633,15 +633,13 @@ def wal_sizes(metrics: pl.DataFrame) -> dict[str, float]:
 
 
 def headline(
-    inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metrics: pl.DataFrame, cli_metrics: pl.DataFrame
+    inserts_metrics: pl.DataFrame, baseline: pl.DataFrame, client_metrics: pl.DataFrame
 ) -> dict[str, float | None]:
     """Every number the section's prose quotes, by name; None where a case did not run.
 
     ``c_<sync>_<batch>`` / ``py_<sync>_<batch>``: median rows/s of the C API and Python
     clients; ``laptop_...``/``phone_...``: the seeds' runs; the keys of ``derived``;
-    ``py_adds_<batch>``, ``many_adds_1000``, ``reprepare_adds_<batch>``: µs per row each
-    client variant adds over the C API loop in memory; ``mem_c_<batch>``: the C API in
-    memory (rows/s); ``shell_<batch>``: C API rows/s over the sqlite3 shell's."""
+    ``mem_c_<batch>``: the C API in memory (rows/s)."""
     out: dict[str, float | None] = {}
     for client, key in ((C_API, "c"), (PYTHON, "py")):
         for sync in SYNC_LABELS:
@@ -657,8 +655,6 @@ def headline(
     out["seed_plain_fsync_per_day"] = seed_figure("rows_4kb_per_day", batch_size=None)
     out["seed_speedup"] = seed_figure("speedup_vs_fsync_only")
     for batch in (1, 1000):
-        out[f"py_adds_{batch}"] = _maybe(client_cost_us, client_metrics, PYTHON, batch)
-        out[f"reprepare_adds_{batch}"] = _maybe(client_cost_us, client_metrics, C_API_REPREPARE, batch)
         out[f"mem_c_{batch}"] = _maybe(
             stats.pick,
             stats.summarize(client_metrics, ["client", "batch_size"]),
@@ -666,9 +662,6 @@ def headline(
             client=C_API,
             batch_size=batch,
         )
-        shell = _maybe(shell_ratios, cli_metrics) or {}
-        out[f"shell_{batch}"] = shell[batch].median if batch in shell else None
-    out["many_adds_1000"] = _maybe(lambda: client_cost_us(client_metrics, PYTHON_EXECUTEMANY, 1000))
     sizes = _maybe(lambda: wal_sizes(inserts_metrics))
     out["bytes_per_row"] = None if sizes is None else fmt.quotient(sizes["file_size"], sizes["rows"])
     ref = reference.load("sqlite").filter(

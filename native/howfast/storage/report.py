@@ -374,7 +374,6 @@ def percentile_note(metrics: pl.DataFrame) -> str:
 def parallel_sentence(
     metrics: pl.DataFrame,
     single: Rate | None,
-    memory_bytes: int | None = None,
     *,
     single_nosync: Rate | None = None,
 ) -> str:
@@ -382,8 +381,7 @@ def parallel_sentence(
     the matrix's one writer with an fsync after each 256 KiB block, from ``claims.compare``;
     the sentence names both differences (writers and block size) and does not split them.
     `single_nosync`, the matrix's one buffered writer without fsync, is named where it was
-    clearly faster than the writers without fsync together. `memory_bytes` is kept for
-    callers; the sentence no longer reasons from it."""
+    clearly faster than the writers without fsync together."""
     try:
         many = rate(stats.summarize(metrics, ["op", "fsync"]), "mb_per_s", op="write", fsync=True)
     except KeyError:
@@ -412,12 +410,10 @@ def parallel_sentence(
                 f"{head}, {words}: neither more syncs in flight nor bigger blocks gained beyond the intervals of "
                 "the medians here."
             )
-    return f"{first}{_parallel_nosync(metrics, many, jobs, memory_bytes, single_nosync)}"
+    return f"{first}{_parallel_nosync(metrics, many, jobs, single_nosync)}"
 
 
-def _parallel_nosync(
-    metrics: pl.DataFrame, synced: Rate, jobs: int, memory_bytes: int | None, single: Rate | None = None
-) -> str:
+def _parallel_nosync(metrics: pl.DataFrame, synced: Rate, jobs: int, single: Rate | None = None) -> str:
     """The same writers without fsync against with it, from ``claims.compare``; where the
     unsynced ones are not clearly faster, what may have held them back, as possibilities
     (the page does not measure why), and, where `single` (one buffered writer without
