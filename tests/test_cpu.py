@@ -423,7 +423,7 @@ def test_same_loop_and_crosscheck_sentences() -> None:
     near = report.claims.again_words(
         report.claims.compare(report.Estimate(6.64, 6.58, 6.71, 3), report.Estimate(6.24, 6.17, 6.3, 3))
     )
-    assert near == "clearly higher, 1.06× (1.04–1.09×)"  # the ratio inside its printed range
+    assert near == "higher, 1.06× (1.04–1.09×)"  # the ratio inside its printed range; a near end within 5 %
     assert "only when they ran differs, so a difference between them is the machine at that moment" in moved
     empty = _versus("perf", "gb_per_s", [1], [1]).head(0)
     assert "from the sweep alone" in report.same_loop_sentence(bw.head(0), empty, empty)

@@ -136,9 +136,11 @@ def versus(
 
 def again_words(c: Comparison, *, higher: str = "higher", lower: str = "lower", way: str = "as measured") -> str:
     """The same loop run again against its first run (``compare(again, first)``), in the
-    words the intervals allow: 'clearly higher, 1.06× (1.04–1.09×)' (higher), 'clearly
-    lower, 0.7× (0.6–0.8×)' (lower), 'about the same' (same), '1.2× by the medians, but
-    the intervals overlap' (unclear), 'not compared' (missing). `higher` and `lower` name
+    words the intervals allow: 'clearly lower, 0.7× (0.6–0.8×)' (lower, the whole range
+    more than ``SAME`` from 1), 'lower, 0.92× (0.8–0.999×)' (the median beyond it, a near
+    end within), 'slightly higher, 1.02× (1.01–1.04×)' (the median within it), 'about the
+    same' (same), '1.2× by the medians, but the intervals overlap' (unclear), 'not
+    compared' (missing). `higher` and `lower` name
     the two directions ('faster' / 'slower' for a rate); `way` turns a clear ratio as
     ``ratio_interval`` does ('larger' for '1.4× slower' read from a ratio of 0.7)."""
     if not isinstance(c, Comparison):
@@ -153,10 +155,23 @@ def again_words(c: Comparison, *, higher: str = "higher", lower: str = "lower", 
     if c.direction == MISSING or c.ratio is None:
         return "not compared"
     if c.direction in (HIGHER, LOWER):
-        return f"clearly {higher if c.direction == HIGHER else lower}, {ratio_interval(c, way=way)}"
+        word = higher if c.direction == HIGHER else lower
+        return f"{_size_of_gap(c)}{word}, {ratio_interval(c, way=way)}"
     if c.direction == SAME_WORD:
         return "about the same"
     return f"{fmt.factor(c.ratio)}× by the medians, but the intervals overlap"
+
+
+def _size_of_gap(c: Comparison) -> str:
+    """How big a clear difference is, against ``SAME``: 'clearly ' where the whole range
+    of the ratio lies beyond it, 'slightly ' where the median ratio lies within it (the
+    intervals part, by little), '' between (the median beyond, a near end within)."""
+    assert c.ratio is not None and c.lo is not None and c.hi is not None
+    if c.lo > SAME or c.hi < 1 / SAME:
+        return "clearly "
+    if 1 / SAME <= c.ratio <= SAME:
+        return "slightly "
+    return ""
 
 
 #: The ways ``ratio_interval`` turns a ratio round.
