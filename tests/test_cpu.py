@@ -358,7 +358,9 @@ def test_latency_table_and_step_words() -> None:
     assert table["against the previous"].to_list() == ["", "4× slower", "22× slower"]
     assert report.level_name(4096, []) == "unknown"
     assert report.step_words(claims.Comparison("same", 1.01, 0.99, 1.03)) == "within 25 % (1.01×)"
-    assert report.step_words(claims.Comparison("lower", 0.5, 0.4, 0.6)) == "2× faster"
+    assert report.step_words(claims.Comparison("lower", 0.5, 0.4, 0.6)) == "2× faster (1.7–2.5×)"
+    # intervals that only just part: the range shows how small the step may be
+    assert report.step_words(claims.Comparison("higher", 8.3, 1.0009, 11.6)) == "8.3× slower (1.001–12×)"
     assert report.step_words(claims.Comparison("unclear", 1.2, 0.8, 1.5)) == "intervals overlap (1.2×)"
     assert report.step_words(claims.Comparison("missing")) == ""
 
@@ -664,7 +666,7 @@ def test_latency_table_cells_with_interval_runs_and_unstable_mark() -> None:
     assert table.rows() == [
         ("4 KiB", "L1d", 1.0, "1–1", 3, ""),
         ("16 KiB", "L1d", 1.1, "1–2" + f"; unstable:{NB}−9{NB}%/+82{NB}%", 3, "intervals overlap (1.1×)"),
-        ("64 MiB", "no cache", 90.0, "90–90", 4, "82× slower"),
+        ("64 MiB", "no cache", 90.0, "90–90", 4, "82× slower (45–90×)"),
     ]
     assert report.latency_table(_lat({4 * KiB: [1, 1.1, 2]}), CACHES)["interval"].to_list() == ["1–2"]  # no target
 
@@ -936,3 +938,27 @@ def test_seed_table_tells_a_shared_cache_as_a_guest_sees_it() -> None:
     # 'none detected' is what a bare-metal set records: not a virtual machine
     none = report.seed_table(lat, bw, costs, {**CACHES, "hypervisor": "none detected"})
     assert {r["what"]: r for r in none.iter_rows(named=True)}["L3"]["here"].startswith("32 MiB (shared by 2 CPUs); 15")
+
+
+def _reads(by_threads: dict[int, list[float]]) -> pl.DataFrame:
+    return pl.concat([
+        _runs("kind", "gb_per_s", "GB/s", {"read": runs}).with_columns(threads=pl.lit(threads))
+        for threads, runs in by_threads.items()
+    ])  # fmt: skip
+
+
+def test_read_bandwidth_moves_up_only_to_clearly_faster_threads() -> None:
+    # two threads higher by the median, but the intervals overlap: one thread is quoted
+    threads, e = report.read_bandwidth(_reads({1: [28, 30, 33], 2: [30, 44, 61]}))
+    assert (threads, e.median) == (1, 30)
+    # two threads clearly faster: they are quoted
+    threads, e = report.read_bandwidth(_reads({1: [28, 30, 31], 2: [40, 44, 46]}))
+    assert (threads, e.median) == (2, 44)
+    # step by step: 4 threads clearly beat 2, which did not clearly beat 1
+    threads, _ = report.read_bandwidth(_reads({1: [28, 30, 33], 2: [30, 32, 34], 4: [50, 52, 54]}))
+    assert threads == 4
+    assert report.read_bandwidth(_reads({1: [10, 10, 10]}).head(0)) is None
+    table = report.seed_table(_lat({16 * KiB: [1, 1, 1]}), _reads({1: [28, 30, 33], 2: [30, 44, 61]}),
+                              _costs({"mutex": [6, 6, 6]}), {**CACHES, "memory_bytes": 1 << 30})  # fmt: skip
+    row = table.filter(pl.col("what") == "RAM, read bandwidth").row(0, named=True)
+    assert row["here"].startswith("30 GB/s sequential read, 1 thread")

@@ -186,6 +186,13 @@ def _best(experiment: str, by: Sequence[str], metric: str, **where: object) -> R
     return read
 
 
+def _read_bandwidth(results: store.ResultSet) -> Estimate | None:
+    from .cpu import report as cpu_report
+
+    best = cpu_report.read_bandwidth(results.table("bandwidth"))
+    return None if best is None else best[1]
+
+
 #: MiB/s -> MB/s (1,048,576 bytes against 1,000,000)
 MIB_TO_MB = 2**20 / 1e6
 
@@ -451,17 +458,17 @@ QUANTITIES: tuple[Quantity, ...] = (
         "cpu",
         "bandwidth",
         "chapters/cpu-and-memory.qmd#sec-memory-bandwidth",
-        "the bandwidth sweep's best thread count for sequential reads: what the machine can stream at most",
-        _best("bandwidth", ["kind", "threads"], "gb_per_s", kind="read"),
+        "the bandwidth sweep's sequential reads: the fewest threads that more threads did not clearly beat",
+        _read_bandwidth,
         Seed(
             "system",
             {"machine": "laptop", "level": "RAM", "metric": "throughput"},
             material="the seed's figure is a round number from its table of cache levels, with no method "
             "given; ours is a measured read loop",
         ),
-        note="sequential reads, the thread count with the highest median (the chapter says whether it is "
-        "clearly above the others); timed by the wall clock, so on a busy machine a lower bound of what the "
-        "memory can stream",
+        note="sequential reads with the fewest threads, unless more threads read clearly faster (their "
+        "intervals apart); timed by the wall clock, so on a busy machine a lower bound of what the memory "
+        "can stream",
     ),  # fmt: skip
     Quantity(
         "hashing",
