@@ -309,6 +309,16 @@ def test_inside_and_beyond_sentences_every_branch() -> None:
         "Within each cache level's size, no working set took clearly more than twice"
     )
     assert report.inside_sentence(_lat({64 * KiB: [4, 4, 4]}), {}) == ""
+    # the runs of the larger working set split between a cache's time and a far load's: the median rose 10×,
+    # the range of the ratio starts near 1, and the L3's largest point (not its smallest) meets RAM's
+    split = report.inside_sentence(
+        _lat({4 * MiB: [12.3, 13, 15.6], 16 * MiB: [15.7, 130, 142], 64 * MiB: [153, 158, 176]}), CACHES
+    )
+    assert (
+        "within the L3's 32 MiB, latency rose from 13 ns at 4 MiB to 130 ns at 16 MiB by the medians (10×), but the "
+        "runs at 16 MiB split, from 15.7 to 142 ns, so the rise may be as small as 1.01×" in split
+    )
+    assert "at 16 MiB, inside the L3's 32 MiB, a load already took 130 ns, not clearly under half the 158 ns" in split
     assert report.beyond_sentence(_lat({4 * KiB: [1]}).head(0), CACHES).startswith("No working set was measured")
     assert "no cache sizes" in report.beyond_sentence(rise, {})
     assert "no point past the caches" in report.beyond_sentence(rise, CACHES)
@@ -360,7 +370,8 @@ def test_latency_table_and_step_words() -> None:
     assert report.step_words(claims.Comparison("same", 1.01, 0.99, 1.03)) == "within 25 % (1.01×)"
     assert report.step_words(claims.Comparison("lower", 0.5, 0.4, 0.6)) == "2× faster (1.7–2.5×)"
     # intervals that only just part: the range shows how small the step may be
-    assert report.step_words(claims.Comparison("higher", 8.3, 1.0009, 11.6)) == "8.3× slower (1.001–12×)"
+    assert report.step_words(claims.Comparison("higher", 8.3, 1.0009, 11.6)) == "1.001–12× slower (8.3× by the medians)"
+    assert report.step_words(claims.Comparison("lower", 0.2, 0.1, 0.99)) == "1.01–10× faster (5× by the medians)"
     assert report.step_words(claims.Comparison("unclear", 1.2, 0.8, 1.5)) == "intervals overlap (1.2×)"
     assert report.step_words(claims.Comparison("missing")) == ""
 
@@ -457,6 +468,14 @@ def test_cost_sentences_every_branch() -> None:
         _costs({"mutex": [10, 10, 10], "mutex_contended": [5, 10, 60]})
     )
     assert "could not both run" in report.contention_sentence(_costs({"mutex": [10]}))
+    bounded = report.contention_sentence(pl.concat([
+        _costs({"mutex": [10, 10, 10], "mutex_contended": [50, 50, 50]}),
+        _costs({"futex_any_cpu": [2000, 2000, 2000]}, "ns_per_switch"),
+    ]))  # fmt: skip
+    assert "lock and unlock: an atomic instruction each" in bounded
+    assert bounded.endswith("A lock that sleeps costs at least a wake-up, 2 µs (2–2 µs) here (the futex wake-up "
+                            "row's ns per switch), so at most about one lock in 40 can have slept; the rest were "
+                            "taken while the line moved, or after a short spin.")  # fmt: skip
     shared = report.false_sharing_sentence(_costs({"atomic_shared": [30, 30, 30], "atomic_separate": [3, 3, 3]}))
     assert shared.startswith("Two threads incrementing one shared counter took 30 ns per increment, and the same "
                              "threads each incrementing a counter of its own, on a cache line of its own, 3 ns: "
@@ -471,9 +490,14 @@ def test_cost_sentences_every_branch() -> None:
     assert ": about the same (1×), so this run does not show the cost of moving a cache line" in same
     lower = report.false_sharing_sentence(_costs({"atomic_shared": [1, 1, 1], "atomic_separate": [3, 3, 3]}))
     assert ": 3× faster with the shared counter (3×), so this run does not show" in lower
-    faster = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]}))
-    assert "clock_gettime took 20 ns, 3.8× faster than it, as the vDSO would make it: clock_gettime goes" in faster
+    faster = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [50, 50, 50]}))
+    assert "clock_gettime took 50 ns, 1.5× faster than it, as the vDSO would make it: clock_gettime goes" in faster
     assert "where the clocksource allows it" in faster and "does not check which path it took." in faster
+    # under half the cheapest kernel entry measured: it cannot have entered the kernel
+    vdso = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 20, 20]}))
+    assert "clock_gettime took 20 ns, 3.8× faster than it: clock_gettime goes through the vDSO" in vdso
+    assert vdso.endswith("under half the cheapest entry into the kernel measured here, it cannot have entered the "
+                         "kernel: the vDSO answered it.")  # fmt: skip
     not_faster = report.vdso_sentence(_costs({"getppid": [76, 76, 76], "clock_gettime": [20, 80, 200]}))
     assert ": this run does not show a saving; clock_gettime goes through the vDSO" in not_faster
     assert not_faster.endswith("does not check which path it took, so it cannot say why.")
@@ -536,9 +560,26 @@ def test_seed_table_compares_only_like_with_like() -> None:
         "not clearly slower or faster than the laptop (1.4× by our median, but our interval, 1 µs to 9 µs, holds its "
         "2.2 µs); both hand over"
     )
-    assert rows[names["yield_same_cpu"]]["compared"].startswith(
-        "not comparable: the seed's 374 ns is less than its own"
+    assert rows[names["yield_same_cpu"]]["compared"] == (
+        "not comparable: the seed's 374 ns is 0.17 of its own futex switch (2.2 µs); here a yield that switches "
+        "(both threads pinned to one CPU) costs 0.67 of a futex switch, so its yields most likely returned without "
+        "switching (a thread alone on its CPU has no one to yield to); ours pins both threads to one CPU, so each "
+        "yield switches"
     )
+    # a cache level's row passes over a working set whose median took a far load's time, and names it
+    split = report.seed_table(
+        _lat({16 * KiB: [1, 1, 1], 4 * MiB: [12.3, 13, 15.6], 16 * MiB: [15.7, 130, 142], 64 * MiB: [153, 158, 176]}),
+        bw, costs, {**CACHES},
+    )  # fmt: skip
+    l3 = split.filter(pl.col("what") == "L3")["here"][0]
+    assert "13 ns per load at a 4 MiB working set (12.3–15.6 ns, 3 runs)" in l3
+    assert l3.endswith("; not the 16 MiB working set, whose loads took 130 ns (15.7–142 ns), a far load's time by its "
+                       "median: most of its runs did not hit this cache (see the latency section)")  # fmt: skip
+    assert split.filter(pl.col("what") == "RAM, latency")["here"][0].endswith("not a bare DRAM latency")
+    # without our futex switch, only the seed's own share is given
+    alone = report.seed_table(lat, bw, costs.filter(pl.col("operation") != "futex_same_cpu"), {**CACHES})
+    said = alone.filter(pl.col("what") == names["yield_same_cpu"])["compared"][0]
+    assert said.startswith("not comparable: the seed's 374 ns is 0.17 of its own futex switch (2.2 µs), so its")
 
 
 def test_memory_facts_only_for_the_measuring_machine() -> None:
@@ -904,10 +945,11 @@ def test_seed_table_marks_a_disturbed_latency() -> None:
 def test_contention_sentence_carries_both_intervals() -> None:
     fought = report.contention_sentence(_costs({"mutex": [10, 10.4, 12.5], "mutex_contended": [36.9, 52.1, 349]}))
     assert fought == (
-        "An uncontended mutex cost 10.4 ns (10–12.5 ns): a lock is an atomic instruction on a cache line this core "
-        "already owns. With two threads fighting over it, each lock took 52.1 ns (36.9–349 ns), 5× slower than alone "
-        "(3–35×): the lock's cache line travels between the cores, and a thread that finds the lock taken waits in "
-        "the kernel until it is released (this run does not count how often either happened)."
+        "An uncontended mutex cost 10.4 ns (10–12.5 ns) to lock and unlock: an atomic instruction each, on a cache "
+        "line this core already owns. With two threads fighting over it, each lock took 52.1 ns (36.9–349 ns), 5× "
+        "slower than alone (3–35×): the lock's cache line travels between the cores, and a thread that finds the "
+        "lock taken may spin for a moment or wait in the kernel until it is released (this run does not count how "
+        "often either happened)."
     )
     unclear = report.contention_sentence(_costs({"mutex": [10, 10.4, 12.5], "mutex_contended": [9, 11, 13]}))
     assert unclear.endswith(

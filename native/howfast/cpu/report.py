@@ -378,8 +378,10 @@ def read_bandwidth(bandwidth: pl.DataFrame) -> tuple[int, Estimate] | None:
 
 def step_words(c: claims.Comparison) -> str:
     """A latency against the previous working set's, in the table's words: a clear step
-    with the range its ratio can take within the two intervals ('3.4× slower (3.3–3.5×)'),
-    so that a step whose intervals only just part shows how small it may be."""
+    with the range its ratio can take within the two intervals ('3.4× slower (3.3–3.5×)');
+    where the intervals only just part (the near end within ``claims.SAME`` of 1) the
+    range leads ('1.001–12× slower (8.3× by the medians)'), so the cell shows how small the
+    step may be."""
     if c.direction == claims.MISSING or c.ratio is None:
         return ""
     if c.direction == claims.SAME_WORD:
@@ -389,6 +391,9 @@ def step_words(c: claims.Comparison) -> str:
         way = "as measured" if c.direction == claims.HIGHER else "inverted"
         ends = claims.ratio_interval(c, way=way, median=False)
         ratio = fmt.factor(c.ratio if c.direction == claims.HIGHER else 1 / c.ratio)
+        near = c.lo if c.direction == claims.HIGHER else 1 / c.hi  # type: ignore[operator]
+        if near < claims.SAME:  # the intervals only just part: the range leads, the medians' ratio follows
+            return f"{ends} {word} ({ratio}× by the medians)"
         return f"{ratio}× {word}" + (f" ({ends})" if "–" in ends else "")
     return f"intervals overlap ({fmt.factor(c.ratio)}×)"
 
@@ -497,10 +502,22 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
                 f"{fmt.num(e1.median)} ns at {fmt.size(ws1)} ({fmt.factor(rise.ratio)}×; "
                 f"{claims.ratio_interval(rise, median=False)} within the two intervals)"
             )
+        elif rise.direction == claims.HIGHER and rise.ratio is not None and rise.ratio >= 2:
+            parts.append(
+                f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
+                f"{fmt.size(ws0)} to {fmt.num(e1.median)} ns at {fmt.size(ws1)} by the medians "
+                f"({fmt.factor(rise.ratio)}×), but the runs at {fmt.size(ws1)} split, from {fmt.num(e1.lo)} to "
+                f"{fmt.num(e1.hi)} ns, so the rise may be as small as {fmt.factor(rise.lo)}×: some runs were served "
+                "by the cache and most were not"
+            )
     past = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) is None]
-    last = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) == caches[-1]]
+    # the last level's largest working set below its size (one of the level's own size does not fit beside the
+    # page tables and code): where the level's edge shows first
+    last = [
+        (ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) == caches[-1] and ws < caches[-1].size
+    ]
     if past and last and len(caches) > 1:
-        (ws0, e0), (ws1, e1) = last[0], past[0]
+        (ws0, e0), (ws1, e1) = last[-1], past[0]
         pairs += 1
         gain = step(e0, e1)
         if not (gain.direction == claims.LOWER and gain.hi is not None and gain.hi <= 0.5):
@@ -602,7 +619,8 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
         f"larger the tables the walk reads (8 bytes per page: {fmt.size(ws1 // page * 8) if page else ''} of "
         f"last-level entries at {fmt.size(ws1)}), so the walks themselves may miss the caches more often. "
         "This run does not count TLB misses "
-        "(perf's dTLB-load-misses counter would), so that is a likely cause, not a measurement."
+        "(perf's dTLB-load-misses counter would), so that is a likely cause, not a measurement; the wall clock also "
+        "counts time the CPU gave to other programs, which the largest working sets' long timed chunks catch most."
         if many
         else f"This run cannot say why ({pages})."
     )
@@ -627,9 +645,21 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
 
 def _level_point(points: list[tuple[int, Estimate]], c: Cache, caches: Sequence[Cache]) -> tuple[int, Estimate] | None:
     """The largest working set that fits in level `c` and is at most half its size (so
-    that other data, page tables and code leave it in the cache), or None."""
+    that other data, page tables and code leave it in the cache), or None. A working set
+    whose median lies above ``CACHE_CEILING_NS`` mostly did not hit the cache (its runs
+    took a far load's time), so it stands for the level only where no smaller one in it
+    stayed under that ceiling (``level_outlier`` names the one passed over)."""
     inside = [(ws, e) for ws, e in points if claims.cache_level(ws, list(caches)) == c and ws <= c.size // 2]
-    return inside[-1] if inside else None
+    hits = [(ws, e) for ws, e in inside if e.median <= CACHE_CEILING_NS]
+    return hits[-1] if hits else (inside[-1] if inside else None)
+
+
+def level_outlier(points: list[tuple[int, Estimate]], c: Cache, caches: Sequence[Cache]) -> tuple[int, Estimate] | None:
+    """The larger working set in level `c` (at most half its size) that ``_level_point``
+    passed over because its median lay above ``CACHE_CEILING_NS``, or None."""
+    inside = [(ws, e) for ws, e in points if claims.cache_level(ws, list(caches)) == c and ws <= c.size // 2]
+    chosen = _level_point(points, c, caches)
+    return inside[-1] if inside and chosen is not None and inside[-1][0] != chosen[0] else None
 
 
 def article(text: str) -> str:
@@ -909,20 +939,32 @@ def cost(costs: pl.DataFrame, operation: str, metric: str = "ns_per_op") -> Esti
 
 
 def contention_sentence(costs: pl.DataFrame) -> str:
-    """One thread's mutex against two threads contending for it (``claims.compare``)."""
+    """One thread's mutex against two threads contending for it (``claims.compare``); where
+    contention was clearly slower, how few of the locks can have slept in the kernel at
+    most, bounded by this run's own futex wake-up (a lock that slept costs at least one)."""
     alone, fought = cost(costs, "mutex"), cost(costs, "mutex_contended")
     if alone is None or fought is None:
         return "The one- and two-thread mutex loops could not both run here."
     c = claims.compare(fought, alone)
     head = (
-        f"An uncontended mutex cost {_bounds(alone)}: a lock is an atomic instruction on a cache line "
-        f"this core already owns. With two threads fighting over it, each lock took {_bounds(fought)}, "
+        f"An uncontended mutex cost {_bounds(alone)} to lock and unlock: an atomic instruction each, on a cache "
+        f"line this core already owns. With two threads fighting over it, each lock took {_bounds(fought)}, "
         f"{claims.versus(c, 'alone', **claims.TIME_WORDS, span=True)}"
     )
     if c.direction == claims.HIGHER:
+        wake = cost(costs, "futex_any_cpu", "ns_per_switch")
+        sleeps = (
+            f" A lock that sleeps costs at least a wake-up, {_bounds_us(wake)} here (the futex wake-up row's ns per "
+            "switch), "
+            f"so at most about one lock in {fmt.num(wake.median / fought.median)} can have slept; the rest were "
+            "taken while the line moved, or after a short spin."
+            if wake is not None and wake.median > fought.median
+            else ""
+        )
         return head + (
-            ": the lock's cache line travels between the cores, and a thread that finds the lock taken waits in "
-            "the kernel until it is released (this run does not count how often either happened)."
+            ": the lock's cache line travels between the cores, and a thread that finds the lock taken may spin "
+            "for a moment or wait in the kernel until it is released (this run does not count how often either "
+            f"happened).{sleeps}"
         )
     if c.direction == claims.UNCLEAR:
         return head + ": these runs cannot tell whether the line's travel between the cores cost anything."
@@ -945,8 +987,9 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
         return (
             f"{head}: sharing made each increment {fmt.factor(c.ratio)}× slower "
             f"({claims.ratio_interval(c, median=False)} within the two intervals). The line holding the shared "
-            "counter travels between the cores at every increment; two counters that merely sit on one line (false "
-            "sharing) pay the same trip, though this run does not measure that case."
+            "counter travels between the cores (not necessarily at every increment: a core may make several "
+            "while it holds the line, and where the hypervisor placed the two vCPUs is not known); two counters "
+            "that merely sit on one line (false sharing) pay the same trip, though this run does not measure that case."
         )
     if c.direction == claims.SAME_WORD:
         said = f"about the same ({fmt.factor(c.ratio)}×)"
@@ -960,9 +1003,11 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
 
 def vdso_sentence(costs: pl.DataFrame) -> str:
     """getppid (enters the kernel) against clock_gettime, which goes through the vDSO,
-    without entering the kernel, only where the clocksource allows it: this run does not
-    check which path it took, so a faster clock_gettime fits the vDSO and is not proof of
-    it, and one that is not faster does not say why."""
+    without entering the kernel, only where the clocksource allows it. This run does not
+    trace which path it took; but a clock_gettime whose whole interval lies under half the
+    lowest getppid cannot have entered the kernel, and the sentence says so. A faster one
+    short of that fits the vDSO and is not proof of it; one that is not faster does not
+    say why."""
     sys, clock = cost(costs, "getppid"), cost(costs, "clock_gettime")
     if sys is None or clock is None:
         return "The system-call loops could not both run here."
@@ -976,6 +1021,12 @@ def vdso_sentence(costs: pl.DataFrame) -> str:
         "clock_gettime goes through the vDSO, answered in user space without entering the kernel, where the "
         "clocksource allows it (on some virtual machines it does not), and this run does not check which path it took"
     )
+    if c.direction == claims.LOWER and clock.hi < sys.lo / 2:
+        return head + (
+            ": clock_gettime goes through the vDSO, answered in user space where the clocksource allows it (on some "
+            f"virtual machines it does not), and at {fmt.num(clock.median)} ns, under half the cheapest entry into "
+            "the kernel measured here, it cannot have entered the kernel: the vDSO answered it."
+        )
     if c.direction == claims.LOWER:
         return head + f", as the vDSO would make it: {path}."
     return head + f": this run does not show a saving; {path}, so it cannot say why."
@@ -1084,13 +1135,19 @@ def seed_table(
         return ", ".join(str(p["quoted"]) for p in parts if p) or None
 
     for c in caches:
-        point = _level_point(points, c, caches)
+        point = first_level_point(points, caches) if c == caches[0] else _level_point(points, c, caches)
+        passed = None if c == caches[0] else level_outlier(points, c, caches)
         here = f"{fmt.size(c.size)} ({claims.sharing(c, virtual=virtual_machine(facts))}); " + (
             _measured(point[1], target, f"per load at {article(fmt.size(point[0]))} working set")
             + (DISTURBED if implausible(point[0], point[1], caches) else "")
             if point
             else "no working set measured at most half its size"
         )
+        if passed is not None:
+            here += (
+                f"; not the {fmt.size(passed[0])} working set, whose loads took {_bounds(passed[1])}, a far load's "
+                "time by its median: most of its runs did not hit this cache (see the latency section)"
+            )
         seed = seed_cache(_SEED_LEVEL.get(c.name, c.name))
         rows.append({"what": c.name, "here": here, "laptop (seed 000, as printed)": seed or "",
                      "compared": CACHE_NOT_COMPARABLE if seed else "the seed lists no such level"})  # fmt: skip
@@ -1100,7 +1157,7 @@ def seed_table(
         here = (
             (f"{fmt.size(size)}; " if size else "")
             + _measured(e, target, f"per load at {article(fmt.size(ws))} working set")
-            + (DISTURBED if implausible(ws, e, caches) else "")
+            + (DISTURBED if implausible(ws, e, caches) else ", page walks included: not a bare DRAM latency")
         )
         rows.append({"what": "RAM, latency", "here": here,
                      "laptop (seed 000, as printed)": seed_cache("RAM", ("size", "latency_cycles")) or "",
@@ -1116,6 +1173,7 @@ def seed_table(
             "compared": "not comparable: the seed's figure is a row of the same summary table, with no method, "
                         "thread count or buffer size",
         })  # fmt: skip
+    futex = cost(costs, "futex_same_cpu", "ns_per_switch")
     for seed_op, ours in SEED_OPERATIONS.items():
         row = _seed_row(ref, operation=seed_op)
         metric = "ns_per_switch" if ours.endswith("_cpu") else "ns_per_op"
@@ -1125,25 +1183,18 @@ def seed_table(
                 _measured(e, target, unit, show=_time_unit(e)))  # fmt: skip
         rows.append({"what": COST_NAMES[ours], "here": here,
                      "laptop (seed 000, as printed)": "" if row is None else str(row["quoted"]).strip("()"),
-                     "compared": _seed_compared(seed_op, e, ref)})  # fmt: skip
+                     "compared": _seed_compared(seed_op, e, ref, futex)})  # fmt: skip
     return pl.DataFrame(rows, schema={"what": pl.String, "here": pl.String, "laptop (seed 000, as printed)": pl.String,
                                       "compared": pl.String})  # fmt: skip
 
 
-def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> str:
+def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame, our_futex: Estimate | None = None) -> str:
     row = _seed_row(ref, operation=seed_op)
     seed = _seed_ns(row)
     if seed is None:
         return "the seed has no such row"
     if seed_op == "thread_switch_sched_yield":
-        futex = _seed_ns(_seed_row(ref, operation="thread_context_switch_futex"))
-        if futex is not None and seed < futex:
-            return (
-                f"not comparable: the seed's {fmt.duration_us(seed / 1e3)} is less than its own futex switch "
-                f"({fmt.duration_us(futex / 1e3)}), so its yields most likely returned without switching (a thread "
-                "alone on its CPU has no one to yield to); ours pins both threads to one CPU, so each yield switches"
-            )
-        return "not comparable: the seed does not say whether its threads shared a CPU; ours share one"
+        return _seed_yield(seed, ours, _seed_ns(_seed_row(ref, operation="thread_context_switch_futex")), our_futex)
     if ours is None:
         return "not measured here"
     differs = SEED_DIFFERS.get(seed_op, "the seed does not give its method")
@@ -1159,6 +1210,30 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame) -> st
     # where ours is slower the gap is at most that (the wall clock counts time the CPU spent elsewhere): the
     # chapter says so once, above the table, not in every row
     return f"{claims.versus(c, 'the laptop', **claims.TIME_WORDS, span=True)}; {differs}"
+
+
+def _seed_yield(seed: float, ours: Estimate | None, seed_futex: float | None, our_futex: Estimate | None) -> str:
+    """Why the seed's sched_yield row is not comparable: set against its own futex switch,
+    it is far cheaper than a yield that switches is against a futex switch here (both
+    pinned to one CPU, so each of ours switches), so its yields most likely found no one
+    to yield to. Said from the two shares where both machines measured both."""
+    if seed_futex is None or seed >= seed_futex:
+        return "not comparable: the seed does not say whether its threads shared a CPU; ours share one"
+    head = (
+        f"not comparable: the seed's {fmt.duration_us(seed / 1e3)} is {fmt.factor(seed / seed_futex)} of its own "
+        f"futex switch ({fmt.duration_us(seed_futex / 1e3)})"
+    )
+    if ours is not None and our_futex is not None and our_futex.median > 0:
+        share = ours.median / our_futex.median
+        if share > 1.5 * seed / seed_futex:
+            head += (
+                f"; here a yield that switches (both threads pinned to one CPU) costs {fmt.factor(share)} of a futex "
+                "switch"
+            )
+    return (
+        head + ", so its yields most likely returned without switching (a thread alone on its CPU has no one to "
+        "yield to); ours pins both threads to one CPU, so each yield switches"
+    )
 
 
 def _time_unit(e: Estimate) -> Any:
