@@ -765,7 +765,7 @@ def test_napkin_table_unstable_words_and_quoted() -> None:
                                  ("Sorting", 210.0, None, "std::sort")], 0.1)  # fmt: skip
     assert table.rows() == [("Compression", 524.0, "70 (37.4–133); unstable: −47 %/+90 %", 3, "zstd -1"),
                             ("Sorting", 210.0, "n/a", None, "std::sort")]  # fmt: skip
-    assert tables.unstable_words(0.03).endswith('(±3 %) is marked "unstable"')
+    assert tables.unstable_words(0.03).endswith('one side and pass) is marked "unstable"')
     assert "fixed number" in tables.unstable_words(None)
     with pytest.raises(ValueError, match="target"):
         tables.unstable_words(2.0)

@@ -720,7 +720,8 @@ def test_interval_cell_quoted_and_unstable_words() -> None:
     assert report.quoted(Estimate.exact(500)) == "500 MiB/s"
     assert report.quoted(None) == "n/a"
     assert tables.unstable_words(0.1) == (
-        'a figure whose interval stayed wider than the profile\'s target (±10 %) is marked "unstable"'
+        "a figure whose interval stayed wider than the profile's target (±10 %: half the interval's span, against "
+        'the median; a lopsided interval may reach further on one side and pass) is marked "unstable"'
     )
     assert "fixed number of repetitions" in tables.unstable_words(None)
     with pytest.raises(ValueError, match="target"):

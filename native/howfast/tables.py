@@ -183,7 +183,8 @@ def unstable_words(target: float | None) -> str:
     if not 0 < target < 1:
         raise ValueError(f"target is a share of the median between 0 and 1, got {target!r}")
     return (
-        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %) is marked "
+        f"a figure whose interval stayed wider than the profile's target (±{fmt.num(target * 100)} %: half the "
+        "interval's span, against the median; a lopsided interval may reach further on one side and pass) is marked "
         '"unstable"'
     )
 
