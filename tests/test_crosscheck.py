@@ -73,7 +73,9 @@ def test_the_verdict_sentence_reads_right_for_every_outcome() -> None:
     })  # fmt: skip
     sentence = agreement_sentence(many)
     assert sentence.startswith("Of the 3 cases that ran both, 2 cases agreed with fio")
-    assert "1 case inconclusive on this machine" in sentence
+    assert "1 case was inconclusive on this machine" in sentence
+    two = pl.DataFrame({"howfast / fio": [1.4, 1.5, 1.0], "verdict": ["inconclusive", "inconclusive", "agrees"]})
+    assert agreement_sentence(two).endswith("; 2 cases were inconclusive on this machine.")
     none = pl.DataFrame(
         {"howfast / fio": [None], "verdict": [None], "note": ["fio is not installed (apt-get install fio)"]}
     )

@@ -124,8 +124,8 @@ def verdicts_sentence(table: pl.DataFrame, tool: str = "fio", *, more: str = "fa
         "inconclusive": "inconclusive on this machine (the interval leaves the band but includes 1)",
     }
     parts = [
-        f"{fmt.count(n[k], 'case')} {'inconclusive' if k == 'inconclusive' else w}"
-        + (" on this machine" if k == "inconclusive" else "")
+        f"{fmt.count(n[k], 'case')} "
+        + (f"{'was' if n[k] == 1 else 'were'} inconclusive on this machine" if k == "inconclusive" else w)
         for k, w in words.items()
         if n.get(k)
     ]

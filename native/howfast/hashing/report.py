@@ -251,10 +251,23 @@ def _estimate(summary: pl.DataFrame, metric: str, algorithm: str, size: int) -> 
 
 def dipped(summary: pl.DataFrame, algorithm: str, size: int, metric: str = "mib_per_s") -> bool:
     """Whether `algorithm`'s rate at `size` lies wholly below the interval of some smaller
-    input's rate and of some larger input's: a hash's rate does not fall and then rise
-    again as its input grows (the fixed cost of a call only shrinks, the caches only get
-    slower), so such a dip is a disturbed measurement, not the hash."""
-    rows = summary.filter((pl.col("algorithm") == algorithm) & (pl.col("metric") == metric))
+    input's rate and of some larger input's, all of them from ``LARGE_INPUT`` up: there a
+    hash's rate does not fall and then rise again as its input grows (the fixed cost of a
+    call only shrinks, the caches only get slower), so such a dip is a disturbed
+    measurement, not the hash. Below ``LARGE_INPUT`` the code a hash runs can change with
+    the size (XXH3 takes another path above 240 bytes: ``size_class_note``), so a dip there
+    may be the hash's own and is never read as a disturbance: False."""
+    if size < LARGE_INPUT:
+        return False
+    rows = summary.filter(
+        (pl.col("algorithm") == algorithm) & (pl.col("metric") == metric) & (pl.col("size") >= LARGE_INPUT)
+    )
+    return _below_both(rows, size)
+
+
+def _below_both(rows: pl.DataFrame, size: int) -> bool:
+    """Whether the interval at `size` lies wholly below that of some smaller and of some
+    larger size among `rows` (one algorithm's summary rows of one metric)."""
     here = rows.filter(pl.col("size") == size)
     if here.height != 1:
         return False
@@ -264,6 +277,37 @@ def dipped(summary: pl.DataFrame, algorithm: str, size: int, metric: str = "mib_
         return part.height > 0 and bool((part["lo"] > top).any())
 
     return above(rows.filter(pl.col("size") < size)) and above(rows.filter(pl.col("size") > size))
+
+
+#: XXH3's largest 'medium' input: above it, XXH3 leaves its short-input code for its loop
+#: over long inputs (XXH3_MIDSIZE_MAX in xxhash.h), which, seeded, first derives a key.
+XXH3_MIDSIZE_MAX = 240
+
+
+def size_class_note(native: pl.DataFrame) -> str:
+    """Where XXH3's rate fell, at the first swept size above ``XXH3_MIDSIZE_MAX``, wholly
+    below both a smaller and a larger input's and rose again: which entry points did, and
+    that XXH3 changes code path there, which may make the dip the hash's own (``dipped``
+    never reads a size below ``LARGE_INPUT`` as disturbed); '' when none did."""
+    summary = stats.summarize(native, ["algorithm", "size"]).filter(pl.col("metric") == "mib_per_s")
+    above = [int(x) for x in summary["size"].unique().to_list() if int(x) > XXH3_MIDSIZE_MAX]
+    if not above:
+        return ""
+    first = min(above)
+    fell = [
+        short_name(a)
+        for a in ALGORITHM_NAMES
+        if a.startswith("xxh3") and _below_both(summary.filter(pl.col("algorithm") == a), first)
+    ]
+    if not fell:
+        return ""
+    who = ("The rate of " if len(fell) == 1 else "The rates of ") + fmt.listed(fell)
+    return (
+        f"{who} fell at {fmt.size(first)}, wholly below both a smaller and a larger input's rate, and rose again. "
+        f"Above {fmt.exact(XXH3_MIDSIZE_MAX)} bytes XXH3 leaves its code for short inputs for its loop over long "
+        "ones, which, seeded as here, first derives a key of its own on every call; that may make this dip the "
+        "hash's own, so the page does not read it as a disturbance."
+    )
 
 
 def steady_size(summary: pl.DataFrame, algorithms: list[str], at: int) -> int:
@@ -388,7 +432,9 @@ def python_table(
     """Per algorithm and size: ns per hash from Python and in the native loop, each the
     median with its interval (marked where it stayed wider than ±`target`), what the Python
     call adds (``python_adds``: only where the intervals show it), and the run count: one
-    number when both figures have the same, 'Python / native' when they differ."""
+    number when both figures have the same, 'Python / native' when they differ. The hash is
+    named by its algorithm alone, beside the Python package called; the library the native
+    loop called is a column of its own ('native loop'), not the package's code."""
     rows = []
     for r in _python_rows(python, native, sizes):
         p, n = r["python"], r["native"]
@@ -400,19 +446,29 @@ def python_table(
             if len(set(counts)) == 1
             else f"{fmt.exact(p.runs)} / {fmt.exact(n.runs)}"
         )
+        hash_name, library = _name_and_library(str(r["algorithm"]))
         rows.append(
             {
-                "algorithm": r["algorithm"],
-                "package": r["module"],
+                "hash": hash_name,
+                "Python package": r["module"],
                 "input": fmt.size(r["size"]),
                 "Python ns": _ns_cell(p, r["python_rate"], target),
+                "native loop": library,
                 "native ns": _ns_cell(n, r["native_rate"], target),
                 "Python adds": r["adds"],
                 "runs": runs,
             }
         )
-    schema = {c: pl.String for c in ("algorithm", "package", "input", "Python ns", "native ns", "Python adds", "runs")}
-    return named(pl.DataFrame(rows, schema=schema), SHORT_NAMES)
+    columns = ("hash", "Python package", "input", "Python ns", "native loop", "native ns", "Python adds", "runs")
+    return pl.DataFrame(rows, schema={c: pl.String for c in columns})
+
+
+def _name_and_library(algorithm: str) -> tuple[str, str]:
+    """An algorithm's name without its library ('CRC32C'), and the library our native loop
+    called for it ('ISA-L'), from ``ALGORITHM_NAMES``; the id and n/a when it has none."""
+    words = ALGORITHM_NAMES.get(algorithm, algorithm)
+    name, _, library = words.partition(" (")
+    return name, library.rstrip(")") or fmt.NA
 
 
 def _ns_cell(
@@ -475,14 +531,23 @@ def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> st
     if not added:
         return text + "; for the hashlib calls that reach the same OpenSSL code, the runs did not tell the two apart."
     calls = fmt.count(len(same), "hashlib call")
-    share = f"{fmt.exact(len(added))} of the {calls} to the same OpenSSL code"
+    if len(added) == len(same) == 1:
+        share = "the only hashlib call to the same OpenSSL code"
+    elif len(added) == len(same):
+        share = f"{_all_of(len(added), len(same))} hashlib calls to the same OpenSSL code"
+    else:
+        share = f"{fmt.exact(len(added))} of the {calls} to the same OpenSSL code"
     extra = [r["python"].median - r["native"].median for r in added]
     times = [x / r["native"].median for x, r in zip(extra, added)]
     if len(added) == 1:
         r = added[0]
+        lead = (
+            f"For {ALGORITHM_NAMES[r['algorithm']]}, {share}, the runs told them apart"
+            if len(same) == 1
+            else f"Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share})"
+        )
         return text + (
-            f". Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share}): {PER_CALL} added "
-            f"{r['adds']} per call, {fmt.ratio(times[0])} the native hash itself."
+            f". {lead}: {PER_CALL} added {r['adds']} per call, {fmt.ratio(times[0])} the native hash itself."
         )
     return text + (
         f". Where the runs tell them apart ({share}), {PER_CALL} added from {fmt.num(min(extra))} ns to "
@@ -655,7 +720,7 @@ def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, larg
     costs = " and ".join(f"{quoted(call, 'ns', runs=False)} with {name}" for name, call, _, _ in found)
     bytes_words = " and ".join(f"{fmt.num(b)} ns" for _, _, b, _ in found)
     text = (
-        f"A {fmt.size_adjective(small)} key costs {costs}; its bytes alone, at the rate "
+        f"In the native loop a {fmt.size_adjective(small)} key costs {costs}; its bytes alone, at the rate "
         f"{'each' if len(found) > 1 else 'it'} reached on {fmt.size(large)} inputs, would take {bytes_words}"
     )
     summary = stats.summarize(native, ["algorithm", "size"])
@@ -678,6 +743,28 @@ def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, larg
     return text + ": the runs do not show the fixed cost of a call deciding for every one of them."
 
 
+def overlap_note(native: pl.DataFrame, small: int, large: int) -> str:
+    """Where FNV-1a's rate at `small` was clearly higher than at `large` (its nearest steady
+    size, ``steady_size``), which a fixed cost per call cannot do: that the loop's
+    independent calls may overlap, where one long input is one chain of dependent
+    multiplies (FNV-1a's, byte by byte); '' otherwise."""
+    algorithm = "fnv1a_64"
+    summary = stats.summarize(native, ["algorithm", "size"])
+    at = steady_size(summary, [algorithm], large)
+    tiny, big = _estimate(summary, "mib_per_s", algorithm, small), _estimate(summary, "mib_per_s", algorithm, at)
+    c = claims.compare(tiny, big)
+    if c.direction != claims.HIGHER or tiny is None or big is None:
+        return ""
+    return (
+        f"{ALGORITHM_NAMES[algorithm]} read a higher rate on {fmt.size_adjective(small)} inputs "
+        f"({fmt.num(tiny.median)} MiB/s) than on {fmt.size(at)} ones ({fmt.num(big.median)} MiB/s), "
+        f"{claims.ratio_interval(c, way='larger')}, which a fixed cost per call alone cannot do. "
+        "Within one call it is one chain of multiplies, each waiting for the last; the loop's calls do not wait for "
+        "each other, so the CPU may run several short ones at once, which one long input does not allow. That may "
+        "be why."
+    )
+
+
 def short_key_rule(native: pl.DataFrame, hashes: list[str], small: int, large: int) -> str:
     """The chapter's rule for short keys, as far as ``small_key_sentence``'s verdict supports it."""
     verdicts = {v for _, _, _, v in _small_keys(native, hashes, small, large)}
@@ -693,12 +780,23 @@ def short_key_rule(native: pl.DataFrame, hashes: list[str], small: int, large: i
 
 
 def largest_sentence(
-    native: pl.DataFrame, algorithm: str, size: int, caches: list[claims.Cache], *, virtual: bool = False
+    native: pl.DataFrame,
+    algorithm: str,
+    size: int,
+    caches: list[claims.Cache],
+    *,
+    virtual: bool = False,
+    table_size: int | None = None,
 ) -> str:
     """The rate at the largest input, with its interval and run count, and where that input
     lives in this machine's caches (`virtual`: a shared cache as a virtual machine sees it,
-    ``claims.sharing``)."""
+    ``claims.sharing``); '' when `table_size` is given and ``large_input_sentence`` (from
+    `table_size` to `size`) names `algorithm` among the hashes that slowed, as it quotes the
+    same figure and where the input lives."""
     summary = stats.summarize(native, ["algorithm", "size"])
+    if table_size is not None and size > table_size:
+        if algorithm in [a for a, _, _ in _slowed(summary, table_size, size)]:
+            return ""
     e = _estimate(summary, "mib_per_s", algorithm, size)
     where = claims.cache_words(size, caches, virtual=virtual)
     if e is None:
@@ -719,10 +817,23 @@ def quoted(estimate: stats.Estimate | None, unit: str = "MiB/s", *, runs: bool =
     return f"{head} ({fmt.span(estimate.lo, estimate.hi)}{count})"
 
 
-def terabyte_sentence(native: pl.DataFrame, size: int, slow: str, fast: str) -> str:
+def terabyte_sentence(
+    native: pl.DataFrame,
+    size: int,
+    slow: str,
+    fast: str,
+    largest: int | None = None,
+    caches: list[claims.Cache] | None = None,
+    *,
+    virtual: bool = False,
+) -> str:
     """One core's rate with the `slow` hash (GiB/s) and the time to hash 1 TiB with `slow`
     and with `fast`, each with the interval carried through from the rate's, at the
-    nearest steady size (``steady_size``), saying so where it is not `size`."""
+    nearest steady size (``steady_size``), saying so where it is not `size`; then, where
+    `largest` is a larger size the sweep measured, the same times at its rate (data past
+    the smaller caches); where `caches` is given, where each block size lives in them
+    (`virtual`: ``claims.sharing``). Either way, that streaming from memory or a disk may
+    deliver the data slower, which the chapter does not measure."""
     summary = stats.summarize(native, ["algorithm", "size"])
     at = steady_size(summary, [slow, fast], size)
     a, b = _estimate(summary, "mib_per_s", slow, at), _estimate(summary, "mib_per_s", fast, at)
@@ -733,6 +844,14 @@ def terabyte_sentence(native: pl.DataFrame, size: int, slow: str, fast: str) -> 
         # one tebibyte (2**40 bytes) at a rate in MiB/s (2**20 bytes per second): 2**20 / rate seconds
         return _seconds(2**20 / rate.median, 2**20 / rate.hi, 2**20 / rate.lo)
 
+    def times(x: stats.Estimate, y: stats.Estimate | None) -> str:
+        said = f"{tib(x)} with {short}"
+        return said + (f" and {tib(y)} with {ALGORITHM_NAMES[fast].split(' (')[0]}" if y is not None else "")
+
+    def blocks(n: int) -> str:
+        where = "" if caches is None else f", each of which {claims.cache_words(n, caches, virtual=virtual)}"
+        return f"{fmt.size_adjective(n)} blocks{where}"
+
     gib = a.scaled(1 / 1024)
     rate = (
         f"{fmt.num(gib.median)} GiB/s"
@@ -740,11 +859,23 @@ def terabyte_sentence(native: pl.DataFrame, size: int, slow: str, fast: str) -> 
         else f"{fmt.num(gib.median)} GiB/s ({fmt.span(gib.lo, gib.hi)})"
     )
     short = ALGORITHM_NAMES[slow].split(" (")[0]
-    text = f"One core of this machine hashes about {rate} with {short}: checksumming 1 TiB takes {tib(a)} with {short}"
-    if b is not None:
-        text += f" and {tib(b)} with {ALGORITHM_NAMES[fast].split(' (')[0]}"
     why = dip_words(summary, [slow, fast], size, at)
-    return text + ", on one core, if the data arrives as fast as the hash runs" + (f" ({why})" if why else "")
+    text = (
+        f"One core of this machine hashes about {rate} with {short} on {blocks(at)}"
+        + (f" ({why})" if why else "")
+        + f": at that rate checksumming 1 TiB takes {times(a, b)}"
+    )
+    far = None if largest is None or largest <= at else _estimate(summary, "mib_per_s", slow, largest)
+    if far is not None and largest is not None:
+        where = "" if caches is None else f", which {claims.cache_words(largest, caches, virtual=virtual)}"
+        text += (
+            f"; at the rate of the largest blocks measured, {fmt.size(largest)}{where}, it takes "
+            f"{times(far, _estimate(summary, 'mib_per_s', fast, largest))}"
+        )
+    return (
+        text + ". These times assume the data arrives as fast as the hash runs, on one core: streamed from memory or a "
+        "disk it may arrive slower, which this chapter does not measure."
+    )
 
 
 def _seconds(median: float, lo: float, hi: float) -> str:
@@ -956,7 +1087,7 @@ def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
     ours = _estimate(summary, "mib_per_s", "sha3-256", at)
     unknown = (
         "Besides their CPUs, the phone's and the laptop's figures may differ by the library and the input size, "
-        "which the seed names for neither, so this machine cannot say what made the phone's SHA3-256 faster."
+        "which neither seed names, so this machine cannot say what made the phone's SHA3-256 faster."
     )
     if laptop is None or ours is None or ours.lo is None or ours.lo < SAME_CODE_GAP * laptop:
         return unknown
@@ -1116,6 +1247,29 @@ DROP = 1.25
 LARGE_INPUT = 1024
 
 
+def slice_words(native: pl.DataFrame, slice_seconds: float) -> str:
+    """How many calls a slice of a measurement held where it held fewest, from the slowest
+    call measured (the largest median ns per hash) against `slice_seconds`: whether that
+    call outlasted a slice (then the fastest slice filters little there), or how many such
+    calls a slice held; what the methods' sentence on filtering other work goes on with."""
+    if not slice_seconds > 0:
+        raise ValueError(f"slice_seconds must be a positive duration, got {slice_seconds!r}")
+    summary = stats.summarize(native, ["algorithm", "size"]).filter(pl.col("metric") == "ns_per_hash")
+    if summary.height == 0:
+        return "no call was timed here, so how many a slice held is not known"
+    top = summary.sort("median", descending=True).row(0, named=True)
+    slowest = float(top["median"])
+    what = (
+        f"the slowest call here, {ALGORITHM_NAMES.get(top['algorithm'], top['algorithm'])} on "
+        f"{fmt.size_adjective(int(top['size']))} inputs, took {fmt.duration_us(slowest / 1e3)}"
+    )
+    slice_ns = slice_seconds * 1e9
+    if slowest >= slice_ns:
+        return f"{what}, longer than a slice ({fmt.duration_us(slice_ns / 1e3)}), so there it filters little"
+    held = int(slice_ns // slowest)
+    return f"{what}, so a slice ({fmt.duration_us(slice_ns / 1e3)}) held {fmt.count(held, 'such call')} at least"
+
+
 def _dispatch_sizes(summary: pl.DataFrame, size: int) -> str:
     """How the two XXH3 entry points compared at every size from ``LARGE_INPUT`` up: one
     size can land on a noisy moment, the sweep as a whole tells more."""
@@ -1128,15 +1282,39 @@ def _dispatch_sizes(summary: pl.DataFrame, size: int) -> str:
             outcomes.append(claims.compare(wide, base).direction)
     if len(outcomes) < 2:
         return ""
+    total = len(outcomes)
     faster, slower = outcomes.count(claims.HIGHER), outcomes.count(claims.LOWER)
-    n = fmt.count(len(outcomes), "input size")
-    tally = f" Of the {n} from {fmt.size(LARGE_INPUT)} up, the dispatching entry point was clearly faster at " + (
-        f"{fmt.exact(faster)}" + (f" and clearly slower at {fmt.exact(slower)}" if slower else "")
-    )
-    rest = len(outcomes) - faster - slower
+    rest = total - faster - slower
+    clear = [f"clearly {word} at {_all_of(k, total)}" for word, k in (("faster", faster), ("slower", slower)) if k]
+    tally = f"the dispatching entry point was {' and '.join(clear)}" if clear else ""
     if rest:
-        tally += f"; at {fmt.exact(rest)} the runs could not tell them apart"
-    return tally + "."
+        unclear = f"at {_all_of(rest, total)} the runs could not tell them apart"
+        tally = f"{tally}; {unclear}" if tally else unclear
+    return f" Of the {fmt.count(total, 'input size')} from {fmt.size(LARGE_INPUT)} up, {tally}."
+
+
+def _all_of(k: int, n: int) -> str:
+    """A count of `n` things as a tally says it: 'all 8' when it is every one of them,
+    'both' when two of two, else the number ('3')."""
+    if k == n and n == 2:
+        return "both"
+    if k == n and n > 2:
+        return f"all {fmt.exact(n)}"
+    return fmt.exact(k)
+
+
+def _slowed(
+    summary: pl.DataFrame, at: int, largest: int
+) -> list[tuple[str, stats.Estimate | None, stats.Estimate | None]]:
+    """The hashes whose rate at `largest` was clearly lower, by ``DROP`` or more, than at
+    `at`: (algorithm, its estimate at `at`, at `largest`), in the chapter's order."""
+    slowed = []
+    for algorithm in ALGORITHM_NAMES:
+        small, large = (_estimate(summary, "mib_per_s", algorithm, s) for s in (at, largest))
+        c = claims.compare(large, small)
+        if c.direction == claims.LOWER and c.hi is not None and c.hi <= 1 / DROP:
+            slowed.append((algorithm, small, large))
+    return slowed
 
 
 def large_input_sentence(
@@ -1155,12 +1333,7 @@ def large_input_sentence(
     other programs on a busy CPU). `virtual`: a shared cache as a virtual machine sees it
     (``claims.sharing``)."""
     summary = stats.summarize(native, ["algorithm", "size"])
-    slowed = []
-    for algorithm in ALGORITHM_NAMES:
-        small, large = (_estimate(summary, "mib_per_s", algorithm, s) for s in (at, largest))
-        c = claims.compare(large, small)
-        if c.direction == claims.LOWER and c.hi is not None and c.hi <= 1 / DROP:
-            slowed.append((algorithm, small, large))
+    slowed = _slowed(summary, at, largest)
     if largest <= at:
         return f"The sweep stops at {fmt.size(largest)}, so it has no input larger than the table's to compare."
     if not slowed:
@@ -1175,13 +1348,16 @@ def large_input_sentence(
     rates = summary.filter((pl.col("size") == largest) & (pl.col("metric") == "mib_per_s")).sort(
         "median", descending=True
     )
+    said_why = False
     if claims.cache_level(largest, caches) is not None and rates.height:
         top = rates.row(0, named=True)
         text += (
             f" The input still {claims.cache_words(largest, caches, virtual=virtual)}, and from it "
-            f"{ALGORITHM_NAMES[top['algorithm']]} read {quoted(stats.Estimate.from_row(top), runs=False)}, so "
-            "waiting for memory does not explain the drop."
+            f"{ALGORITHM_NAMES[top['algorithm']]} read {quoted(stats.Estimate.from_row(top), runs=False)}: the "
+            "cache delivered at least that much to one core, but whether waiting for it is part of the drop, "
+            "this run cannot say."
         )
+        said_why = True
     elif claims.cache_level(largest, caches) is not None:
         text += f" The input still {claims.cache_words(largest, caches, virtual=virtual)}."
     else:
@@ -1198,49 +1374,109 @@ def large_input_sentence(
             "this run cannot tell which."
         )
     else:
-        text += " This run cannot say what slowed them."
+        text += " Nor can it say what else slowed them." if said_why else " This run cannot say what slowed them."
     return text
+
+
+#: The order in which ``crosscheck_again_sentence`` names its groups of cases.
+_AGAIN_ORDER = (
+    "clearly lower",
+    "lower",
+    "slightly lower",
+    "about the same",
+    "slightly higher",
+    "higher",
+    "clearly higher",
+    "not compared",
+)
+
+
+def _again_label(c: claims.Comparison) -> str:
+    """The qualitative words of ``claims.again_words`` for a run again against its first run,
+    without the ratio: 'clearly lower', 'lower', 'slightly higher', 'about the same', 'not
+    compared'; 'overlap' where the intervals overlap (the sentence words that group itself)."""
+    if c.direction == claims.UNCLEAR:
+        return "overlap"
+    return claims.again_words(c).split(", ")[0]
+
+
+def _ratio_range(values: list[float]) -> str:
+    """'0.92× to 1.04×', or one ratio ('1.02×') where the two ends read alike."""
+    lo, hi = fmt.factor(min(values)), fmt.factor(max(values))
+    return f"{lo}×" if lo == hi else f"{lo}× to {hi}×"
 
 
 def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str, *, whole_run: bool) -> str:
     """Our half of a cross-check is the size sweep's loop run again, later, at one block size:
-    the two figures of the same loop side by side, with the words the intervals allow, and
-    which of them the chapter quotes."""
+    in summary, the range of the ratios again / sweep (by the medians) over every case, the
+    cases grouped by the words the intervals allow (``claims.again_words``: clearly, slightly
+    or plainly higher or lower, about the same, or overlapping intervals), with the whole run
+    (`whole_run`) how far the sweep's fastest slices, which its chart shows, ran above its
+    whole-run rates; the cases whose block the sweep did not measure, named; and which
+    figures the chapter quotes. Each case's figures are in the cross-check's table."""
     summary = stats.summarize(native, ["algorithm", "size"])
     metric = "mean_mib_per_s" if whole_run else "mib_per_s"
     nothing = f"Our loop did not run beside {tool} here, so every figure of ours on this page is the size sweep's."
     if not {"algorithm", "size", "tool", "metric", "value"} <= set(vs.columns):
         return nothing
     ours = vs.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "mib_per_s"))
-    parts = []
+    cases: list[tuple[str, claims.Comparison, float | None]] = []
+    unpaired = []
     for (algorithm, size), rows in ours.group_by(["algorithm", "size"], maintain_order=True):
         values = rows["value"].drop_nulls().to_list()
-        sweep = _estimate(summary, metric, str(algorithm), int(size))
-        best = _estimate(summary, "mib_per_s", str(algorithm), int(size))
-        if not values or sweep is None:
+        if not values:
             continue
+        label = f"{short_name(str(algorithm))} at {fmt.size(int(size))}"
+        sweep = _estimate(summary, metric, str(algorithm), int(size))
+        if sweep is None:
+            unpaired.append(label)
+            continue
+        best = _estimate(summary, "mib_per_s", str(algorithm), int(size))
         lo, hi, level = stats.median_interval(values)
         again = stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
-        words = claims.again_words(claims.compare(again, sweep))
-        name = ALGORITHM_NAMES.get(str(algorithm), str(algorithm))
-        parts.append(
-            f"{name} on {fmt.size_adjective(int(size))} blocks ran at {quoted(again, runs=False)} beside {tool} and "
-            f"{quoted(sweep, runs=False)} in the size sweep: {words}."
-            + (
-                f" The sweep's fastest slices, which its chart shows, ran at {quoted(best, runs=False)}."
-                if whole_run and best is not None
-                else ""
-            )
-        )
-    if not parts:
+        above = best.median / sweep.median if whole_run and best is not None and sweep.median > 0 else None
+        cases.append((label, claims.compare(again, sweep), above))
+    if not cases and not unpaired:
         return nothing
     kind = "over the whole run" if whole_run else "of the fastest slice"
-    return (
+    text = (
         f"Our half of this cross-check is the size sweep's loop run again, later, alternating with {tool}, the rate "
-        f"{kind} in both. " + " ".join(parts) + " Same code, same block; where the two differ, the moment each "
-        "ran did (other work on the CPU, which a longer measurement filters less), not the loop. The chapter's "
-        "figures are the sweep's; these runs serve only as "
-        f"{tool}'s partner in its ratio."
+        f"{kind} in both."
+    )
+    if cases:
+        groups: dict[str, list[str]] = {}
+        for label, c, _ in cases:
+            groups.setdefault(_again_label(c), []).append(label)
+        clear = [f"{word} for {fmt.listed(groups[word])}" for word in _AGAIN_ORDER if word in groups]
+        said = [f"by the intervals, ours ran {'; '.join(clear)}"] if clear else []
+        if "overlap" in groups:
+            n, first = len(groups["overlap"]), groups["overlap"][0]
+            who = first if n == 1 else f"the other {fmt.exact(n)}" if clear else _all_of(n, n)
+            said.append(f"for {who} the intervals overlap")
+        whole = f"the {fmt.count(len(cases), 'case')}" if len(cases) > 1 else "the one case"
+        ratios = [c.ratio for _, c, _ in cases if c.ratio is not None]
+        spread = f" ran at {_ratio_range(ratios)} of it by the medians" if ratios else ""
+        text += f" Beside the sweep's rate for the same hash and block, {whole}{spread}; " + "; ".join(said) + "."
+        above = [a for _, _, a in cases if a is not None]
+        if above:
+            text += (
+                f" The sweep's fastest slices, which its chart shows, ran at {_ratio_range(above)} its whole-run "
+                "rates by the medians."
+            )
+    if unpaired:
+        text += (
+            f" The sweep did not measure the block size of {fmt.listed(unpaired)}, so "
+            + ("that case is" if len(unpaired) == 1 else "those cases are")
+            + " not set beside it."
+        )
+    if cases:
+        text += (
+            " Same code, same block: where the two differ, the moment each ran may be why (other work on the CPU, "
+            "which a longer measurement filters less)."
+        )
+    return (
+        text + f" The chapter's figures are the sweep's; these runs serve only as {tool}'s partner in its ratio (each "
+        "case's figures are in the table)."
     )
 
 
