@@ -148,6 +148,7 @@ def test_the_charts_defaults_equal_the_python_computation(missing: str | None) -
         (84_350_000.0, "84.35 million", "84.35 MB"),
         (2.5e9, "2.5 billion", "2.5 GB"),
         (52.7e12, "52.7 trillion", "52,700 GB"),
+        (3.2e15, "3.2 quadrillion", "3,200,000 GB"),
     ],
 )
 def test_the_calculators_words_for_large_numbers_and_sizes(value: float, words: str, size: str) -> None:
@@ -230,10 +231,46 @@ def test_the_inputs_are_the_registrys_quantities() -> None:
     ],
 )
 def test_checksum_words_name_what_runs_out_first(hash_machines, disk_machines, words) -> None:
-    said = est.checksum_words(hash_machines, disk_machines, 100 * TB)
+    said = est.checksum_words(hash_machines, disk_machines, None, 100 * TB, 4 * PB)
     assert words in said
     if hash_machines and disk_machines:
-        assert "84,350" in said and "100 TB/s" in said
+        assert "84,350" in said and "100 TB/s" in said and "network" not in said  # not measured: left out
+
+
+_DISK, _NET = "the 84,350 the disk needs for reads and writes together", "the 35,088 the network needs"
+
+
+@pytest.mark.parametrize(
+    ("hash_machines", "network_machines", "ranges", "words"),
+    [
+        (372_932, 35_088, {}, f"That is more than twice {_DISK} and {_NET}: counted at S3's checksum rate, the CPU "
+         "runs out first. "),
+        (9_000, 35_088, {}, f"Beside that, {_DISK} is more than twice the hashing count and {_NET}: even at S3's "
+         "checksum rate, the disk runs out first. "),
+        (9_000, 400_000, {}, f"Beside that, the 400,000 the network needs is more than twice the hashing count and "
+         f"{_DISK}: even at S3's checksum rate, the network runs out first. "),
+        (9_000, 100_000, {}, f"Beside {_DISK} and the 100,000 the network needs, no count is more than twice every "
+         "other by the medians: the three are too close to say which runs out first. "),
+        (9_000, 400_000, {"network_range": (300_000, 500_000)}, f"Beside that, the 400,000 the network needs is more "
+         f"than twice the hashing count and {_DISK}: even at S3's checksum rate, the network runs out first, and it "
+         "does across the network rate's interval (hashing at its median). "),
+        (9_000, 400_000, {"disk_range": (66_000, 106_000), "network_range": (150_000, 500_000)}, "Beside that, the "
+         f"400,000 the network needs is more than twice the hashing count and {_DISK}: even at S3's checksum rate, "
+         "the network runs out first by the medians, but not across the disk and network rates' intervals (hashing "
+         "at its median): within them it comes within a factor of two of another count, so that order is not "
+         "settled here. "),
+    ],
+)  # fmt: skip
+def test_checksum_words_weigh_the_network_too(hash_machines, network_machines, ranges, words) -> None:
+    """Review finding 1: the paragraph prints the network's count, so the verdict weighs it."""
+    said = est.checksum_words(hash_machines, 84_350, network_machines, 100 * TB, 4 * PB, **ranges)
+    assert said == words + _CALC
+
+
+def test_checksum_words_set_bytes_against_bytes() -> None:
+    """Review finding 16: the calculator's bytes a second beside S3's checksums' bytes a second, not a count."""
+    said = est.checksum_words(372_932, 84_350, None, 100 * TB, 4 * PB)
+    assert "(100 TB/s, against the 4,000 TB/s S3's checksums hash)" in said and "4 billion" not in said
 
 
 # ---- the inputs' intervals carried through (review findings 3, 10, 11, 13) ------------------
@@ -312,7 +349,8 @@ def _knee(rate: float, limit: float | None = None) -> dict:
          "at most 25 copies of itself to serve the load with its tail in check, and at least 20 (counted at the "
          "first rate offered that clearly failed): 20,000 to 25,000 dollars"),
         (_knee(40_000.0), None, {"most": 25, "least": None, "from": None},
-         "25 copies of itself to serve the load with its tail in check, 25,000 dollars"),
+         "at most 25 copies of itself to serve the load with its tail in check (the runs give no lower bound), at "
+         "most 25,000 dollars"),
         (_knee(40_000.0), 30_000.0, {"most": 25, "least": 25, "from": "best"},
          "25 copies of itself to serve the load with its tail in check, 25,000 dollars"),
     ],
@@ -323,42 +361,41 @@ def test_the_hello_world_count_at_a_bounded_p99_is_bounded_both_ways(point, best
     assert est.hello_words(got, 1000.0) == words
 
 
-_CALC = "The calculator below checksums each request's bytes once (100 TB/s), far less than S3's 4 billion checksums, so its bottleneck need not be this one."  # noqa: E501
+_CALC = "The calculator below checksums each request's bytes once (100 TB/s, against the 4,000 TB/s S3's checksums hash), so its bottleneck need not be this one."  # noqa: E501
 
 
 @pytest.mark.parametrize(
     ("hash_range", "disk_range", "hash_machines", "words"),
     [
         ((372_900, 372_932), (66_000, 106_000), 372_932,
-         "That is more machines than the 84,350 the disk needs for reads and writes together: counted at S3's "
-         "checksum rate, the CPU runs out first, and it does across the inputs' intervals. " + _CALC),
+         f"That is more than twice {_DISK}: counted at S3's checksum rate, the CPU runs out first, and it does across "
+         "the inputs' intervals. " + _CALC),
         ((150_000, 372_932), (66_000, 106_000), 372_932,
-         "That is more machines than the 84,350 the disk needs for reads and writes together: counted at S3's "
-         "checksum rate, the CPU runs out first by the medians, but not across the inputs' intervals (within them "
-         "the two counts come within a factor of two), so that order is not settled here. " + _CALC),
+         f"That is more than twice {_DISK}: counted at S3's checksum rate, the CPU runs out first by the medians, but "
+         "not across the inputs' intervals: within them it comes within a factor of two of another count, so that "
+         "order is not settled here. " + _CALC),
         ((9_000, 9_500), (66_000, 106_000), 9_000,
-         "That is fewer machines than the 84,350 the disk needs for reads and writes together: even at S3's "
-         "checksum rate, the disk runs out first, and it does across the inputs' intervals. " + _CALC),
+         f"Beside that, {_DISK} is more than twice the hashing count: even at S3's checksum rate, the disk runs out "
+         "first, and it does across the inputs' intervals. " + _CALC),
         ((9_000, 40_000), (66_000, 106_000), 9_000,
-         "That is fewer machines than the 84,350 the disk needs for reads and writes together: even at S3's "
-         "checksum rate, the disk runs out first by the medians, but not across the inputs' intervals (within them "
-         "the two counts come within a factor of two), so that order is not settled here. " + _CALC),
+         f"Beside that, {_DISK} is more than twice the hashing count: even at S3's checksum rate, the disk runs out "
+         "first by the medians, but not across the inputs' intervals: within them it comes within a factor of two "
+         "of another count, so that order is not settled here. " + _CALC),
     ],
 )  # fmt: skip
 def test_checksum_words_say_whether_the_order_holds_across_the_intervals(
     hash_range, disk_range, hash_machines, words
 ) -> None:
-    assert est.checksum_words(hash_machines, 84_350, 100 * TB, hash_range, disk_range) == words
+    assert est.checksum_words(hash_machines, 84_350, None, 100 * TB, 4 * PB, hash_range, disk_range) == words
 
 
 def test_checksum_words_without_ranges_and_too_close() -> None:
-    assert est.checksum_words(372_932, 84_350, 100 * TB) == (
-        "That is more machines than the 84,350 the disk needs for reads and writes together: counted at S3's "
-        "checksum rate, the CPU runs out first. " + _CALC
+    assert est.checksum_words(372_932, 84_350, None, 100 * TB, 4 * PB) == (
+        f"That is more than twice {_DISK}: counted at S3's checksum rate, the CPU runs out first. " + _CALC
     )
-    assert est.checksum_words(100_000, 84_350, 100 * TB, (1, 2), (3, 4)) == (
-        "That is within a factor of two of the 84,350 the disk needs for reads and writes together: by the medians "
-        "the two are too close to say which runs out first. " + _CALC
+    assert est.checksum_words(100_000, 84_350, None, 100 * TB, 4 * PB, (1, 2), (3, 4)) == (
+        f"Beside {_DISK}, no count is more than twice every other by the medians: the two are too close to say "
+        "which runs out first. " + _CALC
     )
 
 
@@ -421,11 +458,11 @@ def test_the_hashing_rerun_words(comparison, words) -> None:
 
 
 def test_checksum_words_with_the_disk_range_alone_say_hashing_stays_at_its_median() -> None:
-    said = est.checksum_words(372_932, 84_350, 100 * TB, None, (66_000, 106_000))
+    said = est.checksum_words(372_932, 84_350, None, 100 * TB, 4 * PB, None, (66_000, 106_000))
     assert "the CPU runs out first, and it does across the disk rates' intervals (hashing at its median)." in said
-    said = est.checksum_words(372_932, 84_350, 100 * TB, None, (66_000, 190_000))
+    said = est.checksum_words(372_932, 84_350, None, 100 * TB, 4 * PB, None, (66_000, 190_000))
     assert "first by the medians, but not across the disk rates' intervals (hashing at its median)" in said
-    said = est.checksum_words(372_932, 84_350, 100 * TB, (300_000, 400_000), None)
+    said = est.checksum_words(372_932, 84_350, None, 100 * TB, 4 * PB, (300_000, 400_000), None)
     assert said.endswith("and it does across the hashing rate's interval. " + _CALC)
 
 
@@ -518,7 +555,146 @@ def test_the_network_noise_words_read_the_runs_this_page_uses(monkeypatch: pytes
 
 
 def test_the_index_sentence_agrees_with_its_count() -> None:
+    """Review finding 14: the verb follows the count's number, not its ranged text ('1 (1–2)')."""
     from pathlib import Path
 
     text = (Path(__file__).parent.parent / "chapters" / "system-design.qmd").read_text()
     assert "a handful of machines do" not in text and '"machine like this one does"' in text
+    assert 'memory_row["machines_n"] == 1' in text and 'memory_row["machines"] == "1"' not in text
+
+
+# ---- review of the system-design page (second round) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("x", "words"),
+    [(999e12, "999 trillion"), (1e15, "1 quadrillion"), (3.24e15, "3.24 quadrillion"), (999.4e15, "999 quadrillion"),
+     (999.6e15, "1 × 10¹⁸"), (2.5e19, "2.5 × 10¹⁹"), (-2.5e19, "-2.5 × 10¹⁹"), (1.2345e20, "1.23 × 10²⁰")],
+)  # fmt: skip
+def test_num_scales_past_a_trillion(x: float, words: str) -> None:
+    """Review finding 7: the no-index cost can pass 10^15; it reads in words, then as a power of ten."""
+    assert fmt.num(x) == words
+    assert fmt.num(999.6e15, 4) == "999.6 quadrillion"
+    assert fmt.count(3 * 10**15, "machine") == "3 quadrillion machines"
+
+
+@pytest.mark.parametrize(
+    ("counts", "machines", "dollars"),
+    [
+        ({"most": None, "least": None, "from": None}, "n/a", "n/a"),
+        ({"most": 25, "least": None, "from": None}, "at most 25", "at most 25,000"),
+        ({"most": 25, "least": 25, "from": "best"}, "25", "25,000"),
+        ({"most": 149, "least": 11, "from": "best"}, "at most 149, at least 11", "at most 149,000, at least 11,000"),
+    ],
+)
+def test_the_bounded_cell_says_which_bounds_the_runs_give(counts, machines, dollars) -> None:
+    """Review finding 17: one figure only where the two bounds meet; 'at most' where there is no lower one."""
+    assert est.bounded_cell(counts, lambda x: fmt.exact(int(x))) == machines
+    assert est.bounded_cell(counts, fmt.num, 1000.0) == dollars
+
+
+def test_the_bounded_rate_sentence_is_left_out_without_a_knee() -> None:
+    """Review finding 18: no 'n/a requests per second per machine'."""
+    assert est.bounded_rate_words(None, "n/a") == ""
+    assert est.bounded_rate_words(6_750.0, "212 µs") == (
+        "The estimates use 6,750 requests per second per machine, at a p99 of 212 µs."
+    )
+
+
+@pytest.mark.parametrize(
+    ("mid", "one", "other", "words"),
+    [(None, None, None, "an unknown number of machines (the loopback rate was not measured here)"),
+     (1, 1, 1, "one machine"), (1, 1, 2, "1 (1–2) machines"), (3, None, None, "3 machines"),
+     (3, 2, 4, "3 (2–4) machines")],
+)  # fmt: skip
+def test_the_machines_that_push_googles_bytes(mid, one, other, words) -> None:
+    """Review finding 8: no 'n/a machines'; the count carries its range."""
+    assert est.push_words(mid, one, other) == words
+
+
+@pytest.mark.parametrize(
+    ("cells", "words"),
+    [
+        (("33,334 (30,000–40,000)", "34", "5", "by 2 threads"),
+         "An index is what cuts the work: with each request reading 1 MB instead of 1 GB from this machine's disk, "
+         "the machines go from 33,334 (30,000–40,000) to 34; with that 1 MB read from memory by 2 threads, 5."),
+        (("n/a", "n/a", "5", ""),
+         "An index is what cuts the work: how far it cuts the machines on this machine's disk is not known here (its "
+         "read rate was not measured); with that 1 MB read from memory, 5."),
+        (("33,334", "34", "n/a", ""),
+         "An index is what cuts the work: with each request reading 1 MB instead of 1 GB from this machine's disk, "
+         "the machines go from 33,334 to 34; the memory rate was not measured here."),
+    ],
+)  # fmt: skip
+def test_the_index_sentence_is_built_from_the_tables_cells(cells, words) -> None:
+    """Review finding 9: no fixed 'a hundredfold cut cuts the machines a hundredfold'."""
+    assert est.index_cut_words(*cells) == words
+
+
+def test_an_input_reads_as_the_card_writes_it() -> None:
+    """Review finding 6: the card's wording of a spread ('within ±0.1 %'), not the tables' '(no spread …)'."""
+    from howfast import card
+    from howfast.design import measured
+
+    rows = _rows(seq_read=(1290.0, 1010.0, 1570.0, 3), seq_write=(1000.0, 999.9, 1000.1, 5), memory=None)
+    assert measured.figure(rows, "seq_read") == "1,290 MB/s (1,010–1,570 MB/s, 3 runs)"
+    assert measured.figure(rows, "seq_write") == "1,000 MB/s (within ±0.1 %, 5 runs)"
+    assert measured.figure(rows, "seq_write").endswith(f"({card.spread(999.9, 1000.1, 5, 'MB/s', 1000.0)})")
+    assert measured.figure(rows, "memory") == "n/a"
+    with pytest.raises(ValueError, match="field"):
+        measured.figure(rows, "http")
+
+
+def test_the_memory_rate_names_its_thread_count() -> None:
+    """Review finding 3: the memory input is the read sweep's chosen thread count, and its labels say so."""
+    from howfast.design import measured
+
+    def runs(threads, values):
+        return [{"kind": "read", "threads": threads, "metric": "gb_per_s", "unit": "GB/s", "value": v} for v in values]
+
+    class FakeSet:
+        def __init__(self, frame):
+            self.frame = frame
+
+        def table(self, name):
+            if self.frame is None:
+                raise KeyError(name)
+            return self.frame
+
+    apart = pl.DataFrame(runs(1, [10.0, 10.1, 10.2, 10.1, 10.0]) + runs(2, [19.0, 19.2, 19.1, 19.3, 19.0]))
+    overlapping = pl.DataFrame(runs(1, [10.0, 12.0, 11.0, 9.0, 13.0]) + runs(2, [11.0, 13.0, 10.0, 12.0, 14.0]))
+    threads = measured.memory_threads.__wrapped__
+    assert threads(FakeSet(apart)) == 2 and threads(FakeSet(overlapping)) == 1
+    assert threads(FakeSet(None)) is None
+    assert [measured.threads_words(n) for n in (None, 1, 2)] == ["", "one thread", "2 threads"]
+    with pytest.raises(ValueError, match="threads"):
+        measured.threads_words(0)
+    labels = history.with_this_machine(1e9, 2e10, "2 threads")["label"].to_list()
+    assert labels[-1].endswith(": memory, 2 threads")
+    assert history.with_this_machine(1e9, 2e10)["label"].to_list()[-1].endswith(": memory")
+
+
+def test_the_calculator_says_one_core_and_one_machine() -> None:
+    """Review findings 4, 11 and 13: hashing is one core's; '1 machine', not '1 machines'; I/Os in ops/s."""
+    found, _ = calculator.resources(_inputs())
+    by = {r.name: r.capacity for r in found}
+    assert by["CPU for hashing"] == "XXH64: 2,000 MB/s hashed on one core"
+    assert by["disk IOPS"] == "read 400,000 ops/s, write 150,000 ops/s"
+    fields = ("seq_read", "seq_write", "read_iops", "write_iops", "network", "hashing", "compression", "decompression")
+    huge = calculator.resources(_inputs(**dict.fromkeys(fields, 1e18)))[0]
+    texts = _svg_texts(calculator.chart(huge).to_dict())
+    assert "1 machine" in texts and "1 machines" not in texts
+    assert "1 machine, 1,000 dollars" in texts
+
+
+def test_the_page_keeps_its_words_to_what_was_measured() -> None:
+    """Review findings 2, 5, 10, 12, 13 and 15, in the page's own text."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "chapters" / "system-design.qmd").read_text()
+    assert "A real network card is slower" not in text and "may move more or less than that" in text  # 2
+    assert "load generator on the same CPUs" in text  # 5
+    assert 'tcp_row["laptop why not"]' in text  # 10: the card's material difference
+    assert '"hdd_backup_days", "generic_hdd"' in text  # 12
+    assert 'ours("seq_read", MB, "MB/s")' not in text and '"sequential_read_speed", "MB/s"' in text  # 13
+    assert "its xxhash build's" not in text and "its fio run" not in text and "card.seed_cell(rows.filter" in text  # 15

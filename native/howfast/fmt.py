@@ -13,11 +13,15 @@ NA = "n/a"
 
 
 #: Large numbers read in words past a million: 41,400,000,000 -> '41.4 billion'.
-SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+SCALES = ((1e15, "quadrillion"), (1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+#: Where the words stop: from here on a number reads as a power of ten ('2.5 × 10¹⁹').
+WORDS_END = 1e18
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def num(x: float | None, digits: int = 3) -> str:
-    """12345.6 -> '12,300'; 0.01234 -> '0.0123'; 41.4e9 -> '41.4 billion'; None -> 'n/a'."""
+    """12345.6 -> '12,300'; 0.01234 -> '0.0123'; 41.4e9 -> '41.4 billion'; 3.2e15 -> '3.2 quadrillion';
+    from ``WORDS_END`` on a power of ten: 2.5e19 -> '2.5 × 10¹⁹'; None -> 'n/a'."""
     if x is None:
         return NA
     if isinstance(x, bool) or not isinstance(x, (int, float)):
@@ -26,8 +30,14 @@ def num(x: float | None, digits: int = 3) -> str:
         raise ValueError(f"cannot format {x!r} as a number")
     if x == 0:
         return "0"
+    if abs(x) >= WORDS_END * (1 - 0.5 * 10**-digits):  # what would round up to a thousand quadrillion
+        power = math.floor(math.log10(abs(x)))
+        mantissa = num(x / 10**power, digits)
+        if mantissa.lstrip("-") == "10":  # 9.9996 rounds up: one power more
+            power, mantissa = power + 1, num(x / 10 ** (power + 1), digits)
+        return f"{mantissa} × 10{str(power).translate(_SUPERSCRIPT)}"
     for scale, word in SCALES:
-        if abs(x) >= scale * 0.9995 and abs(x) < 1e15:
+        if abs(x) >= scale * 0.9995:
             return f"{num(x / scale, digits)} {word}"
     magnitude = math.floor(math.log10(abs(x)))
     decimals = max(digits - 1 - magnitude, 0)

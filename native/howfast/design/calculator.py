@@ -61,8 +61,8 @@ def resources(inputs: Inputs) -> tuple[list[Resource], list[str]]:
         missing.append("disk bandwidth")
     if inputs.read_iops and inputs.write_iops:
         out.append(Resource("disk IOPS", read_op=_inv(inputs.read_iops), write_op=_inv(inputs.write_iops),
-                            capacity=f"{fmt.num(inputs.read_iops)} reads/s, "
-                                     f"{fmt.num(inputs.write_iops)} writes/s"))  # fmt: skip
+                            capacity=f"read {fmt.num(inputs.read_iops)} ops/s, "
+                                     f"write {fmt.num(inputs.write_iops)} ops/s"))  # fmt: skip
     else:
         missing.append("disk IOPS")
     if inputs.network:
@@ -72,7 +72,7 @@ def resources(inputs: Inputs) -> tuple[list[Resource], list[str]]:
         missing.append("network")
     if inputs.hashing:
         out.append(Resource("CPU for hashing", read_byte=_inv(inputs.hashing), write_byte=_inv(inputs.hashing),
-                            capacity=f"{fmt.num(inputs.hashing / 1e6)} MB/s hashed"))  # fmt: skip
+                            capacity=f"XXH64: {fmt.num(inputs.hashing / 1e6)} MB/s hashed on one core"))  # fmt: skip
     else:
         missing.append("CPU for hashing")
     if inputs.compression and inputs.decompression:  # written objects compressed, read ones decompressed
@@ -196,10 +196,15 @@ def words_expr(field: str) -> str:
     under a million ('84,350'), words above ('84.35 million', '2.5 billion')."""
     x = f"datum.{field}"
     return (
-        f"({x} >= 1e12 ? format({x} / 1e12, ',.4~r') + ' trillion' : "
+        f"({x} >= 1e15 ? format({x} / 1e15, ',.4~r') + ' quadrillion' : "
+        f"{x} >= 1e12 ? format({x} / 1e12, ',.4~r') + ' trillion' : "
         f"{x} >= 1e9 ? format({x} / 1e9, ',.4~r') + ' billion' : "
         f"{x} >= 1e6 ? format({x} / 1e6, ',.4~r') + ' million' : format({x}, ',.0f'))"
     )
+
+
+#: A Vega expression: the noun after a count of machines, agreeing with it.
+MACHINES_NOUN = "(datum.machines == 1 ? ' machine' : ' machines')"
 
 
 def size_expr(field: str) -> str:
@@ -265,7 +270,7 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
     labels = (
         base.mark_text(align="left", dx=4, fontSize=12)
         .encode(y=y, x="machines:Q", text=alt.Text("label:N"))
-        .transform_calculate(label="format(datum.machines, ',') + ' machines'")
+        .transform_calculate(label="format(datum.machines, ',') + " + MACHINES_NOUN)
     )
     top = base.transform_filter("datum.bottleneck")
     # the verdict on three short lines, so that none outgrows a narrow column
@@ -276,7 +281,7 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
     )
     count = (
         top.transform_calculate(
-            text="format(datum.machines, ',') + ' machines, ' + " + words_expr("cost") + " + ' dollars'"
+            text="format(datum.machines, ',') + " + MACHINES_NOUN + " + ', ' + " + words_expr("cost") + " + ' dollars'"
         )
         .mark_text(align="left", baseline="top", fontSize=12)
         .encode(text="text:N", x=alt.value(0), y=alt.value(-38))

@@ -168,8 +168,13 @@ def hello_words(counts: dict[str, int | None], price: float) -> str:
             "no rate that kept it short)"
         )
     head = fmt.count(most, "copy", "copies")
-    if least is None or least == most:
+    if least == most:
         return f"{head} of itself to serve the load with its tail in check, {fmt.num(most * price)} dollars"
+    if least is None:  # the runs bound the count from above only
+        return (
+            f"at most {head} of itself to serve the load with its tail in check (the runs give no lower bound), "
+            f"at most {fmt.num(most * price)} dollars"
+        )
     why = (
         "the first rate offered that clearly failed"
         if counts["from"] == "limit"
@@ -179,6 +184,69 @@ def hello_words(counts: dict[str, int | None], price: float) -> str:
         f"at most {head} of itself to serve the load with its tail in check, and at least "
         f"{fmt.exact(least)} (counted at {why}): {fmt.num(least * price)} to {fmt.num(most * price)} dollars"
     )
+
+
+def bounded_cell(counts: dict[str, int | None], show, scale: float = 1.0) -> str:
+    """A table cell for ``hello_counts`` (times `scale`, a price for dollars), as the runs bound it:
+    'at most 149, at least 11'; 'at most 25' where they give no lower bound; the one figure where
+    the two bounds meet; 'n/a' with no rate. `show` writes a number."""
+    from .. import fmt
+
+    most, least = counts["most"], counts["least"]
+    if most is None:
+        return fmt.NA
+    if least == most:
+        return show(most * scale)
+    if least is None:
+        return f"at most {show(most * scale)}"
+    return f"at most {show(most * scale)}, at least {show(least * scale)}"
+
+
+def bounded_rate_words(rate: float | None, p99: str) -> str:
+    """The sentence naming the hello-world rate at a bounded p99 the estimates use and the
+    p99 there (`p99`, already written); '' when the open loop found no such rate (the page
+    says so in a sentence of its own)."""
+    from .. import fmt
+
+    if rate is None:
+        return ""
+    return f"The estimates use {fmt.num(rate)} requests per second per machine, at a p99 of {p99}."
+
+
+def push_words(machines: int | None, one: int | None = None, other: int | None = None) -> str:
+    """How many machines at this machine's loopback rate push a bandwidth, with the range over
+    that rate's interval (`one`, `other`, the counts at its ends): 'one machine', '3 machines',
+    '3 (2–4) machines'; a
+    clause of its own when the rate was not measured."""
+    from .. import fmt
+
+    if machines is None:
+        return "an unknown number of machines (the loopback rate was not measured here)"
+    shown = ranged(machines, one, other, lambda x: fmt.exact(int(x)))
+    return "one machine" if shown == "1" else f"{shown} machines"
+
+
+def index_cut_words(gb_disk: str, mb_disk: str, mb_memory: str, memory_how: str = "") -> str:
+    """What an index does to the Google table's machine counts, from the table's own cells:
+    each request reading 1 GB and then 1 MB from disk (`gb_disk`, `mb_disk`), and 1 MB from
+    memory (`mb_memory`, read as `memory_how` says, say 'by 2 threads'); 'n/a' cells say what was
+    not measured instead. No word for how fast the counts fall: the figures say it."""
+    from .. import fmt
+
+    if fmt.NA in (gb_disk, mb_disk):
+        disk = "how far it cuts the machines on this machine's disk is not known here (its read rate was not measured)"
+    else:
+        disk = (
+            f"with each request reading 1 MB instead of 1 GB from this machine's disk, the machines go from "
+            f"{gb_disk} to {mb_disk}"
+        )
+    how = f" {memory_how}" if memory_how else ""
+    memory = (
+        "the memory rate was not measured here"
+        if mb_memory == fmt.NA
+        else f"with that 1 MB read from memory{how}, {mb_memory}"
+    )
+    return f"An index is what cuts the work: {disk}; {memory}."
 
 
 def closed_loop_words(best: Estimate | None, bounded: float | None) -> str:
@@ -305,54 +373,75 @@ def hash_rerun_words(hash_machines: int | None, rerun: tuple[int, object] | None
 def checksum_words(
     hash_machines: int | None,
     disk_machines: int | None,
+    network_machines: int | None,
     requests_bytes_per_s: float,
+    checksum_bytes_per_s: float,
     hash_range: tuple[int, int] | None = None,
     disk_range: tuple[int, int] | None = None,
+    network_range: tuple[int, int] | None = None,
 ) -> str:
-    """Which runs out first on seed 001's S3, the CPU that computes its 4 billion checksums
-    a second or the disk (reads and writes together, as the calculator counts them), and
-    why the calculator may say otherwise: it checksums each request's bytes once. A clear
-    winner only where one count is more than twice the other; then whether that still holds
-    with each count at the end of its range (`hash_range`, `disk_range`: the counts over
-    the inputs' intervals) least favourable to it."""
+    """Which runs out first on seed 001's S3: the CPU that computes its checksums
+    (`checksum_bytes_per_s` to hash), the disk (reads and writes together, as the calculator
+    counts them) or the network (left out when not measured); and why the calculator may say
+    otherwise: it checksums each request's bytes (`requests_bytes_per_s`) once. A clear winner
+    only where one count is more than twice every other; then whether that still holds with
+    each count at the end of its range (`hash_range`, `disk_range`, `network_range`: the counts
+    over the inputs' intervals) least favourable to it."""
     from .. import fmt
 
     if hash_machines is None or disk_machines is None:
         return "Without both the hashing rate and the disk's measured here, this page cannot say which runs out first."
-    once = f"{fmt.num(requests_bytes_per_s / TB)} TB/s"
     calc = (
-        f"The calculator below checksums each request's bytes once ({once}), far less than S3's 4 billion "
-        "checksums, so its bottleneck need not be this one."
+        f"The calculator below checksums each request's bytes once ({fmt.num(requests_bytes_per_s / TB)} TB/s, "
+        f"against the {fmt.num(checksum_bytes_per_s / TB)} TB/s S3's checksums hash), so its bottleneck need not "
+        "be this one."
     )
-    disk = f"the {fmt.exact(disk_machines)} the disk needs for reads and writes together"
-    h_lo, h_hi = hash_range or (hash_machines, hash_machines)
-    d_lo, d_hi = disk_range or (disk_machines, disk_machines)
-    ranged = hash_range is not None or disk_range is not None
-    if hash_machines > 2 * disk_machines:
-        holds = h_lo > 2 * d_hi
-        verdict = f"That is more machines than {disk}: counted at S3's checksum rate, the CPU runs out first"
-    elif disk_machines > 2 * hash_machines:
-        holds = d_lo > 2 * h_hi
-        verdict = f"That is fewer machines than {disk}: even at S3's checksum rate, the disk runs out first"
-    else:
+    # (who runs out, how the sentence names its count, machines, range)
+    counts = [
+        ("the CPU", "the hashing count", hash_machines, hash_range),
+        ("the disk", f"the {fmt.exact(disk_machines)} the disk needs for reads and writes together", disk_machines,
+         disk_range),
+    ]  # fmt: skip
+    if network_machines is not None:
+        counts.append(("the network", f"the {fmt.exact(network_machines)} the network needs", network_machines,
+                       network_range))  # fmt: skip
+    top = max(counts, key=lambda c: c[2])
+    others = [c for c in counts if c is not top]
+    beside = " and ".join(c[1] for c in counts[1:])  # at most two (fmt.listed reads '84,350' as a list)
+    if top[2] <= 2 * max(c[2] for c in others):
+        many = "three" if len(counts) == 3 else "two"
         return (
-            f"That is within a factor of two of {disk}: by the medians the two are too close to say which runs "
-            f"out first. {calc}"
+            f"Beside {beside}, no count is more than twice every other by the medians: the {many} are too close "
+            f"to say which runs out first. {calc}"
         )
-    if not ranged:
+    if top is counts[0]:
+        verdict = f"That is more than twice {beside}: counted at S3's checksum rate, the CPU runs out first"
+    else:
+        verdict = (
+            f"Beside that, {top[1]} is more than twice {' and '.join(c[1] for c in others)}: even at S3's checksum "
+            f"rate, {top[0]} runs out first"
+        )
+    ranges = [c[3] for c in counts if c[3] is not None]
+    if not ranges:
         return f"{verdict}. {calc}"
+    lowest = min(top[3]) if top[3] is not None else top[2]
+    highest = max(max(c[3]) if c[3] is not None else c[2] for c in others)
+    moved = [name for name, r in (("disk", disk_range), ("network", network_range if network_machines else None))
+             if r is not None]  # fmt: skip
     over = (
         "the inputs' intervals"
-        if hash_range is not None and disk_range is not None
-        else "the disk rates' intervals (hashing at its median)"
-        if disk_range is not None
+        if hash_range is not None and moved
+        else "the network rate's interval (hashing at its median)"
+        if moved == ["network"]
+        else f"the {' and '.join(moved)} rates' intervals (hashing at its median)"
+        if moved
         else "the hashing rate's interval"
     )
-    if holds:
+    if lowest > 2 * highest:
         return f"{verdict}, and it does across {over}. {calc}"
     return (
-        f"{verdict} by the medians, but not across {over} (within them the two counts come within "
-        f"a factor of two), so that order is not settled here. {calc}"
+        f"{verdict} by the medians, but not across {over}: within them it comes within a factor of two of "
+        f"another count, so that order is not settled here. {calc}"
     )
 
 

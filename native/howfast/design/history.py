@@ -43,9 +43,12 @@ def name(medium: str) -> str:
     return NAMES.get(medium, medium)
 
 
-def with_this_machine(disk_bytes_per_s: float | None, memory_bytes_per_s: float | None) -> pl.DataFrame:
+def with_this_machine(
+    disk_bytes_per_s: float | None, memory_bytes_per_s: float | None, memory_how: str = ""
+) -> pl.DataFrame:
     """The media, then this machine's sequential disk read and memory read, as chart rows
-    (label, era, bytes_per_s, this_machine); an unmeasured figure is left out."""
+    (label, era, bytes_per_s, this_machine); an unmeasured figure is left out. `memory_how`
+    ('2 threads') joins the memory row's label."""
     rows = media().select(
         pl.concat_str(pl.col("medium").map_elements(name, return_dtype=pl.String), pl.lit(", "), pl.col("era")).alias(
             "label"
@@ -53,8 +56,8 @@ def with_this_machine(disk_bytes_per_s: float | None, memory_bytes_per_s: float 
         "bytes_per_s",
         pl.lit(False).alias("this_machine"),
     )
-    ours = [(f"{charts.THIS_MACHINE}: disk", disk_bytes_per_s),
-            (f"{charts.THIS_MACHINE}: memory", memory_bytes_per_s)]  # fmt: skip
+    memory = f"{charts.THIS_MACHINE}: memory" + (f", {memory_how}" if memory_how else "")
+    ours = [(f"{charts.THIS_MACHINE}: disk", disk_bytes_per_s), (memory, memory_bytes_per_s)]
     extra = pl.DataFrame(
         [{"label": label, "bytes_per_s": value, "this_machine": True} for label, value in ours if value is not None],
         schema=rows.schema,

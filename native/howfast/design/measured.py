@@ -70,6 +70,50 @@ def estimate(rows: pl.DataFrame, field: str) -> stats.Estimate | None:
     ).scaled(_TO_BYTES.get(r["unit"], 1.0))
 
 
+def figure(rows: pl.DataFrame, field: str) -> str:
+    """The input `field` as the numbers card writes it (``card.figure_words``): the median in
+    the card's unit with its interval, run count and mark ('1,290 MB/s (1,010–1,570 MB/s, 3
+    runs)', 'within ±0.5 %' where the ends show alike); n/a when not measured."""
+    from .. import card
+
+    if field not in QUANTITIES:
+        raise ValueError(f"field must be one of {sorted(QUANTITIES)}, got {field!r}")
+    row = rows.filter(pl.col("id") == QUANTITIES[field])
+    if row.height != 1:
+        raise KeyError(f"the headline rows have no row {QUANTITIES[field]!r}")
+    r = row.row(0, named=True)
+    if r["value"] is None:
+        return card.figure_words(None, r["unit"])
+    lo = r["value"] if r["lo"] is None else r["lo"]
+    hi = r["value"] if r["hi"] is None else r["hi"]
+    e = stats.Estimate(r["value"], lo, hi, int(r["runs"] or 1))
+    return card.figure_words(e, r["unit"], r.get("target"))
+
+
+def memory_threads(cpu: store.ResultSet) -> int | None:
+    """The thread count of the memory rate the estimates use (``cpu.report.read_bandwidth``:
+    the fewest threads that more threads did not clearly beat); None when no read ran."""
+    from ..cpu import report as cpu_report
+
+    try:
+        bandwidth = cpu.table("bandwidth")
+    except (KeyError, FileNotFoundError, store.MissingResults):
+        return None
+    got = cpu_report.read_bandwidth(bandwidth)
+    return None if got is None else got[0]
+
+
+def threads_words(threads: int | None) -> str:
+    """A thread count as a label writes it: 'one thread', '2 threads'; '' when not known."""
+    from .. import fmt
+
+    if threads is None:
+        return ""
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    return "one thread" if threads == 1 else fmt.count(threads, "thread")
+
+
 def at_end(inputs: Inputs, rows: pl.DataFrame, end: str) -> Inputs:
     """`inputs` with every measured rate at the `end` ('lo' or 'hi') of its median's
     interval: the slowest (or fastest) machine the intervals allow, for a count's range.
