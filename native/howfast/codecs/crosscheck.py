@@ -22,6 +22,7 @@ from ..bench import Case, Outcome, Run, Unsupported, run
 from ..checks import checked
 from ..profiles import Profile
 from ..scratch import Scratch
+from .plan import Plan
 
 VS_ZSTD = "vs_zstd"
 VS_LZ4 = "vs_lz4"
@@ -67,6 +68,22 @@ def tool_bench(codec: str, level: int, path: str, seconds: int) -> tuple[int, in
     return parse_bench(done.stdout + done.stderr)
 
 
+def crosscheck_cases(plan: Plan, tool: str) -> list[dict]:
+    """The (codec, level, input) cases of `plan` that `tool` (zstd or lz4) is set beside:
+    each of its cross-check levels on each cross-check input, except that a slow level runs
+    only on the plan's ``slow_inputs``, as in the main runs (so every case has a partner
+    there)."""
+    if tool not in set(TOOLS.values()):
+        raise ValueError(f"tool must be one of {', '.join(sorted(set(TOOLS.values())))}; got {tool!r}")
+    return [
+        {"codec": c, "level": lv, "input": i}
+        for c, lv in plan.crosscheck_levels
+        if TOOLS[c] == tool
+        for i in plan.crosscheck_inputs
+        if (c, lv) not in plan.slow_levels or i in plan.slow_inputs
+    ]
+
+
 def _versus(
     name: str,
     tool: str,
@@ -76,13 +93,7 @@ def _versus(
     ours: Callable[[str, int, bytes, int, float], Outcome],
 ) -> Run:
     plan = profile.codecs
-    levels = [(c, lv) for c, lv in plan.crosscheck_levels if TOOLS[c] == tool]
-    cases = [
-        {"codec": c, "level": lv, "input": i, "tool": t}
-        for c, lv in levels
-        for i in plan.crosscheck_inputs
-        for t in ("howfast", tool)
-    ]
+    cases = [{**case, "tool": t} for case in crosscheck_cases(plan, tool) for t in ("howfast", tool)]
     files: dict[str, str] = {}
 
     def path_of(input_name: str) -> str:

@@ -112,15 +112,20 @@ def ratio_table(summary: pl.DataFrame, block: int) -> pl.DataFrame:
     as text: the ratio (the same in every run), or 'not run' where this profile did not
     run that codec on that input (the slowest levels run on fewer inputs) or the codec
     could not run here."""
-    part = summary.filter((pl.col("metric") == "ratio") & (pl.col("block") == block))
-    if part.height == 0:
+    cases = summary.filter(pl.col("block") == block)
+    part = cases.filter((pl.col("metric") == "ratio") & pl.col("median").is_not_null())
+    if cases.height == 0:
         return pl.DataFrame(schema={"codec": pl.String})
-    part = part.with_columns(
-        codec=pl.struct("codec", "level").map_elements(lambda r: label(r["codec"], r["level"]), return_dtype=pl.String),
-        shown=pl.col("median").map_elements(fmt.num, return_dtype=pl.String),
-    )
-    wide = part.pivot(on="input", index="codec", values="shown")
-    return wide.with_columns(pl.col(c).fill_null(NOT_RUN) for c in wide.columns if c != "codec")
+    named = pl.struct("codec", "level").map_elements(lambda r: label(r["codec"], r["level"]), return_dtype=pl.String)
+    # every codec and level with a case at this block size gets a row, one that could not run too
+    rows = cases.select("codec", "level").unique(maintain_order=True).select(codec=named)
+    inputs = cases["input"].unique(maintain_order=True).to_list()
+    if part.height:
+        part = part.with_columns(codec=named, shown=pl.col("median").map_elements(fmt.num, return_dtype=pl.String))
+        wide = part.pivot(on="input", index="codec", values="shown")
+        rows = rows.join(wide, on="codec", how="left", maintain_order="left")
+    rows = rows.with_columns(pl.lit(None, dtype=pl.String).alias(i) for i in inputs if i not in rows.columns)
+    return rows.select("codec", *inputs).with_columns(pl.col(i).fill_null(NOT_RUN) for i in inputs)
 
 
 #: A cell of a codec the profile did not run on an input (or that could not run here).
@@ -203,30 +208,46 @@ def cost_per_ratio_step(metrics: pl.DataFrame, input_name: str, block: int) -> E
     return Estimate(float(np.median(factors)), lo, hi, len(factors), level)
 
 
+#: napkin-math's rule of thumb holds where the measured factor lies within this factor of its figure.
+RULE_ROOM = 2.0
+
+
+def rule_verdict(factor: Estimate, napkin_factor: float) -> str:
+    """How the measured cost of a further 1× of ratio (`factor`, a median with its interval)
+    stands to napkin-math's `napkin_factor`, allowing the rule its factor of two
+    (``RULE_ROOM``): 'steeper' where the whole interval lies above twice the figure,
+    'gentler' where it lies below half of it, 'holds' where it lies within both, else
+    'unclear'."""
+    if not napkin_factor > 0:
+        raise ValueError(f"napkin_factor must be positive, got {napkin_factor}")
+    if factor.lo > RULE_ROOM * napkin_factor:
+        return "steeper"
+    if factor.hi < napkin_factor / RULE_ROOM:
+        return "gentler"
+    if napkin_factor / RULE_ROOM <= factor.lo and factor.hi <= RULE_ROOM * napkin_factor:
+        return "holds"
+    return "unclear"
+
+
 def rule_sentence(factor: Estimate | None, napkin_factor: float | None, on: str = "") -> str:
     """Whether napkin-math's rule of thumb (each further 1× of ratio costs about 10× speed)
-    holds here, from the interval of the measured factor; `on` names the input the
-    frontier was read on ('the book's sources, each codec on one buffer')."""
+    holds here, from the interval of the measured factor (``rule_verdict``); `on` names the
+    input the frontier was read on ('the book's sources, each codec on one buffer')."""
     if factor is None:
         return "This machine's frontier has too few codecs, or too narrow a range of ratios, to test the rule of thumb."
     measured = f"{fmt.factor(factor.median)}× ({claims.ratio_interval(factor, median=False)} over the rounds)"
     if napkin_factor is None:
         return f"Here each further 1× of ratio costs {measured} of compression speed."
-    c = claims.compare(factor, Estimate.exact(napkin_factor), same=2.0)
-    if c.direction == claims.SAME_WORD:
-        verdict = f"within a factor of two of napkin-math's {fmt.ratio(napkin_factor)}: the rule holds here"
-    elif c.direction == claims.HIGHER:
-        verdict = (
-            f"steeper than napkin-math's {fmt.ratio(napkin_factor)}: ratio costs more speed here than the rule says"
-        )
-    elif c.direction == claims.LOWER:
-        verdict = (
-            f"gentler than napkin-math's {fmt.ratio(napkin_factor)}: ratio costs less speed here than the rule says"
-        )
-    else:
-        verdict = (
-            f"not clearly steeper or gentler than napkin-math's {fmt.ratio(napkin_factor)} (the rounds overlap it)"
-        )
+    theirs = f"napkin-math's {fmt.ratio(napkin_factor)}"
+    verdict = {
+        "holds": f"within a factor of two of {theirs}: the rule holds here",
+        "steeper": f"steeper than {theirs} by more than a factor of two: ratio costs more speed here than the rule "
+        "says",
+        "gentler": f"gentler than {theirs} by more than a factor of two: ratio costs less speed here than the rule "
+        "says",
+        "unclear": f"not clearly within a factor of two of {theirs} nor clearly beyond it (the rounds reach across "
+        "a factor of two)",
+    }[rule_verdict(factor, napkin_factor)]
     where = f" on {on}," if on else ""
     return (
         f"Along this machine's frontier{where} each further 1× of ratio costs {measured} of compression speed, "
@@ -235,21 +256,27 @@ def rule_sentence(factor: Estimate | None, napkin_factor: float | None, on: str 
 
 
 def levels_sentence(
-    slow: Estimate | None, fast: Estimate | None, codec: str, levels: tuple[int, int], what: str
+    slow: Estimate | None, fast: Estimate | None, codec: str, levels: tuple[int, int], what: str, single: bool = False
 ) -> str:
     """How much slower `codec` compresses `what` at its higher level than at its lower one
-    (`levels`: higher, lower), in words the two intervals allow: 'zstd shows the trade
-    inside one library: at level 19 it compresses the book's sources 98× slower than at
-    level 1 (80–120×).'"""
+    (`levels`: higher, lower), in words the two intervals allow; 'shows the trade inside one
+    library' only where the higher level is clearly slower: 'zstd shows the trade inside
+    one library: at level 19 it compresses the book's sources 98× slower than at level 1
+    (80–120×).' `single`: the higher level's figure was one pass (``one_pass_runs``)."""
     high, low = levels
     c = claims.compare(slow, fast)
     if c.direction == claims.MISSING:
         return f"{codec} did not run at both level {high} and level {low} here, so its levels are not compared."
-    lead = f"{codec} shows the trade inside one library: at level {high} it compresses {what}"
     said = claims.versus(c, f"at level {low}", more="faster", less="slower", same="about as fast as", span=True)
-    if c.direction == claims.HIGHER:
-        return f"{lead} {said}, which this run cannot explain."
-    return f"{lead} {said}."
+    one = f"; its figure at level {high} is one pass, with no slices to pick the fastest from" if single else ""
+    if c.direction == claims.LOWER:
+        return f"{codec} shows the trade inside one library: at level {high} it compresses {what} {said}{one}."
+    tail = {
+        claims.HIGHER: ", which this run cannot explain",
+        claims.SAME_WORD: ": no trade of speed for ratio shows here",
+        claims.UNCLEAR: ": this run cannot say what the higher level costs in speed",
+    }[c.direction]
+    return f"At level {high} {codec} compresses {what} {said}{tail}{one}."
 
 
 def fastest_codec(
@@ -307,7 +334,7 @@ def blocks_sentence(summary: pl.DataFrame, codec: str, level: int, input_name: s
         return f"{label(codec, level)} did not run here, so blocks and one buffer are not compared."
     r = whole.median / blocks.median
     name = f"{label(codec, level)} on the {input_name} input"
-    both = f"{fmt.factor(blocks.median)}× in blocks against {fmt.factor(whole.median)}× as one buffer"
+    both = f"{fmt.num(blocks.median)}× in blocks against {fmt.num(whole.median)}× as one buffer"
     if 1 / BLOCKS_SAME <= r <= BLOCKS_SAME:
         return (
             f"{fmt.size(block)} blocks cost {name} almost nothing in ratio ({both}): its matches may lie mostly "
@@ -315,12 +342,12 @@ def blocks_sentence(summary: pl.DataFrame, codec: str, level: int, input_name: s
         )
     if r > BLOCKS_SAME:
         return (
-            f"Cutting the input into {fmt.size(block)} blocks costs ratio: {name} reaches {fmt.factor(whole.median)}× "
-            f"as one buffer and {fmt.factor(blocks.median)}× in blocks (each block starts with an empty history)."
+            f"Cutting the input into {fmt.size(block)} blocks costs ratio: {name} reaches {fmt.num(whole.median)}× "
+            f"as one buffer and {fmt.num(blocks.median)}× in blocks (each block starts with an empty history)."
         )
     return (
-        f"{name} reaches a higher ratio in {fmt.size(block)} blocks ({fmt.factor(blocks.median)}×) than as one "
-        f"buffer ({fmt.factor(whole.median)}×); this run cannot say why."
+        f"{name} reaches a higher ratio in {fmt.size(block)} blocks ({fmt.num(blocks.median)}×) than as one "
+        f"buffer ({fmt.num(whole.median)}×); this run cannot say why."
     )
 
 
@@ -456,46 +483,100 @@ def agreement_sentence(metrics: pl.DataFrame, tool: str) -> str:
     )
 
 
+def unpartnered(compress: pl.DataFrame, vs: pl.DataFrame) -> list[tuple[str, int, str]]:
+    """The (codec, level, input) cases our loop ran in a cross-check (`vs`) that the main
+    runs (`compress`) have no figure for as one buffer: a set measured with a plan whose
+    cross-check ran a slow level on an input the main runs skip holds such a case."""
+    if vs.height == 0 or "tool" not in vs.columns:
+        return []
+    ours = vs.filter((pl.col("tool") == "howfast") & pl.col("metric").is_in(list(DIRECTIONS)))
+    cases = ours.select("codec", "level", "input").unique(maintain_order=True)
+    have: set[tuple[str, int, str]] = set()
+    if compress.height and {"codec", "level", "input", "block", "metric", "value"} <= set(compress.columns):
+        main = compress.filter(
+            (pl.col("block") == 0) & (pl.col("metric") == "compress_mb_per_s") & pl.col("value").is_not_null()
+        )
+        have = {(str(c), int(lv), str(i)) for c, lv, i in main.select("codec", "level", "input").iter_rows()}
+    return [(str(c), int(lv), str(i)) for c, lv, i in cases.iter_rows() if (str(c), int(lv), str(i)) not in have]
+
+
+def _case_words(cases: Sequence[tuple[str, int, str]]) -> str:
+    """'zstd -19 on the binary input and lz4 on the csv input'."""
+    return fmt.listed([f"{label(c, lv)} on the {i} input" for c, lv, i in cases])
+
+
 def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
-    """Our half of a cross-check is the main runs' loop again, later, on one buffer: per
-    case and direction, its figure beside the tool and the main runs' figure for the same
-    codec, level and input as one buffer, with the words their intervals allow."""
+    """Our half of a cross-check is the main runs' loop again, later, on one buffer: its
+    figures (per case and direction) against the main runs' figure for the same codec,
+    level and input as one buffer, summed up by what their intervals allow (about the
+    same, not told apart, clearly apart: each of those named with its ratio,
+    ``claims.again_words``); a case with no main-run partner (``unpartnered``) is named."""
     nothing = f"Our loop did not run beside {tool} here, so every figure of ours on this page is the main runs'."
-    if vs.height == 0 or compress.height == 0 or "tool" not in vs.columns:
+    if vs.height == 0 or "tool" not in vs.columns:
         return nothing
-    main = compress_summary(compress.filter(pl.col("block") == 0))
+    main = compress_summary(compress.filter(pl.col("block") == 0)) if compress.height else pl.DataFrame()
     again = stats.summarize(vs.filter(pl.col("tool") == "howfast"), ["codec", "level", "input"])
-    parts = []
+    same, overlap, apart = 0, 0, []
     for row in again.filter(pl.col("metric").is_in(list(DIRECTIONS))).iter_rows(named=True):
-        where = {"codec": row["codec"], "level": row["level"], "input": row["input"]}
+        if main.height == 0 or row["median"] is None:
+            continue
         found = main.filter(
             (pl.col("codec") == row["codec"]) & (pl.col("level") == row["level"]) & (pl.col("input") == row["input"])
             & (pl.col("metric") == row["metric"])
         )  # fmt: skip
-        if found.height != 1 or row["median"] is None:
+        if found.height != 1 or found["median"][0] is None:
             continue
-        ours, before = Estimate.from_row(row), Estimate.from_row(found.row(0, named=True))
-        words = claims.again_words(claims.compare(ours, before), higher="faster", lower="slower", way="larger")
-        verb = "compressed" if row["metric"] == "compress_mb_per_s" else "decompressed"
-        parts.append(
-            f"{label(str(where['codec']), int(where['level']))} {verb} the {where['input']} input at "  # type: ignore[call-overload]
-            f"{quoted(ours)} beside {tool} and {quoted(before)} in the main runs: {words}."
-        )
-    if not parts:
-        return nothing
-    return (
-        f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same input as one buffer. "
-        + " ".join(parts)
-        + " Same code, same bytes; where the two differ, the moment each ran did (other work on the CPU) or the "
-        "cross-check's longer slices, which its fastest slice filters less, not the loop. The "
-        f"chapter's other figures are the main runs'; these serve only as {tool}'s partner in its ratio."
+        c = claims.compare(Estimate.from_row(row), Estimate.from_row(found.row(0, named=True)))
+        if c.direction == claims.SAME_WORD:
+            same += 1
+        elif c.direction == claims.UNCLEAR:
+            overlap += 1
+        elif c.direction in (claims.HIGHER, claims.LOWER):
+            verb = "compressing" if row["metric"] == "compress_mb_per_s" else "decompressing"
+            words = claims.again_words(c, higher="faster", lower="slower", way="larger")
+            apart.append(f"{label(str(row['codec']), int(row['level']))} {verb} the {row['input']} input, {words}")
+    alone = unpartnered(compress, vs)
+    lone = (
+        f" {_case_words(alone)} {'has' if len(alone) == 1 else 'have'} no partner in the main runs, which did not "
+        f"run {'it' if len(alone) == 1 else 'them'} as one buffer: {'its' if len(alone) == 1 else 'their'} figures "
+        f"beside {tool} stand alone."
+        if alone
+        else ""
     )
+    total = same + overlap + len(apart)
+    if total == 0:
+        if not alone:
+            return nothing
+        return f"Our half of the {tool} cross-check is the main runs' loop again, later, on one buffer.{lone}"
+    counts = []
+    if same:
+        counts.append(f"{same} {'is' if same == 1 else 'are'} about the same as there")
+    if overlap:
+        counts.append(f"{overlap} {'is' if overlap == 1 else 'are'} not told apart from it (the intervals overlap)")
+    if apart:
+        counts.append(f"{len(apart)} {'differs' if len(apart) == 1 else 'differ'}: " + "; ".join(apart))
+    counted = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
+    head = (
+        f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same input as one buffer. "
+        f"Of its {fmt.count(total, 'figure')} with a main-run figure to set beside (a case and a direction each), "
+    )
+    why = (
+        " Same code, same bytes: where the two differ, the cause may be other work on the CPU at the moment each ran, "
+        "or the cross-check's longer slices, which its fastest slice filters less; this run cannot say which."
+        if apart
+        else ""
+    )
+    return (
+        head + counted + "." + lone + why
+        + f" The chapter's other figures are the main runs'; these serve only as {tool}'s partner in its ratio."
+    )  # fmt: skip
 
 
 def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
     """Whether every case and direction reaches `goal` × the tool's speed, from the interval
     of the per-round ratios ours / tool: met (the interval's low end at or above it), missed
-    (its high end below it), or not decided by the rounds."""
+    (its high end below it), or not decided by the rounds; counted, each case that misses
+    named with its ratio."""
     if not 0 < goal <= 1:
         raise ValueError(f"goal must be a share in (0, 1], got {goal}")
     met, missed, open_, left_out = [], [], [], 0
@@ -512,7 +593,12 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
                 continue
             e = general.ratio_estimate(part["r"].to_list())
             what = f"{label(str(codec), int(level))} {direction} the {input_name} input"  # type: ignore[arg-type]
-            (met if e.lo >= goal else missed if e.hi < goal else open_).append(what)
+            if e.lo >= goal:
+                met.append(what)
+            elif e.hi < goal:
+                missed.append(f"{what} ({claims.ratio_interval(e)} of {tool}'s speed)")
+            else:
+                open_.append(what)
     if not (met or missed or open_):
         if left_out == 1:
             return f"Against that goal, the one case that ran both cannot be judged: it is {_apart_why()}."
@@ -522,31 +608,73 @@ def goal_sentence(metrics: pl.DataFrame, tool: str, goal: float = GOAL) -> str:
                 f"each is {_apart_why()}."
             )
         return f"The comparison with {tool} could not run here."
-
-    def verb(items: list[str], one: str, many: str) -> str:
-        return one if len(items) == 1 else many
-
-    parts = []
-    if met:
-        parts.append(f"{fmt.listed(met)} {verb(met, 'reaches', 'reach')} at least {fmt.num(goal)} of {tool}'s speed")
-    if missed:
-        parts.append(f"{fmt.listed(missed)} {verb(missed, 'falls', 'fall')} short of {fmt.num(goal)} of it")
-    if open_:
-        parts.append(f"{fmt.listed(open_)} cannot be told from {fmt.num(goal)} of it over these rounds")
+    share = fmt.share(goal)
+    reach, short, told = (f"at least {share} of {tool}'s speed", f"short of {share} of {tool}'s speed",
+                          f"from {share} of {tool}'s speed over these rounds")  # fmt: skip
+    groups = [g for g in (met, open_, missed) if g]
+    total = len(met) + len(missed) + len(open_)
+    if total == 1:
+        one = groups[0][0]
+        verdict = f"reaches {reach}" if met else f"falls {short}" if missed else f"cannot be told {told}"
+        said = f"Against that goal, the one case judged, {one}, {verdict}"
+    elif len(groups) == 1:
+        verdict = (
+            f"reach {reach}" if met else f"fall {short}: {fmt.listed(missed)}" if missed else f"cannot be told {told}"
+        )
+        every = "both cases" if total == 2 else f"all {fmt.count(total, 'case')}"
+        said = f"Against that goal, {every} judged (a codec, an input and a direction each) "
+        said += verdict
+    else:
+        parts = []
+        if met:
+            parts.append(f"{len(met)} {'reaches' if len(met) == 1 else 'reach'} {reach}")
+        if open_:
+            parts.append(f"{len(open_)} cannot be told {told}")
+        if missed:
+            parts.append(f"{len(missed)} {'falls' if len(missed) == 1 else 'fall'} {short}: {fmt.listed(missed)}")
+        said = (
+            f"Against that goal, of the {fmt.count(total, 'case')} judged (a codec, an input and a direction each), "
+            + "; ".join(parts)
+        )
     if left_out:
-        parts.append(f"{fmt.count(left_out, 'more case')} {'is' if left_out == 1 else 'are'} left out, {_apart_why()}")
-    return "Against that goal, " + "; ".join(parts) + "."
+        said += f"; {fmt.count(left_out, 'more case')} {'is' if left_out == 1 else 'are'} left out, {_apart_why()}"
+    return said + "."
+
+
+def above_sentence(table: pl.DataFrame) -> str:
+    """Why a cross-check row may lie clearly above its tool, said only where the verdicts of
+    the cross-check's table (``crosscheck_table``) hold one ('ours higher'); '' otherwise."""
+    if table.height == 0 or "verdict" not in table.columns:
+        return ""
+    if "ours higher" not in table["verdict"].drop_nulls().to_list():
+        return ""
+    return (
+        "A row clearly above its tool is not explained here: the tools' benchmarks go through their command lines' "
+        "own settings, which this page does not match one by one, and on a shared CPU fewer, longer timed runs may "
+        "meet more of any other work on the CPU than our several slices do."
+    )
 
 
 # ---- sorting -------------------------------------------------------------------------------------
 
 
+#: What the timer of a sort holds, by the kind of sort (``experiments.native_sort`` copies the
+#: input back outside the timer; ``experiments.python_sort`` times the call, which returns a
+#: new sorted array).
+SORT_TIMED = {
+    "algorithm": "the sort alone, in place",
+    "library": "the call: a new output array and the sort",
+}
+
+
 def sort_table(native: pl.DataFrame, python: pl.DataFrame, n: int, target: float | None = None) -> pl.DataFrame:
     """MB/s of every sort on every order, `n` elements, one row each: the median, the
     interval of that median (marked where it stayed wider than ±`target`) and the run count."""
-    schema = {"sort": pl.String, "order": pl.String, "MB/s": pl.Float64, "interval": pl.String, "runs": pl.Int64}
+    schema = {"sort": pl.String, "order": pl.String, "MB/s": pl.Float64, "interval": pl.String, "runs": pl.Int64,
+              "timed": pl.String}  # fmt: skip
     rows = []
     for frame, key in ((native, "algorithm"), (python, "library")):
+        timed = SORT_TIMED[key]
         part = frame.filter((pl.col("n") == n) & (pl.col("metric") == "mb_per_s")) if frame.height else frame
         if part.height == 0:
             continue
@@ -557,6 +685,7 @@ def sort_table(native: pl.DataFrame, python: pl.DataFrame, n: int, target: float
                 "sort": SORT_NAMES.get(str(row[key]), str(row[key])),
                 "order": ORDER_NAMES.get(str(row["order"]), str(row["order"])),
                 "MB/s": e.median, "interval": fmt.span(e.lo, e.hi) + (f"; {mark}" if mark else ""), "runs": e.runs,
+                "timed": timed,
             })  # fmt: skip
     sorts, orders = list(SORT_NAMES.values()), list(ORDER_NAMES.values())
     rows.sort(key=lambda r: (_rank(sorts, r["sort"]), _rank(orders, r["order"])))
@@ -630,6 +759,16 @@ def sort_estimate(
     if part.height == 0:
         return None
     return stats.estimate(stats.summarize(part, ["algorithm", "order"]), metric, algorithm=algorithm, order=order)
+
+
+def per_byte_sentence(sort: Estimate | None, codec: Estimate | None, sort_what: str, codec_what: str) -> str:
+    """A sort's MB/s against a codec's compression MB/s, per byte of input, in the words the
+    two intervals allow: 'Per byte, std::sort of a million random integers is 2.1× faster
+    than zstd -1 compressing the book's sources (1.8–2.5×).'"""
+    said = claims.versus(claims.compare(sort, codec), codec_what, **claims.RATE_WORDS, span=True)
+    if sort is None or codec is None:
+        return f"Per byte, {sort_what} is not set beside {codec_what}: the two did not both run here."
+    return f"Per byte, {sort_what} runs {said}."
 
 
 #: napkin-math rounds its figures for memorising (500 MiB/s, 1 GiB/s, 100 MiB/s): a figure of
@@ -718,28 +857,55 @@ def serial_estimate(frame: pl.DataFrame, library: str, operation: str, metric: s
 # ---- what it means for a design ---------------------------------------------------------------
 
 
-def records_sentence(dump: Estimate | None, parse: Estimate | None) -> str:
-    """Reading the dump against parsing the JSON, counted in records per second, each with
-    its interval, in the words the two intervals allow."""
-    if dump is None or parse is None:
-        return "The dump and RapidJSON did not both run here, so they are not compared in records."
+def _records(e: Estimate) -> str:
+    """'100 million records per second (90–110 million)'."""
+    head = f"{fmt.num(e.median)} records per second"
+    return head if fmt.num(e.lo) == fmt.num(e.hi) else f"{head} ({tables.span_text(fmt.num(e.lo), fmt.num(e.hi))})"
 
-    def shown(e: Estimate) -> str:
-        head = f"{fmt.num(e.median)} records per second"
-        return head if fmt.num(e.lo) == fmt.num(e.hi) else f"{head} ({fmt.span(e.lo, e.hi)})"
 
-    c = claims.compare(dump, parse)
-    lead = (
-        f"Counted in records rather than bytes, reading the dump handles {shown(dump)} and parsing the JSON with "
-        f"RapidJSON {shown(parse)}"
+def records_sentence(dump: Estimate | None, parsers: dict[str, Estimate | None]) -> str:
+    """Reading the dump against parsing the JSON with each of `parsers` (a parser's name ->
+    its records per second), counted in records per second, each with its interval, in
+    the words the two intervals allow (``claims.versus``)."""
+    ran = {name: e for name, e in parsers.items() if e is not None}
+    if dump is None or not ran:
+        return "The dump and a JSON parser did not both run here, so they are not compared in records."
+    each = [f"with {name} {_records(e)}" for name, e in ran.items()]
+    parsed = each[0] if len(each) == 1 else ", ".join(each[:-1]) + " and " + each[-1]
+    said, odd = [], False
+    for name, e in ran.items():
+        c = claims.compare(dump, e)
+        odd = odd or c.direction == claims.LOWER
+        said.append(claims.versus(c, name, **claims.RATE_WORDS, span=True))
+    return (
+        f"Counted in records rather than bytes, reading the dump handles {_records(dump)} and parsing the JSON "
+        f"{parsed}: the dump reads {fmt.listed(said)}" + (", which this run cannot explain." if odd else ".")
     )
+
+
+def json_sentence(dump: Estimate | None, parsers: dict[str, Estimate | None]) -> str:
+    """Whether this machine shows napkin-math's gap between JSON and a binary dump: reading
+    the dump against the fastest JSON parse by the medians (`parsers`: a parser's name ->
+    its records per second), counted in records (``claims.compare``); why a parser is slower
+    is said as a possibility (this run does not time its steps apart)."""
+    ran = {name: e for name, e in parsers.items() if e is not None}
+    lead = "JSON is the slow row of napkin-math's table"
+    if dump is None or not ran:
+        return f"{lead}; the dump and a JSON parser did not both run here, so this machine does not test that."
+    name, fastest = max(ran.items(), key=lambda kv: kv[1].median)
+    c = claims.compare(dump, fastest)
     if c.direction == claims.HIGHER:
-        return f"{lead}: the dump is {claims.ratio_interval(c, way='larger')} faster."
-    if c.direction == claims.LOWER:
-        return f"{lead}: the dump is {claims.ratio_interval(c, way='larger')} slower, which this run cannot explain."
-    if c.direction == claims.SAME_WORD:
-        return f"{lead}: about the same ({fmt.factor(c.ratio)}×)."
-    return f"{lead}: {fmt.factor(c.ratio)}× by the medians, but the intervals overlap."
+        return (
+            f"{lead}, and it is here too: counted in records, reading the dump is "
+            f"{claims.versus(c, f'the fastest JSON parse measured, {name}', **claims.RATE_WORDS, span=True)}. A parser "
+            "must look at every byte to find where each value ends and turn digits into numbers, where a dump copies "
+            "them: that may be much of the gap, though this run does not time those steps apart."
+        )
+    said = claims.versus(c, f"the fastest JSON parse measured, {name}", **claims.RATE_WORDS)
+    return (
+        f"{lead}, but here, counted in records, reading the dump is {said}: this run does not show that gap on this "
+        "machine."
+    )
 
 
 def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:
@@ -774,7 +940,7 @@ def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Est
                 "first saves time.")  # fmt: skip
     if bandwidth.lo > hi:
         return (f"Compressing does not pay for speed before {link}: at {speed} it is faster than the {edge} below "
-                "which compressing first saves time (it may still pay in bytes stored).")  # fmt: skip
+                "which compressing first saves time (it may still pay in the bytes it saves).")  # fmt: skip
     return (f"Whether compressing pays before {link} is not clear from these runs: at {speed} it lies within reach "
             f"of the {edge} below which compressing first saves time.")  # fmt: skip
 
@@ -870,20 +1036,29 @@ def disk_link_words(block: int) -> str:
     return f"one writer's durable sequential write to this disk ({fmt.size(block)} writes, an fsync after each)"
 
 
-def not_run_sentence(plan: Plan) -> str:
+def not_run_sentence(plan: Plan, extra: Sequence[tuple[str, int, str]] = ()) -> str:
     """What a 'not run' cell of the ratio table means on this profile: the slowest levels on
-    fewer inputs where `plan` runs them so, otherwise only a codec that could not run."""
+    fewer inputs where `plan` runs them so, otherwise only a codec that could not run.
+    `extra`: the cases a cross-check ran that the main runs have no figure for
+    (``unpartnered``), so that the cross-check's table does not seem to contradict it."""
     skipped = [i for i in plan.inputs if i not in plan.slow_inputs]
+    also = (
+        f" The cross-check below also ran {_case_words(extra)}, beside the tool only: the main runs have no figure "
+        f"for {'it' if len(extra) == 1 else 'them'}."
+        if extra
+        else ""
+    )
     if plan.slow_levels and skipped:
         levels = fmt.listed([label(c, lv) for c, lv in plan.slow_levels])
         inputs = fmt.listed(list(plan.slow_inputs))
         return (
-            f"This profile runs {levels} on the {inputs} {'input' if len(plan.slow_inputs) == 1 else 'inputs'} only "
-            "(one pass takes seconds): 'not run' in their other cells means that; anywhere else, that the codec "
-            "could not run here."
+            f"This profile's main runs run {levels} on the {inputs} "
+            f"{'input' if len(plan.slow_inputs) == 1 else 'inputs'} only (one pass takes seconds): 'not run' in "
+            "their other cells means that; anywhere else, that the codec could not run here." + also
         )
     return (
         "This profile runs every codec and level on every input: a 'not run' cell is a codec that could not run here."
+        + also
     )
 
 
@@ -892,8 +1067,8 @@ def loopback_note(tcp: Estimate | str | None) -> str:
     if not isinstance(tcp, Estimate):
         return "The slower a real link is than the compression, the more compressing first pays."
     return (
-        "Loopback moves bytes between two processes through memory; a real network link is slower, which moves it "
-        "towards compressing."
+        "Loopback moves bytes between two processes through memory; a real network link is likely slower, which "
+        "would move the verdict towards compressing."
     )
 
 
@@ -907,31 +1082,39 @@ def log_cost(size_bytes: float, compress_mb_per_s: float | None, ratio: float | 
 
 
 def log_sentence(size_bytes: float, fast: Estimate | None, fast_ratio: float | None, slow: Estimate | None,
-                 slow_ratio: float | None, levels: tuple[int, int]) -> str:  # fmt: skip
+                 slow_ratio: float | None, levels: tuple[int, int], sample: int | None = None) -> str:  # fmt: skip
     """A log of `size_bytes` compressed at two levels of zstd (`levels`: fast, slow): the
     time on one core, with the interval carried through from the speed's, and the bytes
-    left to ship (decimal MB, as the log's size)."""
+    left to ship (binary units, as the page's sizes), worked out from the speeds and
+    ratios measured on a `sample` of that many bytes (said where given)."""
     if not size_bytes > 0:
         raise ValueError(f"size_bytes must be positive, got {size_bytes}")
+    if sample is not None and not sample > 0:
+        raise ValueError(f"sample must be a positive number of bytes, got {sample}")
 
     def part(e: Estimate | None, ratio: float | None) -> tuple[str, str] | None:
         if e is None or ratio is None or not ratio > 0:
             return None
-        return _duration(
-            *(size_bytes / (x * 1e6) for x in (e.median, e.hi, e.lo))
-        ), f"{fmt.num(size_bytes / ratio / 1e6)} MB"
+        return _duration(*(size_bytes / (x * 1e6) for x in (e.median, e.hi, e.lo))), fmt.size(size_bytes / ratio)
 
-    log = f"a {fmt.num(size_bytes / 1e9)} GB JSON log"
+    log = f"a {fmt.size(size_bytes)} JSON log"
     one, other = part(fast, fast_ratio), part(slow, slow_ratio)
     if one is None and other is None:
         return f"zstd did not run on the JSON log here, so what compressing {log} costs is not known."
+    basis = (
+        ""
+        if sample is None
+        else f" (worked out from the speed and ratio measured on {fmt.size(sample)} of the json input: a longer log "
+        "may compress at another speed and ratio)"
+    )
     if one is None or other is None:
         level, (took, left) = (levels[1], other) if one is None else (levels[0], one)  # type: ignore[misc]
         missing = levels[0] if one is None else levels[1]
-        return (f"Compressing {log} with zstd at level {level} takes {took} on one core of this machine and leaves "
-                f"{left} to ship; level {missing} could not run here.")  # fmt: skip
-    return (f"Compressing {log} with zstd on one core of this machine takes {one[0]} at level {levels[0]} and "
-            f"leaves {one[1]} to ship; at level {levels[1]} it takes {other[0]} and leaves {other[1]}.")  # fmt: skip
+        return (f"Compressing {log} with zstd at level {level} would take {took} on one core of this machine and "
+                f"leave {left} to ship{basis}; level {missing} could not run here.")  # fmt: skip
+    return (f"Compressing {log} with zstd on one core of this machine would take {one[0]} at level {levels[0]} and "
+            f"leave {one[1]} to ship; at level {levels[1]} it would take {other[0]} and leave {other[1]}"
+            f"{basis}.")  # fmt: skip
 
 
 def _duration(median: float, lo: float, hi: float) -> str:
@@ -951,50 +1134,97 @@ def seconds_words(s: float | None) -> str:
     return f"{fmt.num(s / 60, 2)} minutes" if s >= 120 else f"{fmt.num(s, 2)} s"
 
 
-def single_pass_sentence(summary: pl.DataFrame, input_name: str, block: int, size: int, seconds: float) -> str:
-    """The codecs whose one compression pass over `size` bytes of `input_name` took half of
-    a measurement's `seconds` or more (from their median speed): for them the first pass is
-    the measurement, with no slices to pick the fastest from (``experiments._passes``);
-    a sentence saying every codec ran in slices otherwise."""
-    rows = summary.filter(
-        (pl.col("input") == input_name) & (pl.col("block") == block) & (pl.col("metric") == "compress_mb_per_s")
-    )
+def one_pass_runs(metrics: pl.DataFrame, input_name: str, block: int) -> dict[tuple[str, int], tuple[int, int]]:
+    """The (codec, level) whose compression of `input_name` in blocks of `block` bytes was
+    one pass in some of its runs, each with (runs that were one pass, runs), read from the
+    stored runs: a run whose fastest-slice rate equals its whole-run mean to the last digit
+    had one timed pass (``experiments._passes`` keeps the first pass as the measurement
+    when it alone takes half the time), or slices so alike that the fastest filters nothing."""
+    need = {"codec", "level", "input", "block", "repetition", "metric", "value"}
+    if metrics.height == 0 or not need <= set(metrics.columns):
+        return {}
+    rows = metrics.filter(
+        (pl.col("input") == input_name) & (pl.col("block") == block)
+        & pl.col("metric").is_in(["compress_mb_per_s", "compress_mean_mb_per_s"])
+    )  # fmt: skip
+    if rows.height == 0:
+        return {}
+    wide = rows.pivot(on="metric", index=["codec", "level", "repetition"], values="value")
+    if not {"compress_mb_per_s", "compress_mean_mb_per_s"} <= set(wide.columns):
+        return {}
+    wide = wide.drop_nulls(["compress_mb_per_s", "compress_mean_mb_per_s"])
+    out: dict[tuple[str, int], tuple[int, int]] = {}
+    for (codec, level), part in wide.group_by(["codec", "level"], maintain_order=True):
+        one = sum(
+            math.isclose(a, b, rel_tol=1e-12) for a, b in zip(part["compress_mb_per_s"], part["compress_mean_mb_per_s"])
+        )
+        if one:
+            out[(str(codec), int(level))] = (int(one), part.height)  # type: ignore[call-overload]
+    return out
+
+
+def single_pass_sentence(metrics: pl.DataFrame, input_name: str, block: int, size: int | None = None) -> str:
+    """The codecs whose compression of `input_name` in blocks of `block` bytes was one pass
+    with no slices (``one_pass_runs``, from the stored runs), each with the time of that
+    pass (the input's size each run recorded, else `size`, the size the set's details
+    record for it, over the median speed); a sentence saying every codec ran in slices
+    otherwise."""
+    found = one_pass_runs(metrics, input_name, block)
+    if not found:
+        return "Every codec's compression here ran in slices."
+    summary = compress_summary(metrics.filter((pl.col("input") == input_name) & (pl.col("block") == block)))
     slow = []
-    for r in rows.sort("median").iter_rows(named=True):
-        took = size / (r["median"] * 1e6) if r["median"] else None
-        if took is not None and took >= seconds / 2:
-            slow.append(f"{label(str(r['codec']), int(r['level']))} ({fmt.duration_us(took * 1e6)} per pass)")
-    if not slow:
-        return "Every codec's pass was short enough to run in slices."
-    listed = fmt.listed(slow)
+    for (codec, level), (one, runs) in sorted(found.items(), key=lambda kv: _median_or_inf(summary, *kv[0])):
+        where = {"codec": codec, "level": level, "input": input_name, "block": block}
+        speed, got = _pick(summary, "compress_mb_per_s", **where), _pick(summary, "input_bytes", **where) or size
+        took = f"{fmt.duration_us(got / (speed * 1e6) * 1e6)} per pass" if speed and got else ""
+        share = "" if one == runs else f"in {one} of its {fmt.count(runs, 'run')}"
+        aside = ", ".join(x for x in (took, share) if x)
+        slow.append(f"{label(codec, level)}" + (f" ({aside})" if aside else ""))
+    sizes = {_pick(summary, "input_bytes", codec=c, level=lv, input=input_name, block=block) or size for c, lv in found}
+    on = f", on {fmt.size(sizes.pop())} of the {input_name} input" if len(sizes) == 1 and None not in sizes else ""
     return (
         f"A pass that alone takes half of that or more is the measurement by itself, one pass with no slices to "
-        f"pick the fastest from: here {listed}, on {fmt.size(size)} of the {input_name} input, so their figures "
-        "filter nothing out."
+        f"pick the fastest from: here {fmt.listed(slow)}{on}, so their figures filter nothing out."
     )
 
 
-def demo_sentence(summary: pl.DataFrame, level: int, block: int, table_input: str) -> str:
+def _pick(summary: pl.DataFrame, metric: str, **where: object) -> float | None:
+    """``stats.pick``, None also where the runs stored no such metric."""
+    try:
+        return stats.pick(summary, metric, **where)
+    except KeyError:
+        return None
+
+
+def _median_or_inf(summary: pl.DataFrame, codec: str, level: int) -> float:
+    found = summary.filter(
+        (pl.col("codec") == codec) & (pl.col("level") == level) & (pl.col("metric") == "compress_mb_per_s")
+    )["median"].drop_nulls()
+    return float(found[0]) if found.len() else math.inf
+
+
+def demo_sentence(summary: pl.DataFrame, level: int, block: int, table_input: str, target: float | None = None) -> str:
     """What the one short run above the speed table is, against the main runs: zstd at
     `level` on the json input and on `table_input` (the table's), each the median with its
-    interval, so that a reader sees that the input, not the run, sets most of the gap."""
+    interval; that the input decides much of a codec's speed only where the two are clearly
+    apart, and what an 'unstable' mark means only where the page marks figures (`target`)."""
     json = _compress(summary, level, "json", block)
     other = _compress(summary, level, table_input, block)
     if json is None or other is None:
         return "That one short run is JSON; the main runs did not measure it beside the table's input here."
     c = claims.compare(json, other)
-    gap = (
-        f"{claims.ratio_interval(c, way='larger')} apart"
-        if c.direction in (claims.HIGHER, claims.LOWER)
-        else "the intervals do not tell them apart"
-        if c.direction == claims.UNCLEAR
-        else "about the same"
-    )
+    if c.direction in (claims.HIGHER, claims.LOWER):
+        gap = f"{claims.ratio_interval(c, way='larger')} apart: the input decides much of a codec's speed"
+    elif c.direction == claims.SAME_WORD:
+        gap = "about the same"
+    else:
+        gap = "and the intervals do not tell them apart"
+    unstable = "" if target is None else "; where a figure is marked unstable its runs disagreed widely"
     return (
         f"That one short run compressed JSON lines, which repeat their keys line after line; the speed table below "
         f"is the {table_input} input's. In the main runs zstd -{level} compressed the json input at {quoted(json)} "
-        f"and the {table_input} input at {quoted(other)}, {gap}: the input decides much of a codec's speed, and "
-        "where a figure is marked unstable its runs disagreed widely."
+        f"and the {table_input} input at {quoted(other)}, {gap}{unstable}."
     )
 
 
@@ -1032,7 +1262,8 @@ def quoted(estimate: Estimate | None, unit: str = "MB/s") -> str:
     if estimate is None:
         return fmt.NA
     head = f"{fmt.num(estimate.median)} {unit}"
-    return head if fmt.num(estimate.lo) == fmt.num(estimate.hi) else f"{head} ({fmt.span(estimate.lo, estimate.hi)})"
+    lo, hi = fmt.num(estimate.lo), fmt.num(estimate.hi)
+    return head if lo == hi else f"{head} ({tables.span_text(lo, hi)})"
 
 
 def inputs_described() -> pl.DataFrame:
