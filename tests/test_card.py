@@ -193,7 +193,8 @@ def test_the_napkin_math_column(use: Path) -> None:
     assert card.against(rows["hashing"], here, "napkin").startswith("not comparable: napkin-math hashes 64-byte")
     page = {r["number"]: r for r in card.rows_for_page(frame).iter_rows(named=True)}
     sort_row = next(r for k, r in page.items() if "sorting" in k)
-    assert sort_row["napkin-math"] == "209.7 MB/s (napkin-math, printed as 200 MiB/s, rounded)"
+    # 209.7 MB/s, shown at the one digit the rounded "200 MiB/s" claims
+    assert sort_row["napkin-math"] == "200 MB/s (napkin-math, printed as 200 MiB/s, rounded)"
     assert next(r for k, r in page.items() if "Redis" in k)["napkin-math"] == card.NO_NAPKIN_FIGURE
 
 
@@ -477,6 +478,7 @@ def test_figure_words_carry_interval_runs_and_mark() -> None:
 
 
 _LATENCY = stats.Estimate(939.0, 658.0, 1920.0, 3)
+_TIGHT = stats.Estimate(1000.0, 990.0, 1010.0, 5)  # µs
 
 
 @pytest.mark.parametrize(
@@ -486,21 +488,28 @@ _LATENCY = stats.Estimate(939.0, 658.0, 1920.0, 3)
          "streaming."),
         (_LATENCY, None, "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at "
          "the median; the rate of durable writes was not stored with it."),
+        # 1 ÷ the median's range (521–1,520 a second) reaches across the rate's: not settled, whichever median is larger
         (_LATENCY, stats.Estimate(469.0, 374.0, 555.0, 3),
          "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
          "Counting every write, slow ones included, one thread made 469 writes durable a second (374–555, 3 runs; "
-         "unstable: ±19 %), however fast the disk streams: 1 ÷ the median (1,060 a second) would overstate it, as "
-         "the slow writes count too."),
-        (_LATENCY, stats.Estimate(1060.0, 1000.0, 1100.0, 3),
-         "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
-         "Counting every write, slow ones included, one thread made 1,060 writes durable a second (1,000–1,100, "
-         "3 runs), however fast the disk streams, about 1 ÷ the median (1,060 a second): the slow writes were too "
-         "few to weigh."),
-        (_LATENCY, stats.Estimate(1300.0, 1200.0, 1400.0, 3),
-         "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
-         "Counting every write, slow ones included, one thread made 1,300 writes durable a second (1,200–1,400, "
-         "3 runs), however fast the disk streams, more than 1 ÷ the median (1,060 a second): the mean wait was "
-         "shorter than the median's."),
+         "unstable: ±19 %). Whether 1 ÷ the median (1,060 a second, 521–1,520 over its interval) would misread it "
+         "is not settled here: the two intervals overlap."),
+        (_TIGHT, stats.Estimate(900.0, 850.0, 950.0, 5),
+         "One durable 4 KiB write takes 1 ms (990 µs–1.01 ms, 5 runs) at the median. Counting every write, slow ones "
+         "included, one thread made 900 writes durable a second (850–950, 5 runs). 1 ÷ the median (1,000 a second, "
+         "990–1,010 over its interval) would overstate it: the slow writes count in the rate."),
+        (_TIGHT, stats.Estimate(1100.0, 1060.0, 1150.0, 5),
+         "One durable 4 KiB write takes 1 ms (990 µs–1.01 ms, 5 runs) at the median. Counting every write, slow ones "
+         "included, one thread made 1,100 writes durable a second (1,060–1,150, 5 runs), more than 1 ÷ the median "
+         "(1,000 a second, 990–1,010 over its interval): the mean wait was shorter than the median."),
+        (_TIGHT, stats.Estimate(1000.0, 980.0, 1020.0, 5),
+         "One durable 4 KiB write takes 1 ms (990 µs–1.01 ms, 5 runs) at the median. Counting every write, slow ones "
+         "included, one thread made 1,000 writes durable a second (980–1,020, 5 runs), about 1 ÷ the median (1,000 a "
+         "second, 990–1,010 over its interval): the slow writes weighed little."),
+        (_TIGHT, stats.Estimate(1000.0, 900.0, 1100.0, 5),
+         "One durable 4 KiB write takes 1 ms (990 µs–1.01 ms, 5 runs) at the median. Counting every write, slow ones "
+         "included, one thread made 1,000 writes durable a second (900–1,100, 5 runs). Whether 1 ÷ the median (1,000 "
+         "a second, 990–1,010 over its interval) would misread it is not settled here: the two intervals overlap."),
     ],
 )  # fmt: skip
 def test_durable_sentence_quotes_the_measured_rate_for_every_outcome(latency, rate, said) -> None:
@@ -508,7 +517,12 @@ def test_durable_sentence_quotes_the_measured_rate_for_every_outcome(latency, ra
 
 
 def test_stream_words() -> None:
-    assert card.stream_words(stats.Estimate(1290.0, 1010.0, 1570.0, 3), _LATENCY) == "about 1.2 MB (at the two medians)"
+    """The product of two medians with the range of the two intervals, in a decimal unit that suits it."""
+    read = stats.Estimate(1290.0, 1010.0, 1570.0, 3)
+    assert card.stream_words(read, _LATENCY) == "about 1.2 MB at the two medians (0.66–3 MB within their intervals)"
+    slow = card.stream_words(stats.Estimate(1.0, 0.5, 2.0, 3), stats.Estimate(10.0, 5.0, 20.0, 3))
+    assert slow == "about 10 bytes at the two medians (2.5–40 bytes within their intervals)"
+    assert card.stream_words(read, stats.Estimate(2.0, 1.0, 3.0, 3)).startswith("about 2.6 kB at the two medians")
     assert card.stream_words(None, _LATENCY) == "an amount this machine could not measure"
 
 
@@ -518,12 +532,14 @@ def test_stream_words() -> None:
         (None, None, "The hello-world server did not run here, so the card cannot set a request against a system "
          "call."),
         (stats.Estimate(100_000.0, 80_000.0, 125_000.0, 11), None,
-         "At its best rate our hello-world server answers a request every 10 µs (8 µs–12.5 µs, 11 runs; unstable: "
-         "±22 %) on average (all its threads together, from the rate's interval); the system call was not measured "
+         "At the connection count with the highest median rate, our hello-world server answers a request every 10 µs "
+         "(8 µs–12.5 µs, 11 runs; unstable: ±22 %) on average (all its threads together, from the rate's interval); "
+         "the system call was not measured "
          "here, so the two are not set side by side."),
         (stats.Estimate(100_000.0, 80_000.0, 125_000.0, 11), stats.Estimate(500.0, 400.0, 800.0, 3),
-         "At its best rate our hello-world server answers a request every 10 µs (8 µs–12.5 µs, 11 runs; unstable: "
-         "±22 %) on average (all its threads together, from the rate's interval), the time of about 20 system "
+         "At the connection count with the highest median rate, our hello-world server answers a request every 10 µs "
+         "(8 µs–12.5 µs, 11 runs; unstable: ±22 %) on average (all its threads together, from the rate's interval), "
+         "the time of about 20 system "
          "calls (10 to 31 within the two intervals)."),
     ],
 )  # fmt: skip
@@ -555,7 +571,69 @@ def test_a_durable_write_on_a_virtual_disk_is_not_compared_with_the_laptops_driv
         seed = headlines.get(id_).laptop
         assert "this disk is virtual (write cache: write back)" in seed.check(virtual)
         assert seed.check(real) is None
-    assert headlines.get("seq_read").laptop.check is None  # a read waits on no flush
+    # a read waits on no flush, but on a virtual disk it may come from the host's cache: not comparable either
+    read = headlines.get("seq_read").laptop.check
+    assert "its reads may be served from the host's cache" in read(virtual) and read(real) is None
+    assert read(SimpleNamespace(facts=None)) is None
+
+
+def test_the_preface_and_the_card_call_a_disk_virtual_by_one_test() -> None:
+    """``headlines.virtual_disk`` decides for the card's checks and the preface's words alike:
+    a VM whose disk the kernel does not report virtual is not told its flush stops at the host."""
+    vm_disk = {"hypervisor": "yes (KVM)", "device_kind": "a virtual disk (virtio-blk)"}
+    vm_only = {"hypervisor": "yes (KVM)", "device_kind": "an NVMe drive"}
+    disk_only = {"hypervisor": "no", "device_kind": "a virtual disk (virtio-blk)"}
+    assert headlines.virtual_disk(vm_disk) and not headlines.virtual_disk(vm_only) and not headlines.virtual_disk({})
+    assert headlines.machine_words(vm_disk).startswith("This is a virtual machine on a virtual disk")
+    assert "cache flush may stop at the host" in headlines.machine_words(vm_disk)
+    said = headlines.machine_words(vm_only)
+    assert said.startswith("This is a virtual machine") and "did not report its disk as virtual" in said
+    assert "flush" not in said
+    assert headlines.machine_words(disk_only).startswith("The kernel reports this disk as virtual")
+    assert headlines.machine_words({"hypervisor": "no"}) == "The table says what the kernel could see."
+
+
+def _bandwidth_set(threads_runs: dict[int, list[float]]) -> store.ResultSet:
+    rows = [
+        {"kind": "read", "threads": t, "repetition": i, "metric": "gb_per_s", "value": v, "unit": "GB/s"}
+        for t, runs in threads_runs.items()
+        for i, v in enumerate(runs)
+    ]
+
+    class Stored(store.ResultSet):
+        def table(self, name: str) -> pl.DataFrame:
+            if name != "bandwidth":
+                raise KeyError(name)
+            schema = {"kind": pl.String, "threads": pl.Int64, "repetition": pl.Int64, "metric": pl.String,
+                      "value": pl.Float64, "unit": pl.String}  # fmt: skip
+            return pl.DataFrame(rows, schema=schema)
+
+    return Stored("cpu", Path("/nonexistent"), {"profile": "quick", "experiments": ["bandwidth"]}, {})
+
+
+def test_the_memory_bandwidth_row_names_the_thread_count_it_quotes() -> None:
+    """The card's row and napkin-math's 'what differs' carry the thread count that
+    ``cpu.report.read_bandwidth`` quotes: one thread, or more where more read clearly faster."""
+    q = headlines.get("memory_bandwidth")
+    one = _bandwidth_set({1: [10.0, 10.5, 11.0], 2: [10.2, 10.8, 11.5]})  # two threads not clearly faster
+    two = _bandwidth_set({1: [10.0, 10.5, 11.0], 2: [20.0, 21.0, 22.0]})
+    assert q.detail(one) == "here 1 thread" and q.detail(two) == "here 2 threads"
+    said = headlines.seed_figure(q.napkin, one).differs
+    assert said == "napkin-math's figure is threaded reads with SIMD; ours is our read loop on 1 thread"
+    assert headlines.seed_figure(q.napkin, two).differs.endswith("on 2 threads")
+    none = _bandwidth_set({})
+    assert headlines._bandwidth_threads(none) is None and q.detail(none) is None
+    # no stored set: the registry's own words
+    assert headlines.seed_figure(q.napkin).differs.endswith("the thread count the bandwidth sweep quotes")
+
+
+def test_run_texts_claim_nothing_the_rows_do_not_decide() -> None:
+    """The fsync run text leaves its other runs to the table's claims; the hashing run text
+    does not promise close runs (its row may be marked unstable); HTTP names its rule."""
+    assert "differ as the disk's load did" not in headlines.get("fsync").run
+    assert "agree so closely" not in headlines.get("hashing").run
+    http = headlines.get("http")
+    assert "highest median" in http.run and "highest median" in http.note and "best" not in http.note
 
 
 @pytest.mark.parametrize(
@@ -573,13 +651,25 @@ def test_a_durable_write_on_a_virtual_disk_is_not_compared_with_the_laptops_driv
           "laptop converted": True, "laptop quoted": "2.5μs"}, "2.5 µs (seed 000, rounded)"),  # a time: its unit
         ({"unit": "MB/s", "laptop": 2**30 / 1e6, "laptop kind": "rounded", "laptop article": "napkin-math",
           "laptop converted": True, "laptop quoted": "1   GiB/s"},
-         "1,074 MB/s (napkin-math, printed as 1 GiB/s, rounded)"),  # the README's padding collapsed
+         "1,000 MB/s (napkin-math, printed as 1 GiB/s, rounded)"),  # the README's padding collapsed; its one digit
+        ({"unit": "GB/s", "laptop": 35 * 2**30 / 1e9, "laptop kind": "rounded", "laptop article": "napkin-math",
+          "laptop converted": True, "laptop quoted": "35 GiB/s"},
+         "38 GB/s (napkin-math, printed as 35 GiB/s, rounded)"),  # a rounded figure keeps its two digits
     ],
 )  # fmt: skip
 def test_seed_cell_for_every_kind_of_figure(row: dict, cell: str) -> None:
     """No figure: a reason, not n/a; a figure printed in another unit: the row's unit and
     the figure as printed; a time converted between ns and µs: shown in its best unit."""
     assert card.seed_cell(row, "laptop") == cell
+
+
+@pytest.mark.parametrize(
+    ("quoted", "digits"),
+    [("1   GiB/s", 1), ("35 GiB/s", 2), ("~300MB/s", 1), ("1827.80 MiB/sec", 6), ("0.5 ns", 1), ("2.5μs", 2),
+     ("1,250 MB/s", 3), ("no number", 3)],
+)  # fmt: skip
+def test_printed_digits(quoted: str, digits: int) -> None:
+    assert card.printed_digits(quoted) == digits
 
 
 def test_the_hashing_row_is_decimal_and_quotes_the_seed_as_printed() -> None:
@@ -734,18 +824,28 @@ def test_the_chart_colours_each_ratio_by_the_verdict_of_its_interval() -> None:
 
 
 def test_spread_sentence_counts_the_unstable_numbers_and_says_how_busy() -> None:
+    """It names the numbers whose sets were measured on a busy machine, not the whole card."""
     frame = _card_frame()
-    said = card.spread_sentence(frame, "m", busy=True)
-    assert said.startswith("With 3 to 11 runs per number on a busy machine, 2 of 2 numbers stayed wider than its ")
+    said = card.spread_sentence(frame, "m", busy=["fsync"])
+    assert said.startswith(
+        "With 3 to 11 runs per number, 2 of 2 numbers stayed wider than their profile's target (marked unstable). "
+        "The sets behind 1 number (4 KiB write + fsync) were measured on a busy machine by their noise evidence; "
+        "the others on a machine quiet enough. "
+    )
     assert said.endswith("(the words of the comparison column are chosen that way).")
+    assert "Every number's set was measured on a busy machine" in card.spread_sentence(frame, "m", ["fsync", "network"])
+    # a busy subject with no measured number here (cpu: the system call is n/a) counts nowhere
     tight = frame.with_columns(pl.col("m").alias("m lo"), pl.col("m").alias("m hi"))
-    assert "on a machine quiet enough by its noise evidence, every interval ended within its profile's target." in (
-        card.spread_sentence(tight, "m", busy=False)
+    assert (
+        "every interval ended within its profile's target. Every number's set was measured on a machine quiet enough "
+        "by its noise evidence." in card.spread_sentence(tight, "m", busy=["cpu"])
     )
     fixed = frame.with_columns(pl.lit(None, dtype=pl.Float64).alias("m target"))
-    assert "its profile holds no interval to a target" in card.spread_sentence(fixed, "m", busy=False)
+    assert "its profile holds no interval to a target" in card.spread_sentence(fixed, "m", busy=[])
     none = frame.filter(pl.col("id") == "syscall")
-    assert card.spread_sentence(none, "m", busy=False).startswith("No number of this machine's was measured")
+    assert card.spread_sentence(none, "m", busy=[]).startswith("No number of this machine's was measured")
+    with pytest.raises(ValueError, match="busy"):
+        card.spread_sentence(frame, "m", busy=["rocksdb"])
 
 
 _READ = stats.Estimate(1000.0, 900.0, 1100.0, 5)  # MB/s: 4 KiB streams in about 4.1 µs
@@ -777,9 +877,15 @@ def test_wait_words_for_every_outcome(read, wait, said) -> None:
         (stats.Estimate(100.0, 90.0, 110.0, 5), _READ, _WAIT, "And the CPU is cheap next to both"),
         (stats.Estimate(100.0, 90.0, 110.0, 5), None, _WAIT, "And the CPU is cheap next to waiting"),
         (stats.Estimate(5000.0, 4500.0, 5500.0, 5), _READ, _WAIT,
-         "The CPU is cheap next to waiting, though not clearly next to streaming 4 KiB"),
-        (stats.Estimate(5e6, 4e6, 6e6, 5), _READ, _WAIT,
-         "The CPU is not clearly cheaper here than streaming 4 KiB or waiting"),
+         "The CPU is cheap next to waiting, though not clearly cheaper or dearer here than streaming 4 KiB"),
+        (stats.Estimate(50_000.0, 45_000.0, 55_000.0, 5), _READ, _WAIT,
+         "The CPU is cheap next to waiting, though dearer here than streaming 4 KiB"),
+        (stats.Estimate(5e6, 4e6, 6e6, 5), _READ, _WAIT, "The CPU is dearer here than streaming 4 KiB and waiting"),
+        (stats.Estimate(5e6, 4e6, 6e6, 5), None, _WAIT, "The CPU is dearer here than waiting"),
+        (stats.Estimate(4e5, 1e3, 5e6, 5), _READ, _WAIT,
+         "The CPU is not clearly cheaper or dearer here than streaming 4 KiB or waiting"),
+        (stats.Estimate(2e5, 1e5, 3e5, 5), _READ, stats.Estimate(200.0, 50.0, 400.0, 5),
+         "The CPU is dearer here than streaming 4 KiB, though not clearly cheaper or dearer here than waiting"),
         (None, _READ, _WAIT, "As for the CPU"),
         (stats.Estimate(100.0, 90.0, 110.0, 5), None, None, "As for the CPU"),
     ],
@@ -801,7 +907,8 @@ def test_the_sqlite_row_says_what_the_full_profile_inserts() -> None:
     one = dict(zip(plan.batch_sizes, plan.rows, strict=True))[1]
     said = headlines.sqlite_full_words()
     assert said == (
-        f"the full profile's batched runs reach the seed's 1,000,000 rows; its one-row transactions stop at {one:,}"
+        "the full profile's batched runs reach the seed's 1,000,000 rows; its one-row transactions stop at "
+        f"{one:,} rows"
     )
 
 
@@ -812,7 +919,8 @@ def test_the_sqlite_row_words_follow_the_plan(monkeypatch: pytest.MonkeyPatch) -
     for rows, said in [
         ((1_000_000, 1_000_000), "the full profile's batched runs reach the seed's 1,000,000 rows; its one-row "
          "transactions reach the seed's 1,000,000 too"),
-        ((1000, 50_000), "the full profile's batched runs hold 50,000 rows; its one-row transactions stop at 1,000"),
+        ((1000, 50_000), "the full profile's batched runs hold 50,000 rows; its one-row transactions stop at "
+         "1,000 rows"),
     ]:  # fmt: skip
         changed = dataclasses.replace(full, sqlite=dataclasses.replace(full.sqlite, rows=rows))
         monkeypatch.setitem(profiles.PROFILES, "full", changed)

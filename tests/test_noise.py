@@ -351,7 +351,39 @@ def test_a_repeatability_run_is_kept_for_the_preface() -> None:
     table = pl.concat([repeatability.every_figure(first, first), repeatability.every_figure(first, second)])
     repeatability.record(table, what="figure", load=3.5)
     said = repeatability.words()
-    assert "for 1 of 2 figures (50 %" in said and "load average 3.5" in said
+    assert "for 1 of 2 figures (50 %)." in said and "load average 3.5" in said
+    # no fixed goal: a steady machine itself puts fewer inside; the test is the verdict against one
+    assert "goal" not in said and "A perfectly steady machine would put about" in said
+    assert said.endswith(": as many, within chance.")
+
+
+def test_the_preface_says_when_the_machine_changed_and_when_a_record_cannot_tell() -> None:
+    first, second = _stored({}, 100.0, machine="first"), _stored({}, 130.0, machine="second")
+    moved = pl.concat([repeatability.every_figure(first, second)] * 10)  # 0 of 10 inside, where about 6 are expected
+    repeatability.record(moved, what="figure")
+    said = repeatability.words()
+    assert "for 0 of 10 figures (0 %)." in said and said.endswith(
+        "it put clearly fewer, so it changed between the runs."
+    )
+    assert "goal" not in said
+    # a record kept before the verdict was: the share alone, and that it is no test
+    from howfast.store import set_dir
+
+    (set_dir("fsync").parent / "repeatability.json").write_text(
+        json.dumps({"inside": 9, "total": 10, "what": "figure", "when": "2026-01-01 00:00 UTC"})
+    )
+    said = repeatability.words()
+    assert "for 9 of 10 figures (90 %)." in said and "goal" not in said
+    assert said.endswith(
+        "This record does not say what a steady machine would have given, so it cannot be read as a test."
+    )
+    repeatability.record(moved.head(0), what="figure")
+    assert (
+        repeatability.words()
+        == "The last repeatability run ("
+        + json.loads((set_dir("fsync").parent / "repeatability.json").read_text())["when"]
+        + ") compared no figure."
+    )
 
 
 def test_cases_cut_off_by_the_cap_are_named() -> None:
@@ -384,6 +416,13 @@ def test_the_stamp_says_how_busy_the_machine_was() -> None:
     assert "18 % CPU steal during the write + fsync latency runs" in _stored({"steal": 0.18}).stamp()
     assert "other processes used 90 %" in book.busy_clause(_stored({"steal": 0.0, "waited": 0.01, "others": 0.9}))
     assert _stored(None).stamp().endswith(", no noise evidence recorded")
+
+
+def test_the_stamp_gives_a_long_measurement_in_minutes_or_hours() -> None:
+    path = _stored({"waited": 0.0}).path / store.MANIFEST
+    for seconds, took in ((4380.0, "73 minutes"), (12.5, "12.5 s"), (9000.0, "2.5 hours")):
+        path.write_text(json.dumps({**json.loads(path.read_text()), "seconds": seconds}))
+        assert f"measured in {took}, finished" in store.load("fsync").stamp()
 
 
 def test_the_note_repeats_the_pre_flight_warnings_once() -> None:
@@ -535,10 +574,10 @@ def test_the_fewest_runs_come_from_the_plans() -> None:
     assert book.fewest_runs(quick) == 3 and book.repeat_words(quick) == "at least 3 times"
     assert book.fewest_runs(full) == min(full.repetitions, full.rocksdb.repetitions)
     assert book.repeat_words(full) == (
-        f"at least {book.fewest_runs(full)} times ({full.repetitions} in most experiments), after 1 warm-up run of "
-        "each case that is not counted"
+        f"at least {book.fewest_runs(full)} times ({full.repetitions} in most experiments), after 1 uncounted "
+        "warm-up run of each case"
     )
     same = dataclasses.replace(
         full, warmups=2, rocksdb=dataclasses.replace(full.rocksdb, repetitions=5, crosscheck_repetitions=5)
     )
-    assert book.repeat_words(same) == "at least 5 times, after 2 warm-up runs of each case that is not counted"
+    assert book.repeat_words(same) == "at least 5 times, after 2 uncounted warm-up runs of each case"

@@ -282,3 +282,20 @@ def test_a_set_names_the_code_that_measured_it_not_the_code_at_its_end(
         out.record_facts(Path.cwd())
         out.add(_run("one"))
     assert store.load("fsync").manifest["commit"] == "aaaaaaaaaaaa"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(None, "n/a"), (0.35, "350 ms"), (45.0, "45 s"), (119.0, "119 s"), (120.0, "2 minutes"), (4380.0, "73 minutes"),
+     (7200.0, "2 hours"), (9000.0, "2.5 hours"), (3 * 86_400.0, "3 days"), (400_000.0, "4.63 days")],
+)  # fmt: skip
+def test_a_duration_reads_in_the_unit_a_reader_thinks_in(seconds: float | None, said: str) -> None:
+    assert store.duration_words(seconds) == said
+
+
+def test_a_duration_refuses_what_is_no_duration() -> None:
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="seconds"):
+            store.duration_words(bad)
+    with pytest.raises(TypeError, match="seconds"):
+        store.duration_words("60")  # type: ignore[arg-type]

@@ -422,14 +422,14 @@ def fewest_runs(profile: Profile) -> int:
 
 def repeat_words(profile: Profile) -> str:
     """How often this profile repeats a timed measurement before the stopping rule adds
-    any: 'at least 3 times (5 in most experiments), after 1 warm-up run of each case that is
-    not counted'."""
+    any: 'at least 3 times (5 in most experiments), after 1 uncounted warm-up run of each
+    case'."""
     least = fewest_runs(profile)
     said = f"at least {fmt.count(least, 'time')}"
     if least != profile.repetitions:
         said += f" ({fmt.exact(profile.repetitions)} in most experiments)"
     if profile.warmups:
-        said += f", after {fmt.count(profile.warmups, 'warm-up run')} of each case that is not counted"
+        said += f", after {fmt.count(profile.warmups, 'uncounted warm-up run')} of each case"
     return said
 
 

@@ -16,6 +16,7 @@ by the chapter and by ``howfast card``).
 from __future__ import annotations
 
 import math
+import re
 
 import altair as alt
 import polars as pl
@@ -309,7 +310,8 @@ def ratio_chart(ratios: pl.DataFrame, machine: str) -> alt.LayerChart:
 def seed_cell(row: dict, seed: str) -> str:
     """A seed's figure as the card shows it: every digit printed, the article, and the kind
     when it is not a measurement ('40,000 req/s (seed 001, rounded)'); a figure the article
-    printed in another unit in the row's unit (four digits) with the figure as printed
+    printed in another unit in the row's unit (four digits; a rounded one at the digits it
+    printed, ``printed_digits``) with the figure as printed
     ('1,917 MB/s (seed 000, printed as 1827.80 MiB/sec)'); a figure that cannot be set beside
     ours (``Quantity.no_seed``) as the registry words it; NO_SEED_FIGURE when none."""
     if row.get(seed) is None:
@@ -318,12 +320,30 @@ def seed_cell(row: dict, seed: str) -> str:
         return NO_NAPKIN_FIGURE if seed == "napkin" else NO_SEED_FIGURE
     kind = row[f"{seed} kind"]
     if row.get(f"{seed} converted") and row["unit"] not in TIMES:
-        shown = f"{fmt.num(row[seed], 4)} {row['unit']}"
+        digits = printed_digits(str(row[f"{seed} quoted"])) if kind == "rounded" else 4
+        shown = f"{fmt.num(row[seed], min(digits, 4))} {row['unit']}"
         quoted = " ".join(str(row[f"{seed} quoted"]).split())  # the README pads its table's cells
         said = f"{shown} ({row[f'{seed} article']}, printed as {quoted}"
     else:
         said = f"{seed_display(row[seed], row['unit'])} ({row[f'{seed} article']}"
     return said + (")" if kind == "measured" else f", {kind})")
+
+
+def printed_digits(quoted: str) -> int:
+    """The significant digits of the first number in a figure as printed: '35 GiB/s' -> 2,
+    '1 GiB/s' -> 1, '~300MB/s' -> 1 (a rounded figure's trailing zeros are not digits it
+    claims), '1827.80 MiB/sec' -> 6; 3 when it prints no number. A rounded figure converted
+    to the row's unit is shown at this precision, so it claims no more than the seed did."""
+    found = re.search(r"\d[\d,]*(?:\.\d+)?", quoted)
+    if found is None:
+        return 3
+    text = found.group().replace(",", "")
+    if "." in text:
+        whole, part = text.split(".")
+        digits = (whole.lstrip("0") + part) if whole.strip("0") else part.lstrip("0")
+    else:
+        digits = text.strip("0")
+    return max(1, len(digits))
 
 
 def rows_for_page(frame: pl.DataFrame, *, notes: bool = True) -> pl.DataFrame:
@@ -450,15 +470,28 @@ def runs_words(frame: pl.DataFrame, machine: str) -> str:
     return f"{fmt.exact(least)} to {fmt.exact(most)} runs per number"
 
 
-def spread_sentence(frame: pl.DataFrame, machine: str, busy: bool) -> str:
-    """How far to trust the card's intervals: the run counts (``runs_words``), whether the
-    sets were measured on a busy machine (`busy`: ``book.busy`` over the stored sets), and
-    how many of `machine`'s numbers are marked unstable (an interval wider than its
-    profile's target, ``stats.stability``), then how to read a number and a comparison."""
+def spread_sentence(frame: pl.DataFrame, machine: str, busy: list[str]) -> str:
+    """How far to trust the card's intervals: the run counts (``runs_words``), how many of
+    `machine`'s numbers are marked unstable (an interval wider than its profile's target,
+    ``stats.stability``), which numbers come from a set measured on a busy machine (`busy`:
+    the subjects whose sets ``book.busy`` finds busy), then how to read a number and a
+    comparison."""
+    unknown = [b for b in busy if b not in SUBJECTS]
+    if unknown:
+        raise ValueError(f"busy must name the card's subjects ({', '.join(SUBJECTS)}), got {unknown[0]!r}")
     measured = [row for row in frame.iter_rows(named=True) if row[machine] is not None]
     wide = sum(1 for row in measured if stats.stability(_estimate(row, machine), row.get(f"{machine} target")))
     held = any(row.get(f"{machine} target") is not None for row in measured)
-    where = "on a busy machine" if busy else "on a machine quiet enough by its noise evidence"
+    loud = [row["label"] for row in measured if headlines_registry.get(row["id"]).subject in busy]
+    if not loud:
+        where = "Every number's set was measured on a machine quiet enough by its noise evidence."
+    elif len(loud) == len(measured):
+        where = "Every number's set was measured on a busy machine by its noise evidence."
+    else:
+        where = (
+            f"The sets behind {fmt.count(len(loud), 'number')} ({fmt.listed(loud)}) were measured on a busy machine "
+            "by their noise evidence; the others on a machine quiet enough."
+        )
     if not measured:
         return "No number of this machine's was measured, so the card has no interval to read."
     if not held:
@@ -467,11 +500,11 @@ def spread_sentence(frame: pl.DataFrame, machine: str, busy: bool) -> str:
         state = "every interval ended within its profile's target"
     else:
         state = (
-            f"{fmt.exact(wide)} of {fmt.count(len(measured), 'number')} stayed wider than its profile's target "
+            f"{fmt.exact(wide)} of {fmt.count(len(measured), 'number')} stayed wider than their profile's target "
             "(marked unstable)"
         )
     return (
-        f'With {runs_words(frame, machine)} {where}, {state}. Read a number as "somewhere in its interval", and a '
+        f'With {runs_words(frame, machine)}, {state}. {where} Read a number as "somewhere in its interval", and a '
         "comparison as settled only where the intervals do not overlap (the words of the comparison column are "
         "chosen that way)."
     )
@@ -501,31 +534,33 @@ def wait_words(seq_read: Estimate | None, fsync: Estimate | None) -> str:
 
 
 def cpu_words(syscall: Estimate | None, seq_read: Estimate | None, fsync: Estimate | None) -> str:
-    """The lead-in to the system call's cost: whether it is clearly cheaper (``claims.compare``)
-    than streaming 4 KiB and than one durable 4 KiB write; 'As for the CPU' when it or both
-    others were not measured."""
+    """The lead-in to the system call's cost: whether it is clearly cheaper, clearly dearer or
+    neither (``claims.compare``) next to streaming 4 KiB and one durable 4 KiB write; 'As for
+    the CPU' when it or both others were not measured."""
     if syscall is None:
         return "As for the CPU"
     stream = None if seq_read is None or seq_read.lo <= 0 else _ns_to_stream(seq_read)
     wait = None if fsync is None else fsync.scaled(1e3)
-    cheaper = {
-        name: claims.compare(syscall, other).direction == claims.LOWER
+    found = {
+        name: claims.compare(syscall, other).direction
         for name, other in (("streaming 4 KiB", stream), ("waiting", wait))
         if other is not None
     }
-    if not cheaper:
+    if not found:
         return "As for the CPU"
-    if all(cheaper.values()):
-        return (
-            "And the CPU is cheap next to both"
-            if len(cheaper) == 2
-            else f"And the CPU is cheap next to {next(iter(cheaper))}"
-        )
-    if any(cheaper.values()):
-        yes = next(n for n, v in cheaper.items() if v)
-        no = next(n for n, v in cheaper.items() if not v)
-        return f"The CPU is cheap next to {yes}, though not clearly next to {no}"
-    return "The CPU is not clearly cheaper here than " + " or ".join(cheaper)
+    cheap = [n for n, d in found.items() if d == claims.LOWER]
+    dear = [n for n, d in found.items() if d == claims.HIGHER]
+    open_ = [n for n, d in found.items() if d not in (claims.LOWER, claims.HIGHER)]
+    if len(cheap) == len(found):
+        return "And the CPU is cheap next to both" if len(cheap) == 2 else f"And the CPU is cheap next to {cheap[0]}"
+    clauses = []
+    if cheap:
+        clauses.append(f"cheap next to {cheap[0]}")
+    if dear:
+        clauses.append(f"dearer here than {fmt.listed(dear)}")
+    if open_:
+        clauses.append(f"not clearly cheaper or dearer here than {' or '.join(open_)}")
+    return "The CPU is " + ", though ".join(clauses)
 
 
 def estimate_in(frame: pl.DataFrame, id_: str, machine: str) -> tuple[Estimate | None, float | None]:
@@ -550,44 +585,58 @@ def figure_words(e: Estimate | None, unit: str, target: float | None = None) -> 
 def durable_sentence(latency: Estimate | None, rate: Estimate | None, target: float | None = None) -> str:
     """What one durable 4 KiB write costs, as the fsync chapter's latency run measured it:
     the median wait with its interval, then the rate one thread reached counting every write
-    (its own metric, not 1 ÷ the median), and how 1 ÷ the median would have misread it."""
+    (its own metric, not 1 ÷ the median), and how 1 ÷ the median (with the range its
+    interval gives) compares with it (``claims.compare``)."""
     if latency is None:
         return "A durable 4 KiB write could not be measured here, so the card has no wait to set beside streaming."
     text = f"One durable 4 KiB write takes {figure_words(latency, 'µs', target)} at the median"
     if rate is None:
         return text + "; the rate of durable writes was not stored with it."
-    naive = 1e6 / latency.median
     text += (
         f". Counting every write, slow ones included, one thread made {fmt.num(rate.median)} writes durable a second "
         f"({fmt.span(rate.lo, rate.hi)}, {fmt.count(rate.runs, 'run')}"
         + (f"; {mark}" if (mark := stats.stability(rate, target)) else "")
-        + "), however fast the disk streams"
+        + ")"
     )
-    if naive > rate.hi:
-        return text + f": 1 ÷ the median ({fmt.num(naive)} a second) would overstate it, as the slow writes count too."
-    if naive < rate.lo:
-        return text + (
-            f", more than 1 ÷ the median ({fmt.num(naive)} a second): the mean wait was shorter than the median's."
-        )
-    return text + f", about 1 ÷ the median ({fmt.num(naive)} a second): the slow writes were too few to weigh."
+    if latency.lo <= 0:
+        return text + "."
+    naive = Estimate(1e6 / latency.median, 1e6 / latency.hi, 1e6 / latency.lo, latency.runs)
+    inverse = f"1 ÷ the median ({fmt.num(naive.median)} a second, {fmt.span(naive.lo, naive.hi)} over its interval)"
+    direction = claims.compare(naive, rate).direction
+    if direction == claims.HIGHER:
+        return text + f". {inverse[0].upper()}{inverse[1:]} would overstate it: the slow writes count in the rate."
+    if direction == claims.LOWER:
+        return text + f", more than {inverse}: the mean wait was shorter than the median."
+    if direction == claims.SAME_WORD:
+        return text + f", about {inverse}: the slow writes weighed little."
+    return text + f". Whether {inverse} would misread it is not settled here: the two intervals overlap."
 
 
 def stream_words(seq_read: Estimate | None, latency: Estimate | None) -> str:
-    """How much the disk streams in the time of one durable write, at the two medians
-    (MB/s × µs = bytes): 'about 1.2 MB (at the two medians)'."""
+    """How much the disk streams in the time of one durable write (MB/s × µs = bytes), in
+    the decimal unit that suits it, at the two medians and over the two intervals: 'about
+    1.2 MB at the two medians (0.85–1.6 MB within their intervals)'."""
     if seq_read is None or latency is None:
         return "an amount this machine could not measure"
-    return f"about {fmt.num(seq_read.median * latency.median / 1e6, 2)} MB (at the two medians)"
+    median, lo, hi = seq_read.median * latency.median, seq_read.lo * latency.lo, seq_read.hi * latency.hi
+    scale, unit = next(
+        ((f, u) for f, u in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")) if median >= f * 0.9995), (1, "bytes")
+    )
+    return (
+        f"about {fmt.num(median / scale, 2)} {unit} at the two medians "
+        f"({fmt.span(lo / scale, hi / scale, 2)} {unit} within their intervals)"
+    )
 
 
 def request_sentence(http: Estimate | None, syscall: Estimate | None, target: float | None = None) -> str:
-    """The hello-world server's time per request at its best rate, carried from the rate's
-    interval, and how many system calls fit in it (the range from both intervals)."""
+    """The hello-world server's time per request at the connection count with the highest
+    median rate (the card's row), carried from the rate's interval, and how many system
+    calls fit in it (the range from both intervals)."""
     if http is None:
         return "The hello-world server did not run here, so the card cannot set a request against a system call."
     each = Estimate(1e9 / http.median, 1e9 / http.hi, 1e9 / http.lo, http.runs)
     text = (
-        "At its best rate our hello-world server answers a request every "
+        "At the connection count with the highest median rate, our hello-world server answers a request every "
         f"{figure_words(each, 'ns', target)} on average (all its threads together, from the rate's interval)"
     )
     if syscall is None:

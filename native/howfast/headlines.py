@@ -65,7 +65,8 @@ class Seed:
     besides the machine (software, problem size, tool); `material` is set when that
     difference decides the figure, so the two are not comparable (the card shows the seed's
     figure with the reason, no ratio). `check` looks at our stored set and returns a
-    material difference it finds there (e.g. a smaller table than the seed's), or None."""
+    material difference it finds there (e.g. a smaller table than the seed's), or None;
+    `differs_from` words `differs` from our stored set where it depends on it."""
 
     file: str
     where: Mapping[str, object]
@@ -73,6 +74,9 @@ class Seed:
     differs: str = ""
     material: str = ""
     check: Callable[[store.ResultSet], str | None] | None = None
+    #: what differs, worded from our stored set (e.g. the thread count we quote); None, or
+    #: a reader returning None, leaves `differs`
+    differs_from: Callable[[store.ResultSet], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,8 @@ def seed_figure(seed: Seed | None, results: store.ResultSet | None = None) -> Se
         kind=kind,
         article=ARTICLES.get(str(row["source"]), str(row["source"])),
         quoted=str(row["quoted"]),
-        differs=seed.differs,
+        differs=(seed.differs_from(results) if seed.differs_from is not None and results is not None else None)
+        or seed.differs,
         comparable=not why,
         why_not=why,
         converted=seed.scale != 1.0,
@@ -163,6 +168,8 @@ class Quantity:
     #: a seed machine's figure the card cannot set beside ours, as the card's cell reads (the seed
     #: prints it in a unit that cannot be converted): {"laptop": "200 cycles as printed …"}
     no_seed: Mapping[str, str] = field(default_factory=dict)
+    #: a few words about the case the stored set gave, added to the note ('here 1 thread'); None: none
+    detail: Callable[[store.ResultSet], str | None] | None = None
 
 
 def _one(experiment: str, by: Sequence[str], metric: str, **where: object) -> Reader:
@@ -191,6 +198,36 @@ def _read_bandwidth(results: store.ResultSet) -> Estimate | None:
 
     best = cpu_report.read_bandwidth(results.table("bandwidth"))
     return None if best is None else best[1]
+
+
+def _bandwidth_threads(results: store.ResultSet) -> int | None:
+    """The thread count of the read rate the card quotes (``cpu.report.read_bandwidth``);
+    None when no read ran or the set has no bandwidth sweep."""
+    from .cpu import report as cpu_report
+
+    try:
+        best = cpu_report.read_bandwidth(results.table("bandwidth"))
+    except KeyError:
+        return None
+    return None if best is None else best[0]
+
+
+def _bandwidth_detail(results: store.ResultSet) -> str | None:
+    """The thread count the card's memory-bandwidth row quotes: 'here 1 thread'."""
+    from . import fmt
+
+    threads = _bandwidth_threads(results)
+    return None if threads is None else f"here {fmt.count(threads, 'thread')}"
+
+
+def _napkin_bandwidth(results: store.ResultSet) -> str | None:
+    """What differs from napkin-math's memory bandwidth, with the thread count we quote."""
+    from . import fmt
+
+    threads = _bandwidth_threads(results)
+    if threads is None:
+        return None
+    return f"napkin-math's figure is threaded reads with SIMD; ours is our read loop on {fmt.count(threads, 'thread')}"
 
 
 #: MiB/s -> MB/s (1,048,576 bytes against 1,000,000)
@@ -235,7 +272,7 @@ def _sqlite_rows(results: store.ResultSet) -> str | None:
 def sqlite_full_words() -> str:
     """What the full profile's SQLite plan inserts against the seeds' million rows, from
     the plan: 'the full profile's batched runs reach the seed's 1,000,000 rows; its
-    one-row transactions stop at 100,000'."""
+    one-row transactions stop at 100,000 rows'."""
     from . import fmt
 
     plan = current_profile("full").sqlite
@@ -254,21 +291,65 @@ def sqlite_full_words() -> str:
         parts.append(
             f"{whose} one-row transactions reach the seed's 1,000,000 too"
             if one >= 1_000_000
-            else f"{whose} one-row transactions stop at {fmt.exact(one)}"
+            else f"{whose} one-row transactions stop at {fmt.count(one, 'row')}"
         )
     return "; ".join(parts)
+
+
+def virtual_disk(facts: Mapping[str, Any]) -> bool:
+    """Whether a machine's facts (``machine.facts``, or a set's) name its disk virtual: the
+    one test the card's comparisons and the preface use."""
+    return "virtual" in str(facts.get("device_kind", ""))
+
+
+def machine_words(facts: Mapping[str, Any]) -> str:
+    """The preface's word on what the kernel could see of the machine and its disk: a
+    virtual machine by its hypervisor fact, a virtual disk by ``virtual_disk`` (the card's
+    test), each said only when found."""
+    vm = str(facts.get("hypervisor", "")).startswith("yes")
+    disk = virtual_disk(facts)
+    if vm and disk:
+        return (
+            'This is a virtual machine on a virtual disk, and it sees only what its hypervisor shows it: the "disk" '
+            "may be a file on another disk, and a cache flush may stop at the host. The table says what the kernel "
+            "could see; keep that in mind when a number looks too good."
+        )
+    if vm:
+        return (
+            "This is a virtual machine, and it sees only what its hypervisor shows it, though the kernel did not "
+            "report its disk as virtual. The table says what the kernel could see; keep that in mind when a number "
+            "looks too good."
+        )
+    if disk:
+        return (
+            'The kernel reports this disk as virtual: the "disk" may be a file on another disk, and a cache flush '
+            "may stop at the host. The table says what the kernel could see."
+        )
+    return "The table says what the kernel could see."
 
 
 def _virtual_disk(results: store.ResultSet) -> str | None:
     """A material difference from the laptop's fsync: this set's disk is virtual, so its
     flush ends wherever the hypervisor decides, not on a drive's media (the set's facts)."""
     facts = getattr(results, "facts", None) or {}
-    if "virtual" not in str(facts.get("device_kind", "")):
+    if not virtual_disk(facts):
         return None
     mode = facts.get("write_cache") or "not reported"
     return (
         f"this disk is virtual (write cache: {mode}), so its fsync ends where the hypervisor decides; "
         "the seed's reached the laptop's own NVMe drive"
+    )
+
+
+def _virtual_read(results: store.ResultSet) -> str | None:
+    """A material difference from the laptop's sequential read: this set's disk is virtual,
+    so its reads may be served from the host's cache rather than a drive (the set's facts)."""
+    facts = getattr(results, "facts", None) or {}
+    if not virtual_disk(facts):
+        return None
+    return (
+        "this disk is virtual, so its reads may be served from the host's cache (dropping this machine's page "
+        "cache does not empty the host's); the seed's came from the laptop's own NVMe drive"
     )
 
 
@@ -329,7 +410,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         "the parallel-jobs run (8 jobs, 1 MiB blocks, page cache dropped first), the setup of seed 001's fio table; "
         "the engine matrix reads one file with one job instead",
         _one("parallel", ["op", "fsync"], "mb_per_s", op="read", fsync=False),
-        _fio("laptop", "sync sequential read", differs=_PARALLEL),
+        _fio("laptop", "sync sequential read", differs=_PARALLEL, check=_virtual_read),
         _fio("phone", "sync sequential read", material=_PHONE_BLOCKS),
         "1 MiB blocks, 8 parallel jobs, page cache dropped first",
     ),  # fmt: skip
@@ -388,8 +469,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         "chapters/fsync.qmd#sec-fsync-methods",
         "the fsync chapter's latency run: each 4 KiB append to a new file is followed by fsync and timed alone, "
         "so its median is the wait of one durable write; the fsync chapter builds on this run. Other runs "
-        "measure the same write again at other moments on a shared disk (the table below), and their "
-        "medians differ as the disk's load did",
+        "measure the same write again at other moments on a shared disk: the table below sets them beside it",
         _one("latency", ["method", "layout"], "p50", method="fsync", layout="append"),
         Seed(
             "fsync",
@@ -469,6 +549,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         note="sequential reads with the fewest threads, unless more threads read clearly faster (their "
         "intervals apart); timed by the wall clock, so on a busy machine a lower bound of what the memory "
         "can stream",
+        detail=_bandwidth_detail,
     ),  # fmt: skip
     Quantity(
         "hashing",
@@ -478,7 +559,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         "native",
         "chapters/hashing.qmd#sec-hashing-reference",
         "the native run's XXH64 at the profile's table size (64 KiB inputs), one thread; each run's rate is that "
-        "of its fastest slice (other programs share the CPU), which is why its runs agree so closely. The hashing "
+        "of its fastest slice (other programs share the CPU). The hashing "
         "chapter measures the same loop again at other moments and compares them: a run at a busier moment can "
         "come out clearly lower",
         _hashing,
@@ -518,7 +599,7 @@ QUANTITIES: tuple[Quantity, ...] = (
         "network",
         "http_closed",
         "chapters/networks.qmd#sec-http",
-        "the closed loop's best connection count: the most the server answered (the system-design chapter "
+        "the closed loop's connection count with the highest median rate (the system-design chapter "
         "also uses the open loop's highest offered rate whose p99 stays near the lightest load's)",
         _best("http_closed", ["connections"], "req_per_s"),
         Seed(
@@ -533,7 +614,7 @@ QUANTITIES: tuple[Quantity, ...] = (
             material="the seed's load generator kept 32 connections busy against a server it does not name; ours "
             "is a C++ epoll server under our own load generator",
         ),
-        note="our C++ epoll server, best closed loop",
+        note="our C++ epoll server, closed loop, the connection count with the highest median",
     ),  # fmt: skip
     Quantity(
         "redis",
@@ -639,10 +720,17 @@ QUANTITIES += (
 # --- napkin-math's column, and its rows the compress-encode-sort chapter measures ------------
 
 
-def _napkin(benchmark: str, metric: str, scale: float, differs: str = "", material: str = "") -> Seed:
+def _napkin(
+    benchmark: str,
+    metric: str,
+    scale: float,
+    differs: str = "",
+    material: str = "",
+    differs_from: Callable[[store.ResultSet], str | None] | None = None,
+) -> Seed:
     """A row of napkin-math's table (the Xeon E-2236 version, data/reference/napkin_math.csv)."""
     where = {"machine": "napkin_e2236", "benchmark": benchmark, "metric": metric}
-    return Seed("napkin_math", where, scale=scale, differs=differs, material=material)
+    return Seed("napkin_math", where, scale=scale, differs=differs, material=material, differs_from=differs_from)
 
 
 _GIB_MB, _MIB_MB = 2**30 / 1e6, 2**20 / 1e6
@@ -665,7 +753,8 @@ NAPKIN: dict[str, Seed] = {
     "memory_latency": _napkin("random_memory_r_w_64_bytes", "latency", 1.0,
                               differs="napkin-math's random 64-byte reads and writes; ours dependent loads"),
     "memory_bandwidth": _napkin("sequential_memory_r_w_64_bytes_threaded_simd", "throughput", _GIB_MB / 1e3,
-                                differs="napkin-math's threaded SIMD reads; ours the best thread count"),
+                                differs="napkin-math's figure is threaded reads with SIMD; ours the thread count "
+                                "the bandwidth sweep quotes", differs_from=_napkin_bandwidth),
     "hashing": _napkin("hashing_not_crypto_safe_64_bytes", "throughput", _GIB_MB,
                        material="napkin-math hashes 64-byte inputs; ours 64 KiB inputs"),
     "tcp": _napkin("tcp_echo_server_32_kib", "throughput", 2**30 * 8 / 1e9,
@@ -887,12 +976,14 @@ def table(
         got = read(q, found[q.subject])
         e = got.estimate
         data = found[q.subject] if not isinstance(found[q.subject], str) else None
+        extra = q.detail(data) if e is not None and data is not None and q.detail is not None else None
         row: dict[str, Any] = {
             "id": q.id, "label": q.label, "value": None if e is None else e.median,
             "lo": None if e is None else e.lo, "hi": None if e is None else e.hi,
             "runs": None if e is None else e.runs, "confidence": None if e is None else e.confidence,
             "target": None if got.profile is None else target_of(got.profile),
-            "unit": q.unit if data is None else unit_of(q, data), "reason": got.reason, "note": q.note,
+            "unit": q.unit if data is None else unit_of(q, data), "reason": got.reason,
+            "note": q.note + (f" ({extra})" if extra else ""),
             "run": q.run, "section": q.section, "subject": q.subject, "experiment": q.experiment,
             "measured_at": got.measured_at, "machine": name, "profile": got.profile,
         }  # fmt: skip

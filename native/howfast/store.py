@@ -29,6 +29,7 @@ import errno
 import fcntl
 import importlib
 import json
+import math
 import os
 import re
 import shutil
@@ -433,15 +434,13 @@ class ResultSet:
             return None
 
     def stamp(self) -> str:
-        """'quick profile, measured in 3.4 min, finished 2026-11-23 01:02 UTC, howfast 0.2.0 (git
+        """'quick profile, measured in 3.4 minutes, finished 2026-11-23 01:02 UTC, howfast 0.2.0 (git
         1a2b3c4d5e6f), on a busy machine (…)': the time is when the set was finished (a reader
         who took it for the start would think two sets measured one after the other overlapped);
         how busy the machine was comes from the set's noise evidence
         (``book.busy_clause``; 'no noise evidence recorded' for a set stored before it)."""
-        from .fmt import duration_us
-
         when = dt.datetime.fromisoformat(self.manifest["finished"]).strftime("%Y-%m-%d %H:%M UTC")
-        took = duration_us(float(self.manifest["seconds"]) * 1e6)
+        took = duration_words(float(self.manifest["seconds"]))
         commit = f" (git {self.manifest['commit']})" if self.manifest.get("commit") else ""
         off = self.manifest.get("switched_off") or []
         without = f", with {', '.join(o.removeprefix('no-') for o in off)} switched off" if off else ""
@@ -449,6 +448,26 @@ class ResultSet:
 
         version = f"howfast {self.manifest['howfast']}{commit}"
         return f"{self.profile} profile{without}, measured in {took}, finished {when}, {version}{busy_clause(self)}"
+
+
+def duration_words(seconds: float | None) -> str:
+    """How long a measurement took, in the unit a reader thinks in: '350 ms', '45 s' (under
+    two minutes, ``fmt.duration_us``), '18.6 minutes' (under two hours), '3.2 hours' (under
+    three days), '12.9 days'; 'n/a' when not recorded."""
+    from . import fmt
+
+    if seconds is None:
+        return fmt.NA
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"seconds must be a number, got {type(seconds).__name__}")
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"seconds is a duration of at least 0, got {seconds!r}")
+    if seconds < 120:
+        return fmt.duration_us(seconds * 1e6)
+    for limit, unit, name in ((7200, 60, "minutes"), (3 * 86_400, 3600, "hours")):
+        if seconds < limit:
+            return f"{fmt.num(seconds / unit)} {name}"
+    return f"{fmt.num(seconds / 86_400)} days"
 
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
