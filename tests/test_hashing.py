@@ -1122,9 +1122,16 @@ def test_a_dip_below_the_large_inputs_is_not_a_disturbance() -> None:
     one = sweep({"xxh3_64_dispatch": xxh3, "xxh3_64": {s: [1000.0] * 3 for s in xxh3}})
     assert report.size_class_note(one).startswith("The rate of XXH3-64 dispatch fell at 256 bytes")
     # no dip at the boundary, no XXH3, or no size above 240 bytes: nothing to say
-    assert report.size_class_note(sweep({"xxh3_64": {s: [1000.0] * 3 for s in xxh3}})) == ""
-    assert report.size_class_note(sweep({"sha256": {64: [1.0] * 3, 256: [0.5] * 3, 1024: [2.0] * 3}})) == ""
-    assert report.size_class_note(sweep({"xxh3_64": {16: [1.0] * 3, 64: [2.0] * 3}})) == ""
+    assert report.size_class_note(sweep({"xxh3_64": {s: [1000.0] * 3 for s in xxh3}})) == (
+        "No XXH3 entry point's rate fell at 256 bytes here, the first size swept above 240 bytes, where XXH3 changes "
+        "its code."
+    )
+    assert report.size_class_note(sweep({"sha256": {64: [1.0] * 3, 256: [0.5] * 3, 1024: [2.0] * 3}})).startswith(
+        "No XXH3 entry point's rate fell"
+    )
+    assert report.size_class_note(sweep({"xxh3_64": {16: [1.0] * 3, 64: [2.0] * 3}})) == (
+        "This run swept no input above 240 bytes, where XXH3 changes its code."
+    )
     # a size from LARGE_INPUT up is judged against the large inputs only: a higher rate at 256 bytes is no witness
     low = stats_summary(sweep({"xxh3_64": {256: [50000.0] * 3, 1024: [10000.0] * 3, 4096: [20000.0] * 3}}))
     assert not report.dipped(low, "xxh3_64", 1024)
@@ -1157,8 +1164,9 @@ def test_overlap_note_both_branches() -> None:
     )
     assert text.endswith("which one long input does not allow. That may be why.")
     level = pl.concat([native_rows({"fnv1a_64": 500.0}, size=16), native_rows({"fnv1a_64": 990.0})])
-    assert report.overlap_note(level, 16, 65536) == ""
-    assert report.overlap_note(native_rows({"fnv1a_64": 990.0}), 16, 65536) == ""
+    assert "was not clearly higher than on" in report.overlap_note(level, 16, 65536)
+    assert report.overlap_note(level, 16, 65536).endswith("so this run shows no sign of it.")
+    assert "not measured at both sizes" in report.overlap_note(native_rows({"fnv1a_64": 990.0}), 16, 65536)
 
 
 def test_largest_sentence_steps_aside_when_the_large_input_sentence_quotes_it() -> None:

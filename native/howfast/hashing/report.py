@@ -288,11 +288,12 @@ def size_class_note(native: pl.DataFrame) -> str:
     """Where XXH3's rate fell, at the first swept size above ``XXH3_MIDSIZE_MAX``, wholly
     below both a smaller and a larger input's and rose again: which entry points did, and
     that XXH3 changes code path there, which may make the dip the hash's own (``dipped``
-    never reads a size below ``LARGE_INPUT`` as disturbed); '' when none did."""
+    never reads a size below ``LARGE_INPUT`` as disturbed); where none did, or no size
+    above it was swept, a sentence says so (a page's inline value is never empty)."""
     summary = stats.summarize(native, ["algorithm", "size"]).filter(pl.col("metric") == "mib_per_s")
     above = [int(x) for x in summary["size"].unique().to_list() if int(x) > XXH3_MIDSIZE_MAX]
     if not above:
-        return ""
+        return f"This run swept no input above {fmt.exact(XXH3_MIDSIZE_MAX)} bytes, where XXH3 changes its code."
     first = min(above)
     fell = [
         short_name(a)
@@ -300,7 +301,10 @@ def size_class_note(native: pl.DataFrame) -> str:
         if a.startswith("xxh3") and _below_both(summary.filter(pl.col("algorithm") == a), first)
     ]
     if not fell:
-        return ""
+        return (
+            f"No XXH3 entry point's rate fell at {fmt.size(first)} here, the first size swept above "
+            f"{fmt.exact(XXH3_MIDSIZE_MAX)} bytes, where XXH3 changes its code."
+        )
     who = ("The rate of " if len(fell) == 1 else "The rates of ") + fmt.listed(fell)
     return (
         f"{who} fell at {fmt.size(first)}, wholly below both a smaller and a larger input's rate, and rose again. "
@@ -747,14 +751,21 @@ def overlap_note(native: pl.DataFrame, small: int, large: int) -> str:
     """Where FNV-1a's rate at `small` was clearly higher than at `large` (its nearest steady
     size, ``steady_size``), which a fixed cost per call cannot do: that the loop's
     independent calls may overlap, where one long input is one chain of dependent
-    multiplies (FNV-1a's, byte by byte); '' otherwise."""
+    multiplies (FNV-1a's, byte by byte); otherwise a sentence that says it was not clearly
+    higher, or not measured at both sizes (a page's inline value is never empty)."""
     algorithm = "fnv1a_64"
     summary = stats.summarize(native, ["algorithm", "size"])
     at = steady_size(summary, [algorithm], large)
     tiny, big = _estimate(summary, "mib_per_s", algorithm, small), _estimate(summary, "mib_per_s", algorithm, at)
     c = claims.compare(tiny, big)
-    if c.direction != claims.HIGHER or tiny is None or big is None:
-        return ""
+    if tiny is None or big is None:
+        return f"{ALGORITHM_NAMES[algorithm]} was not measured at both sizes here, so this run cannot show it."
+    if c.direction != claims.HIGHER:
+        return (
+            f"Here {ALGORITHM_NAMES[algorithm]}'s rate on {fmt.size_adjective(small)} inputs "
+            f"({fmt.num(tiny.median)} MiB/s) was not clearly higher than on {fmt.size(at)} ones "
+            f"({fmt.num(big.median)} MiB/s), so this run shows no sign of it."
+        )
     return (
         f"{ALGORITHM_NAMES[algorithm]} read a higher rate on {fmt.size_adjective(small)} inputs "
         f"({fmt.num(tiny.median)} MiB/s) than on {fmt.size(at)} ones ({fmt.num(big.median)} MiB/s), "
