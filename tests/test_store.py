@@ -286,8 +286,9 @@ def test_a_set_names_the_code_that_measured_it_not_the_code_at_its_end(
 
 @pytest.mark.parametrize(
     ("seconds", "said"),
-    [(None, "n/a"), (0.35, "350 ms"), (45.0, "45 s"), (119.0, "119 s"), (120.0, "2 minutes"), (4380.0, "73 minutes"),
-     (7200.0, "2 hours"), (9000.0, "2.5 hours"), (3 * 86_400.0, "3 days"), (400_000.0, "4.63 days")],
+    [(None, "n/a"), (0.35, "350 ms"), (45.0, "45 s"), (119.0, "119 s"), (120.0, "2 min"), (319.8, "5 min 20 s"),
+     (599.6, "10 min"), (630.0, "10 min"), (4380.0, "73 min"), (7200.0, "2 h"), (9000.0, "2 h 30 min"),
+     (3 * 86_400.0, "3 days"), (400_000.0, "4.6 days")],
 )  # fmt: skip
 def test_a_duration_reads_in_the_unit_a_reader_thinks_in(seconds: float | None, said: str) -> None:
     assert store.duration_words(seconds) == said

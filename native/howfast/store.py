@@ -451,9 +451,9 @@ class ResultSet:
 
 
 def duration_words(seconds: float | None) -> str:
-    """How long a measurement took, in the unit a reader thinks in: '350 ms', '45 s' (under
-    two minutes, ``fmt.duration_us``), '18.6 minutes' (under two hours), '3.2 hours' (under
-    three days), '12.9 days'; 'n/a' when not recorded."""
+    """How long a measurement took, in the units a reader thinks in: '350 ms', '45 s' (under
+    two minutes, ``fmt.duration_us``), '5 min 20 s' (under ten minutes), '73 min' (under
+    two hours), '2 h 30 min' (under three days), '4.6 days'; 'n/a' when not recorded."""
     from . import fmt
 
     if seconds is None:
@@ -464,10 +464,15 @@ def duration_words(seconds: float | None) -> str:
         raise ValueError(f"seconds is a duration of at least 0, got {seconds!r}")
     if seconds < 120:
         return fmt.duration_us(seconds * 1e6)
-    for limit, unit, name in ((7200, 60, "minutes"), (3 * 86_400, 3600, "hours")):
-        if seconds < limit:
-            return f"{fmt.num(seconds / unit)} {name}"
-    return f"{fmt.num(seconds / 86_400)} days"
+    if seconds < 600:
+        minutes, rest = divmod(round(seconds), 60)
+        return f"{minutes} min" + (f" {rest} s" if rest else "")
+    if seconds < 7200:
+        return f"{round(seconds / 60)} min"
+    if seconds < 3 * 86_400:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    return f"{fmt.num(round(seconds / 86_400, 1))} days"
 
 
 def load(subject: str, *, machine: str | None = None, profile: str | None = None) -> ResultSet:
