@@ -203,6 +203,8 @@ def test_fdatasync_sentence(append, rewrite, expected: list[str]) -> None:
     text = fsync_report.fdatasync_sentence(append[0], append[1], rewrite[0], rewrite[1])
     for words in expected:
         assert words in text
+    if append[0] is not None:  # what each call commits is the likely work, not a measured one
+        assert "both calls may have to commit that metadata" in text and "must commit that metadata" not in text
     assert "`" not in text and "*" not in text
 
 
@@ -233,12 +235,17 @@ def test_batch_sentence(points: dict, expected: str) -> None:
     assert expected in text
     if len(points) > 1:
         assert "With 1 record per fsync" in text
-    if "stops rising" in expected:  # batch waits grew 8×: the bytes, not the flush, fill them
-        assert "writing the bytes, not the flush" in text
+    if "stops rising" in expected:  # batch waits grew 8×: the writes, not the flush, may fill them
+        assert (
+            "from there on the writes, not the flush, may fill most of each batch's time, whether through the bytes "
+            "or through a cost paid per write call; this run does not measure which."
+        ) in text
         flat_waits = _group(points).with_columns(
             pl.when(pl.col("metric") == "p50").then(1000.0).otherwise(pl.col("value")).alias("value")
         )
-        assert "writing the bytes" not in fsync_report.batch_sentence(flat_waits)
+        assert "may fill most" not in fsync_report.batch_sentence(flat_waits)
+    if "still rising" in expected:  # a cause the runs do not measure, worded as one
+        assert "the flushes, not the bytes, may still set the pace" in text
 
 
 def test_four_kib_runs_and_sentence() -> None:
@@ -302,8 +309,8 @@ def test_four_kib_sentence_tells_runs_of_one_layout_apart() -> None:
     [
         (E(939, 900, 1000), [("latency", 469, 374, 555, 400), ("block_sizes", 926, 886, 1080, 100)],
          ["took about 939 µs at the median (900 µs–1 ms)",
-          "the chapter's 2 measurements of the pair (all appending) made 469 to 926",
-          "to 80 million a day"]),
+          "the chapter's 2 measurements of a 4 KiB write + fsync (all appending) made 469 to 926",
+          "(about 41 to 80 million a day)"]),
         (E(939, 900, 1000), [("latency", 469, 374, 555, 400)], ["its measurement made 469 durable writes per second"]),
         (None, [("latency", 469, 374, 555, 400)], ["one durable 4 KiB write at a time: its measurement made 469"]),
         (None, [], ["could not be measured here"]),
@@ -409,14 +416,17 @@ def test_fio_sentence_verdicts_and_explanations() -> None:
         "is faster than fio on write + fdatasync (1.4× of fio's rate, 1.4×)" in text
         and "mean time per write 0.7× fio's" in text
     )
-    assert "the gap lies in the I/O itself" in text  # rate and time per write agree on the factor
+    # rate and time per write agree on the factor: where the gap lies is a suggestion, not a finding
+    assert "that suggests the gap lies in the I/O itself" in text
     assert "yet with a mean time per write that agrees" in text and "its own set-up" in text  # dsync: time agrees
+    assert "the gap may lie outside the I/O" in text
     assert "cannot be told apart from fio on this machine on O_DIRECT | O_DSYNC write" in text
     assert text.startswith("Over 3 rounds")
-    assert "part of the gap lies in the I/O" not in text
+    assert "part of the gap may lie in the I/O" not in text
+    assert "read it as a lead" not in text  # each tool's own runs lie apart: no caveat
     # the time per write leans the same way, but by another factor: only part of the gap is the I/O
     partly = fsync_report.fio_sentence(_fio({"fsync": faster}, {"fsync": ([400.0] * 3, [1000.0] * 3)}))
-    assert "mean time per write 0.4× fio's" in partly and "part of the gap lies in the I/O" in partly
+    assert "mean time per write 0.4× fio's" in partly and "part of the gap may lie in the I/O" in partly
     assert "the gap lies in the I/O itself" not in partly
     # the table shows the very ratios the sentence quotes
     table = fsync_report.fio_table(metrics)
@@ -599,7 +609,8 @@ def test_layout_comparison_gives_the_chart_the_interval() -> None:
         # the widest case's mark as the table prints it: a lopsided interval gives each side
         ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, 0.1, "After 3 runs each, 1 of 2 cases kept an "
          "interval of the median writes per second wider than ±10 % (with fewer than six runs an interval "
-         "is the slowest to the fastest run); the widest, write, no sync, −94 %/+6 %. The table marks them unstable"),
+         "is the slowest to the fastest run); the widest from end to end, write, no sync, −94 %/+6 %. The table "
+         "marks them unstable"),
         ({("none", "append"): NOISY}, 0.1, "After 3 runs each, all 1 cases kept"),
         ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, None, "1 of 2 cases varied by more than 1.5× "
          "between repetitions (worst: write, no sync, 17×)"),
@@ -667,7 +678,7 @@ def test_commit_rule_counts_rewrites_apart_and_names_another_pages_run_outside_t
                      ("block_sizes", 926, 886, 1080, 100)])  # fmt: skip
     text = fsync_report.commit_rule(E(939, 900, 1000), runs, ("the storing-data chapter's SQLite baseline",
                                                                E(269, 252, 311)))  # fmt: skip
-    assert "the chapter's 3 measurements of the pair (2 appending, 1 rewriting) made 469 to 926" in text
+    assert "the chapter's 3 measurements of a 4 KiB write + fsync (2 appending, 1 rewriting) made 469 to 926" in text
     assert text.endswith(
         "however fast its CPU is. The storing-data chapter's SQLite baseline made 269 per second (252–311, 3 runs), "
         "clearly below that range, in a run of its own: another file, another moment on a disk whose speed drifts."
@@ -678,7 +689,7 @@ def test_commit_rule_counts_rewrites_apart_and_names_another_pages_run_outside_t
     assert "another run" not in inside.lower() and inside.endswith("however fast its CPU is.")
     assert fsync_report.commit_rule(E(939, 900, 1000), runs, ("x", None)).endswith("however fast its CPU is.")
     rewrites = _runs_4k([("overwrite", 830, 748, 1160, 400), ("vs_fio", 800, 700, 900, 100)])
-    assert "2 measurements of the pair (all rewriting)" in fsync_report.commit_rule(None, rewrites)
+    assert "2 measurements of a 4 KiB write + fsync (all rewriting)" in fsync_report.commit_rule(None, rewrites)
 
 
 def test_reference_chart_groups_this_machine_first_without_ranking() -> None:
@@ -857,12 +868,160 @@ def test_block_sentence_says_where_no_sync_was_not_clearly_faster() -> None:
     }
     text = fsync_report.block_sentence(_sweep(values))
     assert (
-        "Writing without a sync was not always clearly faster than writing with one: at 512 KiB it made 894 MB/s "
-        "(646–958), less than write + fsync's 1,490 (1,460–1,510); and not clearly more than O_DSYNC write's 900 "
-        "(800–1,000). This page cannot say why; writeback of the dirty pages that earlier runs without a sync left "
-        "in the page cache may have slowed those runs."
+        "Writing without a sync did not always make clearly more MB/s than writing with one: at 512 KiB it made "
+        "894 MB/s (646–958), less than write + fsync's 1,490 (1,460–1,510); and not clearly more than O_DSYNC "
+        "write's 900 (800–1,000), and its median write took 600 µs (500–800 µs), 1.7× slower than write + fsync's "
+        "350 µs (340–360 µs) and not clearly slower or faster than O_DSYNC write's 520 µs (1.2× by the medians, but "
+        "the intervals overlap). MB/s counts every write of a run (the bytes over the run's whole time, so it "
+        "follows the mean time per write), while the p50 is the median write of the same runs. This page cannot "
+        "say why; writeback of the dirty pages that earlier runs without a sync left in the page cache may have "
+        "slowed those runs."
     ) in text
     assert "at 4 KiB it made" not in text  # no sync was clearly faster there
     clear = {k: v for k, v in values.items() if k != ("none", 524288)}
-    assert "not always clearly faster" not in fsync_report.block_sentence(_sweep(clear))
+    assert "did not always make clearly more" not in fsync_report.block_sentence(_sweep(clear))
     assert fsync_report.no_sync_sentence(pl.DataFrame()) == ""
+
+
+# --- review of the full profile, second pass ---
+
+
+def test_sync_cost_sentence_gives_the_loop_rate_the_second_guess_asks_for() -> None:
+    p50s = (E(900, 800, 1000), E(3, 2, 4))
+    text = fsync_report.sync_cost_sentence(*p50s, E(1000, 900, 1100), E(55000, 45000, 60000))
+    assert text.endswith(
+        "at the median (200–500× within the two intervals). The loop's rate, which counts every write, slow ones "
+        "included, answers the second guess: without the sync it made 55× as many writes per second as the loop "
+        "with it (41–67× within the two intervals)."
+    )
+    fewer = fsync_report.sync_cost_sentence(*p50s, E(1000, 900, 1100), E(500, 400, 600))
+    assert "without the sync it made 0.5× as many writes per second as the loop with it (0.36–0.67× within" in fewer
+    unclear = fsync_report.sync_cost_sentence(*p50s, E(1000, 900, 1100), E(1200, 800, 1500))
+    assert "without the sync its rate was not clearly higher or lower than the loop's with it (1.2× by" in unclear
+    same = fsync_report.sync_cost_sentence(*p50s, E(1000, 990, 1010), E(1000, 995, 1005))
+    assert "without the sync its rate was about the same as the loop's with it (1×)" in same
+    # without both rates, the p50 sentence alone, as before
+    assert "rate" not in fsync_report.sync_cost_sentence(*p50s, E(1000, 900, 1100), None)
+    missing = fsync_report.sync_cost_sentence(None, None, E(1000, 900, 1100), E(55000, 45000, 60000))
+    assert missing.startswith("How a write with the sync compares with one without could not be measured here. ")
+
+
+def test_spread_sentence_names_a_case_that_reaches_further_on_one_side() -> None:
+    # the widest end to end (±25 %) beside a lopsided one that reaches 26 % below its median
+    cases = {
+        ("dsync", "append"): {"writes_per_s": [4330.0, 5000, 5800, 6500, 7200]},
+        ("direct_dsync", "append"): {"writes_per_s": [5250.0, 6500, 7090, 7500, 7890]},
+    }
+    text = fsync_report.spread_sentence(_latency(cases), ["method"], 0.03)
+    assert (
+        "the widest from end to end, O_DSYNC write, ±25 % (O_DIRECT | O_DSYNC write reaches further on one " in (text)
+        and "side: −26 %)" in text
+    )
+    alone = fsync_report.spread_sentence(_latency({("dsync", "append"): cases[("dsync", "append")]}), ["method"], 0.03)
+    assert "reaches further" not in alone and "the widest from end to end, O_DSYNC write, ±25 %." in alone
+
+
+def test_batch_sentence_quotes_the_best_median_past_the_knee() -> None:
+    # the medians rise past the knee to 6,500 at 64, then dip at 512: the text quotes the best, and where
+    points = {1: (400, 450, 500), 8: (2000, 3100, 6000), 64: (3000, 6500, 9000), 512: (2500, 5000, 8500)}
+    text = fsync_report.batch_sentence(_group(points))
+    assert "though the medians still rose from 3,100 to 6,500 (at 64 per fsync); with 3 runs" in text
+    last = fsync_report.batch_sentence(_group({k: v for k, v in points.items() if k != 512}))
+    assert "rose from 3,100 to 6,500; with 3 runs" in last
+
+
+def test_no_sync_sentence_sets_the_median_write_beside_the_rate() -> None:
+    # no sync made no more MB/s at 1 MiB, yet its median write was 3.6× faster: a tail may hold the mean down
+    tail = {
+        ("none", 1048576): ([1550.0, 1610, 1670], [160, 166, 191]),
+        ("direct_dsync", 1048576): ([1530.0, 1750, 1860], [549, 595, 684]),
+    }
+    text = fsync_report.no_sync_sentence(_sweep(tail))
+    assert text == (
+        "Writing without a sync did not always make clearly more MB/s than writing with one: at 1 MiB it made "
+        "1,610 MB/s (1,550–1,670), not clearly more than O_DIRECT | O_DSYNC write's 1,750 (1,530–1,860), yet its "
+        "median write took 166 µs (160–191 µs), 3.6× faster than O_DIRECT | O_DSYNC write's 595 µs (549–684 µs). "
+        "MB/s counts every write of a run (the bytes over the run's whole time, so it follows the mean time per "
+        "write), while the p50 is the median write of the same runs. With the median write clearly faster and the "
+        "rate not, a tail of slow writes may hold the mean down: writes stalled while the kernel throttles a writer "
+        "that has dirtied too many pages, say, or writeback of the dirty pages that earlier runs without a sync "
+        "left behind; this page does not measure which."
+    )
+    no_p50 = _sweep(tail).filter(pl.col("metric") == "mb_per_s")
+    bare = fsync_report.no_sync_sentence(no_p50)
+    assert "median write took" not in bare and "This page cannot say why" in bare
+
+
+def test_fio_sentence_says_when_a_verdict_rests_on_the_pairing_alone() -> None:
+    # ratios 1.13-1.14× in every round, yet each tool's five runs overlap taken apart
+    paired = ([1000.0, 1100, 1200, 1300, 1400], [880.0, 970, 1060, 1150, 1240])
+    uneven = fsync_report.fio_sentence(_fio({"fsync": ([1000.0] * 9, [1000.0] * 9), "dsync": paired}, {}))
+    assert "It is faster than fio on O_DSYNC write (1.13× of fio's rate, 1.13–1.14×)." in uneven
+    assert uneven.endswith(
+        "The verdict on O_DSYNC write rests on the pairing within rounds alone: taken apart, each tool's runs "
+        "overlap (the intervals of the two medians in the table above), and it rests on fewer rounds than other "
+        "rows (5 rounds on O_DSYNC write, against up to 9); read it as a lead, not a finding."
+    )
+    even = fsync_report.fio_sentence(_fio({"dsync": paired, "fdatasync": paired}, {}))
+    assert "The verdicts on O_DSYNC write and write + fdatasync rest on the pairing" in even
+    assert "fewer rounds" not in even and even.endswith("read them as leads, not findings.")
+    apart = fsync_report.fio_sentence(_fio({"dsync": ([1400.0] * 5, [1000.0] * 5)}, {}))
+    assert "is faster than fio" in apart and "rests on the pairing" not in apart
+
+
+def test_fio_rounds_sentence_gives_each_count_of_rounds_its_confidence() -> None:
+    five, nine = stats.interval_ranks(5)[1], stats.interval_ranks(9)[1]
+    uneven = _fio({"fsync": ([1000.0] * 9, [1000.0] * 9), "dsync": ([1000.0] * 5, [1000.0] * 5)}, {})
+    assert fsync_report.fio_rounds_sentence(uneven) == (
+        "Each interval holds the median ratio with a confidence set by its rounds: "
+        f"{fsync_report.fmt.num(100 * five, 2)} % with 5 rounds and {fsync_report.fmt.num(100 * nine, 2)} % with "
+        "9 rounds."
+    )
+    few = _fio({"fsync": ([1000.0] * 9, [1000.0] * 9), "dsync": ([1000.0] * 3, [1000.0] * 3)}, {})
+    assert fsync_report.fio_rounds_sentence(few).endswith(
+        "75 % with 3 rounds and 96 % with 9 rounds. With 3 rounds or fewer an interval runs from the lowest to the "
+        "highest ratio: read those verdicts as leads, not proofs."
+    )
+
+
+def test_commit_rule_rounds_a_days_worth() -> None:
+    assert fsync_report._per_day(6390, 10800) == "about 550 to 930 million"
+    assert fsync_report._per_day(10, 20) == "about 860,000 to 1.7 million"
+    assert fsync_report._per_day(5, 5) == "about 430,000"
+    assert fsync_report._per_day(10, 12) == "about 860,000 to 1 million"
+    runs = _runs_4k([("latency", 6390, 5160, 7480, 1000), ("overwrite", 10800, 9690, 11500, 5000)])
+    text = fsync_report.commit_rule(E(152, 139, 206), runs)
+    assert "(about 550 to 930 million a day)" in text
+    one = fsync_report.commit_rule(E(152, 139, 206), runs.head(1))
+    assert "(about 550 million a day)" in one
+
+
+def test_estimates_sentence_says_the_napkin_figures_are_not_measurements() -> None:
+    from howfast import reference
+
+    text = fsync_report.estimates_sentence(reference.load("fsync"))
+    assert text.startswith("The bars 'SSD (napkin-math) — seed 003' (1 ms) and 'HDD (estimate) — seed 003' (20 ms)")
+    assert "are estimates, not measurements" in text and "not comparable with this machine's figures" in text
+    ref = pl.DataFrame({"metric": ["latency", "latency"], "figure_type": ["estimate", "measured"],
+                        "device": ["HDD", "WD SN750 NVMe"], "source": ["003_x.txt", "000_y.txt"],
+                        "value": [20.0, 660.0], "unit": ["ms", "us"]})  # fmt: skip
+    one = fsync_report.estimates_sentence(ref)
+    assert one.startswith("The bar 'HDD (estimate) — seed 003' (20 ms) is an estimate, not measurements")
+    assert "behind it, so it is not comparable" in one
+    assert fsync_report.estimates_sentence(ref.filter(pl.col("figure_type") == "measured")) == ""
+    assert fsync_report.estimates_sentence(pl.DataFrame()) == ""
+
+
+def test_distribution_rounds_the_charts_data() -> None:
+    noisy = [3515.4889996017302 + i for i in range(7)] + [150000.0 + i for i in range(7)]
+    samples = pl.DataFrame({"method": ["none"] * 7 + ["fsync"] * 7, "layout": ["append"] * 14, "latency_ns": noisy})
+    frame = fsync_report.distribution(samples)
+    assert set(frame["method"].unique().to_list()) == {"write, no sync", "write + fsync"}
+    for column in ("latency_us", "share_slower"):
+        assert all(len(f"{v:.15g}".replace(".", "").lstrip("0")) <= 4 for v in frame[column].to_list())
+    spec = fsync_report.distribution_chart(samples, "append").to_dict()
+    assert spec["mark"]["type"] == "line" if isinstance(spec["mark"], dict) else spec["mark"] == "line"
+    assert fsync_report.distribution_chart(samples, "overwrite").to_dict()["mark"]["type"] == "text"
+    assert fsync_report.distribution_chart(None).to_dict()["mark"]["type"] == "text"
+    lat = _latency({("fsync", "append"): {"p50": [2.4690000000000003, 2.47, 2.48]}})
+    assert fsync_report.layout_comparison(lat)["median"].to_list() == [2.47]

@@ -149,13 +149,42 @@ def runs_words(metrics: pl.DataFrame) -> str:
     return fmt.exact(lo) if lo == hi else f"{fmt.exact(lo)} to {fmt.exact(hi)}"
 
 
+#: Significant digits a chart's data keeps: more than any label or tooltip shows, no float noise
+#: ('2.4690000000000003') in the page's source.
+CHART_DIGITS = 4
+
+
+def _chart_rounded(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """`frame` with its float `columns` rounded to ``CHART_DIGITS`` significant digits."""
+    return frame.with_columns(
+        pl.col(c).cast(pl.Float64).round_sig_figs(CHART_DIGITS) for c in columns if c in frame.columns
+    )
+
+
+def distribution(samples: pl.DataFrame) -> pl.DataFrame:
+    """``charts.survival`` of `samples` per method (named as the chapter names them): latency
+    (µs) against the share of writes slower, both rounded for the page (``CHART_DIGITS``)."""
+    return _chart_rounded(charts.survival(named(samples), "method"), ["latency_us", "share_slower"])
+
+
+def distribution_chart(samples: pl.DataFrame | None, layout: str = "append") -> alt.Chart:
+    """``charts.latency_survival`` per method over the `samples` of `layout`, drawn from
+    ``distribution``'s rounded frame; with no samples (None, or none of `layout`), the chart
+    that says so."""
+    if samples is not None and samples.height and "layout" in samples.columns:
+        samples = samples.filter(pl.col("layout") == layout)
+    if samples is None or samples.height == 0:
+        return charts.latency_survival(None, "method", why="no write of this layout kept its samples")
+    return charts.latency_survival(named(samples), "method").properties(data=distribution(samples))
+
+
 def layout_comparison(metrics: pl.DataFrame) -> pl.DataFrame:
     """Median p50 latency (µs) per method for a growing file and for overwrites, with the
-    interval of each median (``lo``, ``hi``) and the run count, for ``charts.grouped_bars``."""
+    interval of each median (``lo``, ``hi``) and the run count, for ``charts.grouped_bars``
+    (rounded to ``CHART_DIGITS``)."""
     summary = stats.summarize(metrics, ["method", "layout"])
-    return named(
-        summary.filter(pl.col("metric") == "p50").select("method", "layout", "median", "lo", "hi", "repetitions")
-    )
+    frame = summary.filter(pl.col("metric") == "p50").select("method", "layout", "median", "lo", "hi", "repetitions")
+    return named(_chart_rounded(frame, ["median", "lo", "hi"]))
 
 
 def block_size_curves(metrics: pl.DataFrame, metric: str) -> pl.DataFrame:
@@ -295,11 +324,26 @@ def spread_sentence(
     many = f"all {cases.height}" if len(wide) == cases.height else f"{len(wide)} of {cases.height}"
     # the widest case's mark as the table prints it ('±35 %', or each side of a lopsided interval)
     mark = stats.stability(stats.Estimate.from_row(row), target).removeprefix("unstable: ")
+    # a lopsided interval can reach further on one side than the widest reaches on either
+    far, reach = max(((r, _reach(r)) for r, _ in wide), key=lambda p: p[1])
+    further = ""
+    if far is not row and reach > _reach(row):
+        far_name = ", ".join(str(far[k]) for k in by)
+        e = stats.Estimate.from_row(far)
+        sign = "−" if e.median - e.lo >= e.hi - e.median else "+"
+        further = f" ({far_name} reaches further on one side: {sign}{fmt.num(100 * reach, 2)} %)"
     return (
         f"After {counted}, {many} cases kept an interval of the median {rate} wider than "
-        f"±{fmt.num(100 * target)} %{few}; the widest, {name}, {mark}. The table marks "
+        f"±{fmt.num(100 * target)} %{few}; the widest from end to end, {name}, {mark}{further}. The table marks "
         "them unstable: read those medians as rough."
     )
+
+
+def _reach(row: dict) -> float:
+    """How far the interval of a ``summarize`` row's median reaches on its longer side, as a
+    share of the median: 0.26 for −26 %/+11 %."""
+    e = stats.Estimate.from_row(row)
+    return max(e.median - e.lo, e.hi - e.median) / abs(e.median) if e.median else 0.0
 
 
 def headline_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
@@ -446,15 +490,40 @@ def _us_in(e: stats.Estimate | None) -> str:
     return _figure(e, None, fmt.duration_us)
 
 
-def sync_cost_sentence(fsync_p50: stats.Estimate | None, none_p50: stats.Estimate | None) -> str:
-    """How a write with fsync compares with one without (p50 latency per write, µs)."""
+def sync_cost_sentence(
+    fsync_p50: stats.Estimate | None,
+    none_p50: stats.Estimate | None,
+    fsync_rate: stats.Estimate | None = None,
+    none_rate: stats.Estimate | None = None,
+) -> str:
+    """How a write with fsync compares with one without (p50 latency per write, µs), then,
+    where both rates are given, how many writes per second the loop made without the sync
+    against with it: the rate counts every write, slow ones included, and is what the
+    chapter's second guess asks about."""
     c = claims.compare(fsync_p50, none_p50)
     if c.direction == claims.MISSING:
-        return "How a write with the sync compares with one without could not be measured here."
-    said = claims.versus(c, "one without", more="slower", less="faster", same="about as fast as")
-    if c.direction in (claims.HIGHER, claims.LOWER):
-        said += f" at the median ({_within(c)})"
-    return f"A write with the sync was {said}."
+        text = "How a write with the sync compares with one without could not be measured here."
+    else:
+        said = claims.versus(c, "one without", more="slower", less="faster", same="about as fast as")
+        if c.direction in (claims.HIGHER, claims.LOWER):
+            said += f" at the median ({_within(c)})"
+        text = f"A write with the sync was {said}."
+    rate = claims.compare(none_rate, fsync_rate)
+    if rate.direction == claims.MISSING:
+        return text
+    if rate.direction in (claims.HIGHER, claims.LOWER):
+        made = (
+            f"it made {fmt.factor(rate.ratio)}× as many writes per second as the loop with it "
+            f"({claims.ratio_interval(rate, median=False)} within the two intervals)"
+        )
+    else:
+        made = "its rate was " + claims.versus(
+            rate, "the loop's with it", more="higher", less="lower", same="about the same as"
+        )
+    return (
+        f"{text} The loop's rate, which counts every write, slow ones included, answers the second guess: "
+        f"without the sync {made}."
+    )
 
 
 def turns_words(a: stats.Estimate | None, b: stats.Estimate | None, what: str = "cases") -> str:
@@ -490,9 +559,9 @@ def fdatasync_sentence(
             f"{claims.versus(grow, 'fsync', more='slower', less='faster', same='about as fast as')}."
         )
         why = (
-            " A growing file leaves fdatasync nothing to skip: every write changes the file's size and may "
-            "allocate a block, and both calls must commit that metadata (on ext4, a journal commit) before "
-            "they return."
+            " A growing file may leave fdatasync nothing to skip: every write changes the file's size and may "
+            "allocate a block, and both calls may have to commit that metadata (on ext4, a journal commit) "
+            "before they return."
         )
         if grow.direction == claims.HIGHER:
             why += (
@@ -562,9 +631,12 @@ def batch_sentence(group: pl.DataFrame) -> str:
             f" The rate stops rising clearly from {fmt.count(int(shape.x), 'record')} per fsync: no bigger batch's "
             "interval starts more than a tenth above the top of that one's"
         )
-        if at is not None and big.median > at.median * (1 + claims.FLAT_GAIN):
+        # the best median past the knee, not the last: a curve that dips at the end still rose to its best
+        best_n, best = max(((n, e) for n, e in points if n > shape.x), key=lambda p: p[1].median, default=(None, None))
+        if at is not None and best is not None and best.median > at.median * (1 + claims.FLAT_GAIN):
             text += (
-                f", though the medians still rose from {fmt.num(at.median)} to {fmt.num(big.median)}; with "
+                f", though the medians still rose from {fmt.num(at.median)} to {fmt.num(best.median)}"
+                f"{'' if best_n == nbig else f' (at {fmt.exact(int(best_n))} per fsync)'}; with "
                 f"{_runs_range(points)} per batch size the curve may level off there or keep rising"
             )
         text += "."
@@ -574,11 +646,13 @@ def batch_sentence(group: pl.DataFrame) -> str:
         if longer.direction == claims.HIGHER and longer.lo >= 2:
             text += (
                 f" A batch of {fmt.exact(int(shape.x))} took {_us_in(knee_wait)} against {_us_in(first_wait)} for one "
-                "record: from there on, writing the bytes, not the flush, fills most of each batch's time."
+                "record: from there on the writes, not the flush, may fill most of each batch's time, whether "
+                "through the bytes or through a cost paid per write call; this run does not measure which."
             )
     elif shape.kind == "rising":
         text += (
-            " The rate was still rising at the largest batch measured: the flushes, not the bytes, still set the pace."
+            " The rate was still rising at the largest batch measured: the flushes, not the bytes, may still set "
+            "the pace."
         )
     elif shape.kind == "collapse":
         text += (
@@ -597,19 +671,22 @@ def batch_sentence(group: pl.DataFrame) -> str:
 
 def no_sync_sentence(sweep: pl.DataFrame) -> str:
     """Where in the block-size sweep 'write, no sync' was not clearly faster (MB/s) than a
-    line that syncs, block size by block size (``claims.compare``), with writeback of dirty
-    pages as a possible cause; empty where it was clearly faster at every size (or the
-    sweep has no such pair)."""
+    line that syncs, block size by block size (``claims.compare``), with the p50 per write of
+    the same runs beside it. MB/s counts every write of a run (a mean), so where the median
+    write without a sync was still clearly faster, a tail of stalled writes is the possible
+    cause the sentence names; otherwise writeback of dirty pages. Empty where it was clearly
+    faster at every size (or the sweep has no such pair)."""
     if sweep.height == 0 or not {"block_size", "method", "metric"} <= set(sweep.columns):
         return ""
     summary = stats.summarize(sweep, ["method", "block_size"])
     synced = [m for m in METHOD_NAMES if m not in ("none", "direct") and m in summary["method"].to_list()]
-    clauses = []
+    clauses, medians = [], []
     for size in sorted(summary["block_size"].unique().to_list()):
         none = stats.estimate_or_none(summary, "mb_per_s", method="none", block_size=size)
         if none is None:
             continue
-        beside = []
+        none_p50 = stats.estimate_or_none(summary, "p50", method="none", block_size=size)
+        beside, timed, here = [], [], []
         for m in synced:
             e = stats.estimate_or_none(summary, "mb_per_s", method=m, block_size=size)
             c = claims.compare(none, e)
@@ -617,17 +694,40 @@ def no_sync_sentence(sweep: pl.DataFrame) -> str:
                 continue
             how = "less than" if c.direction == claims.LOWER else "not clearly more than"
             beside.append(f"{how} {METHOD_NAMES[m]}'s {fmt.num(e.median)} ({fmt.span(e.lo, e.hi)})")
+            p50 = stats.estimate_or_none(summary, "p50", method=m, block_size=size)
+            t = claims.compare(none_p50, p50)
+            here.append(t.direction)
+            if t.direction != claims.MISSING:
+                # the other's interval only beside a clear ratio: an unclear one brings its own parenthesis
+                other = _us_in(p50) if t.direction in (claims.HIGHER, claims.LOWER) else _us(p50)
+                timed.append(claims.versus(t, f"{METHOD_NAMES[m]}'s {other}", **claims.TIME_WORDS))  # type: ignore[arg-type]
+        medians += here
         if beside:
-            clauses.append(
+            clause = (
                 f"at {fmt.size(size)} it made {fmt.num(none.median)} MB/s ({fmt.span(none.lo, none.hi)}), "
                 f"{fmt.listed(beside)}"
             )
+            if timed:
+                but = "yet" if all(d == claims.LOWER for d in here) else "and"
+                clause += f", {but} its median write took {_us_in(none_p50)}, {fmt.listed(timed)}"
+            clauses.append(clause)
     if not clauses:
         return ""
-    return (
-        f"Writing without a sync was not always clearly faster than writing with one: {'; '.join(clauses)}. This "
-        "page cannot say why; writeback of the dirty pages that earlier runs without a sync left in the page cache "
-        "may have slowed those runs."
+    text = (
+        f"Writing without a sync did not always make clearly more MB/s than writing with one: {'; '.join(clauses)}. "
+        "MB/s counts every write of a run (the bytes over the run's whole time, so it follows the mean time per "
+        "write), while the p50 is the median write of the same runs."
+    )
+    if medians and all(d == claims.LOWER for d in medians):
+        return text + (
+            " With the median write clearly faster and the rate not, a tail of slow writes may hold the mean "
+            "down: writes stalled while the kernel throttles a writer that has dirtied too many pages, say, or "
+            "writeback of the dirty pages that earlier runs without a sync left behind; this page does not measure "
+            "which."
+        )
+    return text + (
+        " This page cannot say why; writeback of the dirty pages that earlier runs without a sync left in the page "
+        "cache may have slowed those runs."
     )
 
 
@@ -945,6 +1045,30 @@ def reference_sentence(
     return text
 
 
+def estimates_sentence(ref: pl.DataFrame) -> str:
+    """What the reference chart's estimates are (rows of ``reference.load('fsync')`` whose
+    latency ``figure_type`` is 'estimate'): rules of thumb an article cites, not measurements,
+    named as the chart labels them, and not comparable with this machine's figures; empty
+    when the chart shows none."""
+    if ref.height == 0 or not {"metric", "figure_type", "device", "source", "value", "unit"} <= set(ref.columns):
+        return ""
+    rows = reference.in_us(ref.filter((pl.col("metric") == "latency") & (pl.col("figure_type") == "estimate")))
+    if rows.height == 0:
+        return ""
+    named_rows = [
+        f"'{r['device']}{'' if '(' in r['device'] else ' (estimate)'} — seed {r['source'][:3]}' "
+        f"({fmt.duration_us(r['value'])})"
+        for r in rows.iter_rows(named=True)
+    ]
+    one = rows.height == 1
+    return (
+        f"{'The bar' if one else 'The bars'} {fmt.listed(named_rows)} {'is an estimate' if one else 'are estimates'}, "
+        "not measurements: rules of thumb the article cites for a kind of drive, with no machine, file or write "
+        f"behind {'it' if one else 'them'}, so {'it is' if one else 'they are'} not comparable with this machine's "
+        "figures either and give a scale only."
+    )
+
+
 def _ratio_estimates(
     metrics: pl.DataFrame, metric: str, invert: bool = False, key: str = "method"
 ) -> dict[str, stats.Estimate]:
@@ -981,6 +1105,7 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
     speed = _ratio_estimates(metrics, "mean", invert=True)  # fio's time / ours: above 1, ours is quicker per I/O
     groups: dict[str, list[str]] = {}
     explained = set()
+    leads: list[tuple[str, int]] = []  # a clear verdict whose tools' own runs overlap: (name, rounds)
     for method, r in rates.items():
         verdict = claims.crosscheck(r)
         name = names.get(method, method)
@@ -1007,6 +1132,8 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
         else:
             text = quoted
         groups.setdefault(verdict.outcome, []).append(text)
+        if verdict.outcome in ("ours higher", "ours lower") and _tools_overlap(metrics, metric, method):
+            leads.append((name, r.runs))
     heads = {
         "agrees": "agrees with fio on",
         "ours higher": "is faster than fio on",
@@ -1020,20 +1147,46 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
     )
     if "inside" in explained:
         text += (
-            f" Where the time per {per} differs from fio's by about the same factor as the rate, the gap lies "
-            "in the I/O itself, not in anything fio does before or after it; this page does not measure its cause."
+            f" Where the time per {per} differs from fio's by about the same factor as the rate, that suggests the "
+            "gap lies in the I/O itself, not in anything fio does before or after it; this page does not measure "
+            "its cause."
         )
     if "partly" in explained:
         text += (
             f" Where the time per {per} leans the same way as the rate but by a factor outside the rate's range, "
-            "part of the gap lies in the I/O and part in what each tool counts around it."
+            "part of the gap may lie in the I/O and part in what each tool counts around it."
         )
     if "outside" in explained:
         text += (
-            f" Where the rates differ but the times per {per} agree, the gap lies outside the I/O: fio's "
+            f" Where the rates differ but the times per {per} agree, the gap may lie outside the I/O: fio's "
             "rate divides by a runtime that also holds its own set-up."
         )
+    if leads:
+        most = max(r.runs for r in rates.values())
+        fewer = [(name, n) for name, n in leads if n < most]
+        one = len(leads) == 1
+        text += (
+            f" The {'verdict' if one else 'verdicts'} on {fmt.listed([name for name, _ in leads])} "
+            f"{'rests' if one else 'rest'} on the pairing within rounds alone: taken apart, each tool's runs "
+            "overlap (the intervals of the two medians in the table above)"
+        )
+        if fewer:
+            counts = fmt.listed([f"{fmt.count(n, 'round')} on {name}" for name, n in fewer])
+            text += (
+                f", and {'it rests' if one else 'some rest'} on fewer rounds than other rows ({counts}, against "
+                f"up to {fmt.exact(most)})"
+            )
+        text += "; read it as a lead, not a finding." if one else "; read them as leads, not findings."
     return text
+
+
+def _tools_overlap(metrics: pl.DataFrame, metric: str, method: str) -> bool:
+    """Whether ours and fio's runs of `method`, taken apart, leave the two medians' intervals
+    of `metric` overlapping (``claims.compare`` neither higher nor lower)."""
+    summary = stats.summarize(metrics.filter((pl.col("method") == method) & (pl.col("metric") == metric)), ["tool"])
+    ours = stats.estimate_or_none(summary, metric, tool="howfast")
+    theirs = stats.estimate_or_none(summary, metric, tool="fio")
+    return claims.compare(ours, theirs).direction in (claims.SAME_WORD, claims.UNCLEAR)
 
 
 def _rounds_words(rates: dict[str, stats.Estimate]) -> str:
@@ -1069,14 +1222,26 @@ def fio_rounds_sentence(metrics: pl.DataFrame) -> str:
     rates = _ratio_estimates(metrics, "writes_per_s")
     if not rates:
         return ""
-    r = min(rates.values(), key=lambda e: e.runs)
-    level = fmt.num(100 * r.confidence, 2)
-    if r.runs <= 3:
-        return (
-            f"With {fmt.count(r.runs, 'round')}, each interval runs from the lowest to the highest ratio, and it "
-            f"holds the median ratio with {level} % confidence only: read a verdict as a lead, not a proof."
+    # each count of rounds with the confidence of its interval (``stats.median_interval``'s level)
+    levels = sorted({(e.runs, e.confidence) for e in rates.values()})
+    if len(levels) == 1:
+        runs, confidence = levels[0]
+        level = fmt.num(100 * confidence, 2)
+        if runs <= 3:
+            return (
+                f"With {fmt.count(runs, 'round')}, each interval runs from the lowest to the highest ratio, and it "
+                f"holds the median ratio with {level} % confidence only: read a verdict as a lead, not a proof."
+            )
+        return f"Each interval holds the median ratio of its {fmt.count(runs, 'round')} with {level} % confidence."
+    said = fmt.listed([f"{fmt.num(100 * c, 2)} % with {fmt.count(n, 'round')}" for n, c in levels])
+    text = f"Each interval holds the median ratio with a confidence set by its rounds: {said}."
+    few = [n for n, _ in levels if n <= 3]
+    if few:
+        text += (
+            f" With {fmt.count(max(few), 'round')} or fewer an interval runs from the lowest to the highest ratio: "
+            "read those verdicts as leads, not proofs."
         )
-    return f"Each interval holds the median ratio of its {fmt.count(r.runs, 'round')} with {level} % confidence."
+    return text
 
 
 def with_round_ratios(table: pl.DataFrame, metrics: pl.DataFrame, key: str, metric: str) -> pl.DataFrame:
@@ -1214,11 +1379,11 @@ def commit_rule(
     lo, hi = min(rates), max(rates)
     if runs.height == 1 or fmt.num(lo) == fmt.num(hi):
         made = f"made {fmt.num(hi)} durable writes per second at the median"
-        day = f"{fmt.num(hi * 86400)} a day"
+        day = f"{_per_day(hi, hi)} a day"
         subject = "its measurement" if runs.height == 1 else _measurements(runs)
     else:
         made = f"made {fmt.num(lo)} to {fmt.num(hi)} durable writes per second at the median"
-        day = f"{fmt.num(lo * 86400)} to {fmt.num(hi * 86400)} a day"
+        day = f"{_per_day(lo, hi)} a day"
         subject = _measurements(runs)
     head = (
         f"On this machine, in the latency run's growing file, one durable 4 KiB write at a time took about "
@@ -1257,9 +1422,23 @@ def commit_rule(
     )
 
 
+def _per_day(lo: float, hi: float) -> str:
+    """Durable writes per second as a day's worth, to two significant digits (the rates behind
+    it vary by more than that): 'about 550 to 930 million', 'about 80 million'; the scale word
+    once where both ends share it."""
+    a, b = fmt.num(lo * 86400, 2), fmt.num(hi * 86400, 2)
+    if a == b:
+        return f"about {b}"
+    word_a, word_b = a.rpartition(" ")[2], b.rpartition(" ")[2]
+    if " " in a and word_a == word_b:
+        a = a.rpartition(" ")[0]
+    return f"about {a} to {b}"
+
+
 def _measurements(runs: pl.DataFrame) -> str:
-    """'the chapter's 5 measurements of the pair (3 appending, 2 rewriting)': how many runs
-    the range covers, and what each did to the file, so no rewrite is counted as an append."""
+    """'the chapter's 5 measurements of a 4 KiB write + fsync (3 appending, 2 rewriting)': how
+    many runs the range covers, and what each did to the file, so no rewrite is counted as an
+    append."""
     kinds = runs["layout"].to_list() if "layout" in runs.columns else []
     appends, rewrites = kinds.count("append"), kinds.count("overwrite")
     split = ""
@@ -1269,7 +1448,7 @@ def _measurements(runs: pl.DataFrame) -> str:
         split = " (all rewriting)"
     elif appends:
         split = " (all appending)"
-    return f"the chapter's {fmt.count(runs.height, 'measurement')} of the pair{split}"
+    return f"the chapter's {fmt.count(runs.height, 'measurement')} of a 4 KiB write + fsync{split}"
 
 
 def write_cache_short(facts: dict) -> str:
