@@ -511,7 +511,8 @@ def test_memory_rates_sentence() -> None:
     overlap = sqlite_report.memory_rates_sentence(E(110000, 90000, 130000), disk)
     assert "not clearly faster or slower than the same loop on the disk" in overlap and "CPU time" in overlap
     faster = sqlite_report.memory_rates_sentence(E(300000, 290000, 310000), disk)
-    assert "faster than the same loop on the disk" in faster and "as a file system in memory should be" in faster
+    assert "faster than the same loop on the disk" in faster and "A file system in memory may be why" in faster
+    assert "should be" not in faster
     assert "could not be measured here" in sqlite_report.memory_rates_sentence(None, disk)
 
 
@@ -794,10 +795,12 @@ def test_client_weight_sentence_and_rule() -> None:
     )
     full, batched = E(250, 240, 260), E(125000, 120000, 130000)  # 4 ms a commit, 8 µs a batched row
     text = sqlite_report.client_weight_sentence(cpu, full, batched)
-    assert (
-        "against a one-row commit that waits for a flush (4 ms here) it is 0.25 %, under 1 %: there it vanishes" in text
+    # each share with the added time it is computed from, in its own clause
+    assert text == (
+        "Python's extra CPU time per row, set beside the disk: with one row per transaction it added 10 µs, 0.25 % "
+        "of a one-row commit that waits for a flush (4 ms here): too little to matter; in transactions of 1,000 it "
+        "added 1 µs, 12 % of a batched row on this machine's disk with NORMAL (8 µs here): enough to weigh."
     )
-    assert "against a batched row on this machine's disk with NORMAL (8 µs here) it is 12 %: there it weighs" in text
     none = _cpu(
         {(C, 1000): (2.0, 2.1, 2.2), (PY, 1000): (1.9, 2.0, 2.3), (C, 1): (10.0, 11, 12), (PY, 1): (9.0, 11, 13)}
     )
@@ -809,11 +812,25 @@ def test_client_weight_sentence_and_rule() -> None:
     rule = sqlite_report.client_rule(cpu, full)
     # the same pair the sentence weighs first: one row per transaction against a one-row FULL commit
     assert rule.startswith("The client matters less than the commit: with one row per transaction Python added 10 µs")
-    assert "0.25 % of a one-row FULL commit's 4 ms (under 1 %: there it vanishes)" in rule and "Reach for C" in rule
+    assert "0.25 % of a one-row FULL commit's 4 ms, too little to matter." in rule and "Reach for C" in rule
     assert "counts" not in text + rule
     assert sqlite_report.client_rule(none, full).startswith("The runs show no client cost to weigh:")
     assert "Here the client cost more than a commit" in sqlite_report.client_rule(cpu, E(1e7, 0.9e7, 1.1e7))
     assert "could not be measured here" in sqlite_report.client_rule(cpu, None)
+
+
+def test_weight_words_thresholds() -> None:
+    assert sqlite_report.weight_words(0.005) == "too little to matter"
+    assert sqlite_report.weight_words(0.016) == "a small part of it"
+    assert sqlite_report.weight_words(0.15) == "enough to weigh"
+    with pytest.raises(ValueError, match="share"):
+        sqlite_report.weight_words(-0.1)
+
+
+def test_ratio_cell_gives_the_median_to_two_digits_and_keeps_the_ends() -> None:
+    assert sqlite_report._ratio_cell(E(274000, 261000, 305000), E(250000, 226000, 262000)) == "1.1× (0.996–1.3×)"
+    assert sqlite_report._ratio_cell(E(100, 100, 100), E(50, 50, 50)) == "2×"
+    assert sqlite_report._ratio_cell(None, E(50, 50, 50)) is None
 
 
 def test_share_verdict_thresholds() -> None:

@@ -6,6 +6,8 @@ Code compares the methods' ids (``experiments.METHODS``); what a reader sees is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import polars as pl
 
@@ -1093,11 +1095,13 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
     return crosscheck_sentence(metrics, "writes_per_s", METHOD_NAMES, per="write")
 
 
-def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per: str = "I/O") -> str:
+def crosscheck_sentence(
+    metrics: pl.DataFrame, metric: str, names: dict, *, per: str = "I/O", median: Callable[[float], str] = fmt.factor
+) -> str:
     """A cross-check's verdict per case (column ``method``; ``names`` gives its words):
     ``claims.crosscheck`` over the per-round ratios ours / fio of `metric`, and what the
     mean time per `per` says about where a gap lies; an explanation only where both
-    figures agree with it."""
+    figures agree with it. `median` writes each median ratio as the page's table does."""
     rates = _ratio_estimates(metrics, metric)
     if not rates:
         notes = metrics["note"].drop_nulls().unique().to_list() if "note" in metrics.columns else []
@@ -1110,7 +1114,7 @@ def crosscheck_sentence(metrics: pl.DataFrame, metric: str, names: dict, *, per:
         verdict = claims.crosscheck(r)
         name = names.get(method, method)
         # the median ratio and its interval, both as measured (ours / fio), as the table gives them
-        quoted = f"{name} ({fmt.factor(r.median)}× of fio's rate, {claims.ratio_interval(r, median=False)})"
+        quoted = f"{name} ({median(r.median)}× of fio's rate, {claims.ratio_interval(r, median=False)})"
         if verdict.outcome in ("ours higher", "ours lower"):
             text = quoted
             per_io = speed.get(method)

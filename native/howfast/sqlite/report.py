@@ -151,7 +151,11 @@ def _ratio_cell(a: stats.Estimate | None, b: stats.Estimate | None) -> str | Non
     """a / b by the medians with the range it can take within the two intervals
     ('1.2× (0.99–1.6×)', ``claims.ratio_interval``); None where either did not run."""
     c = claims.compare(a, b)
-    return None if c.ratio is None else claims.ratio_interval(c)
+    if c.ratio is None:
+        return None
+    ends = claims.ratio_interval(c, median=False)
+    head = f"{fmt.num(c.ratio, 2)}×"  # no verdict reads the median ratio; its ends keep their side of 1
+    return head if "–" not in ends else f"{head} ({ends})"
 
 
 def rate_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
@@ -521,14 +525,28 @@ def _added(metrics: pl.DataFrame, client: str, batch_size: int) -> float | None:
     return mine.median - base.median
 
 
-def _share_words(added: float, row: stats.Estimate | None, what: str) -> str:
-    """'against a one-row FULL commit (4.1 ms here) it is 0.01 %, under 1 %: it vanishes'."""
+def weight_words(share: float) -> str:
+    """What a share of a row's time amounts to, by ``VANISHES`` and ``WEIGHS``, said once:
+    'too little to matter', 'a small part of it', 'enough to weigh'."""
+    if not isinstance(share, (int, float)) or isinstance(share, bool) or share < 0:
+        raise ValueError(f"share is a fraction of at least 0, got {share!r}")
+    if share < VANISHES:
+        return "too little to matter"
+    if share < WEIGHS:
+        return "a small part of it"
+    return "enough to weigh"
+
+
+def _share_words(added: float, row: stats.Estimate | None, lead: str, what: str) -> str:
+    """'with one row per transaction it added 2.12 µs, 1.6 % of a one-row commit that waits
+    for a flush (131 µs here): a small part of it': the added time (`added`, µs per row) and
+    the row's time it is a share of, each quoted in its own clause."""
     if row is None or row.median <= 0:
-        return f"{what} could not be measured here"
+        return f"{lead} it added {_us(added)}; {what} could not be measured here"
     time = 1e6 / row.median
     share = added / time
-    said = f"{what} ({fmt.duration_us(time)} here) it is {fmt.share(share, 2)}"
-    return f"{said}, {share_verdict(share)}" if share < WEIGHS else f"{said}: {share_verdict(share)}"
+    said = f"{lead} it added {_us(added)}, {fmt.share(share, 2)} of {what} ({fmt.duration_us(time)} here)"
+    return f"{said}: {weight_words(share)}"
 
 
 def client_weight_sentence(
@@ -543,17 +561,22 @@ def client_weight_sentence(
         return "The runs show no client cost to weigh against the disk."
     parts = []
     if one is not None:
-        parts.append(_share_words(one, full_1, "Against a one-row commit that waits for a flush"))
+        parts.append(
+            _share_words(one, full_1, "with one row per transaction", "a one-row commit that waits for a flush")
+        )
     if big is not None:
-        parts.append(_share_words(big, normal_1000, "against a batched row on this machine's disk with NORMAL"))
-    text = "; ".join(parts)
-    return f"Python's extra CPU time per row, set beside the disk: {text[0].lower()}{text[1:]}."
+        parts.append(
+            _share_words(
+                big, normal_1000, "in transactions of 1,000", "a batched row on this machine's disk with NORMAL"
+            )
+        )
+    return f"Python's extra CPU time per row, set beside the disk: {'; '.join(parts)}."
 
 
 def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None) -> str:
     """The closing rule on the client: Python's clear added CPU time per row with one row per
     transaction against a one-row FULL commit (`full_1`, rows/s), the pair
-    ``client_weight_sentence`` weighs first, in its words (``share_verdict``); 'matters less'
+    ``client_weight_sentence`` weighs first, in its words (``weight_words``); 'matters less'
     only where that cost is clear and below the commit's time."""
     added = _added(metrics, PYTHON, 1)
     adds = client_adds(metrics, PYTHON, 1)
@@ -569,7 +592,7 @@ def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None) -> str:
         share = added / commit
         return (
             f"The client matters less than the commit: with one row per transaction Python {adds}, "
-            f"{fmt.share(share, 2)} of a one-row FULL commit's {fmt.duration_us(commit)} ({share_verdict(share)}). "
+            f"{fmt.share(share, 2)} of a one-row FULL commit's {fmt.duration_us(commit)}, {weight_words(share)}. "
             "Reach for C when rows come by the hundred thousand per second, not to speed up commits that wait for "
             "a disk."
         )
@@ -1290,7 +1313,10 @@ def memory_rates_sentence(memory: stats.Estimate | None, disk: stats.Estimate | 
     other = f"the same loop on the disk at {fmt.num(disk.median)} rows per second"
     words = claims.versus(c, other, more="faster", less="slower", same=SAME_SPEED)
     if c.direction == claims.HIGHER:
-        return f"That is {words}, as a file system in memory should be."
+        return (
+            f"That is {words}. A file system in memory may be why, as it saves the disk's writes; this run does "
+            "not measure where the difference goes."
+        )
     return (
         f"That is {words}, measured in another minute, although no disk is involved here: with NORMAL a batched "
         "commit hardly waits for the disk, and on a shared machine a loop's wall-clock rate moves with whatever "

@@ -398,7 +398,9 @@ def parallel_sentence(
     if single is None:
         first = f"{head}; the single writer to set beside them could not be measured here."
     else:
-        words = _versus(many, single, f"the matrix's one writer with 256 KiB blocks ({fmt.num(single.median)} MB/s)")
+        words = _versus(
+            many, single, f"the matrix's one writer with 256 KiB blocks at {fmt.num(single.median)} MB/s", span=True
+        )
         if compare(many, single) == "faster":
             first = (
                 f"{head}, {words}. Two things differ, the number of writers and the block size, and this page does "
@@ -424,7 +426,7 @@ def _parallel_nosync(metrics: pl.DataFrame, synced: Rate, jobs: int, single: Rat
         free = None
     if free is None:
         return ""
-    words = _versus(free, synced, "with them")
+    words = _versus(free, synced, "with them", span=True)
     if compare(free, synced) == "faster":
         return f" Without the fsyncs the same writers wrote {fmt.num(free.median)} MB/s, {words}."
     head = (
@@ -507,9 +509,7 @@ def fio_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFram
         labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("row"))
         table = with_round_ratios(table, labelled, "row", "mb_per_s")
         # the ratio cell through claims.ratio_interval, as the sentence below the table writes it
-        ratio_cells = {
-            k: claims.ratio_interval(e) for k, e in _ratio_estimates(labelled, "mb_per_s", key="row").items()
-        }
+        ratio_cells = {k: ratio_words(e) for k, e in _ratio_estimates(labelled, "mb_per_s", key="row").items()}
         paired = round_ratios(labelled, ["row"], "mb_per_s")
         rounds = dict(paired.group_by("row").len().iter_rows())
         summary = stats.summarize(labelled, ["row", "tool"])
@@ -569,6 +569,36 @@ def rate_words(r: Rate | None, unit: str = "MB/s") -> str:
     return f"{fmt.num(r.median)} {unit} ({fmt.span(r.low, r.high)}, {fmt.count(r.runs, 'run')})"
 
 
+def median_factor(x: float | None) -> str:
+    """A median ratio for a reader: two significant digits ('1.1', '0.82', '13'); 'n/a' when
+    not measured. No verdict reads a median ratio (they read the interval's ends, which
+    ``fmt.factor`` keeps on their side of 1), so '1' for 0.99999 hides nothing."""
+    if x is None:
+        return fmt.NA
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 0:
+        raise ValueError(f"x is a ratio, a finite number of at least 0, got {x!r}")
+    return fmt.num(x, 2)
+
+
+def ratio_words(r: claims.Comparison | stats.Estimate | None, *, way: str = "as measured") -> str:
+    """``claims.ratio_interval`` with its median through ``median_factor``: '1× (0.97–1.05×)'
+    rather than '0.99999× (0.97–1.05×)'; the range's ends as ``claims.ratio_interval`` gives them."""
+    whole = claims.ratio_interval(r, way=way)
+    if whole == fmt.NA:
+        return whole
+    mid = r.ratio if isinstance(r, claims.Comparison) else r.median
+    if way == "inverted" or (way == "larger" and mid < 1):
+        mid = 1 / mid
+    ends = claims.ratio_interval(r, way=way, median=False)
+    head = f"{median_factor(mid)}×"
+    return head if "–" not in ends else f"{head} ({ends})"
+
+
+def latency_cell(x: float | None) -> str:
+    """'0.84×': the fio table's median ratio of mean times per I/O (``median_factor``)."""
+    return fmt.NA if x is None else f"{median_factor(x)}×"
+
+
 def _e(r: Rate | None) -> stats.Estimate | None:
     return None if r is None else r.estimate()
 
@@ -592,19 +622,57 @@ def _versus(a: Rate | None, b: Rate | None, other: str, *, span: bool = False) -
 
 
 def measured_sentence(facts: dict) -> str:
-    """Where the chapter's files went: filesystem, the disk in the words of ``machine``,
-    its rotational flag and write-cache mode."""
+    """Where the chapter's files went: a scratch directory on the file system mounted at
+    ``mount_point`` (its type), the disk in the words of ``machine``, its rotational flag
+    and write-cache mode. The scratch directory's own name is random and not shown."""
+    mount = facts.get("mount_point")
+    where = f"the file system mounted at {mount}" if mount else "a file system whose mount point was not recorded"
     return (
-        f"Files were written to and read from {facts.get('scratch_dir')} (filesystem: {facts.get('filesystem')}) "
+        f"Files were written to and read from a scratch directory on {where} ({facts.get('filesystem')}) "
         f"on {machine.disk_words(facts)}. Its rotational flag: {machine.rotational_words(facts)}. Its write "
         f"cache: {machine.write_cache_words(facts)}."
     )
 
 
-def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float | None = None) -> str:
+def sweep_rate(metrics: pl.DataFrame, op: str, block_size: int) -> Rate | None:
+    """The block-size sweep's MB/s for `op` at `block_size` (O_DIRECT, sync, one at a time),
+    with the interval of its median; None where that size did not run."""
+    return next(
+        (Rate(e.median, e.lo, e.hi, e.runs) for x, e in _points(metrics, "block_size", "mb_per_s", op=op)
+         if int(x) == block_size),
+        None,
+    )  # fmt: skip
+
+
+def _other_run_words(memcpy: Rate | None, disk: Rate | None, other: Rate | None, name: str) -> str:
+    """Where another run of the same disk read (`other`, named `name`) lies apart from `disk`
+    (``claims.compare``: the intervals do not overlap), that run's figure and the ratio it
+    gives against memory, and why `disk` is the one quoted; '' where the two runs agree or
+    either is missing."""
+    if compare(other, disk) not in ("faster", "slower") or compare(memcpy, other) == "missing":
+        return ""
+    against = _versus(memcpy, other, "that run", span=True)
+    return (
+        f" {name[0].upper()}{name[1:]} ran the same sequential O_DIRECT read at {fmt.num(other.median)} MB/s, "
+        f"its interval apart from this one's; memory was {against}. This section quotes the run made beside the "
+        "memory copy."
+    )
+
+
+def memory_sentence(
+    memcpy: Rate | None,
+    disk: Rate | None,
+    read_p50_us: float | None = None,
+    *,
+    other: Rate | None = None,
+    other_name: str = "the block-size sweep",
+) -> str:
     """How memory compared with the disk in bandwidth (MB/s both), from ``claims.compare``;
     the latency side from this page's own single 4 KiB read (`read_p50_us`, the median
-    latency at queue depth 1) where it was measured."""
+    latency at queue depth 1) where it was measured. `other` is another run of the same
+    disk read (`other_name`): where its interval lies apart from `disk`'s, its figure and
+    the ratio it gives are named too (``_other_run_words``)."""
+    more = _other_run_words(memcpy, disk, other, other_name)
     if read_p50_us is None:
         latency = "a memory access takes nanoseconds, a read from a disk tens of microseconds or more."
     else:
@@ -619,22 +687,28 @@ def memory_sentence(memcpy: Rate | None, disk: Rate | None, read_p50_us: float |
         )
     if outcome == "faster":
         return (
-            f"Here memory was {_versus(memcpy, disk, 'the disk read', span=True)} in bandwidth; in latency: {latency}"
+            f"Here memory was {_versus(memcpy, disk, 'the disk read', span=True)} in bandwidth; in latency: "
+            f"{latency}{more}"
         )
     return (
         f"Here the disk read was {_versus(disk, memcpy, 'the memory copy')}, "
-        f"but only in bandwidth; in latency the gap stays wide: {latency}"
+        f"but only in bandwidth; in latency the gap stays wide: {latency}{more}"
     )
 
 
-def memory_rule(memcpy: Rate | None, disk: Rate | None) -> str:
+def memory_rule(memcpy: Rate | None, disk: Rate | None, *, other: Rate | None = None) -> str:
     """The closing rule about memory against this disk's sequential reads (`disk`, the
-    figure ``memory_sentence`` sets beside the memory copy)."""
+    figure ``memory_sentence`` sets beside the memory copy); where the block-size sweep's
+    run of the same read (`other`) lies apart from it, the ratio that run gives too."""
     outcome = compare(memcpy, disk)
     if outcome == "missing":
         return "How far memory leads this disk in bandwidth could not be measured here; in latency it leads by far."
     if outcome == "faster":
-        return f"In bandwidth memory was {_versus(memcpy, disk, 'sequential reads from this disk', span=True)}."
+        also = ""
+        if compare(other, disk) in ("faster", "slower") and compare(memcpy, other) == "faster":
+            sweep = ratio_words(claims.compare(_e(memcpy), _e(other)))
+            also = f"; against the block-size sweep's run of the same read, {sweep}"
+        return f"In bandwidth memory was {_versus(memcpy, disk, 'sequential reads from this disk', span=True)}{also}."
     return "In bandwidth sequential reads from this disk kept pace with memory here; in latency they do not."
 
 
@@ -684,12 +758,15 @@ def read_ahead_sentence(
     *,
     cold_p50: stats.Estimate | None = None,
     warm_p50: stats.Estimate | None = None,
+    direct_p50: stats.Estimate | None = None,
 ) -> str:
     """What read-ahead may do for a buffered sequential reader of `block`-byte reads, with
     this device's read-ahead (`read_ahead_kb`, KiB; None when not reported), worded as a
-    possibility; where the uncached buffered read's median time (`cold_p50`) was about the
-    same as a cached one's (`warm_p50`, ``claims.compare``), that at least half the reads
-    found their data read ahead. The window is named where it is smaller than one read."""
+    possibility. Where the uncached buffered read's median time (`cold_p50`) lies clearly
+    below the O_DIRECT read's (`direct_p50`, ``claims.compare`` lower: the intervals apart),
+    at least half the uncached reads did not wait for a whole read from the device, and a
+    cached read's time (`warm_p50`) is set beside it. The window is named where it is
+    smaller than one read."""
     if not isinstance(block, int) or isinstance(block, bool) or block <= 0:
         raise ValueError(f"block is a read size in bytes, got {block!r}")
     if read_ahead_kb is None:
@@ -701,10 +778,17 @@ def read_ahead_sentence(
         f"{window} here) in large requests while the program is still busy with the previous block, so some "
         "read calls may find their data already cached."
     )
-    if claims.compare(cold_p50, warm_p50).direction == claims.SAME_WORD:
+    if claims.compare(cold_p50, direct_p50).direction == claims.LOWER:
+        warm = claims.compare(cold_p50, warm_p50).direction
+        beside = ""
+        if warm in (claims.SAME_WORD, claims.UNCLEAR):
+            beside = f", and close to the {_us_span(warm_p50)} of a read the page cache answered"
         text += (
-            f" Here the median uncached read took {_us_span(cold_p50)}, about as long as a cached one "
-            f"({_us_span(warm_p50)}), so at least half of them found their data read ahead."
+            f" Here the median uncached read took {_us_span(cold_p50)}, clearly less than the "
+            f"{_us_span(direct_p50)} of an O_DIRECT read from the device{beside}: so at least half of the uncached "
+            "reads did not wait "
+            "for a whole read from the device, which read-ahead would explain; this page does not trace where "
+            "their data came from."
         )
     else:
         text += " This page does not measure how many do."
@@ -727,29 +811,54 @@ def engine_sentence(
     *,
     buffered_uring: Rate | None = None,
     buffered_sync: Rate | None = None,
+    buffered_aio: Rate | None = None,
 ) -> str:
     """io_uring against pread, sequential O_DIRECT reads of 256 KiB at queue depth 1, then
-    the same pair buffered (``buffered_engines_words``) where both were given."""
+    the same reads buffered (``buffered_engines_words``, with aio where given)."""
     text = _direct_engine_sentence(uring, sync)
-    more = buffered_engines_words(buffered_uring, buffered_sync)
+    more = buffered_engines_words(
+        buffered_uring, buffered_sync, aio=buffered_aio, either=compare(uring, sync) in ("same", "unclear")
+    )
     return f"{text} {more}" if more else text
 
 
-def buffered_engines_words(uring: Rate | None, sync: Rate | None) -> str:
-    """io_uring against pread for buffered sequential 256 KiB reads at queue depth 1, from
-    ``claims.compare``; where they differed, that the matrix's buffered pread read also
-    disagreed with the page-cache table's run of the same case, so the engine is not named
-    as the cause. Empty when either did not run."""
-    outcome = compare(uring, sync)
-    if outcome == "missing":
+def _rate_versus(a: Rate, b: Rate, other: str) -> str:
+    """``_versus`` with the median ratio through ``median_factor`` where the intervals
+    overlap or agree ('not clearly faster or slower than pread (1× by the medians, but the
+    intervals overlap)'); a clear ratio with its range ('3.1× faster than pread (1.3–5.4×)')."""
+    c = claims.compare(_e(a), _e(b))
+    if c.direction == claims.UNCLEAR:
+        return (
+            f"not clearly faster or slower than {other} ({median_factor(c.ratio)}× by the medians, but the "
+            "intervals overlap)"
+        )
+    if c.direction == claims.SAME_WORD:
+        return f"about as fast as {other} ({median_factor(c.ratio)}×)"
+    return _versus(a, b, other, span=True)
+
+
+def buffered_engines_words(
+    uring: Rate | None, sync: Rate | None, *, aio: Rate | None = None, either: bool = True
+) -> str:
+    """io_uring (and aio, where it ran) against pread for buffered sequential 256 KiB reads
+    at queue depth 1, from ``claims.compare``; where one differed, that the matrix's
+    buffered pread read also disagreed with the page-cache table's run of the same case, so
+    the engine is not named as the cause. 'either' only after O_DIRECT reads that showed no
+    difference (`either`). Empty when pread or both other engines did not run."""
+    others = [(name, r) for name, r in (("io_uring", uring), ("aio", aio)) if compare(r, sync) != "missing"]
+    if not others:
         return ""
-    both = f"io_uring read at {fmt.num(uring.median)} MB/s and pread at {fmt.num(sync.median)} MB/s"
-    if outcome in ("same", "unclear"):
-        return f"Buffered, the engines did not clearly differ either: {both}, {_versus(uring, sync, 'pread')}."
+    items = [f"{name} at {fmt.num(r.median)} MB/s" for name, r in others] + [f"pread at {fmt.num(sync.median)} MB/s"]
+    items[0] = items[0].replace(" at ", " read at ", 1)
+    figures = ", ".join(items[:-1]) + " and " + items[-1]  # fmt.listed would take the figures' commas for items'
+    outcomes = [compare(r, sync) for _, r in others]
+    said = "; ".join(f"{name} {_rate_versus(r, sync, 'pread')}" for name, r in others)
+    if all(o in ("same", "unclear") for o in outcomes):
+        return f"Buffered, the engines did not clearly differ{' either' if either else ''}: {figures}; {said}."
     return (
-        f"Buffered, the engines did differ: {both}, io_uring {_versus(uring, sync, 'pread', span=True)}. The "
-        "matrix's buffered pread read also disagreed with the page-cache table's run of the same read (see one "
-        "quantity, several runs, below), so this page cannot say the engine is why."
+        f"Buffered, the engines did differ: {figures}; {said}. The matrix's buffered pread read also "
+        "disagreed with the page-cache table's run of the same read (see one quantity, several runs, below), so "
+        "this page cannot say the engine is why."
     )
 
 
@@ -764,9 +873,9 @@ def _direct_engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
     both = f"io_uring read sequentially at {fmt.num(uring.median)} MB/s"
     if outcome in ("same", "unclear"):
         return (
-            f"And at queue depth 1 the engine made no difference to reads that the intervals can show: with "
-            f"O_DIRECT, {both}, "
-            f"{_versus(uring, sync, 'pread')} at {fmt.num(sync.median)} MB/s."
+            f"And with O_DIRECT at queue depth 1 the engine made no difference to reads that the intervals can "
+            f"show: io_uring read sequentially at {fmt.num(uring.median)} MB/s and pread at {fmt.num(sync.median)} "
+            f"MB/s, io_uring {_rate_versus(uring, sync, 'pread')}."
         )
     if outcome == "faster":
         return (
@@ -790,7 +899,7 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
     the compared cases ran equally often (every round ran each of them)."""
     if reads is not None and reads not in (*_DIRECTION.values(), "missing"):
         raise ValueError(f"reads is one of compare's words {sorted(_DIRECTION.values())} or 'missing', got {reads!r}")
-    faster, slower, overlap, uneven = [], [], 0, False
+    faster, slower, overlap, uneven, narrow = [], [], 0, False, 0
     for direct in (False, True):
         for pattern in ("sequential", "random"):
             where = {"pattern": pattern, "op": "write", "fsync": True, "direct": direct, "block_size": 262144}
@@ -809,6 +918,9 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
                 mode = "O_DIRECT" if direct else "buffered"
                 if outcome in ("faster", "slower"):
                     row = f"{engine} {pattern}, {mode} ({fmt.num(other.median)} against {fmt.num(base.median)} MB/s)"
+                    if _narrow(other, base):
+                        narrow += 1
+                        row = row[:-1] + ", by little)"
                     (faster if outcome == "faster" else slower).append(row)
                     uneven = uneven or other.runs != base.runs
                 else:
@@ -828,6 +940,8 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
     if slower:
         said.append(f"{fmt.listed(slower)} {'was' if len(slower) == 1 else 'were'} slower than pwrite + fsync")
     rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the intervals overlap" if overlap else ""
+    split = len(faster) + len(slower)
+    total = split + overlap
     if uneven:
         when = (
             " The cases run in rounds, but the rounds added for unclear cases ran only some of them, so the engines "
@@ -837,16 +951,33 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
     else:
         when = (
             " The cases run in rounds, one run of each case per round, and the engines compared here ran equally "
-            "often, so a slow minute of the disk falls on every engine alike and drift does not explain a gap "
-            "whose intervals stay apart."
+            "often, so a slow minute of the disk should fall on every engine alike: drift is an unlikely cause of "
+            "a gap whose intervals stay apart, though this page cannot rule it out."
         )
+    if narrow == split:
+        # every split is narrow (its intervals' near ends within claims.SAME of each other): a marginal finding
+        said = [part.replace(", by little)", ")") for part in said]
+        head = (
+            f"With an fsync after every write the engines barely differed: of {fmt.count(total, 'comparison')} "
+            f"(aio or io_uring against pwrite, each pair of rows), only {fmt.exact(split)} split, and by little; "
+            f"among that many comparisons a narrow split may be chance: {'; '.join(said)}{rest}."
+        )
+    else:
+        head = f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}."
     return (
-        f"With an fsync after every write the engines did differ: {'; '.join(said)}{rest}. Every engine issues "
+        f"{head} Every engine issues "
         "the same calls at queue depth 1: a write to a new file opened with the same flags, then a full fsync "
         "(pwrite and fsync; aio_write and aio_fsync with O_SYNC; io_uring's write linked to an fsync without its "
         f"datasync flag), the next write only after it.{when} This page has not explained the gap; where the fsync "
         "runs in another thread (glibc's aio helper, io_uring's kernel worker) is one difference left to test."
     )
+
+
+def _narrow(a: Rate, b: Rate) -> bool:
+    """Whether two rates whose intervals do not overlap lie apart by little: the near ends
+    of their intervals within ``claims.SAME`` of each other."""
+    near = a.low / b.high if a.median > b.median else b.low / a.high
+    return near <= claims.SAME
 
 
 def page_cache_rates(metrics: pl.DataFrame) -> dict[str, Rate | None]:
@@ -890,8 +1021,9 @@ def page_cache_sentence(
         size = f"a {fmt.size(buffer)} buffer" if buffer else "a large buffer"
         first += (
             f" That is {_versus(warm, memcpy, f'the memcpy of {size} above ({fmt.num(memcpy.median)} MB/s)')}, "
-            "though both copy memory: each 256 KiB read lands in the same small buffer, which stays in the CPU's "
-            "caches, so only the source comes from RAM, while a large memcpy reads and writes RAM for every byte."
+            "though both copy memory. One possible reason: each 256 KiB read lands in the same small buffer, which "
+            "may stay in the CPU's caches, so that only the source comes from RAM, while a large memcpy reads and "
+            "writes RAM for every byte; this page does not measure the caches' part."
         )
     outcome = compare(cold, direct)
     uncached = "a buffered read of a file that is not cached"
@@ -947,9 +1079,9 @@ def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None, cach
         buffered = direct = None
     outcome = compare(buffered, direct)
     if outcome == "missing":
-        return "Random reads get no such help."
+        return "Whether random reads gain from the page cache could not be measured here."
     head = (
-        "Random reads get no such help: through the page cache, random 256 KiB reads ran at "
+        "Random reads showed no such gain here: through the page cache, random 256 KiB reads ran at "
         f"{fmt.num(buffered.median)} MB/s"
     )
     words = _versus(buffered, direct, f"with O_DIRECT ({fmt.num(direct.median)} MB/s)")
@@ -1006,20 +1138,24 @@ def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> lis
 
 def block_size_sentence(metrics: pl.DataFrame) -> str:
     """Where reads and writes stop gaining MB/s with bigger blocks: ``claims.curve`` over
-    the block sizes' intervals."""
+    the block sizes' intervals; where a bigger block than the best one has its whole
+    interval below the best's, that the curve fell clearly past it (``_fell_words``). The
+    closing advice on bigger blocks follows only a curve still rising."""
     found = {op: _points(metrics, "block_size", "mb_per_s", op=op) for op in ("read", "write")}
     if not any(found.values()):
         why = charts.reasons(metrics)
         return f"The sweep could not run here ({why or 'no result'}), so where the device saturates is not known."
-    parts = []
+    parts, shapes = [], []
     for op, points in found.items():
         name = "reads" if op == "read" else "writes"
         if not points:
             parts.append(f"{name} could not be measured here")
             continue
         shape = claims.curve(points)
+        shapes.append(shape.kind)
         best = max(points, key=lambda p: p[1].median)
         peak = f"{fmt.num(best[1].median)} MB/s at {fmt.size(best[0])}"
+        fell = _fell_words(points, best) if shape.kind in ("knee", "flat") else ""
         if shape.kind == "knee":
             at = next((e for x, e in points if x == shape.x), None)
             still = ""
@@ -1027,21 +1163,66 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
                 still = f", though the medians still rose, from {fmt.num(at.median)} MB/s at {fmt.size(shape.x)}"
             parts.append(
                 f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block's interval starts more "
-                f"than a tenth above the top of that size's (best median: {peak}{still})"
+                f"than a tenth above the top of that size's (best median: {peak}{still}){fell}"
             )
         elif shape.kind == "rising":
             parts.append(f"{name} were still gaining at {fmt.size(points[-1][0])}, the largest block measured ({peak})")
         elif shape.kind == "collapse":
             parts.append(f"{name} fell clearly past their best ({peak}), below half of it at {fmt.size(shape.x)}")
         elif shape.kind == "flat":
-            parts.append(f"{name} gained nothing clear from bigger blocks (best: {peak})")
+            parts.append(f"{name} gained nothing clear from bigger blocks (best: {peak}){fell}")
         else:
             parts.append(f"{name}: too few block sizes to tell")
     text = "; ".join(parts)
+    text = f"{text[0].upper()}{text[1:]}."
+    if "rising" in shapes:
+        text += (
+            " Where a curve still rises, a program that wants bandwidth must use bigger blocks or keep several "
+            "requests in flight."
+        )
+    return text
+
+
+def _fell_words(points: list[tuple[float, stats.Estimate]], best: tuple[float, stats.Estimate]) -> str:
+    """', and fell clearly past it: at 2 MiB (1,800 MB/s) and 4 MiB (1,700 MB/s) the whole interval
+    lies below the best 1 MiB block's': the bigger blocks than the best (`best`, by the median) whose
+    interval's top lies below its interval's bottom; '' where there are none."""
+    below = [(x, e) for x, e in points if x > best[0] and e.hi < best[1].lo]
+    if not below:
+        return ""
+    at = fmt.listed([f"{fmt.size(int(x))} ({fmt.num(e.median)} MB/s)" for x, e in below])
     return (
-        f"{text[0].upper()}{text[1:]}. Where a curve still rises, a program that wants bandwidth must use bigger "
-        "blocks or keep several requests in flight."
+        f", and fell clearly past it: at {at} the whole interval lies below the best {fmt.size(int(best[0]))} block's"
     )
+
+
+def page_cache_rule(warm: Rate | None, cold: Rate | None, direct: Rate | None, matrix_cold: Rate | None = None) -> str:
+    """The closing rule on the page cache, from ``claims.compare`` against O_DIRECT (`direct`):
+    repeated reads (`warm`, a read the cache answers) and uncached sequential reads in the
+    page-cache table's run (`cold`) and the engine matrix's (`matrix_cold`): 'fast' for those
+    only where every run was clearly faster than O_DIRECT."""
+    if compare(warm, direct) == "faster":
+        first = (
+            "Here the page cache made repeated reads cheap: a read it answered was "
+            f"{_versus(warm, direct, 'an O_DIRECT read', span=True)}"
+        )
+    elif compare(warm, direct) == "missing":
+        first = "What the page cache makes of repeated reads could not be measured here"
+    else:
+        first = f"Here a read the page cache answered was {_versus(warm, direct, 'O_DIRECT')}"
+    runs = [compare(r, direct) for r in (cold, matrix_cold) if compare(r, direct) != "missing"]
+    if not runs:
+        second = ""
+    elif all(o == "faster" for o in runs):
+        second = "; uncached sequential reads through it beat O_DIRECT too, in every run"
+    elif any(o == "faster" for o in runs):
+        second = (
+            "; for uncached sequential reads its help was not steady: one run beat O_DIRECT, another did not, and "
+            "this page cannot say why"
+        )
+    else:
+        second = "; uncached sequential reads through it did not clearly beat O_DIRECT"
+    return f"{first}{second}. A database that bypasses it with O_DIRECT must do its own caching and read-ahead."
 
 
 def single_read_p50(metrics: pl.DataFrame) -> float | None:
@@ -1065,7 +1246,8 @@ def _spanned(e: stats.Estimate | None, unit: str = "", show=fmt.num) -> str:
 
 def queue_depth_sentence(metrics: pl.DataFrame) -> str:
     """What more requests in flight bought for 4 KiB random reads: the shape from
-    ``claims.curve`` over the depths' intervals, and what the p99 did."""
+    ``claims.curve`` over the depths' intervals, and what the p99 did; then the random
+    writes' lines, where the sweep ran them (``_queue_depth_writes``)."""
     points = _points(metrics, "queue_depth", "ops_per_s", op="read")
     if not points:
         why = charts.reasons(metrics)
@@ -1090,6 +1272,7 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         start = f"With {fmt.exact(int(d1))} 4 KiB random reads in flight the device gave {_spanned(one, 'per second')}."
     shape = claims.curve(points)
     best_x, best = max(points, key=lambda p: p[1].median)
+    writes = _queue_depth_writes(metrics)
     p99 = _points(metrics, "queue_depth", "p99", op="read")
     tail = ""
     if len(p99) >= 2:
@@ -1101,14 +1284,14 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
     if shape.kind == "flat" or len(points) < 2:
         return (
             f"{start} More in flight did not help beyond the intervals of the medians: the best median was "
-            f"{_spanned(best, 'per second')} at {fmt.count(int(best_x), 'request')} in flight.{tail}"
+            f"{_spanned(best, 'per second')} at {fmt.count(int(best_x), 'request')} in flight.{tail}{writes}"
         )
     gain = f"{fmt.ratio_of(best.median, one.median)} the single read's rate"
     if shape.kind == "rising":
         return (
             f"{start} With more in flight the device works on several at once, and the rate was still rising at "
             f"{fmt.exact(int(dn))}, the largest depth measured: {_spanned(last, 'per second')}, "
-            f"{fmt.ratio_of(last.median, one.median)} the single read's. No knee within this range.{tail}"
+            f"{fmt.ratio_of(last.median, one.median)} the single read's. No knee within this range.{tail}{writes}"
         )
     if shape.kind == "knee":
         at_knee = next((e for x, e in p99 if x == shape.x), None)
@@ -1121,30 +1304,48 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         )
         at_x = next((e for x, e in points if x == shape.x), None)
         past = claims.compare(best, at_x) if at_x is not None and best_x > shape.x else claims.compare(None, None)
-        rose = (
-            f" The medians still rose past it, from {_spanned(at_x, 'per second')} at {fmt.exact(int(shape.x))} "
-            f"to {_spanned(best)} at {fmt.exact(int(best_x))} ({gain})"
+        moved = (
+            f"from {_spanned(at_x, 'per second')} at {fmt.exact(int(shape.x))} to {_spanned(best)} at "
+            f"{fmt.exact(int(best_x))} ({gain})"
         )
         if past.direction == claims.HIGHER:
             settled = (
-                f"{rose}, its interval above the knee's but starting less than a tenth above the top of it: a "
-                "clear gain, but a small one."
+                f" Past it the rate still gained clearly, but little: {moved}, its interval wholly above the "
+                "knee's yet starting less than a tenth above the top of it."
             )
         elif past.direction == claims.UNCLEAR and best.median > at_x.median * claims.SAME:
             settled = (
-                f"{rose}, but within the intervals of the medians: whether the device levels off there, this run "
-                "cannot tell."
+                f" The medians still rose past it, {moved}, but within the intervals of the medians: whether the "
+                "device levels off there, this run cannot tell."
             )
         else:
             settled = f" The best median, {_spanned(best, 'per second')} at {fmt.exact(int(best_x))}, is {gain}."
         return (
-            f"{start} With more in flight the device works on several at once: the rate stops rising clearly from "
-            f"{fmt.count(int(shape.x), 'request')} in flight, in that no deeper queue's interval starts more than a "
-            f"tenth above the top of that depth's.{settled}{waiting}{tail}"
+            f"{start} With more in flight the device works on several at once, and the gains shrink from "
+            f"{fmt.count(int(shape.x), 'request')} in flight: no deeper queue's interval starts more than a tenth "
+            f"above the top of that depth's.{settled}{waiting}{tail}{writes}"
         )
     return (
         f"{start} The rate peaked at {_spanned(best, 'per second')} with {fmt.exact(int(shape.peak_x))} in flight "
-        f"({gain}) and fell below half of that at {fmt.exact(int(shape.x))}.{tail}"
+        f"({gain}) and fell below half of that at {fmt.exact(int(shape.x))}.{tail}{writes}"
+    )
+
+
+def _queue_depth_writes(metrics: pl.DataFrame) -> str:
+    """' The random writes (the chart's other lines) went from 9,000 per second at depth 1 to
+    70,000 at 64, and their rate levels off from queue depth 8.': the writes' shape from
+    ``claims.curve`` in ``claims.curve_words``; '' where the sweep ran no writes."""
+    points = _points(metrics, "queue_depth", "ops_per_s", op="write")
+    if len(points) < 2:
+        return ""
+    (d1, first), (dn, last) = points[0], points[-1]
+    found = claims.curve(points)
+    shape = claims.curve_words(found, x_words="queue depth", fmt_x=lambda x: fmt.exact(int(x)))
+    if found.kind in ("rising", "flat"):
+        shape = "is " + shape if found.kind == "rising" else "was " + shape
+    return (
+        f" The random writes (the chart's other lines) went from {_spanned(first, 'per second')} at depth "
+        f"{fmt.exact(int(d1))} to {_spanned(last)} at {fmt.exact(int(dn))}; their rate {shape}."
     )
 
 
@@ -1230,14 +1431,40 @@ def queue_depth_chart(metrics: pl.DataFrame) -> alt.TopLevelMixin:
 
 def fio_sentence(metrics: pl.DataFrame) -> str:
     """The cross-check's verdict per row (``claims.crosscheck`` over the per-round ratios
-    ours / fio of MB/s), with an explanation only where the time per I/O agrees with it."""
+    ours / fio of MB/s), with an explanation only where the time per I/O agrees with it;
+    each median ratio through ``median_factor``, as the table gives it. Then the rows whose
+    mean time per I/O (the per-round ratios ours / fio) lies clearly off fio's where the
+    rates agree or cannot tell (``_latency_words``)."""
     by = ["engine", "pattern", "op", "fsync", "direct", "block_size", "queue_depth"]
     if metrics.height == 0 or "tool" not in metrics.columns:
         return "The comparison with fio could not run here (no result)."
     labelled = metrics.with_columns(pl.concat_str(_row_label(with_size=False), _fio_size()).alias("method")).drop(by)
-    from ..fsync.report import crosscheck_sentence
+    from ..fsync.report import _ratio_estimates, crosscheck_sentence
 
-    return crosscheck_sentence(labelled, "mb_per_s", {}, per="I/O")
+    text = crosscheck_sentence(labelled, "mb_per_s", {}, per="I/O", median=median_factor)
+    rates = _ratio_estimates(labelled, "mb_per_s")
+    return text + _latency_words(rates, _ratio_estimates(labelled, "mean"))
+
+
+def _latency_words(rates: dict[str, stats.Estimate], times: dict[str, stats.Estimate]) -> str:
+    """' Per I/O the tools part where the rates do not: on X, our loop's mean time per I/O was
+    0.84× fio's (0.8–0.88×) ...': the rows whose rate verdict (`rates`, ours / fio) agrees or
+    is inconclusive while the mean time per I/O (`times`, ours / fio) is clearly off fio's
+    (``claims.crosscheck`` ours higher or lower); '' where there are none."""
+    off = []
+    for method, r in rates.items():
+        t = times.get(method)
+        if t is None or claims.crosscheck(r).outcome not in ("agrees", "inconclusive"):
+            continue
+        if claims.crosscheck(t).outcome in ("ours higher", "ours lower"):
+            verdict = "agrees with" if claims.crosscheck(r).outcome == "agrees" else "cannot be told apart from"
+            off.append(f"on {method} it was {ratio_words(t)} of fio's, where the rate {verdict} fio's")
+    if not off:
+        return ""
+    return (
+        f" The mean time per I/O does not always follow the rate: {fmt.listed(off)}. This page does not measure "
+        "why; the two tools may start and stop an I/O's clock at different points."
+    )
 
 
 #: The key of a quantity this chapter can measure in more than one run: one case of the loop.
@@ -1375,14 +1602,63 @@ def disk_drift_words(facts: dict | None = None) -> str:
     return ""
 
 
+def _apart_rows(part: pl.DataFrame) -> tuple[dict, dict] | None:
+    """Of one quantity's runs, the two whose intervals lie furthest apart: the run whose
+    interval starts highest and the one whose interval ends lowest, where the first starts
+    above the second's end (their intervals do not overlap); None where every pair overlaps."""
+    rows = [r for r in part.iter_rows(named=True) if r.get("lo") is not None and r.get("hi") is not None]
+    if len(rows) < 2:
+        return None
+    high = max(rows, key=lambda r: r["lo"])
+    low = min(rows, key=lambda r: r["hi"])
+    return (low, high) if high["lo"] > low["hi"] else None
+
+
+def _also_apart(table: pl.DataFrame, widest: str | None) -> str:
+    """' Other quantities whose runs' intervals lie apart: X (1,370 MB/s in the RAM-against-disk runs against
+    2,030 MB/s in the block-size sweep).': every quantity besides `widest` with two runs whose
+    intervals do not overlap (``_apart_rows``); '' where there is none."""
+    said = []
+    for (quantity,), part in table.group_by(["quantity"], maintain_order=True):
+        pair = _apart_rows(part)
+        if quantity == widest or pair is None:
+            continue
+        low, high = pair
+        said.append(
+            f"{quantity} ({fmt.num(low['MB/s'])} MB/s in {SAME_RUN_PROSE.get(low['run'], 'the ' + low['run'])} "
+            f"against {fmt.num(high['MB/s'])} MB/s in {SAME_RUN_PROSE.get(high['run'], 'the ' + high['run'])})"
+        )
+    if not said:
+        return ""
+    return f" Other quantities whose runs' intervals lie apart: {fmt.listed(said)}."
+
+
 def same_quantity_sentence(table: pl.DataFrame, facts: dict | None = None, busy: bool | None = None) -> str:
     """Why the runs of one quantity give different figures: the widest gap between two
     runs' medians, and from ``claims.compare`` on their intervals (the table's ``lo``,
-    ``hi``, ``runs``) whether the runs disagree at all or only their medians differ. The
+    ``hi``, ``runs``) whether the runs disagree at all or only their medians differ; then
+    every other quantity whose runs' intervals do not overlap (``_also_apart``). The
     disk is named as the machine's `facts` show it (``disk_drift_words``), and the machine
     as busy only where the noise checks found it so (`busy`: ``book.busy``)."""
     if table.height == 0:
         return ""
+    text = _widest_gap_sentence(table, facts, busy)
+    widest = None
+    gap = 1.0
+    for (quantity,), part in table.group_by(["quantity"], maintain_order=True):
+        ratio = float(part["MB/s"].max()) / float(part["MB/s"].min())
+        if ratio > gap:
+            widest, gap = quantity, ratio
+    also = _also_apart(table, widest)
+    each = " Each figure in the text comes from the run of its own section."
+    if also and each in text:
+        head, _, tail = text.rpartition(each)
+        return f"{head}{also}{each}{tail}"
+    return text + also
+
+
+def _widest_gap_sentence(table: pl.DataFrame, facts: dict | None, busy: bool | None) -> str:
+    """``same_quantity_sentence``'s first part: the widest gap and what may explain it."""
     widest, gap = None, 1.0
     for (quantity,), part in table.group_by(["quantity"], maintain_order=True):
         ratio = float(part["MB/s"].max()) / float(part["MB/s"].min())
