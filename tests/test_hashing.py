@@ -813,7 +813,7 @@ def test_python_table_cells_and_runs() -> None:
     row = report.python_table(python, native, [16], 0.1).row(0, named=True)
     # the mark comes from the runs' MiB/s (±10 %: not past the target), as in the reference table, not from
     # their ns, whose interval is not symmetric (±10.1 %): one measurement, one mark
-    assert row == {"hash": "SHA-256", "Python package": "hashlib", "input": "16 bytes",
+    assert row == {"hash (package)": "SHA-256 (hashlib)", "input": "16 bytes",
                    "Python ns": "1,530 (no spread)", "native loop": "OpenSSL", "native ns": "153 (139–170)",
                    "Python adds": "1,370 ns (1,360–1,390)", "runs": "3"}  # fmt: skip
     more = pl.concat([python, python.with_columns(repetition=pl.lit(9))])  # six Python runs, three native

@@ -335,7 +335,7 @@ def test_rollover_table_cells_signed_cost_and_no_rollover_reason() -> None:
     assert small["making a file µs"] == "100" and small["rounds"] == "3"
     # per round: (110-100), (100-110), (130-99) ms over 31 rollovers, in µs: 323, −323, 1,000
     assert small["per rollover µs"] == "323 (−323 to 1,000)"
-    assert whole["per rollover µs"] == "none: no rollover" and whole["writer's wait µs"] == "0"
+    assert whole["per rollover µs"] == "none: no rollover" and whole["writer's wait µs"] == "none: no rollover"
     assert whole["making a file µs"] == "300 (200–400); unstable: ±33 %"
     nothing = pl.DataFrame(
         [
@@ -551,14 +551,27 @@ def test_cells_of_identical_runs_show_no_spread_and_no_mark() -> None:
 
 
 def test_queue_share_words_every_branch() -> None:
+    # Little's law reads the MEAN wait: a full queue's drain time against it
     assert report.queue_share_words(695.0, 1180.0).startswith(
-        "A full queue accounts for 59 % of the wait; the rest may"
+        "A full queue would account for 59 % of the mean wait: by Little's law, more records were between "
+        "hand-over and acknowledgement on average than the queue holds, so the rest may lie elsewhere"
     )
     assert report.queue_share_words(1000.0, 1050.0) == (
-        "A full queue accounts for the whole wait (0.95×), as if the producers kept it full."
+        "A full queue accounts for about the whole mean wait (0.95×), as it would if the producers kept the queue "
+        "full; this run cannot say that they did."
     )
-    assert report.queue_share_words(2000.0, 1000.0).startswith("That is 2× the wait measured: the queue was not")
+    assert report.queue_share_words(2000.0, 1000.0) == (
+        "That is 2× the mean wait: by Little's law, fewer records than the queue's depth waited on average, so the "
+        "queue may not have stayed full."
+    )
     assert report.queue_share_words(None, 1000.0).startswith("Without both figures")
+    # no mean stored: no verdict from a median
+    assert report.queue_share_words(500.0, None).startswith(
+        "Little's law relates a queue's length to the mean wait, which this run does not give"
+    )
+    plain = runs([({"group": "durability", "variant": NO_LOG}, "mean", [800, 900, 1000]),
+                  ({"group": "durability", "variant": NO_LOG}, "p50", [100, 150, 200])])  # fmt: skip
+    assert report.variant_numbers(plain)["plain_mean"] == 900 and report.variant_numbers(plain)["plain_p50"] == 150
 
 
 def test_seed_small_words_set_the_two_flush_rates_side_by_side_without_a_ratio() -> None:
@@ -605,7 +618,20 @@ def test_bandwidth_words_and_peak_bullet_every_branch() -> None:
     both = report.bandwidth_words(sweep, fio, TARGET)
     assert both == (
         "The memtable sweep's highest median on the same disk was 1.1 MB/s (1–1.2, 3 runs), blocking at 64 KiB, "
-        "and fio's fastest case in the fio table above 200 MB/s (3 runs, all alike), io_uring ×8 at 256 KiB."
+        "and fio's fastest job in the fio table above, 256 KiB blocks at iodepth 8 (io_uring) beside our io_uring "
+        "×8, wrote 200 MB/s (3 runs, all alike). Neither need be the most this disk can take: fio's figure is what "
+        "its jobs reached, and the disk may take more with other jobs."
+    )
+    # fio's deep job not clearly faster than its depth-1 job: it may be the limit, not the disk
+    slow_deep = fio.with_columns(
+        pl.when((pl.col("tool") == "fio") & (pl.col("buffers") > 1) & (pl.col("metric") == "mb_per_s"))
+        .then(pl.lit(1.0))
+        .otherwise(pl.col("value"))
+        .alias("value")
+    )
+    assert report.bandwidth_words(sweep, slow_deep).endswith(
+        "in some rows of the fio table fio with several writes in flight was not clearly faster than one at a time, "
+        "where its deep job, not the disk, may have been the limit."
     )
     no_fio = fio.filter(pl.col("tool") == "howfast")
     assert report.bandwidth_words(sweep, no_fio).endswith(", and fio could not run here.")
@@ -985,14 +1011,16 @@ def test_plateau_sentence_by_profile_and_the_sizes_clearly_below() -> None:
         return runs([(sweep_case(64 * KiB * 4**i, BLOCKING, 1), "mb_per_s", p) for i, p in enumerate(points)])
 
     rising = sweep([[10, 11, 12], [100, 101, 102], [500, 510, 520]])
-    assert report.plateau_sentence(rising, "quick").endswith("1 MiB; the full profile goes further.")
-    assert report.plateau_sentence(rising, "full").endswith("measured, 1 MiB.")
+    one_mode = " The fastest mode (by the median) was blocking at every capacity."
+    assert report.plateau_sentence(rising, "quick").endswith("1 MiB; the full profile goes further." + one_mode)
+    assert report.plateau_sentence(rising, "full").endswith("measured, 1 MiB." + one_mode)
     flat = report.plateau_sentence(sweep([[100, 101, 102], [50, 51, 52], [98, 102, 106]]))
     assert flat == (
         "Without O_DSYNC, no capacity's fastest mode was clearly faster than at the smallest, 64 KiB: none had an "
-        "interval wholly above its own (at 256 KiB it was clearly slower)."
+        "interval wholly above its own (at 256 KiB it was clearly slower)." + one_mode
     )
-    assert report.plateau_sentence(sweep([[100, 101, 102], [95, 100, 104]])).endswith("wholly above its own.")
+    two = sweep([[100, 101, 102], [95, 100, 104]])
+    assert report.plateau_sentence(two).endswith("wholly above its own." + one_mode)
 
 
 def test_depth_comparison_when_one_buffer_is_the_fastest() -> None:
@@ -1109,6 +1137,35 @@ def test_plateau_says_near_the_ceiling_when_the_knee_is_not_above_the_smallest()
     )
     knee = report.plateau_sentence(sweep([[10, 11, 12], [100, 101, 102], [100, 104, 106]]))
     assert "levels off from 256 KiB" in knee and "ceiling" not in knee
+    # a later size clearly more than 10 % above the first (lo 130 > 120 × 1.1): not 'near its ceiling'
+    gained = report.plateau_sentence(sweep([[100, 110, 120], [95, 115, 160], [135, 140, 145], [120, 130, 150]]))
+    assert gained.startswith(
+        "Without O_DSYNC, the fastest mode ran clearly more than 10 % faster than at the smallest size, 64 KiB, at "
+        "1 MiB (the interval of its median wholly above that margin), so it was not near its ceiling there; yet "
+        "256 KiB was not clearly faster than 64 KiB, and no larger capacity was clearly more than 10 % faster than "
+        "256 KiB, whose interval is wide. So this sweep cannot place where a larger memtable stops paying."
+    )
+    assert "ceiling at the smallest" not in gained
+
+
+def test_plateau_names_the_fastest_mode_where_it_changes() -> None:
+    caps = [64 * KiB * 4**i for i in range(4)]
+    sweep = runs(
+        [(sweep_case(caps[0], DEEP, 32), "mb_per_s", [100, 101, 102]),
+         (sweep_case(caps[1], DEEP, 32), "mb_per_s", [200, 201, 202]),
+         (sweep_case(caps[1], DOUBLE, 2), "mb_per_s", [150, 151, 152]),
+         (sweep_case(caps[2], DOUBLE, 2), "mb_per_s", [300, 301, 302]),
+         (sweep_case(caps[2], DEEP, 8), "mb_per_s", [250, 251, 252]),
+         (sweep_case(caps[3], DEEP, 8), "mb_per_s", [400, 401, 402])]
+    )  # fmt: skip
+    assert report.plateau_sentence(sweep, "full").endswith(
+        " The fastest mode (by the median), whose curve these words read, changes with the capacity: io_uring ×32 "
+        "from 64 KiB to 256 KiB, io_uring ×2 at 1 MiB and io_uring ×8 at 4 MiB."
+    )
+    assert report.fastest_modes_words([]) == ""
+    assert report.fastest_modes_words([(KiB, "blocking")]) == (
+        " The fastest mode (by the median) was blocking at every capacity."
+    )
 
 
 def test_seed_flush_words_give_the_range_of_the_printed_figures() -> None:
@@ -1142,3 +1199,176 @@ def test_dsync_words_keep_a_median_near_one_to_three_digits() -> None:
     )
     clear = claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6)
     assert report.dsync_effect(clear) == "2× slower than without it"
+
+
+# ---- review fixes: each branch written or changed -------------------------------------------------
+
+
+def test_fio_depth_words_name_fio_deep_jobs_that_did_not_gain_on_depth_one() -> None:
+    fio = fio_runs()  # fio's depth-8 job (200 MB/s) clearly above its depth-1 job (100): nothing to say
+    assert report.fio_depth_limited(fio) == [] and report.fio_depth_words(fio) == ""
+
+    def deep_fio(values: list[float]) -> pl.DataFrame:
+        keep = fio.filter(~((pl.col("tool") == "fio") & (pl.col("buffers") > 1) & (pl.col("metric") == "mb_per_s")))
+        deep = {"capacity": 256 * KiB, "dsync": False, "mode": DEEP, "buffers": 8, "tool": "fio",
+                "segment_bytes": 1024 * 1024 * KiB, "records": 2048, "record_size": 16 * KiB}  # fmt: skip
+        return pl.concat([keep, runs([(deep, "mb_per_s", values)])], how="diagonal_relaxed")
+
+    slower = deep_fio([80, 80, 80])
+    assert [f["direction"] for f in report.fio_depth_limited(slower)] == [claims.LOWER]
+    words = report.fio_depth_words(slower)
+    assert words == (
+        " fio with several writes in flight (io_uring at the iodepth of our buffer count) was not clearly faster "
+        "than fio one write at a time (psync) with the same blocks at 256 KiB at iodepth 8 (80 against 100 MB/s by "
+        "the medians; clearly slower). More writes in flight should let a disk go at least as fast, so at those "
+        "sizes fio's deep job, not the disk, may be what limits fio's figure, and ours above fio there need not mean "
+        "ours above what the disk can take."
+    )
+    assert report.fio_sentence(slower).endswith(words)
+    unclear = report.fio_depth_words(deep_fio([90, 100, 110]))
+    assert "256 KiB at iodepth 8 (100 against 100 MB/s by the medians)." in unclear and "clearly slower" not in unclear
+    assert report.fio_depth_words(fio.filter(pl.col("tool") == "howfast")) == ""
+    assert report.fio_job_name(MiB, 32) == "1 MiB blocks at iodepth 32 (io_uring)"
+    assert report.fio_job_name(MiB, 1, True) == "1 MiB blocks one at a time (psync) with O_DSYNC"
+    with pytest.raises(ValueError, match="buffers"):
+        report.fio_job_name(MiB, 0)
+
+
+def test_fio_segment_table_labels_the_file_size_the_buffers_made() -> None:
+    gib = 1024 * MiB
+    assert report.segment_label(gib, 2, 4 * gib, gib) == "2 GiB (1 GiB set; 2 buffers of 1 GiB)"
+    assert report.segment_label(gib, 1, 4 * gib, gib) == "1 GiB"
+    assert report.segment_label(64 * KiB, 32, 512 * MiB, gib) == "1 GiB"  # cut to the run, not larger than set
+
+    def case(tool: str, mode: str, buffers: int) -> dict:
+        return {"capacity": gib, "dsync": False, "mode": mode, "buffers": buffers, "tool": tool,
+                "segment_bytes": gib, "records": 4 * 65536, "record_size": 16 * KiB}  # fmt: skip
+
+    big = runs([(case(t, m, b), "mb_per_s", [100, 101, 102]) for t in ("howfast", "fio")
+                for m, b in ((BLOCKING, 1), (DOUBLE, 2))])  # fmt: skip
+    table = report.fio_segment_table(big, TARGET)
+    assert table["segment"].to_list() == ["1 GiB", "2 GiB (1 GiB set; 2 buffers of 1 GiB)"]
+    assert "io_uring ×2 at 1 GiB in 2 GiB segments" not in report.fio_sentence(big)  # one segment size: unnamed
+    two = pl.concat([big, big.with_columns(pl.lit(64 * MiB).cast(big.schema["segment_bytes"]).alias("segment_bytes"))])
+    # a 64 MiB segment holds no 1 GiB flush: each file holds one flush per buffer, as the table says
+    assert "io_uring ×2 at 1 GiB in 2 GiB segments" in report.fio_sentence(two)
+    assert "in 64 MiB segments" not in report.fio_sentence(two)
+
+
+def test_db_bench_verdicts_split_by_each_case_s_own_rounds() -> None:
+    base = rocksdb_runs()  # fillseq and overwrite, 2 rounds each
+    more = base.filter(pl.col("test") == "fillseq")
+    mixed = pl.concat([base, *[more.with_columns(pl.col("repetition") + 2 * i) for i in range(1, 3)]])
+    text = report.db_bench_verdict_words(mixed)
+    assert text.startswith("The one case with 6 rounds (fillseq) came out clearly faster than db_bench.")
+    assert text.endswith(
+        " The other 1 case (overwrite) had only 2 rounds: there the interval runs from the lowest ratio to the "
+        "highest and holds the median with 50 % confidence, not 95 %, so those verdicts are leanings, not "
+        "findings: 1 case did not lean either way."
+    )
+
+
+def test_rollover_agreement_says_one_could_not_tell_unless_both_are_clear() -> None:
+    lower, unclear = claims.Comparison(claims.LOWER, 0.9, 0.85, 0.95), claims.Comparison(claims.UNCLEAR, 1, 0.9, 1.1)
+    higher = claims.Comparison(claims.HIGHER, 1.1, 1.05, 1.15)
+    assert report.rollover_agreement("ours lower", lower) == "agree"
+    assert report.rollover_agreement("ours higher", lower) == "disagree"
+    assert report.rollover_agreement("agrees", lower) == "disagree"  # both clear, and different
+    assert report.rollover_agreement("inconclusive", lower) == "one could not tell"
+    assert report.rollover_agreement("ours lower", unclear) == "one could not tell"
+    assert report.rollover_agreement("ours higher", higher) == "agree"
+    assert report.rollover_agreement("inconclusive", unclear) == "neither clear"
+    assert report.rollover_agreement("agrees", claims.Comparison(claims.MISSING)) == "missing"
+
+
+def default_rollover(values: dict[int, list[float]], buffers: int = 4) -> pl.DataFrame:
+    """Rollover runs without O_DSYNC, files made ahead, at the default segment (64 MiB) and one
+    file of 1 GiB: elapsed ms per round for each, records/s from them."""
+    rows = []
+    for seg, elapsed in values.items():
+        case = {"dsync": False, "segments_ahead": 2, "segment_bytes": seg, "buffers": buffers, "capacity": MiB}
+        rolls = 0 if seg >= 1024 * MiB else 1024 * MiB // seg - 1
+        rows += [(case, "elapsed_ms", elapsed), (case, "rollovers", [rolls] * len(elapsed)),
+                 (case, "records_per_s", [1e6 / e for e in elapsed]), (case, "wait_us", [5.0] * len(elapsed)),
+                 (case, "make_ms", [0.5] * len(elapsed))]  # fmt: skip
+    return runs(rows)
+
+
+def test_rollover_beside_words_name_the_buffers_and_one_that_could_not_tell() -> None:
+    overlap = default_rollover({64 * MiB: [80, 100, 120, 90, 110, 100], 1024 * MiB: [85, 105, 115, 95, 100, 120]})
+    words = report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower"}], overlap, 32)
+    assert "the rollover experiment above, with 4 buffers where these rows kept 32, and at another moment" in words
+    assert ": one of the two experiments could not tell." in words
+    assert words.endswith(
+        " Where one could not tell, the clear finding rests on one experiment alone; the two differ in their buffers "
+        "(4 against 32)."
+    )
+    slower = default_rollover({64 * MiB: [150, 151, 152, 150, 151, 152], 1024 * MiB: [100, 101, 102, 100, 101, 102]})
+    same_buffers = report._rollover_beside_words([{"dsync": False, "crosscheck": "agrees"}], slower, 4)
+    assert "the two experiments disagree" in same_buffers and "with its own flushes and buffers" in same_buffers
+    assert same_buffers.endswith(
+        "differ in their flushes and buffers, and this disk's speed may have moved between them."
+    )
+    agree = report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower"}], slower, 32)
+    assert agree.endswith("the two experiments agree.")
+
+
+def test_rollover_sentence_does_not_quote_a_per_rollover_figure_that_does_not_scale() -> None:
+    def case(seg: int, rolls: int, elapsed: list[float]) -> list:
+        c = {"dsync": False, "segments_ahead": 0, "segment_bytes": seg}
+        n = len(elapsed)
+        return [(c, "elapsed_ms", elapsed), (c, "rollovers", [rolls] * n), (c, "records_per_s", [100.0] * n),
+                (c, "wait_us", [400.0] * n), (c, "make_ms", [0.4] * n)]  # fmt: skip
+
+    one = [100.0] * 6
+    # 4 MiB: 255 rollovers, no extra time; 64 MiB: 15 rollovers, 30 ms more: 2,000 µs each
+    apart = runs(case(4 * MiB, 255, [100.0, 100.1, 99.9, 100.0, 100.1, 99.9]) + case(64 * MiB, 15, [130.0] * 6)
+                 + case(1024 * MiB, 0, one))  # fmt: skip
+    text = report.rollover_sentence(apart, dsync=False)
+    assert "with files made by the writer, the run took 2,000 µs longer per rollover" in text
+    assert "each rollover cost" not in text
+    assert (
+        " That figure changed with the segment size more than its intervals allow: with files made by the writer, "
+        "0 µs at 4 MiB" in text
+    )
+    assert "2,000 µs at 64 MiB (2,000 to 2,000; 15 rollovers)" in text
+    assert "the figure does not behave as a cost per rollover here" in text and "may overlap flushes" in text
+    steady = runs(case(4 * MiB, 255, [610.0] * 6) + case(64 * MiB, 15, [130.0] * 6) + case(1024 * MiB, 0, one))
+    assert report.per_rollover_spread(report.rollover_rounds(steady)) == {}
+    assert "does not behave" not in report.rollover_sentence(steady, dsync=False)
+
+
+def test_breakdown_shares_are_the_chart_s_medians_of_the_runs_shares() -> None:
+    case = {"capacity": 64 * KiB, "dsync": False, "records": 4096, "counters": True}
+    rest = runs([(case, m, [0, 0, 0]) for m in ("t_idle", "t_log", "t_other")])  # the chart's other parts
+    uneven = pl.concat([breakdown_runs(), rest], how="diagonal_relaxed").with_columns(
+        pl.when(pl.col("metric") == "ns_per_op")
+        .then(pl.col("repetition").replace_strict({0: 1000.0, 1: 2000.0, 2: 4000.0}, return_dtype=pl.Float64))
+        .when(pl.col("metric") == "t_drain")
+        .then(pl.col("repetition").replace_strict({0: 100.0, 1: 100.0, 2: 1000.0}, return_dtype=pl.Float64))
+        .otherwise(pl.col("value"))
+        .alias("value")
+    )
+    n = report.breakdown_numbers(uneven)
+    # per run 10 %, 5 %, 25 %: the median is 10 %, as the chart's; median over median would be 100 / 2000 = 5 %
+    assert n["small_t_drain_share"] == 0.1
+    chart = report.breakdown_frame(uneven).filter(pl.col("part") == "the last flushes, at the end")["share"][0]
+    assert chart == n["small_t_drain_share"]
+    flush = report.breakdown_frame(uneven).filter(pl.col("part") == "preparing and submitting flushes")["share"][0]
+    assert n["small_flush_work_share"] == flush == 0.015  # 30 ns of 2,000 at the median run
+    assert report.breakdown_numbers(breakdown_runs().clear())["small_flush_work_share"] is None
+
+
+def test_pace_sentence_says_the_work_per_record_is_the_median_of_the_sums() -> None:
+    text = report.pace_sentence(numbers(Estimate(0.5, 0.45, 0.55, 3), Estimate(0.2, 0.15, 0.25, 3)))
+    assert "the writer's work per record, 200 ns (the median over the runs of each run's sum of the four parts " in text
+    assert "not the sum of their medians)" in text
+
+
+def test_best_modes_words_one_phrase_when_the_modes_are_the_same() -> None:
+    assert report.best_modes_words("io_uring ×2", "io_uring ×2") == (
+        "the fastest mode, with O_DSYNC and without it, was io_uring ×2"
+    )
+    assert report.best_modes_words("io_uring ×8", "io_uring ×2") == (
+        "the fastest mode with O_DSYNC was io_uring ×8 and the fastest without it io_uring ×2"
+    )

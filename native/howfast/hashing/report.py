@@ -437,8 +437,8 @@ def python_table(
     median with its interval (marked where it stayed wider than ±`target`), what the Python
     call adds (``python_adds``: only where the intervals show it), and the run count: one
     number when both figures have the same, 'Python / native' when they differ. The hash is
-    named by its algorithm alone, beside the Python package called; the library the native
-    loop called is a column of its own ('native loop'), not the package's code."""
+    named by its algorithm, with the Python package called in brackets; the library the
+    native loop called is a column of its own ('native loop'), not the package's code."""
     rows = []
     for r in _python_rows(python, native, sizes):
         p, n = r["python"], r["native"]
@@ -453,8 +453,7 @@ def python_table(
         hash_name, library = _name_and_library(str(r["algorithm"]))
         rows.append(
             {
-                "hash": hash_name,
-                "Python package": r["module"],
+                "hash (package)": f"{hash_name} ({r['module']})",
                 "input": fmt.size(r["size"]),
                 "Python ns": _ns_cell(p, r["python_rate"], target),
                 "native loop": library,
@@ -463,7 +462,7 @@ def python_table(
                 "runs": runs,
             }
         )
-    columns = ("hash", "Python package", "input", "Python ns", "native loop", "native ns", "Python adds", "runs")
+    columns = ("hash (package)", "input", "Python ns", "native loop", "native ns", "Python adds", "runs")
     return pl.DataFrame(rows, schema={c: pl.String for c in columns})
 
 

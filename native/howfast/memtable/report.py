@@ -649,6 +649,15 @@ def _best(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[float | No
     return float(top["value"]), mode_name(top["mode"], top["buffers"])
 
 
+def best_modes_words(dsync_mode: str, plain_mode: str) -> str:
+    """'the fastest mode with O_DSYNC was io_uring ×8 and the fastest without it io_uring ×2',
+    or one phrase where the two are the same mode: 'the fastest mode, with O_DSYNC and
+    without it, was io_uring ×2'."""
+    if dsync_mode == plain_mode:
+        return f"the fastest mode, with O_DSYNC and without it, was {dsync_mode}"
+    return f"the fastest mode with O_DSYNC was {dsync_mode} and the fastest without it {plain_mode}"
+
+
 def sweep_numbers(metrics: pl.DataFrame) -> dict[str, object]:
     """The figures the sweep's prose quotes."""
     caps = sorted(metrics["capacity"].unique().to_list())
@@ -1023,6 +1032,7 @@ def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
         "plain_rate": rate(NO_LOG),
         "wal_rate": rate(LOG),
         "plain_p50": _median(metrics, "p50", variant=NO_LOG),
+        "plain_mean": _median(metrics, "mean", variant=NO_LOG),  # per run; Little's law needs the mean
         "wal_p50": _median(metrics, "p50", variant=LOG),
         "wal_batch": _median(metrics, "records_per_sync", variant=LOG),
     }
@@ -1063,7 +1073,7 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         r = verdict.ratio
         case = f"{mode_name(mode, buffers)} at {fmt.size(capacity)}{' with O_DSYNC' if dsync else ''}"
         if segments:
-            case += f" in {fmt.size(key[4])} segments"
+            case += f" in {_segment_of(rows, capacity, buffers, key[4])} segments"
         groups[verdict.outcome].append(f"{case} ({short_factor(r.median)}×)")
     total = sum(len(v) for v in groups.values())
     band = f"{fmt.num(claims.AGREES[0])}–{fmt.ratio(claims.AGREES[1])}"
@@ -1097,7 +1107,95 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
     )
     return (
         f"Against fio at the same block size and depth (the verdict column reads the interval of the median of "
-        f"each case's per-round ratios), of {fmt.count(total, 'case')}, " + "; ".join(parts) + "." + caveat + faster
+        f"each case's per-round ratios), of {fmt.count(total, 'case')}, "
+        + "; ".join(parts)
+        + "."
+        + caveat
+        + faster
+        + fio_depth_words(metrics)
+    )
+
+
+def _segment_of(rows: pl.DataFrame, capacity: int, buffers: int, segment: int) -> str:
+    """The size of our segment files in a fio cross-check case, as the fio table's segment
+    column gives it (segment_label: larger than set where the buffers need it); the size
+    set where the runs stored no length."""
+    ours = rows.filter(
+        (pl.col("tool") == "howfast")
+        & (pl.col("capacity") == capacity)
+        & (pl.col("buffers") == buffers)
+        & (pl.col("segment_bytes") == segment)
+    )
+    if ours.height == 0 or not {"records", "record_size"} <= set(ours.columns):
+        return fmt.size(segment)
+    run = int(ours["records"][0]) * int(ours["record_size"][0])
+    size = file_bytes(int(capacity), int(buffers), run, int(segment))
+    return fmt.size(max(size, int(segment)))
+
+
+def fio_depth_limited(metrics: pl.DataFrame) -> list[dict]:
+    """The fio cross-check's cases where fio with several writes in flight (io_uring at its
+    iodepth) was not clearly faster than fio with one at a time (psync) at the same block
+    size and O_DSYNC setting (claims.compare of the two MB/s intervals: lower, the same or
+    unclear): there fio's deeper job, not the disk, may set fio's figure. Each a dict of
+    capacity, dsync, buffers, the direction (claims.compare's), and the
+    two estimates (deep, one), as the fio table's rows give them: both from the rows of one
+    segment size (ours; fio writes one file in every row), and a deep row without a depth-1
+    row of its segment size is left out."""
+    rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
+    if rows.height == 0:
+        return []
+    keys = ["capacity", "dsync", *(["segment_bytes"] if "segment_bytes" in rows.columns else [])]
+    found = []
+    for key in rows.filter(pl.col("buffers") > 1).select(*keys, "buffers").unique().sort(keys).iter_rows(named=True):
+        at = rows
+        for k in keys:
+            at = at.filter(pl.col(k) == key[k])
+        deep, single = at.filter(pl.col("buffers") == key["buffers"]), at.filter(pl.col("buffers") == 1)
+        a = _values_estimate(deep["value"].to_list())
+        b = _values_estimate(single["value"].to_list())
+        if a is None or b is None:
+            continue
+        c = claims.compare(a, b)
+        if c.direction != claims.HIGHER:
+            found.append({**key, "direction": c.direction, "deep": a, "one": b})
+    return found
+
+
+def fio_job_name(capacity: int, buffers: int, dsync: bool = False) -> str:
+    """fio's own job in the cross-check, named by what fio ran: '1 MiB blocks at iodepth 32
+    (io_uring)' or '1 MiB blocks one at a time (psync)', with O_DSYNC where set."""
+    if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+        raise ValueError(f"capacity must be a positive whole number of bytes, got {capacity!r}")
+    if not isinstance(buffers, int) or isinstance(buffers, bool) or buffers < 1:
+        raise ValueError(f"buffers must be a positive whole number, got {buffers!r}")
+    how = "one at a time (psync)" if buffers == 1 else f"at iodepth {buffers} (io_uring)"
+    return f"{fmt.size(capacity)} blocks {how}" + (" with O_DSYNC" if dsync else "")
+
+
+def fio_depth_words(metrics: pl.DataFrame) -> str:
+    """' fio with several writes in flight … was not clearly faster than fio one write at a
+    time … at 1 MiB at iodepth 32 (1,660 against 1,900 MB/s by the medians), …': the cases of
+    fio_depth_limited (those clearly slower said so), and as a possibility what follows: fio's
+    deep job, not the disk, may limit fio's figure there, so ours above fio need not be ours
+    above the disk; '' where fio's deeper job was clearly faster at every block size."""
+    found = fio_depth_limited(metrics)
+    if not found:
+        return ""
+    cases = [
+        f"{fmt.size(int(f['capacity']))}{' with O_DSYNC' if f['dsync'] else ''} at iodepth {int(f['buffers'])} "
+        f"({fmt.num(f['deep'].median)} against {fmt.num(f['one'].median)} MB/s by the medians"
+        + ("; clearly slower" if f["direction"] == claims.LOWER else "")
+        + ")"
+        for f in found
+    ]
+    return (
+        " fio with several writes in flight (io_uring at the iodepth of our buffer count) was not clearly faster "
+        "than fio one write at a time (psync) with the same blocks at "
+        + fmt.listed(cases)
+        + ". More writes in flight should let a disk go at least as fast, so at those sizes fio's deep job, not "
+        "the disk, may be what limits fio's figure, and ours above fio there need not mean ours above what the "
+        "disk can take."
     )
 
 
@@ -1142,7 +1240,7 @@ def plateau_sentence(metrics: pl.DataFrame, profile: str = "") -> str:
     rows = metrics.filter((pl.col("metric") == "mb_per_s") & ~pl.col("dsync"))
     if rows.height == 0:
         return "The sweep could not run here."
-    points = []
+    points, names = [], []
     for cap in sorted(rows["capacity"].unique().to_list()):
         at = rows.filter(pl.col("capacity") == cap)
         top = (
@@ -1154,7 +1252,40 @@ def plateau_sentence(metrics: pl.DataFrame, profile: str = "") -> str:
         est = _estimate(at, "mb_per_s", mode=top["mode"], buffers=top["buffers"])
         if est is not None:
             points.append((cap, est))
+            names.append(mode_name(top["mode"], top["buffers"]))
     shape = claims.curve(points)
+    return _plateau_words(shape, points, profile) + fastest_modes_words(
+        [(x, name) for (x, _), name in zip(points, names)]
+    )
+
+
+def fastest_modes_words(fastest: list[tuple[int, str]]) -> str:
+    """' The fastest mode (by the median) was io_uring ×32 at 64 KiB to 1 MiB, io_uring ×8 at
+    4 MiB and io_uring ×2 at 1 GiB.': which mode the plateau sentence read at each capacity,
+    one run of capacities per mode, where it changes; one phrase where it is the same mode at
+    every capacity; '' without capacities."""
+    if not fastest:
+        return ""
+    spans: list[tuple[int, int, str]] = []
+    for cap, name in fastest:
+        if spans and spans[-1][2] == name:
+            spans[-1] = (spans[-1][0], cap, name)
+        else:
+            spans.append((cap, cap, name))
+    if len(spans) == 1:
+        return f" The fastest mode (by the median) was {spans[0][2]} at every capacity."
+
+    def where(a: int, b: int) -> str:
+        return f"at {fmt.size(a)}" if a == b else f"from {fmt.size(a)} to {fmt.size(b)}"
+
+    return (
+        " The fastest mode (by the median), whose curve these words read, changes with the capacity: "
+        + fmt.listed([f"{name} {where(a, b)}" for a, b, name in spans])
+        + "."
+    )
+
+
+def _plateau_words(shape: claims.Shape, points: list[tuple[int, Estimate]], profile: str) -> str:
     if shape.kind == "rising":
         further = "" if profile.split("+")[0] == "full" else "; the full profile goes further"
         return (
@@ -1166,6 +1297,18 @@ def plateau_sentence(metrics: pl.DataFrame, profile: str = "") -> str:
         first_x, first = points[0]
         knee = next(e for x, e in points if x == shape.x)
         if claims.compare(knee, first).direction != claims.HIGHER:
+            # 'near its ceiling at the smallest size' only if no later point is clearly more than
+            # FLAT_GAIN above the first one (curve reads the knee against later points only)
+            gained = [fmt.size(x) for x, e in points[1:] if e.lo > first.hi * (1 + claims.FLAT_GAIN)]
+            if gained:
+                return (
+                    f"Without O_DSYNC, the fastest mode ran clearly more than {gain} % faster than at the "
+                    f"smallest size, {fmt.size(first_x)}, at {fmt.listed(gained)} (the interval of its median "
+                    f"wholly above that margin), so it was not near its ceiling there; yet {fmt.size(shape.x)} "
+                    f"was not clearly faster than {fmt.size(first_x)}, and no larger capacity was clearly more "
+                    f"than {gain} % faster than {fmt.size(shape.x)}, whose interval is wide. So this sweep "
+                    "cannot place where a larger memtable stops paying."
+                )
             above = [fmt.size(x) for x, e in points[1:] if claims.compare(e, first).direction == claims.HIGHER]
             return (
                 "Without O_DSYNC, the fastest mode was already near its ceiling at the smallest size, "
@@ -1420,15 +1563,20 @@ def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
 
 
 def _fio_peak_name(metrics: pl.DataFrame) -> str:
-    """fio's fastest case by the median, by its name: 'io_uring ×8 at 4 MiB with O_DSYNC'."""
+    """fio's fastest case by the median, by fio's own job and the mode it ran beside: '4 MiB
+    blocks at iodepth 8 (io_uring) with O_DSYNC beside our io_uring ×8'."""
     rows = metrics.filter((pl.col("tool") == "fio") & (pl.col("metric") == "mb_per_s"))
     by = ["capacity", "dsync", "mode", "buffers", *(["segment_bytes"] if "segment_bytes" in rows.columns else [])]
     top = rows.group_by(by).agg(pl.col("value").median()).sort("value").row(-1, named=True)
     segments = "segment_bytes" in rows.columns and rows["segment_bytes"].n_unique() > 1
     return (
-        f"{mode_name(top['mode'], top['buffers'])} at {fmt.size(top['capacity'])}"
-        + (" with O_DSYNC" if top["dsync"] else "")
-        + (f" in {fmt.size(top['segment_bytes'])} segments" if segments else "")
+        f"{fio_job_name(int(top['capacity']), int(top['buffers']), bool(top['dsync']))} beside our "
+        f"{mode_name(top['mode'], top['buffers'])}"
+        + (
+            f" in {_segment_of(metrics, top['capacity'], top['buffers'], top['segment_bytes'])} segments"
+            if segments
+            else ""
+        )
     )
 
 
@@ -1458,11 +1606,19 @@ def bandwidth_words(sweep: pl.DataFrame, fio_runs: pl.DataFrame, target: float |
         f"the memtable sweep's highest median on the same disk was {figure_words(ours, target, 'MB/s')}, {name}"
         if ours is not None
         else "the memtable sweep could not run here",
-        f"fio's fastest case in the fio table above {figure_words(theirs, target, 'MB/s')}, {_fio_peak_name(fio_runs)}"
+        f"fio's fastest job in the fio table above, {_fio_peak_name(fio_runs)}, wrote "
+        f"{figure_words(theirs, target, 'MB/s')}"
         if theirs is not None
         else "fio could not run here",
     ]
     text = ", and ".join(parts) + "."
+    if theirs is not None:
+        text += " Neither need be the most this disk can take: fio's figure is what its jobs reached, and " + (
+            "in some rows of the fio table fio with several writes in flight was not clearly faster than one "
+            "at a time, where its deep job, not the disk, may have been the limit."
+            if fio_depth_limited(fio_runs)
+            else "the disk may take more with other jobs."
+        )
     return text[0].upper() + text[1:]
 
 
@@ -1647,25 +1803,38 @@ def log_share_words(metrics: pl.DataFrame) -> str:
     )
 
 
-def queue_share_words(wait_us: float | None, measured_us: float | None) -> str:
-    """How much of the measured median wait Little's law's wait for a full queue accounts
-    for: all of it (within 10 %), part of it (the rest may lie elsewhere on a record's
-    path), or more than was measured (the queue was not always full); a reason where either
-    is missing."""
-    share = fmt.quotient(wait_us, measured_us)
+def queue_share_words(wait_us: float | None, mean_us: float | None) -> str:
+    """Little's law (records in the queue = records leaving per second × their MEAN wait)
+    read against a full queue: `wait_us` is how long a full queue takes to drain
+    (queue_wait_us), `mean_us` the measured mean wait from hand-over to acknowledgement. A
+    full queue accounts for part of the mean (the rest may lie elsewhere on a record's path),
+    about all of it (within 10 %), or more than it (the queue may not have stayed full); each
+    cause a possibility. Without the mean, it says that Little's law needs it and gives no
+    verdict (a median cannot stand in for it: a heavy tail moves the mean, not the median)."""
+    if wait_us is not None and mean_us is None:
+        return (
+            "Little's law relates a queue's length to the mean wait, which this run does not give, and a median "
+            "cannot stand in for it (a heavy tail moves the mean, not the median), so how full the queue was is "
+            "not worked out here."
+        )
+    share = fmt.quotient(wait_us, mean_us)
     if share is None:
         return "Without both figures, the queue's share of the wait is not worked out here."
     if share < 0.9:
         return (
-            f"A full queue accounts for {fmt.share(share, 2)} of the wait; the rest may lie elsewhere on a "
-            "record's path (the hand-over, the batch it is copied with, its acknowledgement), which this run "
-            "does not time."
+            f"A full queue would account for {fmt.share(share, 2)} of the mean wait: by Little's law, more "
+            "records were between hand-over and acknowledgement on average than the queue holds, so the rest may "
+            "lie elsewhere on a record's path (the hand-over, the batch it is copied with, its acknowledgement), "
+            "which this run does not time."
         )
     if share <= 1.1:
-        return f"A full queue accounts for the whole wait ({fmt.ratio(share)}), as if the producers kept it full."
+        return (
+            f"A full queue accounts for about the whole mean wait ({fmt.ratio(share)}), as it would if the "
+            "producers kept the queue full; this run cannot say that they did."
+        )
     return (
-        f"That is {fmt.ratio(share)} the wait measured: the queue was not always full, so records waited behind "
-        "fewer than its depth."
+        f"That is {fmt.ratio(share)} the mean wait: by Little's law, fewer records than the queue's depth "
+        "waited on average, so the queue may not have stayed full."
     )
 
 
@@ -2141,9 +2310,15 @@ def breakdown_numbers(metrics: pl.DataFrame) -> dict[str, object]:
         ns = out[f"{key}_ns_per_op"]
         per_flush = out[f"{key}_records_per_flush"]
         out[f"{key}_flushes"] = float(rows["records"].median()) / per_flush if per_flush else None
-        for part in ("t_buffer_wait", "t_submit", "t_drain"):
-            v = out[f"{key}_{part}"]
-            out[f"{key}_{part}_share"] = None if v is None or not ns else v / ns
+        # each share the median of the runs' shares, as the breakdown chart gives it (a median part
+        # over a median run is another figure, and the page would show two values of one quantity)
+        for part, columns in (("t_buffer_wait", ("t_buffer_wait",)), ("t_submit", ("t_submit",)),
+                              ("t_drain", ("t_drain",)), ("flush_work", FLUSH_WORK)):  # fmt: skip
+            if rows.height and "ns_per_op" in rows.columns and set(columns) <= set(rows.columns):
+                shares = rows.select((_sum(columns) / pl.col("ns_per_op")).alias("s"))["s"].drop_nulls()
+                out[f"{key}_{part}_share"] = float(shares.median()) if shares.len() else None
+            else:
+                out[f"{key}_{part}_share"] = None
         # the median of the runs' sums, as the breakdown table gives it per flush (a sum of the
         # parts' medians is another figure, and the page would show two values of one quantity)
         work = rows.select(_sum(RECORD_WORK)).to_series() if set(RECORD_WORK) <= set(rows.columns) else None
@@ -2176,7 +2351,10 @@ def pace_sentence(numbers: dict[str, object]) -> str:
     work, wait = numbers.get("small_record_work_share_est"), numbers.get("small_t_buffer_wait_share_est")
     if work is None or wait is None:
         return "The breakdown could not run here."
-    per_record = fmt.duration_us(numbers["small_record_work"] / 1e3)
+    per_record = (
+        f"{fmt.duration_us(numbers['small_record_work'] / 1e3)} (the median over the runs of each run's sum of "
+        "the four parts above, not the sum of their medians)"
+    )
     c = claims.compare(wait, work)
     if c.direction == claims.HIGHER:
         return (
@@ -2244,19 +2422,45 @@ def ahead_name(ahead: int) -> str:
 
 def fio_segment_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
     """``fio_table`` once per segment size (the chapter's first, then Memtable's default),
-    with the column *segment* after the capacity."""
+    with the column *segment* after the capacity: the size of one of our segment files in
+    that row (segment_label)."""
     if "segment_bytes" not in metrics.columns:
         return fio_table(metrics, target)
-    parts = [
-        fio_table(metrics.filter(pl.col("segment_bytes") == seg), target).with_columns(
-            pl.lit(fmt.size(seg)).alias("segment")
+    parts = []
+    for seg in metrics["segment_bytes"].unique(maintain_order=True).to_list():
+        rows = metrics.filter(pl.col("segment_bytes") == seg)
+        labels = {}
+        ours = _fio_keyed(rows.filter(pl.col("tool") == "howfast"))
+        if {"records", "record_size"} <= set(ours.columns):
+            cases = ours.select("capacity", "dsync", "flush", "buffers", "records", "record_size").unique()
+            for case in cases.iter_rows(named=True):
+                run = int(case["records"]) * int(case["record_size"])
+                key = (fmt.size(case["capacity"]), "yes" if case["dsync"] else "no", case["flush"])
+                labels[key] = segment_label(int(case["capacity"]), int(case["buffers"]), run, int(seg))
+        table = fio_table(rows, target)
+        parts.append(
+            table.with_columns(
+                pl.Series(
+                    "segment",
+                    [labels.get(k, fmt.size(seg)) for k in table.select("capacity", "O_DSYNC", "flush").iter_rows()],
+                    dtype=pl.String,
+                )
+            )
         )
-        for seg in metrics["segment_bytes"].unique(maintain_order=True).to_list()
-    ]
     table = pl.concat(parts, how="diagonal")
     order = [c for c in table.columns if c != "segment"]
     at = order.index("capacity") + 1
     return table.select(*order[:at], "segment", *order[at:])
+
+
+def segment_label(capacity: int, buffers: int, run_bytes: int, segment_bytes: int) -> str:
+    """The segment size a run actually wrote into, as file_bytes gives it, where its buffers
+    made the file larger than `segment_bytes` (a file holds at least one flush per buffer):
+    '2 GiB (1 GiB set; 2 buffers of 1 GiB)'; else the size set, '1 GiB'."""
+    size = file_bytes(capacity, buffers, run_bytes, segment_bytes)
+    if size <= segment_bytes:
+        return fmt.size(segment_bytes)
+    return f"{fmt.size(size)} ({fmt.size(segment_bytes)} set; {buffers} buffers of {fmt.size(capacity)})"
 
 
 def segment_ratios(metrics: pl.DataFrame, segment: int | None = None) -> pl.DataFrame:
@@ -2377,9 +2581,9 @@ def rollover_agreement(cost_verdict: str, rate: claims.Comparison) -> str:
     """Whether the fio table's runs (ours into the default files against one file, its
     crosscheck verdict `cost_verdict`) and the rollover experiment (`rate`: rollover_rate)
     tell the same about the default files: 'agree' (the same clear direction, or both about
-    the same), 'disagree' (one clearly slower or faster, the other not that), 'neither
-    clear' (neither finds a clear difference, and they are not both 'the same'); 'missing'
-    where the rollover experiment did not run."""
+    the same), 'disagree' (both clear, and different), 'one could not tell' (one clear, the
+    other unclear), 'neither clear' (both unclear); 'missing' where the rollover experiment
+    did not run."""
     if cost_verdict not in _COST_DIRECTIONS:
         raise ValueError(f"cost_verdict must be one of {sorted(_COST_DIRECTIONS)}, got {cost_verdict!r}")
     if not isinstance(rate, claims.Comparison):
@@ -2387,11 +2591,12 @@ def rollover_agreement(cost_verdict: str, rate: claims.Comparison) -> str:
     if rate.direction == claims.MISSING:
         return "missing"
     ours = _COST_DIRECTIONS[cost_verdict]
-    if ours == rate.direction:
-        return "agree" if ours != claims.UNCLEAR else "neither clear"
-    if claims.HIGHER in (ours, rate.direction) or claims.LOWER in (ours, rate.direction):
-        return "disagree"
-    return "neither clear"
+    unclear = [d == claims.UNCLEAR for d in (ours, rate.direction)]
+    if all(unclear):
+        return "neither clear"
+    if any(unclear):
+        return "one could not tell"
+    return "agree" if ours == rate.direction else "disagree"
 
 
 def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None = None) -> str:
@@ -2487,26 +2692,34 @@ def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None =
                 "costs; the rollover experiment above measures that."
             )
         if rollover is not None:
-            text += _rollover_beside_words(rows, rollover)
+            deep = metrics.filter(
+                (pl.col("segment_bytes") == DEFAULT_SEGMENT_BYTES)
+                & (pl.col("mode") == DEEP)
+                & (pl.col("capacity") == capacity)
+            )
+            text += _rollover_beside_words(rows, rollover, int(deep["buffers"][0]) if deep.height else None)
     return text
 
 
-def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame) -> str:
-    """After segment_goal_sentence's run-by-run ratios (from the fio table's runs): what the
-    rollover experiment found for the default files made ahead against one file, per
-    setting, and whether the two agree; '' where it did not run."""
+def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame, buffers: int | None = None) -> str:
+    """After segment_goal_sentence's run-by-run ratios (from the fio table's runs, whose deep
+    mode kept `buffers` buffers): what the rollover experiment found for the default files
+    made ahead against one file, per setting, and whether the two agree (rollover_agreement),
+    naming how their buffer counts differ; '' where it did not run."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
-    said = []
+    said, found_all = [], set()
     for row in cost_rows:
         rate = rollover_rate(rollover, DEFAULT_SEGMENT_BYTES, dsync=bool(row["dsync"]))
         found = rollover_agreement(row["crosscheck"], rate)
         if found == "missing":
             continue
+        found_all.add(found)
         setting = "with O_DSYNC" if row["dsync"] else "without O_DSYNC"
         verdict = {
             "agree": "the two experiments agree",
             "disagree": "the two experiments disagree",
+            "one could not tell": "one of the two experiments could not tell",
             "neither clear": "neither experiment finds a clear difference",
         }[found]
         said.append(
@@ -2516,15 +2729,28 @@ def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame) -> str
         )
     if not said:
         return ""
+    theirs = rollover["buffers"].drop_nulls().unique().sort().to_list() if "buffers" in rollover.columns else []
+    if buffers is not None and len(theirs) == 1 and int(theirs[0]) != buffers:
+        how = f"with {fmt.count(int(theirs[0]), 'buffer')} where these rows kept {buffers}, and at another moment"
+        differ = f"their buffers ({int(theirs[0])} against {buffers})"
+    else:
+        how = "with its own flushes and buffers and at another moment"
+        differ = "their flushes and buffers"
     return (
-        " Those ratios come from the fio table's runs; the rollover experiment above, with its own flushes and "
-        "buffers and at another moment, found: "
+        " Those ratios come from the fio table's runs; the rollover experiment above, "
+        + how
+        + ", found: "
         + "; ".join(said)
         + "."
         + (
-            " Where they disagree, these runs cannot say which holds for the default files: the two experiments "
-            "differ in their flushes and buffers, and this disk's speed may have moved between them."
-            if any("disagree" in part for part in said)
+            f" Where they disagree, these runs cannot say which holds for the default files: the two experiments "
+            f"differ in {differ}, and this disk's speed may have moved between them."
+            if "disagree" in found_all
+            else ""
+        )
+        + (
+            f" Where one could not tell, the clear finding rests on one experiment alone; the two differ in {differ}."
+            if "one could not tell" in found_all
             else ""
         )
     )
@@ -2581,6 +2807,53 @@ def rollover_rounds(metrics: pl.DataFrame) -> pl.DataFrame:
     ).drop("base_ms", "base_rollovers")
 
 
+def per_rollover_spread(runs: pl.DataFrame) -> dict[int, list[tuple[int, float, Estimate]]]:
+    """From rollover_rounds at one O_DSYNC setting: per maker (segments_ahead), the segment
+    sizes whose runs rolled over, each (segment bytes, rollovers per run, the run's time per
+    rollover beyond the single file's with the interval of its median), but only for the
+    makers where two sizes' intervals do not overlap: a cost per rollover would be about the
+    same at every size, so there the figure does not behave as one. {} where every maker's
+    intervals overlap."""
+    out: dict[int, list[tuple[int, float, Estimate]]] = {}
+    rolled = runs.filter(pl.col("per_rollover_us").is_not_null())
+    for (ahead,), part in rolled.sort("segments_ahead").group_by(["segments_ahead"], maintain_order=True):
+        found = []
+        for (seg,), at in part.sort("segment_bytes").group_by(["segment_bytes"], maintain_order=True):
+            est = _values_estimate(at["per_rollover_us"].to_list())
+            if est is not None:
+                found.append((int(seg), float(at["rollovers"].median()), est))
+        apart = any(a.lo > b.hi or b.lo > a.hi for i, (_, _, a) in enumerate(found) for _, _, b in found[i + 1 :])
+        if apart:
+            out[int(ahead)] = found
+    return out
+
+
+def per_rollover_scaling_words(runs: pl.DataFrame) -> str:
+    """' At the other segment sizes the same figure …': where per_rollover_spread finds the
+    run's time per rollover differing between segment sizes (intervals that do not overlap),
+    each size's figure with its rollovers, and that the figure does not behave as a cost per
+    rollover here, with the possible causes as possibilities; '' where it held steady."""
+    spread = per_rollover_spread(runs)
+    if not spread:
+        return ""
+    said = []
+    for ahead, found in spread.items():
+        figures = [
+            f"{signed(est.median)} µs at {fmt.size(seg)} ({signed(est.lo)} to {signed(est.hi)}; "
+            f"{fmt.count(int(n), 'rollover')})"
+            for seg, n, est in found
+        ]
+        said.append(f"with files {'made by the writer' if ahead == 0 else 'made ahead'}, " + ", ".join(figures))
+    return (
+        " That figure changed with the segment size more than its intervals allow: "
+        + "; ".join(said)
+        + ". A cost per rollover would be about the same at every size, so the run's extra time did not grow in "
+        "step with its rollovers, and the figure does not behave as a cost per rollover here. A rollover's wait "
+        "may overlap flushes already in flight, and this disk's speed moves between rounds; these runs cannot "
+        "say which."
+    )
+
+
 def signed(x: float | None) -> str:
     """``fmt.num`` with a minus sign, not a hyphen, before a negative number: '−25.9'."""
     if x is None:
@@ -2628,7 +2901,9 @@ def rollover_table(metrics: pl.DataFrame, target: float | None = None) -> pl.Dat
                 "segment": fmt.size(segment),
                 "rollovers": float(part["rollovers"].median()),
                 "records/s": _cell(_values_estimate(part["records_per_s"].to_list()), target),
-                "writer's wait µs": _cell(_values_estimate(part["wait_us"].to_list()), target),
+                "writer's wait µs": _cell(_values_estimate(part["wait_us"].to_list()), target)
+                if part["rollovers"].max() > 0
+                else "none: no rollover",
                 "making a file µs": _cell(make.scaled(1e3) if make is not None else None, target),
                 "per rollover µs": _signed_cell(_values_estimate(part["per_rollover_us"].to_list()))
                 if part["per_rollover_us"].drop_nulls().len()
@@ -2768,8 +3043,8 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None, *, dsyn
         rounds = fmt.count(cost.runs, "round")
         if lo > 0:
             parts.append(
-                f"with files {label}, each rollover cost the run {us(mid)} ({us(lo)} to {us(hi)}, the interval "
-                f"of the median over {rounds})"
+                f"with files {label}, the run took {us(mid)} longer per rollover ({us(lo)} to {us(hi)}, the "
+                f"interval of the median over {rounds})"
             )
         elif lo == hi:
             parts.append(f"with files {label}, every round took as long as into a single file, so no cost shows here")
@@ -2788,6 +3063,7 @@ def rollover_sentence(metrics: pl.DataFrame, segment: int | None = None, *, dsyn
         text += " Against the run into a single file, " + "; ".join(parts) + "."
         if unclear:
             text += " An interval that includes zero cannot tell a rollover's cost from this disk's noise."
+        text += per_rollover_scaling_words(runs)
     rate = rollover_rate(metrics, segment, dsync=dsync)
     if rate.direction != claims.MISSING:
         text += (
@@ -2943,45 +3219,65 @@ def db_bench_range_sentence(metrics: pl.DataFrame) -> str:
 
 
 def db_bench_verdict_words(metrics: pl.DataFrame) -> str:
-    """The cross-check's verdicts in words, and what they can bear: with six rounds or more
-    (an interval of the median at 95 %), crosscheck.verdicts_sentence; with fewer, each
-    verdict is a leaning (the interval is the lowest ratio to the highest, held with the
-    confidence its rounds give), said as such; a reason when nothing ran both."""
+    """The cross-check's verdicts in words, and what they can bear, each case by its own
+    rounds: the cases with six rounds or more (an interval of the median at 95 %) as
+    findings, crosscheck.verdicts_sentence; those with fewer as leanings (the interval is the
+    lowest ratio to the highest, held with the confidence its rounds give), said as such; a
+    reason when nothing ran both."""
     by = ["test", "threads"]
     paired = paired_ratios(metrics, by, "ops_per_s", tool="db_bench", rounds=True)
     if paired.height == 0:
         return crosscheck_words_none(metrics)
-    fewest = int(paired["rounds"].min())
-    level = stats.interval_ranks(fewest)[1]
-    if level >= stats.CONFIDENCE:
+    sure_level = pl.col("rounds").map_elements(lambda k: stats.interval_ranks(int(k))[1], return_dtype=pl.Float64)
+    paired = paired.with_columns(sure_level.alias("level"))
+    sure = paired.filter(pl.col("level") >= stats.CONFIDENCE)
+    few = paired.filter(pl.col("level") < stats.CONFIDENCE)
+    if few.height == 0:
         return (
-            verdicts_sentence(paired.drop("rounds"), tool="db_bench")
+            verdicts_sentence(paired.drop("rounds", "level"), tool="db_bench")
             + f" Each rests on {runs_text(paired['rounds'].to_list())} rounds."
         )
-    n = {
-        k: int(paired.filter(pl.col("verdict") == k).height)
-        for k in ("ours higher", "ours lower", "agrees", "inconclusive")
-    }
+    leanings = _leaning_words(few)
+    if sure.height == 0:
+        rounds = runs_text(few["rounds"].to_list())
+        return (
+            f"With only {rounds} {'round' if rounds == '1' else 'rounds'} per case, each interval runs from the "
+            f"lowest ratio to the highest and {_held(few)}, not {fmt.num(100 * stats.CONFIDENCE)} %, so the "
+            "verdict column gives leanings, not findings: " + leanings + "."
+        )
+    found = verdicts_sentence(sure.drop("rounds", "level"), tool="db_bench").replace(
+        "that ran both",
+        f"with {runs_text(sure['rounds'].to_list())} rounds ({fmt.listed(sure['test'].to_list())})",
+        1,
+    )
+    rounds = runs_text(few["rounds"].to_list())
+    return (
+        found + f" The other {fmt.count(few.height, 'case')} ({fmt.listed(few['test'].to_list())}) had only {rounds} "
+        f"{'round' if rounds == '1' else 'rounds'}: there the interval runs from the lowest ratio to the highest "
+        f"and {_held(few)}, not {fmt.num(100 * stats.CONFIDENCE)} %, so those verdicts are leanings, not "
+        "findings: " + leanings + "."
+    )
+
+
+def _held(few: pl.DataFrame) -> str:
+    """'holds the median with 75 % confidence', or per round count where they differ."""
+    counts = sorted({int(k) for k in few["rounds"].to_list()})
+    if len(counts) == 1:
+        return f"holds the median with {fmt.num(100 * stats.interval_ranks(counts[0])[1], 2)} % confidence"
+    levels = [f"{fmt.num(100 * stats.interval_ranks(k)[1], 2)} % at {fmt.count(k, 'round')}" for k in counts]
+    return f"holds the median with a confidence of {fmt.listed(levels)}"
+
+
+def _leaning_words(few: pl.DataFrame) -> str:
+    """'1 case leaned slower and 1 case did not lean either way': the leanings by verdict."""
     words = {
         "ours higher": "leaned faster than db_bench",
         "ours lower": "leaned slower",
         "agrees": "leaned towards agreement (within 0.9–1.1×)",
         "inconclusive": "did not lean either way",
     }
-    counted = [f"{fmt.count(v, 'case')} {words[k]}" for k, v in n.items() if v]
-    rounds = runs_text(paired["rounds"].to_list())
-    few = sorted({int(k) for k in paired["rounds"].to_list() if stats.interval_ranks(int(k))[1] < stats.CONFIDENCE})
-    levels = [f"{fmt.num(100 * stats.interval_ranks(k)[1], 2)} % at {fmt.count(k, 'round')}" for k in few]
-    held = (
-        f"holds the median with {fmt.num(100 * level, 2)} % confidence"
-        if len(few) == 1
-        else f"holds the median with a confidence of {fmt.listed(levels)}"
-    )
-    return (
-        f"With only {rounds} {'round' if rounds == '1' else 'rounds'} per case, each interval runs from the lowest "
-        f"ratio to the highest and {held}, not {fmt.num(100 * stats.CONFIDENCE)} %, so the verdict column gives "
-        "leanings, not findings: " + fmt.listed(counted) + "."
-    )
+    n = {k: int(few.filter(pl.col("verdict") == k).height) for k in words}
+    return fmt.listed([f"{fmt.count(v, 'case')} {words[k]}" for k, v in n.items() if v])
 
 
 def crosscheck_words_none(metrics: pl.DataFrame) -> str:

@@ -296,9 +296,10 @@ def _disk_kind(disk_metrics: pl.DataFrame) -> str:
 def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
     """What the write tests asked of the disk, against what the disk can take: the disk's
     figure with its interval and runs (this subject's own runs), and the share of it that
-    fillseq's file traffic used, read at both ends of the disk's interval: held back by the
-    CPU when even the interval's low end leaves the traffic below half, by the disk when
-    even its high end puts it at half or more, undecided between."""
+    fillseq's file traffic used, read at both ends of the disk's interval: the disk unlikely
+    to hold the writer back when even the interval's low end leaves the traffic below half
+    (the CPU's work a possibility, unmeasured), the disk a possibility when even its high end
+    puts it at half or more, undecided between."""
     reason = unsupported_reason(metrics)
     if reason:
         return f"The write tests did not run here ({reason}), so there is nothing to set against the disk."
@@ -329,11 +330,14 @@ def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
     text += f", so the file traffic of fillseq is {shares} % of what the disk can absorb: "
     if most < 0.5:
         return text + (
-            "the writer is held back by the work each write costs the CPU (a system call to append to the "
-            "log, a skip-list insert), not by the disk."
+            "the disk is unlikely to be what holds the writer back. The work each write costs the CPU (a system "
+            "call to append to the log, a skip-list insert) may be, but this run does not measure where the CPU "
+            "time goes."
         )
     if least >= 0.5:
-        return text + "the disk, not the CPU, is what holds the writer back."
+        return text + (
+            "the disk may be what holds the writer back, though this run does not measure where the writer's time goes."
+        )
     return text + "whether the disk or the CPU holds the writer back, the disk's interval cannot say."
 
 
