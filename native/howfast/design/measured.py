@@ -54,15 +54,21 @@ def inputs(rows: pl.DataFrame, storage: store.ResultSet, network: store.ResultSe
     )
 
 
-def estimate(rows: pl.DataFrame, field: str) -> stats.Estimate | None:
-    """The input `field` of ``Inputs`` as a median with its interval and runs, in bytes (or
-    operations) per second; None when not measured."""
+def _row(rows: pl.DataFrame, field: str) -> dict:
+    """The headline row of the input `field` (ValueError for a field ``Inputs`` lacks,
+    KeyError where the rows hold no such quantity)."""
     if field not in QUANTITIES:
         raise ValueError(f"field must be one of {sorted(QUANTITIES)}, got {field!r}")
     row = rows.filter(pl.col("id") == QUANTITIES[field])
     if row.height != 1:
         raise KeyError(f"the headline rows have no row {QUANTITIES[field]!r}")
-    r = row.row(0, named=True)
+    return row.row(0, named=True)
+
+
+def estimate(rows: pl.DataFrame, field: str) -> stats.Estimate | None:
+    """The input `field` of ``Inputs`` as a median with its interval and runs, in bytes (or
+    operations) per second; None when not measured."""
+    r = _row(rows, field)
     if r["value"] is None:
         return None
     return stats.Estimate.from_row(
@@ -76,12 +82,7 @@ def figure(rows: pl.DataFrame, field: str) -> str:
     runs)', 'within ±0.5 %' where the ends show alike); n/a when not measured."""
     from .. import card
 
-    if field not in QUANTITIES:
-        raise ValueError(f"field must be one of {sorted(QUANTITIES)}, got {field!r}")
-    row = rows.filter(pl.col("id") == QUANTITIES[field])
-    if row.height != 1:
-        raise KeyError(f"the headline rows have no row {QUANTITIES[field]!r}")
-    r = row.row(0, named=True)
+    r = _row(rows, field)
     if r["value"] is None:
         return card.figure_words(None, r["unit"])
     lo = r["value"] if r["lo"] is None else r["lo"]
