@@ -586,14 +586,14 @@ def test_server_sentence_says_why_or_what() -> None:
 def test_seed_comparisons_name_what_differs() -> None:
     http = report.http_seed_sentence(50_000.0, 64)
     assert http == (
-        "This machine's best by the medians, 50,000 requests per second at 64 connections, was our C++ epoll server "
-        "under our own C++ load generator. Seed 000's laptop printed 197,933.82 requests per second under go-wrk (the "
-        "seed does not name its tool, but the lines it prints are go-wrk's): 256 goroutines, each keeping one request "
-        "in flight, for 5 seconds. The seed does not name its server either. go-wrk's MB is 2^20 bytes, so its count "
-        "works out to 113 bytes per response, go-wrk's own estimate (body and headers, no status line); for our "
-        "answer it would count 76. (In seed 001 the same author had guessed 100,000.) Server, load generator and "
-        "connection count all differ besides the machine, so the two rates are not comparable and the book gives no "
-        "ratio; the closest run, a Go server, did not run here (see the servers' section)."
+        "The closed-loop table's best by the medians, 50,000 requests per second at 64 connections, was our C++ "
+        "epoll server under our own C++ load generator. Seed 000's laptop printed 197,933.82 requests per second "
+        "under go-wrk (the seed does not name its tool, but the lines it prints are go-wrk's): 256 goroutines, each "
+        "keeping one request in flight, for 5 seconds. The seed does not name its server either. go-wrk's MB is 2^20 "
+        "bytes, so its count works out to 113 bytes per response, go-wrk's own estimate (body and headers, no status "
+        "line); for our answer it would count 76. (In seed 001 the same author had guessed 100,000.) Server, load "
+        "generator and connection count all differ besides the machine, so the two rates are not comparable and the "
+        "book gives no ratio; the closest run, a Go server, did not run here (see the servers' section)."
     )
     assert report.http_seed_sentence(None, None).startswith("This machine's closed loop did not run here.")
     tcp = report.tcp_seed_sentence(write_size=1 << 20, message=64)
@@ -1101,6 +1101,89 @@ def test_own_rate_sentence_every_branch() -> None:
     )
 
 
+def test_own_best_and_other_tables_count_the_pair_tables() -> None:
+    closed = _frame(_runs({"connections": 32}, "req_per_s", [100, 101, 102]))
+    pairs = {"Go table": _pair_rows([50, 51, 52], [1, 1, 1], "go"),
+             "nginx table": _pair_rows([200, 210, 220], [1, 1, 1], "nginx")}  # fmt: skip
+    top, name = report.own_best(pairs)
+    assert name == "nginx table" and top is not None and top.median == 210
+    assert report.own_best({}) == (None, "")
+    assert report.other_tables(closed, pairs, "howfast", 32) == 2
+    assert report.other_tables(closed, pairs, "howfast", 64) == 0
+
+
+def test_http_seed_sentence_says_when_another_table_measured_more() -> None:
+    more = report.http_seed_sentence(50_000.0, 64, elsewhere=_e(80e3, 70e3, 90e3), elsewhere_table="Go table")
+    assert more.startswith(
+        "The closed-loop table's best by the medians, 50,000 requests per second at 64 connections, was our C++ epoll "
+        "server under our own C++ load generator. It is not the most this page measured from that server: the Go "
+        "table has 80,000 requests per second (interval 70,000–90,000, 3 runs) by its median, under the same load "
+        "generator in runs minutes apart (the table of our server's rates below gathers them all; these runs do not "
+        "measure why they differ). Seed 000's"
+    )
+    lower = report.http_seed_sentence(50_000.0, 64, elsewhere=_e(40e3, 30e3, 45e3), elsewhere_table="Go table")
+    assert "It is not the most" not in lower
+    assert "It is not the most" not in report.http_seed_sentence(None, None, elsewhere=_e(80e3, 70e3, 90e3))
+
+
+def test_knee_server_sentence_capacity_gone_and_own_p99_twice() -> None:
+    def knee_rows(ours: list[float]) -> pl.DataFrame:
+        rows = []
+        for rep, a in enumerate(ours):
+            for name, p99 in (("howfast", a), ("nginx", 100.0)):
+                key = {"tool": name, "generator": report.KNEE_GENERATOR, "connections": 64, "rate": 1000.0,
+                       "repetition": rep, "unit": "", "note": None}  # fmt: skip
+                rows += [{**key, "metric": "p99", "value": p99}, {**key, "metric": "req_per_s", "value": 1000.0},
+                         {**key, "metric": "errors", "value": 0.0}]  # fmt: skip
+        return _frame(rows)
+
+    runs = knee_rows([90, 100, 110])
+    gone = report.knee_server_sentence(runs, "nginx", "nginx", None, 1000.0, found=False)
+    assert (
+        " That rate was read as the open loop's capacity when these runs were made; the open loop above now finds no "
+        "capacity, so this compares the two servers at that offered rate, not at a capacity." in gone
+    )
+    assert "reads it as" not in gone
+    clear = report.knee_server_sentence(runs, "nginx", "nginx", open_p99=_e(30, 25, 35))
+    assert (
+        " Our own p99 at this rate is on the page twice, minutes apart: here 100 µs, interval 90–110 µs; in the "
+        "open-loop table 30 µs, interval 25–35 µs: the intervals are clear of each other, and these runs do not "
+        "measure why; read the ratio within this table, from rounds that alternated, not against the open-loop "
+        "table." in clear
+    )
+    overlap = report.knee_server_sentence(runs, "nginx", "nginx", open_p99=_e(105, 60, 200))
+    assert "table 105 µs, interval 60–200 µs: their intervals overlap, so they cannot be told apart." in overlap
+    same = report.knee_server_sentence(knee_rows([100, 100, 100]), "nginx", "nginx", open_p99=_e(100, 100, 100))
+    assert "in the open-loop table 100 µs: about the same." in same
+    assert "on the page twice" not in report.knee_server_sentence(runs, "nginx", "nginx")
+
+
+def test_capacity_found_and_open_p99_at() -> None:
+    assert report.capacity_found(None) is False
+    assert report.capacity_found({"lightest": True, "next_rate": 2000.0}) is False
+    assert report.capacity_found({"lightest": True, "next_rate": None}) is True
+    assert report.capacity_found({"lightest": False, "next_rate": 2000.0}) is True
+    rows = _open_rows([(1000.0, 1000.0, 50.0), (2000.0, 2000.0, 60.0)])
+    found = report.open_p99_at(rows, 1005.0)
+    assert found is not None and found.median == 50.0
+    assert report.open_p99_at(rows, 1500.0) is None
+    assert report.open_p99_at(rows, 0.0) is None
+
+
+def test_rerun_sentence_counts_every_table() -> None:
+    rows = [{"tool": "howfast", "connections": 64, "seconds": 1.0, "repetition": r, "metric": "req_per_s",
+             "value": v, "unit": "", "note": None} for r, v in enumerate([20e3, 21e3, 22e3])]  # fmt: skip
+    cross = pl.DataFrame(rows, schema_overrides={"note": pl.String})
+    table = cross.drop("tool")
+    more = report.rerun_sentence(cross, table, "req_per_s", "requests per second", "Ours", others=3, connections=64)
+    assert more.startswith(
+        "Ours is measured 5 times on this page (the table of our server's rates above gathers the rest); two of "
+        "them: 21,000 requests per second"
+    )
+    with pytest.raises(ValueError, match="others"):
+        report.rerun_sentence(cross, table, "req_per_s", "requests per second", "Ours", others=-1)
+
+
 def test_seed_tables_and_suite_carry_intervals() -> None:
     table = report.tcp_versus_reference(_e(10, 9, 11), _e(50e3, 40e3, 60e3), ping_connections=64, target=0.1)
     assert table["this machine"].to_list() == ["10 (9–11, 3 runs)", "50,000 (40,000–60,000, 3 runs); unstable: ±20 %"]
@@ -1191,6 +1274,7 @@ def test_knee_scans_past_rates_the_runs_cannot_tell() -> None:
     plan = report.plan_sentence(m, 1000.0, generator_us=_e(6.2, 6.0, 6.4), cpus=2)
     assert "Only the lightest load held, and it is the baseline itself, so this run could not find" in text
     assert plan.startswith("This run could not find the open loop's capacity on this machine: only the lightest load")
+    assert "offered (a p99 of " in plan
     assert "highest rate at which" not in plan
     assert (
         "a count from the lightest rate measured, not a capacity; at 500, 700 and 800 requests per second offered the "
@@ -1287,8 +1371,8 @@ def test_http_seed_sentence_names_only_what_differs() -> None:
     fit = report.http_seed_sentence(_e(91e3, 90e3, 92e3), 256, _e(16e3, 15e3, 17e3), 256, 2, go_wire=130.0,
                                     go_seconds=1.0)  # fmt: skip
     assert fit == (
-        "This machine's best by the medians, 91,000 requests per second (interval 90,000–92,000, 3 runs) at 256 "
-        "connections, was our C++ epoll server under our own C++ load generator. Seed 000's laptop printed "
+        "The closed-loop table's best by the medians, 91,000 requests per second (interval 90,000–92,000, 3 runs) at "
+        "256 connections, was our C++ epoll server under our own C++ load generator. Seed 000's laptop printed "
         "197,933.82 requests per second under go-wrk (the seed does not name its tool, but the lines it prints are "
         "go-wrk's): 256 goroutines, each keeping one request in flight, for 5 seconds. The seed does not name its "
         "server either. go-wrk's MB is 2^20 bytes, so its count works out to 113 bytes per response, go-wrk's own "

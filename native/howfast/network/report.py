@@ -846,7 +846,7 @@ def plan_sentence(
         needed = machines_for(point["rate"], target)
         base = point["base_estimate"]
         if point["lightest"]:
-            tails = f"{_latency_words(base)} at the lightest load"
+            tails = f"a p99 of {_latency_words(base)}"
         else:
             tails = (
                 f"{_latency_words(base)} at the lightest load, {fmt.num(point.get('base_rate'))} offered; "
@@ -964,8 +964,13 @@ def http_seed_sentence(
     cpus: int | None = None,
     go_wire: float | None = None,
     go_seconds: float | None = None,
+    elsewhere: Estimate | None = None,
+    elsewhere_table: str = "another table",
 ) -> str:
-    """This machine's best hello-world rate beside seed 000's laptop: the seed's tool
+    """The closed-loop table's best hello-world rate beside seed 000's laptop; where another
+    table measured the same server with a higher median (`elsewhere`, in `elsewhere_table`:
+    ``own_best``), it says so, so the closed-loop figure is not read as this machine's
+    best. Then the seed's tool
     (go-wrk) and what its byte count says about the seed's server (`go_wire`: the bytes
     of our Go server's answer), then the closest row (our Go net/http server, `go`) with
     what differs besides the machine, so no machine ratio."""
@@ -980,11 +985,18 @@ def http_seed_sentence(
     spread = f" ({interval_words(best)})" if isinstance(best, Estimate) else ""
     best = best.median if isinstance(best, Estimate) else best
     ours = (
-        f"This machine's best by the medians, {_rate(best)}{spread} at {fmt.count(int(connections), 'connection')}, "
-        "was our C++ epoll server under our own C++ load generator."
+        f"The closed-loop table's best by the medians, {_rate(best)}{spread} at "
+        f"{fmt.count(int(connections), 'connection')}, was our C++ epoll server under our own C++ load generator."
         if best is not None and connections is not None
         else "This machine's closed loop did not run here."
     )
+    if best is not None and connections is not None and elsewhere is not None and elsewhere.median > best:
+        ours += (
+            f" It is not the most this page measured from that server: the {elsewhere_table} has "
+            f"{_rate(elsewhere.median)} ({interval_words(elsewhere)}) by its median, under the same load "
+            "generator in runs minutes apart (the table of our server's rates below gathers them all; these runs do "
+            "not measure why they differ)."
+        )
     flight = f"{fmt.count(seed_c, 'goroutine')}, each keeping one request in flight" if seed_c else "its goroutines"
     text = (
         f"{ours} Seed 000's laptop printed {printed(laptop)} requests per second under go-wrk (the seed does not "
@@ -1293,6 +1305,24 @@ def _own_figures(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> dict[t
     return out
 
 
+def own_best(pairs: dict[str, pl.DataFrame]) -> tuple[Estimate | None, str]:
+    """Our server's highest median req/s under our load generator in the pair tables
+    (`pairs`, as for ``own_rate_table``), with that table's name (``None, ''`` where none ran)."""
+    top: tuple[Estimate | None, str] = (None, "")
+    for (gen, _), figures in _own_figures(pl.DataFrame(), pairs).items():
+        for name, e in figures:
+            if gen == "howfast" and (top[0] is None or e.median > top[0].median):
+                top = (e, name)
+    return top
+
+
+def other_tables(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame], generator: str, connections: int) -> int:
+    """How many of the pair tables (`pairs`, as for ``own_rate_table``) measured our server
+    under `generator` at `connections`, besides the closed-loop table."""
+    found = _own_figures(closed, pairs).get((generator, connections), [])
+    return sum(1 for name, _ in found if name != CLOSED_TABLE)
+
+
 def own_rate_table(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> pl.DataFrame:
     """Our server's req/s in every table that measured it (`pairs`: a table's name ->
     its runs; the closed-loop table from `closed`), at the generators and connection
@@ -1345,13 +1375,36 @@ def own_rate_sentence(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> s
     )
 
 
+def capacity_found(point: dict | None) -> bool:
+    """Whether the open loop found a capacity (``knee``): some offered rate clearly held and
+    it is not only the lightest load, the reference itself, with higher rates untold."""
+    return point is not None and not (point["lightest"] and point["next_rate"] is not None)
+
+
+def open_p99_at(metrics: pl.DataFrame, rate: float) -> Estimate | None:
+    """The open-loop table's p99 (``open_points``) at the offered rate within 1 % of `rate`;
+    None where that table did not run it."""
+    for p in open_points(metrics):
+        if rate > 0 and abs(p["rate"] / rate - 1) <= 0.01:
+            return p["p99"]
+    return None
+
+
 def knee_server_sentence(
-    runs: pl.DataFrame, tool: str, name: str, keepalive: bool | None = None, knee_rate: float | None = None
+    runs: pl.DataFrame,
+    tool: str,
+    name: str,
+    keepalive: bool | None = None,
+    knee_rate: float | None = None,
+    found: bool = True,
+    open_p99: Estimate | None = None,
 ) -> str:
     """Ours beside `tool` under our open loop at our knee's rate: the p99 per round
     (``claims.crosscheck``; lower is better), and whether `tool` kept up with that rate;
     where that rate (chosen when the set was measured) is not the capacity the page reads
-    now (`knee_rate`, ``knee``), it says so."""
+    now (`knee_rate`, ``knee``; `found`: whether the open loop now finds one at all), it
+    says so; where the open-loop table measured our p99 at the same rate (`open_p99`), it
+    sets the two figures side by side (``claims.compare``)."""
     if runs.height == 0 or "generator" not in runs.columns or "tool" not in runs.columns:
         return f"The open-loop row for {name} did not run here."
     knee_runs = runs.filter(pl.col("generator") == KNEE_GENERATOR)
@@ -1387,11 +1440,32 @@ def knee_server_sentence(
             f"{fmt.factor(1 / r.median)}× ours",
         }.get(verdict.outcome, f"could not be told apart from {theirs}: {span}")
     text = f"At {_rate(rate)} offered on {fmt.count(conns, 'connection')}, run for run, our server's p99 {said}."
-    if knee_rate and abs(knee_rate / rate - 1) > 0.01:
+    if not found:
+        text += (
+            " That rate was read as the open loop's capacity when these runs were made; the open loop above now "
+            "finds no capacity, so this compares the two servers at that offered rate, not at a capacity."
+        )
+    elif knee_rate and abs(knee_rate / rate - 1) > 0.01:
         text += (
             f" That rate is the open loop's capacity as the book read it when these runs were made; the open loop "
             f"above reads it as {_rate(knee_rate)} now."
         )
+    ours = stats.estimate_or_none(summary, "p99", tool="howfast")
+    if open_p99 is not None and ours is not None:
+        c = claims.compare(ours, open_p99)
+        both = (
+            f" Our own p99 at this rate is on the page twice, minutes apart: here {_latency_words(ours)}; in the "
+            f"open-loop table {_latency_words(open_p99)}"
+        )
+        if c.direction == claims.SAME_WORD:
+            text += both + ": about the same."
+        elif c.direction in (claims.HIGHER, claims.LOWER):
+            text += both + (
+                ": the intervals are clear of each other, and these runs do not measure why; read the ratio within "
+                "this table, from rounds that alternated, not against the open-loop table."
+            )
+        else:
+            text += both + ": their intervals overlap, so they cannot be told apart."
     if answered is not None:
         verdict = keep_up({"rate": rate, "answered": answered})
         share = fmt.share(KEEP_UP, 2)
@@ -2423,11 +2497,16 @@ def rerun_sentence(
     unit: str,
     what: str,
     table_name: str = "the table above",
+    others: int = 0,
     **where: object,
 ) -> str:
     """One quantity measured twice on the page: our own side of a cross-check against
     the same case in the section's table. Says which figure is which, whether the two
-    differ (``claims.compare``) and why the cross-check's ratio is the one to read."""
+    differ (``claims.compare``) and why the cross-check's ratio is the one to read;
+    `others`: how many more tables measured the same case (``other_tables``), so the
+    sentence does not say twice where it was more often."""
+    if others < 0:
+        raise ValueError(f"others must be 0 or more, not {others}")
 
     def one(runs: pl.DataFrame, tool: bool) -> tuple[Estimate | None, float | None]:
         if runs.height == 0:
@@ -2453,8 +2532,14 @@ def rerun_sentence(
         length = f" of {fmt.num(seconds)} s" if seconds else ""
         return f"{fmt.num(e.median)} {unit} (interval {fmt.span(e.lo, e.hi)}, {fmt.count(e.runs, 'run')}{length})"
 
+    times = (
+        "twice on this page"
+        if others == 0
+        else f"{fmt.count(others + 2, 'time')} on this page (the table of our server's rates above gathers the "
+        "rest); two of them"
+    )
     text = (
-        f"{what} is measured twice on this page: {run(cross, cross_s)} in this cross-check, {run(table, table_s)} "
+        f"{what} is measured {times}: {run(cross, cross_s)} in this cross-check, {run(table, table_s)} "
         f"in {table_name}, minutes apart"
     )
     if c.direction == claims.SAME_WORD:
