@@ -1286,6 +1286,12 @@ CLOSED_TABLE = "closed-loop table"
 def _own_figures(closed: pl.DataFrame, pairs: dict[str, pl.DataFrame]) -> dict[tuple[str, int], list]:
     """Our server's req/s in every table that measured it, per (generator id, connections):
     [(table name, Estimate)], the closed-loop table first (our generator only)."""
+    if not isinstance(closed, pl.DataFrame):
+        raise TypeError(f"closed must be a polars DataFrame, not {type(closed).__name__}")
+    if not isinstance(pairs, dict) or not all(
+        isinstance(k, str) and isinstance(v, pl.DataFrame) for k, v in pairs.items()
+    ):
+        raise TypeError("pairs must map table names (str) to polars DataFrames")
     out: dict[tuple[str, int], list] = {}
     if closed.height and "connections" in closed.columns:
         table = stats.summarize(closed, ["connections"])
