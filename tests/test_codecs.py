@@ -1061,12 +1061,14 @@ def test_demo_sentence_sets_the_short_run_beside_the_main_runs() -> None:
 
 
 def test_slow_levels_are_cross_checked_only_where_the_main_runs_run_them() -> None:
-    cases = crosscheck.crosscheck_cases(plan.FULL, "zstd")
+    wide = dataclasses.replace(plan.FULL, crosscheck_levels=plan._CROSS, crosscheck_inputs=("text", "json", "binary"))
+    cases = crosscheck.crosscheck_cases(wide, "zstd")
     assert {"codec": "zstd", "level": 19, "input": "binary"} not in cases
     assert {(c["codec"], c["level"], c["input"]) for c in cases if c["level"] == 19} == {
         ("zstd", 19, "text"), ("zstd", 19, "json")}  # fmt: skip
     assert {"codec": "zstd", "level": 1, "input": "binary"} in cases  # a fast level keeps every input
     assert {c["codec"] for c in crosscheck.crosscheck_cases(plan.FULL, "lz4")} == {"lz4", "lz4hc"}
+    assert all(c["level"] != 19 for c in crosscheck.crosscheck_cases(plan.FULL, "zstd"))  # too slow for full
     # every case of every profile has a partner in the main runs
     for p in (plan.QUICK, plan.FULL, plan.SMOKE):
         main = {(c, lv, i) for c, lv in p.levels for i in (p.slow_inputs if (c, lv) in p.slow_levels else p.inputs)}

@@ -81,10 +81,11 @@ PROFILES: dict[str, Profile] = {
         cell_timeout=6 * 3600,
         target=0.03,
         max_runs=30,
-        # added rounds take at most half the first rounds' time: measured on a 2-vCPU VM,
+        # added rounds take at most 0.3 of the first rounds' time: measured on a 2-vCPU VM,
         # doubling the time (1.0) left 149 of 172 disk cases (fsync, storage) still wider
-        # than ±3 %: on a drifting virtual disk more runs of the same minute narrow little
-        extra_time=0.5,
+        # than ±3 %: on a drifting virtual disk more runs of the same minute narrow little;
+        # at 0.5 the whole book took well over two hours (README, "The full profile's time")
+        extra_time=0.3,
         warmups=1,
     ),
     "smoke": Profile(

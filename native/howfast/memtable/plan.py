@@ -58,24 +58,24 @@ class Plan:
 QUICK = Plan()
 FULL = Plan(
     capacities=tuple(64 * KiB * 4**i for i in range(8)),  # 64 KiB ... 1 GiB, the seed's range in steps of 4×
-    sweep_bytes=1024 * MiB,
+    sweep_bytes=512 * MiB,
     min_flushes=4,
     max_flushes=2048,
     max_samples=50_000,
     variant_capacity=16 * MiB,
-    variant_bytes=1024 * MiB,
+    variant_bytes=512 * MiB,
     fio_capacities=(64 * KiB, 1 * MiB, 2 * MiB, 16 * MiB, 128 * MiB, 1024 * MiB),
-    fio_min_flushes=16,
+    fio_min_flushes=8,
     fio_max_bytes=2 * 1024 * MiB,
-    fio_min_bytes=512 * MiB,  # small flushes vary from one to the next: 512 MiB per run at least ...
-    fio_rounds=6,  # ... and 6 first rounds (the check adds rounds until its verdict or its cap)
+    fio_min_bytes=256 * MiB,  # small flushes vary from one to the next: 256 MiB per run at least ...
+    fio_rounds=5,  # ... and 5 first rounds (the check adds rounds until its verdict or its cap)
     crash_points=30,
-    powercut_states=3000,
-    breakdown_bytes=1024 * MiB,
-    breakdown_rounds=6,
+    powercut_states=1500,
+    breakdown_bytes=512 * MiB,
+    breakdown_rounds=5,
     rollover_segments=(4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB),
     rollover_bytes=1024 * MiB,  # the 1 GiB segment (the chapter's setting) holds the whole run
-    rollover_rounds=6,
+    rollover_rounds=5,
 )
 
 #: For the test suite: every code path of the chapter in seconds; its numbers mean nothing.
