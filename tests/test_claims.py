@@ -73,11 +73,23 @@ RATE = {"more": "faster", "less": "slower"}
         (claims.Comparison(claims.HIGHER, 1.3, 1.1, 1.5), "1.3× faster than X", "1.3× faster than X (1.1–1.5×)"),
         # lower: the ratio and its range turned round, read as 'slower'
         (claims.Comparison(claims.LOWER, 0.5, 0.4, 0.6), "2× slower than X", "2× slower than X (1.7–2.5×)"),
-        # a clear ratio just above 1 keeps its digits, and so do the ends of its range
+        # a clear ratio within SAME of 1 is slight: the word says so, its digits follow, and
+        # so do the ends of its range
         (
             claims.Comparison(claims.HIGHER, 1.03, 1.004, 1.077),
-            "1.03× faster than X",
-            "1.03× faster than X (1.004–1.08×)",
+            "slightly faster than X (1.03×)",
+            "slightly faster than X (1.03×; 1.004–1.08×)",
+        ),
+        (
+            claims.Comparison(claims.LOWER, 0.97, 0.95, 0.99),
+            "slightly slower than X (1.03×)",
+            "slightly slower than X (1.03×; 1.01–1.05×)",
+        ),
+        # a median beyond SAME with a near end within is not slight
+        (
+            claims.Comparison(claims.HIGHER, 1.07, 1.01, 1.2),
+            "1.07× faster than X",
+            "1.07× faster than X (1.01–1.2×)",
         ),
         # a range whose ends read alike is no range
         (claims.Comparison(claims.HIGHER, 2.0, 2.0, 2.0), "2× faster than X", "2× faster than X"),
@@ -100,6 +112,20 @@ def test_versus_reads_right_for_every_outcome(c: claims.Comparison, plain: str, 
     assert claims.versus(c, "X", **RATE) == plain
     # a range only follows a clear ratio: the other outcomes read the same with span
     assert claims.versus(c, "X", **RATE, span=True) == (spanned or plain)
+
+
+def test_versus_passes_a_same_or_unclear_median_through_the_callers_formatter() -> None:
+    two = lambda x: f"{x:.2g}"  # noqa: E731 - a page's own median formatter
+    same = claims.Comparison(claims.SAME_WORD, 0.9996, 0.98, 1.02)
+    assert claims.versus(same, "X", **RATE, median=two) == "about the same as X (1×)"
+    unclear = claims.Comparison(claims.UNCLEAR, 1.234, 0.8, 1.9)
+    assert claims.versus(unclear, "X", **RATE, median=two, span=True) == (
+        "not clearly faster or slower than X (1.2× by the medians, but the intervals overlap)"
+    )
+    clear = claims.Comparison(claims.HIGHER, 1.0644, 1.06, 1.07)
+    assert claims.versus(clear, "X", **RATE, median=two) == "1.06× faster than X"  # a clear ratio: fmt.factor
+    with pytest.raises(TypeError, match="median"):
+        claims.versus(same, "X", **RATE, median="2 digits")  # type: ignore[arg-type]
 
 
 def test_versus_takes_the_callers_words() -> None:

@@ -87,10 +87,13 @@ RATE_WORDS = {"more": "faster", "less": "slower", "same": "about as fast as"}
 TIME_WORDS = {"more": "slower", "less": "faster", "same": "about as fast as"}
 
 
-def _words(c: Comparison, more: str, less: str, same: str) -> tuple[str, str]:
+def _words(
+    c: Comparison, more: str, less: str, same: str, median: Callable[[float], str] = fmt.factor
+) -> tuple[str, str]:
     """The two halves of a comparison in words: what goes before the object ('1.3×
     faster than') and the aside that follows it ('' or '0.98×' or '1.2× by the medians,
-    but the intervals overlap'); ratios through ``fmt.factor``."""
+    but the intervals overlap'); ratios through ``fmt.factor``, the median ratio of a
+    same or unclear comparison through `median`."""
     if not isinstance(c, Comparison):
         raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
     for name, word in (("more", more), ("less", less), ("same", same)):
@@ -105,12 +108,19 @@ def _words(c: Comparison, more: str, less: str, same: str) -> tuple[str, str]:
     if c.direction == LOWER:
         return f"{fmt.factor(1 / c.ratio)}× {less} than", ""
     if c.direction == SAME_WORD:
-        return same, f"{fmt.factor(c.ratio)}×"
-    return f"not clearly {more} or {less} than", f"{fmt.factor(c.ratio)}× by the medians, but the intervals overlap"
+        return same, f"{median(c.ratio)}×"
+    return f"not clearly {more} or {less} than", f"{median(c.ratio)}× by the medians, but the intervals overlap"
 
 
 def versus(
-    c: Comparison, other: str, *, more: str, less: str, same: str = "about the same as", span: bool = False
+    c: Comparison,
+    other: str,
+    *,
+    more: str,
+    less: str,
+    same: str = "about the same as",
+    span: bool = False,
+    median: Callable[[float], str] = fmt.factor,
 ) -> str:
     """A comparison in words with what it is compared with (`other`), any parenthesis
     after it: '1.3× faster than X' (higher), '1.3× slower than X' (lower), 'about the
@@ -120,17 +130,27 @@ def versus(
     for a rate 'faster' / 'slower', for a time 'slower' / 'faster'. With `span`, a clear
     ratio is followed by the range it can take within the two intervals, turned the way
     the ratio is read: '1.3× faster than X (1.1–1.5×)' (left out where its ends read
-    alike). Every ratio goes through ``fmt.factor``."""
+    alike). A clear ratio within ``SAME`` of 1 is read as slight, its ratio after:
+    'slightly faster than X (1.03×)', with `span` 'slightly faster than X (1.03×;
+    1.004–1.08×)' (``_size_of_gap``). Every ratio goes through ``fmt.factor``, but the
+    median ratio of a same or unclear comparison goes through `median` (a page whose
+    tables print median ratios to two digits passes its own formatter)."""
     if not isinstance(other, str):
         raise TypeError(f"other must be text, got {type(other).__name__}")
     if not other.strip():
         raise ValueError("other must name what the comparison is with, got ''")
     if not isinstance(span, bool):
         raise TypeError(f"span must be True or False, got {type(span).__name__}")
-    head, aside = _words(c, more, less, same)
-    if span and c.direction in (HIGHER, LOWER):
-        ends = ratio_interval(c, way="inverted" if c.direction == LOWER else "as measured", median=False)
-        aside = ends if "–" in ends else ""
+    if not callable(median):
+        raise TypeError(f"median must be a function from a ratio to text, got {type(median).__name__}")
+    head, aside = _words(c, more, less, same, median)
+    if c.direction in (HIGHER, LOWER):
+        if _size_of_gap(c) == "slightly ":  # clear, but by less than SAME: the word says so
+            head = f"slightly {more if c.direction == HIGHER else less} than"
+            aside = f"{fmt.factor(c.ratio if c.direction == HIGHER else 1 / c.ratio)}×"  # type: ignore[operator]
+        if span:
+            ends = ratio_interval(c, way="inverted" if c.direction == LOWER else "as measured", median=False)
+            aside = "; ".join(filter(None, [aside, ends if "–" in ends else ""]))
     return f"{head} {other}" + (f" ({aside})" if aside else "")
 
 

@@ -823,18 +823,12 @@ def engine_sentence(
 
 
 def _rate_versus(a: Rate, b: Rate, other: str) -> str:
-    """``_versus`` with the median ratio through ``median_factor`` where the intervals
-    overlap or agree ('not clearly faster or slower than pread (1× by the medians, but the
-    intervals overlap)'); a clear ratio with its range ('3.1× faster than pread (1.3–5.4×)')."""
+    """``claims.versus`` for two rates, with the median ratio through ``median_factor``
+    where the intervals overlap or agree ('not clearly faster or slower than pread (1× by
+    the medians, but the intervals overlap)'); a clear ratio with its range ('3.1× faster
+    than pread (1.3–5.4×)')."""
     c = claims.compare(_e(a), _e(b))
-    if c.direction == claims.UNCLEAR:
-        return (
-            f"not clearly faster or slower than {other} ({median_factor(c.ratio)}× by the medians, but the "
-            "intervals overlap)"
-        )
-    if c.direction == claims.SAME_WORD:
-        return f"about as fast as {other} ({median_factor(c.ratio)}×)"
-    return _versus(a, b, other, span=True)
+    return claims.versus(c, other, **claims.RATE_WORDS, span=True, median=median_factor)
 
 
 def buffered_engines_words(
