@@ -778,13 +778,13 @@ def test_again_sentence_every_branch() -> None:
     tail = " The chapter's other figures are the main runs'; these serve only as zstd's partner in its ratio."
     text = report.again_sentence(main, _versus([70.0, 71.0, 69.0], [1.0] * 3), "zstd")
     assert text.startswith(
-        head + "2 differ: zstd -1 compressing the text input, clearly slower, 1.4× (1.4–1.5×); zstd -1 "
-        "decompressing the text input, clearly slower, 7.1× (6.9–7.4×)." + why
+        head + "2 differ. They are zstd -1 compressing the text input, clearly slower, 1.4× (1.4–1.5×); and zstd "
+        "-1 decompressing the text input, clearly slower, 7.1× (6.9–7.4×)." + why
     )
     assert text.endswith("this run cannot say which." + tail)
     spread = report.again_sentence(main, _versus([50.0, 100.0, 300.0], [1.0] * 3), "zstd")
-    assert spread.startswith(head + "1 is not told apart from it (the intervals overlap) and 1 differs: zstd -1 "
-                             "decompressing the text input, clearly slower, 5× (1.6–10×).")  # fmt: skip
+    assert spread.startswith(head + "1 is not told apart from it (the intervals overlap) and 1 differs. It is zstd "
+                             "-1 decompressing the text input, clearly slower, 5× (1.6–10×).")  # fmt: skip
     same = report.again_sentence(main, _versus([100.0, 100.5, 99.5], [1.0] * 3), "zstd")
     assert same.startswith(head + "1 is about the same as there and 1 differs")
     alike = report.again_sentence(main, _versus([100.0, 100.5, 99.5], [490.0, 500.0, 510.0]).filter(

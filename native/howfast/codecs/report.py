@@ -554,8 +554,9 @@ def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
     if overlap:
         counts.append(f"{overlap} {'is' if overlap == 1 else 'are'} not told apart from it (the intervals overlap)")
     if apart:
-        counts.append(f"{len(apart)} {'differs' if len(apart) == 1 else 'differ'}: " + "; ".join(apart))
-    counted = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
+        counts.append(f"{len(apart)} {'differs' if len(apart) == 1 else 'differ'}")
+    named = f" {'It is' if len(apart) == 1 else 'They are'} {fmt.listed(apart)}." if apart else ""
+    counted = fmt.listed(counts) + "." + named
     head = (
         f"Our half of the {tool} cross-check is the main runs' loop again, later, on the same input as one buffer. "
         f"Of its {fmt.count(total, 'figure')} with a main-run figure to set beside (a case and a direction each), "
@@ -567,7 +568,7 @@ def again_sentence(compress: pl.DataFrame, vs: pl.DataFrame, tool: str) -> str:
         else ""
     )
     return (
-        head + counted + "." + lone + why
+        head + counted + lone + why
         + f" The chapter's other figures are the main runs'; these serve only as {tool}'s partner in its ratio."
     )  # fmt: skip
 
