@@ -86,6 +86,24 @@ def test_loops_check_every_pass(codec: str, level: int) -> None:
     assert _native.decompress_loop(codec, level, data, 3, block=8192)["checksum"] == 3 * len(data)
 
 
+@pytest.mark.parametrize(("codec", "level"), LEVELS[:4])
+def test_decompressing_packed_bytes_checks_them_against_the_data(codec: str, level: int) -> None:
+    data = codecs.input_bytes("json", 40_000)
+    packed, sizes = _native.compress(codec, level, data, block=8192)
+    r = _native.decompress_packed_loop(codec, level, packed, sizes, data, 3, block=8192)
+    assert r["round_trip"] and r["iterations"] == 3 and r["bytes"] == 3 * len(data)
+    assert r["checksum"] == 3 * len(data) and r["compressed"] == len(packed)
+    other = bytes(reversed(data))  # packed is not this data's: refused before any timed pass
+    with pytest.raises((ValueError, RuntimeError)):
+        _native.decompress_packed_loop(codec, level, packed, sizes, other, 1, block=8192)
+    with pytest.raises(ValueError, match="sizes"):
+        _native.decompress_packed_loop(codec, level, packed, sizes[:-1], data, 1, block=8192)
+    with pytest.raises(ValueError, match="sizes"):
+        _native.decompress_packed_loop(codec, level, packed[:-1], sizes, data, 1, block=8192)
+    with pytest.raises(ValueError, match="iterations"):
+        _native.decompress_packed_loop(codec, level, packed, sizes, data, 0, block=8192)
+
+
 def test_bad_codec_arguments_raise_value_error_naming_them() -> None:
     data = b"hello" * 100
     with pytest.raises(ValueError, match="codec"):

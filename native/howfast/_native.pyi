@@ -38,6 +38,7 @@ __all__: list[str] = [
     "compress_loop",
     "decompress",
     "decompress_loop",
+    "decompress_packed_loop",
     "disk_io",
     "durable_writes",
     "free_bytes",
@@ -655,6 +656,18 @@ def decompress_loop(
     codec: str, level: _Int, data: bytes | bytearray | memoryview | _U8Array, iterations: _Int, *, block: _Int = 0
 ) -> dict[str, typing.Any]:
     """Compress `data` once, then decompress it `iterations` times with the GIL released; every block's size is checked and the last pass compared byte for byte. Returns as compress_loop."""
+
+def decompress_packed_loop(
+    codec: str,
+    level: _Int,
+    packed: bytes | bytearray | memoryview | _U8Array,
+    sizes: collections.abc.Sequence[_Int],
+    data: bytes | bytearray | memoryview | _U8Array,
+    iterations: _Int,
+    *,
+    block: _Int = 0,
+) -> dict[str, typing.Any]:
+    """Decompress `packed` (compress's output for `data`, with its block sizes) `iterations` times with the GIL released, after one untimed pass compared with `data`; the last pass compared byte for byte. Returns as compress_loop."""
 
 def parse_loop(library: str, text: str, iterations: _Int) -> dict[str, typing.Any]:
     """Parse `text` (a JSON array of records) `iterations` times with simdjson or rapidjson, GIL released; returns elapsed_ns, bytes, iterations and the sums of every field of the last pass's records."""

@@ -58,6 +58,22 @@ py::dict codec_loop(Loop loop, const std::string& codec, int level, const py::bu
   return as_dict(r);
 }
 
+py::dict run_decompress_packed_loop(const std::string& codec, int level, const py::buffer& packed,
+                                    const std::vector<size_t>& sizes, const py::buffer& data, int64_t iterations,
+                                    int64_t block) {
+  require(iterations >= 1, "iterations: must be at least 1, got " + std::to_string(iterations));
+  size_t b = checked_block(block);
+  codec_levels(codec);  // an unknown codec is a ValueError before the GIL is released
+  py::buffer_info packed_info, data_info;
+  Bytes p = view(packed, packed_info, "packed");
+  Bytes d = view(data, data_info, "data");
+  CodecLoopResult r = without_gil([&](Poller& poller) {
+    return decompress_packed_loop(codec, level, p.data, p.size, sizes, d.data, d.size, b,
+                                  static_cast<uint64_t>(iterations), poller);
+  });
+  return as_dict(r);
+}
+
 py::tuple run_compress(const std::string& codec, int level, const py::buffer& data, int64_t block) {
   size_t b = checked_block(block);
   py::buffer_info info;
@@ -137,6 +153,11 @@ void register_codecs(py::module_& m) {
       }, py::arg("codec"), py::arg("level"), py::arg("data"), py::arg("iterations"), py::kw_only(), py::arg("block") = 0,
         "Compress `data` once, then decompress it `iterations` times with the GIL released; every block's size is "
         "checked and the last pass compared byte for byte. Returns as compress_loop.");
+  m.def("decompress_packed_loop", &run_decompress_packed_loop, py::arg("codec"), py::arg("level"), py::arg("packed"),
+        py::arg("sizes"), py::arg("data"), py::arg("iterations"), py::kw_only(), py::arg("block") = 0,
+        "Decompress `packed` (compress's output for `data`, with its block sizes) `iterations` times with the GIL "
+        "released, after one untimed pass compared with `data`; the last pass compared byte for byte. Returns as "
+        "compress_loop.");
   m.def("sort_algorithms", &sort_algorithms, "The sort ids sort_loop takes.");
   m.def("sort_u64", &run_sort, py::arg("algorithm"), py::arg("values"), "A sorted copy of `values` (uint64).");
   m.def("sort_loop", &run_sort_loop, py::arg("algorithm"), py::arg("values"), py::arg("iterations"),

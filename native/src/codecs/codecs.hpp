@@ -47,6 +47,12 @@ CodecLoopResult compress_loop(const std::string& codec, int level, const uint8_t
 // block's size is checked in the loop and the last pass compared with `data` byte for byte.
 CodecLoopResult decompress_loop(const std::string& codec, int level, const uint8_t* data, size_t size, size_t block,
                                 uint64_t iterations, Poller& poller);
+// Decompresses `packed` (``compress_blocks`` of `data` with `sizes`) `iterations` times,
+// timed, after one untimed pass compared with `data`; the last pass compared again. A slow
+// level is compressed once for all of a measurement's calls, not once per call.
+CodecLoopResult decompress_packed_loop(const std::string& codec, int level, const uint8_t* packed, size_t packed_size,
+                                       const std::vector<size_t>& sizes, const uint8_t* data, size_t size,
+                                       size_t block, uint64_t iterations, Poller& poller);
 
 // ---- sorting ----
 

@@ -397,20 +397,28 @@ CodecLoopResult compress_loop(const std::string& codec, int level, const uint8_t
   return r;
 }
 
-CodecLoopResult decompress_loop(const std::string& codec, int level, const uint8_t* data, size_t size, size_t block,
-                                uint64_t iterations, Poller& poller) {
+CodecLoopResult decompress_packed_loop(const std::string& codec, int level, const uint8_t* packed, size_t packed_size,
+                                       const std::vector<size_t>& sizes, const uint8_t* data, size_t size,
+                                       size_t block, uint64_t iterations, Poller& poller) {
   require(size > 0, "data: must not be empty");
   auto c = make_codec(codec, level);
   block = block_of(size, block);
-  std::vector<uint8_t> packed(packed_capacity(*c, size, block));
-  std::vector<size_t> sizes((size + block - 1) / block);
+  size_t blocks = (size + block - 1) / block;
+  require(sizes.size() == blocks, "sizes: " + std::to_string(size) + " bytes in blocks of " + std::to_string(block) +
+                                      " make " + std::to_string(blocks) + " blocks, got " + std::to_string(sizes.size()));
+  size_t total = 0;
+  for (size_t s : sizes) total += s;
+  require(total == packed_size,
+          "sizes: they add up to " + std::to_string(total) + " bytes, packed holds " + std::to_string(packed_size));
   CodecLoopResult r;
-  r.compressed = compress_pass(*c, data, size, block, packed.data(), packed.size(), sizes.data());
+  r.compressed = packed_size;
   std::vector<uint8_t> back(size);
-  decompress_pass(*c, packed.data(), sizes.data(), size, block, back.data());  // untimed, as above
+  // untimed first pass: the output pages are touched, and packed is checked to be data's
+  decompress_pass(*c, packed, sizes.data(), size, block, back.data());
+  check_same(back.data(), data, size, codec);
   const uint64_t start = now_ns();
   for (uint64_t i = 0; i < iterations; ++i) {
-    r.checksum += decompress_pass(*c, packed.data(), sizes.data(), size, block, back.data());
+    r.checksum += decompress_pass(*c, packed, sizes.data(), size, block, back.data());
     poller.maybe(now_ns());
   }
   r.elapsed_ns = now_ns() - start;
@@ -419,6 +427,15 @@ CodecLoopResult decompress_loop(const std::string& codec, int level, const uint8
   check_same(back.data(), data, size, codec);
   r.round_trip = true;
   return r;
+}
+
+CodecLoopResult decompress_loop(const std::string& codec, int level, const uint8_t* data, size_t size, size_t block,
+                                uint64_t iterations, Poller& poller) {
+  require(size > 0, "data: must not be empty");
+  std::vector<size_t> sizes;
+  std::vector<uint8_t> packed = compress_blocks(codec, level, data, size, block, sizes);
+  return decompress_packed_loop(codec, level, packed.data(), packed.size(), sizes, data, size, block, iterations,
+                                poller);
 }
 
 }  // namespace howfast
