@@ -353,6 +353,17 @@ std::vector<uint8_t> compress_blocks(const std::string& codec, int level, const 
   return out;
 }
 
+// `sizes` must hold one compressed size per block of `size` bytes, adding up to `packed_size`.
+void check_sizes(const std::vector<size_t>& sizes, size_t packed_size, size_t size, size_t block) {
+  size_t blocks = size == 0 ? 0 : (size + block - 1) / block;
+  require(sizes.size() == blocks, "sizes: " + std::to_string(size) + " bytes in blocks of " + std::to_string(block) +
+                                      " make " + std::to_string(blocks) + " blocks, got " + std::to_string(sizes.size()));
+  size_t total = 0;
+  for (size_t s : sizes) total += s;
+  require(total == packed_size,
+          "sizes: they add up to " + std::to_string(total) + " bytes, packed holds " + std::to_string(packed_size));
+}
+
 std::vector<uint8_t> decompress_blocks(const std::string& codec, const uint8_t* packed, size_t packed_size,
                                        const std::vector<size_t>& sizes, size_t size, size_t block) {
   check_codec(codec);
@@ -360,12 +371,7 @@ std::vector<uint8_t> decompress_blocks(const std::string& codec, const uint8_t* 
   (void)hi;
   auto c = make_codec(codec, lo);
   block = block_of(size, block);
-  size_t blocks = size == 0 ? 0 : (size + block - 1) / block;
-  require(sizes.size() == blocks, "sizes: " + std::to_string(size) + " bytes in blocks of " + std::to_string(block) +
-                                      " make " + std::to_string(blocks) + " blocks, got " + std::to_string(sizes.size()));
-  size_t total = 0;
-  for (size_t s : sizes) total += s;
-  require(total == packed_size, "sizes: they add up to " + std::to_string(total) + " bytes, the data holds " + std::to_string(packed_size));
+  check_sizes(sizes, packed_size, size, block);
   std::vector<uint8_t> out(size);
   decompress_pass(*c, packed, sizes.data(), size, block, out.data());
   return out;
@@ -403,13 +409,7 @@ CodecLoopResult decompress_packed_loop(const std::string& codec, int level, cons
   require(size > 0, "data: must not be empty");
   auto c = make_codec(codec, level);
   block = block_of(size, block);
-  size_t blocks = (size + block - 1) / block;
-  require(sizes.size() == blocks, "sizes: " + std::to_string(size) + " bytes in blocks of " + std::to_string(block) +
-                                      " make " + std::to_string(blocks) + " blocks, got " + std::to_string(sizes.size()));
-  size_t total = 0;
-  for (size_t s : sizes) total += s;
-  require(total == packed_size,
-          "sizes: they add up to " + std::to_string(total) + " bytes, packed holds " + std::to_string(packed_size));
+  check_sizes(sizes, packed_size, size, block);
   CodecLoopResult r;
   r.compressed = packed_size;
   std::vector<uint8_t> back(size);
