@@ -135,10 +135,13 @@ test-packages:
 	else $(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"; fi
 
 # Installs what of $(PACKAGES) is missing, with apt, as root or with password-less sudo.
+# A library renamed for the 64-bit time_t transition (Debian 13, Ubuntu 24.04: libevent-2.1-7
+# became libevent-2.1-7t64) counts as present, and is installed, under its new name.
 apt-install:
 	@missing=""; \
 	for p in $(PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	  for q in $$p $${p}t64; do dpkg-query -W -f='$${Status}' $$q 2>/dev/null | grep -q "install ok installed" && continue 2; done; \
+	  missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then \
 	  echo "system packages: all present"; \
@@ -151,7 +154,9 @@ apt-install:
 	  $$as apt-get update -q; \
 	  known=""; unknown=""; \
 	  for p in $$missing; do \
-	    if apt-cache show "$$p" >/dev/null 2>&1; then known="$$known $$p"; else unknown="$$unknown $$p"; fi; \
+	    if apt-cache show "$$p" >/dev/null 2>&1; then known="$$known $$p"; \
+	    elif apt-cache show "$${p}t64" >/dev/null 2>&1; then known="$$known $${p}t64"; \
+	    else unknown="$$unknown $$p"; fi; \
 	  done; \
 	  [ -z "$$unknown" ] || echo "warning: not in this system's package lists, so not installed (what needs them is shown as unsupported):$$unknown"; \
 	  [ -z "$$known" ] || $$as env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$known; \
@@ -160,6 +165,9 @@ apt-install:
 	fi
 
 $(VENV)/.deps: requirements.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "error: the pinned packages need Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1)." \
+	       "Install a newer one and run make with PYTHON=python3.12 (for example)"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	@touch $@

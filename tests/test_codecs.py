@@ -366,15 +366,18 @@ def test_pays_and_napkin_sentences_every_branch() -> None:
     assert report.breakeven_mb_per_s(300.0, 3.0) == pytest.approx(200.0)
     c, x = Estimate(300.0, 270.0, 330.0, 5), Estimate.exact
     assert report.pays_sentence(c, 3.0, x(100.0), "the network") == (
-        "Compressing pays before the network: at 100 MB/s it is slower than the 200 MB/s (180–220) below which "
+        "Compressing first pays before the network: at 100 MB/s it is slower than the 200 MB/s (180–220) below which "
         "compressing first saves time."
     )
-    assert report.pays_sentence(c, 3.0, Estimate(1000.0, 900.0, 1100.0, 5), "the network").startswith(
-        "Compressing does not pay for speed before the network: at 1,000 MB/s (900–1,100) it is faster than the "
-        "200 MB/s (180–220)"
+    assert report.pays_sentence(c, 3.0, Estimate(1000.0, 900.0, 1100.0, 5), "the network") == (
+        "Compressing first does not pay for speed before the network: at 1,000 MB/s (900–1,100) it is faster than "
+        "the 200 MB/s (180–220) below which compressing first saves time (it may still pay in the bytes it saves)."
     )
     within = report.pays_sentence(c, 3.0, Estimate(200.0, 150.0, 250.0, 5), "the network")
-    assert within.startswith("Whether compressing pays before the network is not clear from these runs")
+    assert within == (
+        "Whether compressing first pays before the network is not clear from these runs: at 200 MB/s (150–250) it "
+        "lies within reach of the 200 MB/s (180–220) below which compressing first saves time."
+    )
     assert "never pays" in report.pays_sentence(c, 1.0, x(100.0), "the network")
     assert "no stored measurement" in report.pays_sentence(c, 3.0, None, "the network")
     assert "did not run" in report.pays_sentence(None, 3.0, x(100.0), "the network")
@@ -752,11 +755,25 @@ def test_agreement_sentence_leaves_out_what_the_table_leaves_out() -> None:
     assert report.agreement_sentence(alike, "zstd") == f"Of the 4 cases that ran both, 4 cases {agrees}."
     # one input not the same work: its two rows counted apart, with why, and no verdict
     some = report.agreement_sentence(_two_inputs((3.0, 3.2), (2.0, 2.01)), "zstd")
-    assert some == f"Of the 2 cases that ran both, 2 cases {agrees}; 2 more cases are left out, {WHY}."
+    assert some == f"Of the 4 cases that ran both, 2 cases {agrees}; the other 2 cases are left out, {WHY}."
     one_more = report.agreement_sentence(
         _two_inputs((3.0, 3.2), (2.0, 2.01)).filter(
             (pl.col("metric") != "decompress_mb_per_s") | (pl.col("input") == "csv")), "zstd")  # fmt: skip
-    assert one_more.endswith(f"; 1 more case is left out, {WHY}.")
+    assert one_more == f"Of the 3 cases that ran both, 2 cases {agrees}; the other case is left out, {WHY}."
+    # one case kept, one left out: both counted as having run both
+    two = _two_inputs((3.0, 3.2), (2.0, 2.01)).filter(pl.col("metric") != "decompress_mb_per_s")
+    assert report.agreement_sentence(two, "zstd") == (
+        f"Of the 2 cases that ran both, 1 case {agrees}; the other case is left out, {WHY}."
+    )
+    # one kept and inconclusive, two left out
+    wide = pl.concat([
+        _two_inputs((3.0, 3.2), (2.0, 2.01)).filter((pl.col("input") == "text") | (pl.col("metric") == "ratio")),
+        _versus([60.0, 100.0, 160.0], [100.0, 100.0, 100.0]).filter(pl.col("metric") == "compress_mb_per_s")
+        .with_columns(input=pl.lit("csv")),
+    ], how="diagonal")  # fmt: skip
+    assert report.agreement_sentence(wide, "zstd") == (
+        f"Of the 3 cases that ran both, 1 case was inconclusive on this machine; the other 2 cases are left out, {WHY}."
+    )
     # every case not the same work: no verdict at all
     none = report.agreement_sentence(_two_inputs((3.0, 3.2), (2.0, 2.5)), "zstd")
     assert none == f"None of the 4 cases that ran both gets a verdict against zstd: each is {WHY}."
@@ -978,7 +995,16 @@ def test_not_run_sentence_follows_the_plan() -> None:
     from howfast.codecs import plan
 
     quick = report.not_run_sentence(plan.QUICK)
-    assert quick.startswith("This profile's main runs run zstd -19 and brotli -11 on the text and json inputs only")
+    assert quick.startswith(
+        "This profile's main runs run zstd -19 and brotli -11 on the text and json inputs only: 'not run' in"
+    )  # no pass time known: none said
+    timed = report.not_run_sentence(plan.QUICK, longest=0.035)
+    assert timed.startswith(
+        "This profile's main runs run zstd -19 and brotli -11 on the text and json inputs only (a pass took up to "
+        "35 ms here): 'not run' in"
+    )
+    with pytest.raises(ValueError, match="longest"):
+        report.not_run_sentence(plan.QUICK, longest=0.0)
     assert quick.endswith("anywhere else, that the codec could not run here.")
     every = dataclasses.replace(plan.FULL, slow_levels=(), slow_inputs=plan.INPUTS)
     assert report.not_run_sentence(every) == (
@@ -994,6 +1020,24 @@ def test_not_run_sentence_follows_the_plan() -> None:
         "also ran zstd -19 on the binary input and lz4 on the csv input, beside the tool only: the main runs have no "
         "figure for them."
     )
+
+
+def test_slow_pass_seconds_is_the_longest_pass_of_the_slow_levels() -> None:
+    from howfast.codecs import plan
+
+    frame = _compress([
+        ("zstd", 19, "text", 0, {"compress_mb_per_s": [2.0, 2.1, 1.9], "input_bytes": [262144.0] * 3}),
+        ("zstd", 19, "json", 65536, {"compress_mb_per_s": [10.0, 11.0, 9.0], "input_bytes": [262144.0] * 3}),
+        ("zstd", 1, "text", 0, {"compress_mb_per_s": [0.1] * 3, "input_bytes": [262144.0] * 3}),  # not slow
+        ("zstd", 19, "csv", 0, {"compress_mb_per_s": [0.1] * 3, "input_bytes": [262144.0] * 3}),  # not a slow input
+    ])  # fmt: skip
+    assert report.slow_pass_seconds(frame, plan.QUICK) == pytest.approx(262144 / 2e6)
+    # no size in the runs: the details' sizes, else nothing
+    bare = frame.filter(pl.col("metric") != "input_bytes")
+    assert report.slow_pass_seconds(bare, plan.QUICK, {"text": 131072, "json": None}) == pytest.approx(131072 / 2e6)
+    assert report.slow_pass_seconds(bare, plan.QUICK) is None
+    assert report.slow_pass_seconds(pl.DataFrame(), plan.QUICK) is None
+    assert report.slow_pass_seconds(frame, dataclasses.replace(plan.QUICK, slow_levels=())) is None
 
 
 def _passes_runs(
@@ -1038,8 +1082,33 @@ def test_single_pass_sentence_names_the_levels_that_ran_one_pass() -> None:
     some = pl.DataFrame(_passes_runs("zstd", 19, [0.8, 0.711, 0.7], [0.75, 0.711, 0.69]))
     assert report.one_pass_runs(some, "text", 65536) == {("zstd", 19): (1, 3)}
     assert "zstd -19 (369 ms per pass, in 1 of its 3 runs)" in report.single_pass_sentence(some, "text", 65536)
-    assert report.single_pass_sentence(frame.filter(pl.col("codec") == "lz4"), "text", 65536) == (
-        "Every codec's compression here ran in slices."
+    sliced = frame.filter(pl.col("codec") == "lz4")
+    assert report.single_pass_sentence(sliced, "text", 65536) == (
+        "Every codec's compression here, on every input, in blocks and as one buffer, ran in slices."
+    )
+    # a one-buffer run on another input that was one pass: the text input's claim is scoped, the other named
+    json_one = pl.DataFrame(_passes_runs("zstd", 19, [0.9] * 3, [0.9] * 3)).with_columns(
+        input=pl.lit("json"), block=pl.lit(0, dtype=pl.Int64)
+    )
+    assert report.single_pass_sentence(pl.concat([sliced, json_one]), "text", 65536) == (
+        "On the text input in blocks of 64 KiB, every codec's compression ran in slices; elsewhere zstd -19 on the "
+        "json input as one buffer was one pass in at least one run, with no slices to pick the fastest from, so "
+        "those runs filter nothing out."
+    )
+    assert report.one_pass_elsewhere(pl.concat([sliced, json_one]), "text", 65536) == [("zstd", 19, "json", 0)]
+    assert report.single_pass_sentence(pl.concat([frame, json_one]), "text", 65536).endswith(
+        "so their figures filter nothing out. Elsewhere zstd -19 on the json input as one buffer was one pass in at "
+        "least one run too."
+    )
+    many = pl.concat([sliced] + [json_one.with_columns(input=pl.lit(name)) for name in ("json", "csv", "a", "b", "c")])
+    assert (
+        "elsewhere zstd -19 on the json input as one buffer, zstd -19 on the csv input as one buffer, zstd -19 on "
+        "the a input as one buffer and 2 more cases were one pass in at least one run"
+    ) in report.single_pass_sentence(many, "text", 65536)
+    # runs that stored no whole-run rate: nothing said about slices
+    old = sliced.filter(pl.col("metric") != "compress_mean_mb_per_s")
+    assert report.single_pass_sentence(old, "text", 65536).startswith(
+        "These runs did not store what tells a run of one pass from a run in slices"
     )
     assert report.one_pass_runs(pl.DataFrame(), "text", 65536) == {}
 

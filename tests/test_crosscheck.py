@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from howfast.crosscheck import agreement_sentence, paired_ratios, round_ratios, side_by_side
+from howfast.crosscheck import agreement_sentence, paired_ratios, round_ratios, side_by_side, verdict_parts
 
 
 def _metrics(pairs: list[tuple[str, int, float, float]]) -> pl.DataFrame:
@@ -83,6 +83,17 @@ def test_the_verdict_sentence_reads_right_for_every_outcome() -> None:
         agreement_sentence(none)
         == "The comparison with fio could not run here (fio is not installed (apt-get install fio))."
     )
+
+
+def test_verdict_parts_count_each_verdict_in_a_fixed_order() -> None:
+    table = pl.DataFrame({"verdict": ["inconclusive", "agrees", None, "ours lower", "agrees"]})
+    assert verdict_parts(table, "zstd", less="slower") == [
+        "2 cases agreed with zstd (the interval of the per-round ratio within 0.9–1.1×)",
+        "1 case came out clearly slower than zstd",
+        "1 case was inconclusive on this machine",
+    ]
+    assert verdict_parts(pl.DataFrame({"verdict": [None]}, schema={"verdict": pl.String})) == []
+    assert verdict_parts(pl.DataFrame({"x": [1]})) == []
 
 
 def test_an_interval_that_straddles_is_inconclusive() -> None:

@@ -400,16 +400,19 @@ def test_checksum_words_without_ranges_and_too_close() -> None:
 
 
 def test_the_bottleneck_holds_only_when_its_fastest_end_beats_every_other_slowest() -> None:
-    net = 2850 * MB  # loopback, as measured here: compression, not the network, is the bottleneck
+    net = 2850 * MB  # loopback, as measured here: stored compressed, compression is the bottleneck
     found = calculator.resources(_inputs(network=net, compression=70 * MB, decompression=1.38 * GB))[0]
     slow = calculator.resources(_inputs(network=net, compression=37.4 * MB, decompression=0.875 * GB))[0]
     fast = calculator.resources(_inputs(network=net, compression=133 * MB, decompression=1.42 * GB))[0]
-    assert calculator.machines(found).filter(pl.col("bottleneck"))["resource"][0] == "CPU for compression"
-    assert calculator.bottleneck_holds(slow, fast) is True
+    on = calculator.machines(found, compressed=True)
+    assert on.filter(pl.col("bottleneck"))["resource"][0] == "CPU for compression"
+    assert calculator.bottleneck_holds(slow, fast, compressed=True) is True
+    # the seed's S3 compresses nothing: by default compression is left out (review F1)
+    assert calculator.machines(found).filter(pl.col("bottleneck"))["resource"][0] == "CPU for hashing"
     # compression's fast end needs fewer machines than the network's slow end: not settled
     close = calculator.resources(_inputs(network=net, compression=200 * MB, decompression=3 * GB))[0]
     slow_net = calculator.resources(_inputs(network=200 * MB, compression=70 * MB, decompression=1.38 * GB))[0]
-    assert calculator.bottleneck_holds(slow_net, close) is False
+    assert calculator.bottleneck_holds(slow_net, close, compressed=True) is False
     assert calculator.bottleneck_holds(found[:2], found) is None
     assert calculator.bottleneck_holds([], []) is None
 
@@ -496,12 +499,12 @@ def test_the_closed_loop_sentence_for_every_outcome(best, bounded, words) -> Non
 
 def test_the_calculators_default_sentence_and_the_verdict_on_its_bottleneck() -> None:
     assert calculator.default_words(None, None, None) == (
-        "The defaults are the seed's S3 with one copy of each write; with no resource measured here, the calculator "
-        "has no bottleneck to name."
+        "The defaults are the seed's S3 with one copy of each write, stored as it comes (uncompressed); none of the "
+        "resources counted at these settings was measured here, so the calculator has no bottleneck to name."
     )
     assert calculator.default_words("disk bandwidth", 1, 1000.0) == (
-        "The defaults are the seed's S3 with one copy of each write: there the bottleneck is disk bandwidth, with 1 "
-        "machine for 1,000 dollars (the price set to the seed's laptop's)."
+        "The defaults are the seed's S3 with one copy of each write, stored as it comes (uncompressed): there the "
+        "bottleneck is disk bandwidth, with 1 machine for 1,000 dollars (the price set to the seed's laptop's)."
     )
     assert calculator.default_words("network", 84_350, 84_350_000.0, (66_000, 106_000)).endswith(
         "with 84,350 machines for 84.35 million dollars (the price set to the seed's laptop's): 66,000 to 106,000 "
@@ -698,3 +701,110 @@ def test_the_page_keeps_its_words_to_what_was_measured() -> None:
     assert '"hdd_backup_days", "generic_hdd"' in text  # 12
     assert 'ours("seq_read", MB, "MB/s")' not in text and '"sequential_read_speed", "MB/s"' in text  # 13
     assert "its xxhash build's" not in text and "its fio run" not in text and "card.seed_cell(rows.filter" in text  # 15
+
+
+def test_compression_counts_only_where_the_objects_are_stored_compressed() -> None:
+    """The seed's S3 compresses nothing, so by default the calculator leaves
+    "CPU for compression" out, even where it would need the most machines; the switch
+    brings it back, in Python and in the chart alike."""
+    slow_zstd = _inputs(compression=1 * MB, decompression=1 * MB)  # far the slowest resource
+    found, missing = calculator.resources(slow_zstd)
+    assert "CPU for compression" in [r.name for r in found] and not missing
+    default = calculator.machines(found)
+    assert "CPU for compression" not in default["resource"].to_list()
+    assert default.filter(default["bottleneck"])["resource"].to_list() == ["network"]
+    on = calculator.machines(found, compressed=True)
+    assert on.filter(on["bottleneck"])["resource"].to_list() == ["CPU for compression"]
+    texts = _svg_texts(calculator.chart(found).to_dict())
+    assert "Bottleneck: network" in texts and "CPU for compression" not in texts
+    spec = calculator.chart(found).to_dict()
+    switch = next(p for p in spec["params"] if p["name"] == "compressed")
+    assert switch["value"] is False and switch["bind"]["input"] == "checkbox"
+    # only compression measured: nothing counts by default, and the verdict cannot be asked
+    alone = [r for r in found if r.name == "CPU for compression"]
+    assert calculator.machines(alone).height == 0 and calculator.bottleneck_holds(alone, alone) is None
+    assert calculator.bottleneck_holds(alone, alone, compressed=True) is True
+    with pytest.raises(TypeError, match="compressed"):
+        calculator.machines(found, compressed=1)  # type: ignore[arg-type]
+
+
+def _point(**over: object) -> dict:
+    return {"rate": 20_000.0, "lightest": False, "next_rate": 40_000.0} | over
+
+
+@pytest.mark.parametrize(
+    ("point", "words"),
+    [
+        (None, "The open loop found no rate with its tail in check, so the estimates that need it read n/a."),
+        (_point(next_rate=None), "The open loop offered no higher rate, so this rate is a floor"),
+        (_point(next_rate=None, lightest=True), "The open loop offered no higher rate, so this rate is a floor"),
+        (_point(lightest=True), "Only the lightest load is known to be within bounds, so this rate is a floor"),
+        (_point(), "Above this rate the p99 was no longer known to stay near the lightest load's."),
+    ],
+)
+def test_the_floor_sentence_for_every_outcome_of_the_open_loop(point, words) -> None:
+    """A rate with no higher one offered is a floor, not a rate past which the tail grew."""
+    from howfast.design import measured
+
+    assert measured.floor_words(point).startswith(words)
+
+
+def _disk(driver: str, name: str, hypervisor: str | None, **over: object) -> dict:
+    from howfast import machine
+
+    facts = {"block_device": name, "device_driver": driver, "device_kind": machine.device_kind(name, driver),
+             "write_cache": "write back", "filesystem": "ext4"}  # fmt: skip
+    if hypervisor is not None:
+        facts["hypervisor"] = hypervisor
+    return facts | over
+
+
+@pytest.mark.parametrize(
+    ("facts", "words"),
+    [
+        (_disk("nvme", "nvme0n1", "none detected"), "On a machine with no hypervisor detected, its durable writes end "
+         "at that drive."),
+        (_disk("sd", "sda", "none detected"), "On a machine with no hypervisor detected"),
+        (_disk("nvme", "nvme1n1", "yes (Amazon EC2)"), "Inside a virtual machine such a drive may be the host's"),
+        (_disk("sd", "sda", "yes"), "Inside a virtual machine such a drive may be the host's"),  # virtio-scsi shows sd
+        (_disk("nvme", "nvme0n1", None), "The set did not record whether it ran in a virtual machine"),
+        (_disk("virtio_blk", "vda", "yes"), "So the backup times below are what this virtual machine sees"),
+        (_disk("", "dm-0", "none detected"), "What lies beneath it is not visible here"),
+        (_disk("", "loop0", "none detected"), "What lies beneath it is not visible here"),
+        (_disk("", "md0", "none detected"), "What lies beneath it is not visible here"),
+        (_disk("", "zram0", "none detected"), "What lies beneath it is not visible here"),
+        (_disk("weird", "xyz0", "none detected"), "What lies beneath it is not visible here"),
+    ],
+)  # fmt: skip
+def test_the_disk_sentence_claims_a_drive_of_its_own_only_where_the_facts_show_one(facts, words) -> None:
+    """The kind as the kernel reported it, and 'its own drive' only for an NVMe or
+    SCSI/SATA disk on a machine recorded as not virtual."""
+    from howfast.design import measured
+
+    said = measured.disk_words(facts)
+    assert said.startswith("The kernel reported the storage runs' disk (write cache: write back) as ")
+    assert facts["device_kind"] in said and words in said
+    assert ("end at that drive" in said) == (words.startswith("On a machine with no hypervisor"))
+
+
+def test_the_disk_sentence_without_a_disk() -> None:
+    from howfast.design import measured
+
+    cannot = "so this run cannot say where its durable writes end."
+    assert measured.disk_words({}) == f"The storage set recorded no disk, {cannot}"
+    none = _disk("", "none (not a block device)", "none detected", filesystem="tmpfs")
+    no_device = "The storage runs wrote to a filesystem (tmpfs) with no block device under it"
+    assert measured.disk_words(none) == f"{no_device}, {cannot}"
+    unreported = _disk("nvme", "nvme0n1", "none detected", write_cache=None)
+    assert "(write cache: not reported)" in measured.disk_words(unreported)
+    with pytest.raises(TypeError, match="facts"):
+        measured.disk_words("nvme")  # type: ignore[arg-type]
+
+
+def test_the_page_reads_its_s3_and_hard_disk_figures_from_the_seeds() -> None:
+    """No typed figure where the seeds' data hold it."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "chapters" / "system-design.qmd").read_text()
+    for typed in ("120 MB/s", "100,000 requests", "$800", "100 million requests", "4 billion checksums", "80 % of"):
+        assert typed not in text, typed

@@ -340,10 +340,12 @@ def _sweep(values: dict[tuple[str, int], tuple[list[float], list[float]]]) -> pl
     [
         ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]),
           ("fsync", 1048576): ([460, 469, 480], [1300, 1390, 1500])},
-         ["256× the bytes for 2.7× the time", "nearly all of a durable write is the flush's fixed cost"]),
+         ["256× the bytes for 2.7× the time", "a model this run does not test",
+          "the fixed part would be at least 99 % of a 4 KiB write's time: bigger writes may spread a fixed cost"]),
         ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]),
           ("fsync", 1048576): ([20, 21, 22], [90000, 95000, 99000])},
-         ["the bytes, not the flush, cost most"]),
+         ["the fixed part would be at most 34 % of a 4 KiB write's time (23–34 % within the intervals): at these "
+          "sizes the bytes, not the flush, may cost most."]),
         ({("fsync", 4096): ([3.0, 3.8, 5.0], [500, 514, 530]), ("fsync", 1048576): ([2.5, 4.0, 6.0], [900, 950, 990])},
          ["did not clearly make more bytes durable per second (1.05× by the medians, but the intervals overlap)"]),
         ({("fsync", 4096): ([3.79, 3.8, 3.81], [500, 514, 530]),
@@ -352,6 +354,11 @@ def _sweep(values: dict[tuple[str, int], tuple[list[float], list[float]]]) -> pl
         ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]), ("fsync", 1048576): ([1.0, 1.1, 1.2], [900, 950, 990])},
          ["made fewer bytes durable per second (0.29× by the medians, with intervals apart)"]),
         ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530])}, ["did not measure two block sizes"]),
+        # the larger write took less time than the smaller one: no fixed-plus-per-byte share to quote
+        ({("fsync", 4096): ([3.7, 3.8, 3.9], [500, 514, 530]),
+          ("fsync", 1048576): ([3000, 3100, 3200], [300, 310, 320])},
+         ["That time ratio lies wholly outside 1–256×, so a model of one fixed cost per flush plus a cost per byte "
+          "does not fit these runs."]),
     ],
 )  # fmt: skip
 def test_block_sentence(values: dict, expected: list[str]) -> None:
@@ -732,17 +739,47 @@ def test_fdatasync_sentence_names_unequal_runs_instead_of_taking_turns() -> None
     [
         (E(300, 280, 320), E(450, 400, 500), "Batching did not pay here", "cannot tell"),
         (E(450, 449, 451), E(450, 449, 451), "Batching bought nothing here", "cannot tell"),
+        (E(460, 452, 470), E(440, 435, 450), "Batching paid here, though by little", "the lever"),
         (E(460, 300, 700), E(450, 400, 500), "Whether batching pays on this disk the runs cannot tell", "limits"),
     ],
 )
 def test_batch_rule_states_a_cause_only_when_the_runs_show_one(big, one, expected: str, absent: str) -> None:
     text = fsync_report.batch_rule(big, one)
     assert expected in text and absent not in text
+    assert "the flush is not what" not in text  # a cause the runs do not measure is worded as a possibility
+    if "did not pay" in expected or "nothing" in expected:
+        assert "the flush may not be what limits the rate; this run does not measure what does" in text
+    if "by little" in expected:
+        assert "slightly faster than one fsync per record (1.05×; 1.004–1.08×)" in text
+
+
+@pytest.mark.parametrize(
+    ("direct", "dsync", "supported", "reason", "expected"),
+    [
+        (E(40000, 39000, 41000), E(450, 400, 500), True, "", "ran 89× faster than an O_DIRECT | O_DSYNC write;"),
+        (E(440, 400, 500), E(450, 400, 500), True, "", "leaving out the sync did not make it clearly faster"),
+        (None, None, False, "EINVAL on tmpfs", "O_DIRECT could not run here (EINVAL on tmpfs), so this run cannot"),
+        (None, None, True, "", "without a sync was not measured here"),
+        (E(440, 400, 500), None, True, "", "ran at 440 writes/s (400–500); O_DIRECT | O_DSYNC was not measured"),
+    ],
+)
+def test_direct_rule_says_fast_only_when_the_runs_show_it(direct, dsync, supported, reason, expected: str) -> None:
+    text = fsync_report.direct_rule(direct, dsync, supported, reason)
+    assert expected in text
+    assert text.endswith("is not durable: skipping the cache is not durability.")
+    assert ("faster than" in text) == (expected.startswith("ran 89×"))
+    with pytest.raises(TypeError, match="supported"):
+        fsync_report.direct_rule(None, None, "yes", "")  # type: ignore[arg-type]
 
 
 def test_batch_sentence_flat_but_unclear_does_not_blame_the_flush() -> None:
     text = fsync_report.batch_sentence(_group({1: (400, 450, 500), 8: (300, 460, 700), 64: (200, 470, 800)}))
     assert "No batch size was clearly faster" in text and "not what costs" not in text
+    slower = fsync_report.batch_sentence(_group({1: (400, 450, 500), 8: (300, 310, 320), 64: (300, 320, 340)}))
+    assert slower.endswith(  # clearly slower: the flush may not be what costs, worded as a possibility
+        "No batch size was clearly faster than one record per fsync: on this disk the flush may not be what "
+        "costs, though this run cannot say what does."
+    )
     assert "too widely to say whether the flush is what costs" in text
 
 
@@ -751,8 +788,29 @@ def test_block_sentence_says_when_the_intervals_do_not_tell_what_dominates() -> 
     values = {("fsync", 4096): ([3.7, 3.8, 3.9], [500, 510, 520]),
               ("fsync", 1048576): ([460, 469, 480], [52000, 75000, 100000])}  # fmt: skip
     text = fsync_report.block_sentence(_sweep(values))
+    assert "the fixed part could be 22–61 % of a 4 KiB write's time (the time grew by 100–200× against 256×" in text
     assert "these intervals do not say" in text
-    assert "grew nearly with the bytes" not in text and "fixed cost, and bigger" not in text
+    assert "would be at least" not in text and "would be at most" not in text
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "expected"),
+    [
+        (2.0, 3.0, (0.992157, 0.996078)),  # time ratio r for k× the bytes: (k − r)/(k − 1) = 253/255, 254/255
+        (128.0, 128.0, (0.501961, 0.501961)),  # 128/255
+        (0.5, 300.0, (0.0, 1.0)),  # a ratio below 1 or above k does not fit the model: clipped
+    ],
+)
+def test_fixed_share_reads_the_time_ratio_under_a_fixed_plus_per_byte_model(lo, hi, expected) -> None:
+    from howfast import claims
+
+    got = fsync_report.fixed_share(claims.Comparison(claims.HIGHER, (lo + hi) / 2, lo, hi), 256)
+    assert got == pytest.approx(expected)
+    assert fsync_report.fixed_share(claims.Comparison(claims.MISSING), 256) is None
+    with pytest.raises(ValueError, match="factor"):
+        fsync_report.fixed_share(claims.Comparison(claims.HIGHER, 2.0, 1.0, 3.0), 1)
+    with pytest.raises(TypeError, match="longer"):
+        fsync_report.fixed_share((1.0, 2.0), 256)  # type: ignore[arg-type]
 
 
 def test_four_kib_sentence_names_the_layout_only_when_the_groups_lie_apart() -> None:

@@ -305,7 +305,16 @@ def native_rows(rates: dict[str, float | None], size: int = 65536) -> pl.DataFra
 
 
 def test_sha_path_sentence_every_branch() -> None:
-    assert "was not there" in report.sha_path_sentence({})
+    # no vector: why, as far as the set says
+    assert report.sha_path_sentence({}) == (
+        "OpenSSL's view of this CPU (openssl version -a) was not recorded, so which SHA-256 code path libcrypto took "
+        "is not known here."
+    )
+    missing = report.sha_path_sentence({"openssl_ia32cap": None, "tools": {"openssl": None}})
+    assert missing.startswith("The openssl command was not there") and "not known here" in missing
+    arm = report.sha_path_sentence({"openssl_ia32cap": None, "tools": {"openssl": "OpenSSL 3.0.13 30 Jan 2024"}})
+    assert arm.startswith("openssl version -a printed no OPENSSL_ia32cap vector") and "not there" not in arm
+    assert "not known here" in arm
     assert "SHA-NI instructions" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": True}})
     masked = report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False}, "cpu_flags": {"sha_ni": True}})
     assert "masked off" in masked
@@ -482,7 +491,11 @@ def test_seed_comparison_and_dispatch_sentence() -> None:
     assert "2× faster than the same library's baseline" in report.dispatch_sentence(native_rows(rates), 65536)
     assert "leaves that speed on the table" in report.dispatch_sentence(native_rows(rates), 65536)
     slower = report.dispatch_sentence(native_rows({"xxh3_64": 2000.0, "xxh3_64_dispatch": 1000.0}), 65536)
-    assert "slower than the same library's baseline" in slower and "did not pay" in slower
+    assert "slower than the same library's baseline" in slower and "did not pay; this run cannot say why" in slower
+    noisy = report.dispatch_sentence(
+        runs_of({"xxh3_64": [900.0, 1000.0, 1100.0], "xxh3_64_dispatch": [950.0, 1000.0, 1200.0]}), 65536
+    )
+    assert "too noisy to say whether the dispatching entry point paid" in noisy and "did not pay" not in noisy
     missing = report.dispatch_sentence(native_rows({"xxh3_64": 1.0, "xxh3_64_dispatch": None}), 65536)
     assert "could not both run" in missing
 
@@ -573,7 +586,9 @@ def test_dispatch_sentence_counts_the_sweep() -> None:
                       for s, d in zip(sizes, (4000.0, 500.0, 1000.0))])  # fmt: skip
     text = report.dispatch_sentence(rows, 65536)
     assert "about as fast as the same library's baseline entry point, at 1,000 MiB/s (1×)" in text
-    assert "At this size the runs were too noisy" in text
+    # about the same is not noise: it reads as the dispatch not paying, with possible reasons, not as fact
+    assert "too noisy" not in text
+    assert "(1×). Here the dispatching entry point did not pay: it may have found no wider loop" in text
     assert text.endswith(
         "Of the 3 input sizes from 1 KiB up, the dispatching entry point was clearly faster at 1 and clearly slower "
         "at 1; at 1 the runs could not tell them apart."
@@ -720,6 +735,17 @@ def test_crc_path_sentence_every_branch() -> None:
     assert "three streams" in report.crc_path_sentence({"cpu_flags": {"pclmulqdq": True, "sse4_2": True}})
     assert "table-driven" in report.crc_path_sentence({"cpu_flags": {"sse4_2": True}})
     assert "not known here" in report.crc_path_sentence({})
+    # an Arm CPU's cpuinfo has no x86 flags line: every flag False reads as not known, never as 'lacks'
+    arm = report.crc_path_sentence({"cpu_flags": dict.fromkeys(hashing.CPU_FLAGS, False)})
+    assert arm.startswith("Which CRC32C loop ISA-L picked is not known here: /proc/cpuinfo listed none")
+    assert "lacks" not in arm and "table-driven" not in arm
+    table = report.features_table({"cpu_flags": dict.fromkeys(hashing.CPU_FLAGS, False), "openssl_ia32cap": None})
+    assert table["this CPU"].null_count() == table.height and table["OpenSSL sees it"].null_count() == table.height
+    x86 = report.features_table({"cpu_flags": {"sse4_2": True}, "openssl_ia32cap": {"sse4_2": True}})
+    assert x86.filter(pl.col("feature") == "SSE4.2").row(0, named=True)["this CPU"] is True
+    assert x86.filter(pl.col("feature") == "AVX2").row(0, named=True)["this CPU"] is None  # not in the dict given
+    with pytest.raises(TypeError, match="details"):
+        report.x86_flags(["sse4_2"])  # type: ignore[arg-type]
 
 
 def test_python_table_says_blake2_is_pythons_own() -> None:

@@ -627,7 +627,7 @@ def test_seed_words_and_the_disk_words() -> None:
     )
     ours = runs({(64 * KiB, False, "blocking", 1): [9000, 9100, 9200]}, SWEEP_KEYS)
     assert report.seed_small_words(ours, 2, 2).startswith(  # every branch's words: test_memtable_report
-        "At 64 KiB, where a flush's round trip sets the pace, the seed's blocking writer flushed 196 times"
+        "At 64 KiB, the seed's blocking writer flushed 196 times"
     )
     assert report.seed_small_words(ours.clear(), 2, 2).startswith("This machine's sweep could not run")
     back = report.dsync_device_words({"write_cache": "write back", "fua": True, "device_kind": "virtual disk"})

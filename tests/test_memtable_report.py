@@ -579,7 +579,7 @@ def test_seed_small_words_set_the_two_flush_rates_side_by_side_without_a_ratio()
     sweep = runs([(sweep_case(cap, BLOCKING, 1), "records_per_s", [100, 110, 120]),
                   (sweep_case(cap, BLOCKING, 1), "flushes_per_s", [4000, 5000, 5000])])  # fmt: skip
     assert report.seed_small_words(sweep, 2, 4) == (
-        "At 64 KiB, where a flush's round trip sets the pace, the seed's blocking writer flushed 196 times per "
+        "At 64 KiB, the seed's blocking writer flushed 196 times per "
         "second on its disk (its printed figure: about 5.11 ms a flush), this machine's 5,000 flushes per second "
         "(4,000–5,000, 3 runs): about 200 µs a flush. Two figures, not a ratio: the language (Go there, C++ here) "
         "and the disk differ as well as the machine, and the seed's sweep ran 8 producer goroutines with "
@@ -1117,6 +1117,17 @@ def test_disk_pattern_words_name_both_disk_figures_and_which_is_quoted() -> None
     assert "this section's own figure was not clearly faster or slower than that" in close
     assert report.disk_pattern_words(None, fio).startswith("This section's own disk runs did not run here")
     assert report.disk_pattern_words(disk, fio.clear()).startswith("The fio table above has no run of that pattern")
+    buffered = report.disk_pattern_words(disk, fio, TARGET, direct=False)  # the probe fell back: another pattern
+    assert buffered == (
+        "The fio table above measured one stream of 1 MiB O_DIRECT writes one at a time without O_DSYNC, at "
+        "1,750 MB/s (1,580–2,000, 3 runs; unstable: ±12 %); this section's own runs could not use O_DIRECT and "
+        "wrote through the page cache with an fdatasync after each block, not the same pattern, so the two figures "
+        "are not compared. This section quotes its own, as it ran beside RocksDB's runs."
+    )
+    assert "measured the same pattern" not in buffered and "faster" not in buffered
+    assert report.disk_pattern_words(None, fio, direct=False).startswith("This section's own disk runs did not run")
+    with pytest.raises(TypeError, match="direct"):
+        report.disk_pattern_words(disk, fio, direct=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="capacity"):
         report.fio_pattern_estimate(fio, 0)
 
@@ -1367,8 +1378,9 @@ def test_pace_sentence_says_the_work_per_record_is_the_median_of_the_sums() -> N
 
 def test_best_modes_words_one_phrase_when_the_modes_are_the_same() -> None:
     assert report.best_modes_words("io_uring ×2", "io_uring ×2") == (
-        "the fastest mode, with O_DSYNC and without it, was io_uring ×2"
+        "the mode with the highest median, with O_DSYNC and without it, was io_uring ×2"
     )
     assert report.best_modes_words("io_uring ×8", "io_uring ×2") == (
-        "the fastest mode with O_DSYNC was io_uring ×8 and the fastest without it io_uring ×2"
+        "the mode with the highest median was io_uring ×8 with O_DSYNC and io_uring ×2 without it"
     )
+    assert "fastest" not in report.best_modes_words("io_uring ×8", "io_uring ×2")  # a median picked it, no more

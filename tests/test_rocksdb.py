@@ -406,6 +406,17 @@ def _write_runs(disk_values: list[float], fill_file_mb: float = 60.0, direct: fl
     return pl.DataFrame(rows, infer_schema_length=None), pl.DataFrame(disk, schema=schema)
 
 
+def test_disk_direct_tells_a_buffered_fallback_from_o_direct() -> None:
+    _, direct = _write_runs([1200.0, 1280.0, 1300.0])
+    _, buffered = _write_runs([1200.0, 1280.0, 1300.0], direct=0.0)
+    assert rocksdb_report.disk_direct(direct) is True
+    assert rocksdb_report.disk_direct(buffered) is False
+    assert rocksdb_report.disk_direct(direct.filter(pl.col("metric") != "direct_io")) is True  # stored before
+    assert rocksdb_report.disk_direct(pl.DataFrame()) is True
+    with pytest.raises(TypeError, match="disk_metrics"):
+        rocksdb_report.disk_direct(None)  # type: ignore[arg-type]
+
+
 def test_write_sentence_gives_the_disk_its_interval_and_reads_it_at_both_ends() -> None:
     head = (
         "While fillseq accepted 40 MB/s of keys and values, RocksDB handed 60 MB/s to the kernel (1.5× the user "

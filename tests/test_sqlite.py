@@ -413,7 +413,33 @@ def test_baseline_sentence_names_its_run() -> None:
     ],
 )
 def test_normal_commit_sentence(normal, plain, expected: str) -> None:
-    assert expected in sqlite_report.normal_commit_sentence(normal, plain)
+    text = sqlite_report.normal_commit_sentence(normal, plain)
+    assert expected in text
+    # 'surprises', and what a commit may cost instead, only where NORMAL was clearly faster, as a possibility
+    clear = normal is not None and normal.lo > plain.hi
+    assert ("and that is the number that surprises" in text) == clear
+    assert ("What it costs instead may be a handful of system calls" in text) == clear
+    assert " is a handful" not in text
+    if normal is not None and not clear:
+        assert text.endswith("This page does not trace where its time went.")
+
+
+def test_plain_fsync_sentence_and_the_derived_table_give_one_factor() -> None:
+    plain = E(270, 250, 300)
+    batched = E(14000, 13000, 15000)
+    cell = sqlite_report._factor_cell(batched, plain)
+    assert cell == "52× (43–60×)"
+    win = sqlite_report.plain_fsync_sentence(batched, plain)
+    assert win == (
+        "So batching and WAL win here: 4 KiB rows went in 52× faster than a plain write and fsync per row (43–60×)."
+    )
+    slower = sqlite_report.plain_fsync_sentence(E(200, 190, 210), plain)
+    assert slower.startswith("So batching and WAL did not win here: 4 KiB rows went in 1.4× slower than a plain")
+    unclear = sqlite_report.plain_fsync_sentence(E(280, 200, 330), plain)
+    assert "did not win" in unclear and "not clearly faster or slower than a plain write and fsync per row" in unclear
+    missing = sqlite_report.plain_fsync_sentence(None, plain)
+    assert missing == "How batched rows compare with a plain write and fsync per row could not be measured here."
+    assert sqlite_report._factor_cell(None, plain) is None
 
 
 @pytest.mark.parametrize(
@@ -812,11 +838,50 @@ def test_client_weight_sentence_and_rule() -> None:
     rule = sqlite_report.client_rule(cpu, full)
     # the same pair the sentence weighs first: one row per transaction against a one-row FULL commit
     assert rule.startswith("The client matters less than the commit: with one row per transaction Python added 10 µs")
-    assert "0.25 % of a one-row FULL commit's 4 ms, too little to matter." in rule and "Reach for C" in rule
+    assert "0.25 % of a one-row FULL commit's 4 ms, too little to matter." in rule
+    assert rule.endswith("How fast rows must come for the client to weigh, this run could not measure.")
     assert "counts" not in text + rule
     assert sqlite_report.client_rule(none, full).startswith("The runs show no client cost to weigh:")
     assert "Here the client cost more than a commit" in sqlite_report.client_rule(cpu, E(1e7, 0.9e7, 1.1e7))
     assert "could not be measured here" in sqlite_report.client_rule(cpu, None)
+
+
+def _with_memory_rates(cpu: pl.DataFrame, runs: tuple[float, ...]) -> pl.DataFrame:
+    """`cpu` with the C loop's rows/s in memory, 1,000 rows per transaction."""
+    rows = [{"client": C, "batch_size": 1000, "repetition": r, "metric": "rows_per_s", "value": v, "unit": "rows/s",
+             "note": None} for r, v in enumerate(runs)]  # fmt: skip
+    return pl.concat([cpu, pl.DataFrame(rows, schema_overrides={"note": pl.String})])
+
+
+def test_client_rule_weighs_the_commit_by_its_interval_and_the_rate_by_the_c_loop() -> None:
+    runs = {(C, 1000): (2.0, 2.1, 2.2), (PY, 1000): (3.0, 3.1, 3.2), (C, 1): (10.0, 11, 12), (PY, 1): (20.0, 21, 22)}
+    full = E(250, 240, 260)  # 4 ms a commit
+    # the rate comes from the C loop in memory: 200,000 rows/s is 5 µs a row, and Python's 1 µs more weighs
+    fast = sqlite_report.client_rule(_with_memory_rates(_cpu(runs), (190000.0, 200000, 210000)), full)
+    assert fast.endswith(
+        "too little to matter. Reach for C when rows come about as fast as the C loop inserted them in memory, not to "
+        "speed up commits that wait for a disk: in memory the C loop inserted 200,000 rows per second in transactions "
+        "of 1,000, 5 µs a row, and Python added 1 µs of CPU time per row, 20 % of that: enough to weigh."
+    )
+    assert "hundred thousand" not in fast
+    light = sqlite_report.client_rule(_with_memory_rates(_cpu(runs), (19000.0, 20000, 21000)), full)
+    assert "Reach for C" not in light and light.endswith("2 % of that: a small part of it.")
+    hidden = {**runs, (PY, 1000): (1.9, 2.1, 2.3)}
+    unseen = sqlite_report.client_rule(_with_memory_rates(_cpu(hidden), (190000.0, 200000, 210000)), full)
+    assert "Reach for C" not in unseen and "Python's cost per row did not show clearly" in unseen
+    # a share that weighs: no advice against C for commits
+    weighs = sqlite_report.client_rule(_cpu(runs), E(20000, 19000, 21000))  # 50 µs a commit
+    assert weighs == (
+        "The client cost less than the commit, but not little: with one row per transaction Python added 10 µs of CPU "
+        "time per row, 20 % of a one-row FULL commit's 50 µs, enough to weigh; so a leaner client may shorten even "
+        "commits that wait for a disk."
+    )
+    # set against the commit's interval, not its median alone
+    close = sqlite_report.client_rule(_cpu(runs), E(100000, 80000, 125000))  # 8–12.5 µs a commit
+    assert close.startswith("Here the runs cannot tell whether the client cost more or less than a commit:")
+    assert close.endswith("; the intervals overlap.") and "matters less" not in close
+    near = sqlite_report.client_rule(_cpu(runs), E(90000, 89000, 91000))  # 11 µs a commit, against 8–12 µs
+    assert near.startswith("Here the runs cannot tell whether the client cost more or less than a commit:")
 
 
 def test_weight_words_thresholds() -> None:

@@ -307,8 +307,20 @@ def test_compare_tells_faster_slower_same_unclear_and_missing() -> None:
 @pytest.mark.parametrize(
     ("uring", "sync", "expected"),
     [
-        (R(1300, 1250, 1350), R(1000, 950, 1050), "1.3× the 1,000 MB/s of pread"),
-        (R(900, 850, 950), R(1200, 1150, 1250), "pread read sequentially at 1,200 MB/s, 1.3× io_uring's 900 MB/s"),
+        (R(1300, 1250, 1350), R(1000, 950, 1050), "1.3× faster than the 1,000 MB/s of pread (1.2–1.4×)."),
+        (
+            R(900, 850, 950),
+            R(1200, 1150, 1250),
+            "pread read sequentially at 1,200 MB/s, 1.3× faster than io_uring's 900 MB/s (1.2–1.5×).",
+        ),
+        # a clear but small gap: the word says so, and the ratio keeps its digits (not '1×')
+        (
+            R(1040, 1030, 1050),
+            R(1000, 990, 1010),
+            "io_uring read sequentially at 1,040 MB/s, slightly faster than the 1,000 MB/s of pread "
+            "(1.04×; 1.02–1.06×).",
+        ),
+        (R(1000, 990, 1010), R(1040, 1030, 1050), "slightly faster than io_uring's 1,000 MB/s (1.04×; 1.02–1.06×)."),
         (R(1000, 900, 1100), R(1050, 1000, 1100), "not clearly faster or slower than pread (0.95×"),
         (R(1000, 995, 1005), R(1000, 998, 1002), "about as fast as pread (1×)"),
         (None, R(1000, 950, 1050), "could not be measured here: the O_DIRECT sequential read through io_uring"),
@@ -317,7 +329,7 @@ def test_compare_tells_faster_slower_same_unclear_and_missing() -> None:
 )
 def test_engine_sentence(uring, sync, expected: str) -> None:
     text = _shown(storage_report.engine_sentence(uring, sync))
-    assert expected in text and "`" not in text
+    assert expected in text and "`" not in text and " 1× " not in text
 
 
 @pytest.mark.parametrize(
@@ -349,10 +361,29 @@ def test_memory_sentences() -> None:
     overlap = storage_report.memory_sentence(R(1100, 800, 1400), R(1000, 900, 1100))
     assert "not clearly faster or slower than the memory copy" in overlap
     assert storage_report.memory_rule(fast, disk) == (
-        "In bandwidth memory was 40× faster than sequential reads from this disk (35–46×)."
+        "In bandwidth memory was 40× faster than sequential reads from this disk (35–46×). Keep hot data in RAM."
     )
     assert "could not be measured here" in _shown(storage_report.memory_rule(fast, None))
-    assert "kept pace" in storage_report.memory_rule(R(1000, 900, 1100), R(2000, 1900, 2100))
+
+
+def test_memory_rule_reads_every_outcome_and_names_only_a_measured_latency() -> None:
+    fast, disk = R(40000, 39000, 41000), R(1000, 900, 1100)
+    slower = storage_report.memory_rule(R(1000, 900, 1100), R(2000, 1900, 2100))
+    assert slower == "In bandwidth memory was 2× slower than sequential reads from this disk (1.7–2.3×)."
+    unclear = storage_report.memory_rule(R(1100, 800, 1400), R(1000, 900, 1100))
+    assert unclear.startswith("In bandwidth memory was not clearly faster or slower than sequential reads from this")
+    missing = storage_report.memory_rule(fast, None)
+    assert missing == "How memory compares with this disk in bandwidth could not be measured here."
+    for text in (slower, unclear, missing, storage_report.memory_rule(fast, disk)):
+        assert "kept pace" not in text and "latency" not in text and "leads" not in text
+    for text in (slower, unclear, missing):
+        assert "Keep hot data in RAM" not in text
+    timed = storage_report.memory_rule(fast, disk, read_p50_us=121.0)
+    assert timed.endswith(
+        "(35–46×). Keep hot data in RAM. In latency, one 4 KiB read from this disk, alone in flight, took 121 µs at "
+        "the median, where a memory access takes nanoseconds (the CPU chapter measures how many)."
+    )
+    assert "took 121 µs at the median" in storage_report.memory_rule(fast, None, read_p50_us=121.0)
 
 
 def test_measured_sentence_names_the_disk_and_its_write_cache() -> None:
@@ -501,12 +532,22 @@ def test_block_size_sentence_and_chart() -> None:
     assert (
         text.startswith("Reads stop gaining clearly from 64 KiB blocks") and "best median: 1,000 MB/s at 1 MiB" in text
     )
+    assert text.endswith(
+        "One possible reading of such a knee, which this sweep does not test: small blocks may be bound by the time "
+        "each request takes, and blocks past the knee by the device's bandwidth."
+    )
     rising = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 400.0, 1048576: 1000.0}))
     assert "were still gaining at 1 MiB, the largest block measured" in rising
+    assert (
+        "Small blocks may be bound by the time each request takes; this sweep did not reach the block size where "
+        "bandwidth takes over."
+    ) in rising and "knee" not in rising
     flat = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 101.0, 1048576: 99.0}))
     assert "gained nothing clear from bigger blocks" in flat
     collapse = storage_report.block_size_sentence(_sweep(True, {4096: 100.0, 65536: 1000.0, 1048576: 200.0}))
     assert "below half of it at 1 MiB" in collapse
+    for shape in (flat, collapse):  # no limit is named where the curve neither rose nor levelled off
+        assert "bound" not in shape and "bandwidth" not in shape
     missing = _sweep(False)
     assert storage_report.saturation_block_size(missing, "read") == (None, None)
     assert "could not run here (O_DIRECT: off)" in _shown(storage_report.block_size_sentence(missing))
@@ -553,11 +594,14 @@ def test_queue_depth_sentence() -> None:
     assert "One 4 KiB random read at a time gave 20,000 reads per second (19,400–20,600, 3 runs)." in rising
     assert "still rising at 32, the largest depth measured: 70,000 per second (67,900–72,100, 3 runs)" in rising
     assert "The p99 latency went from 100 µs (97–103 µs, 3 runs) at depth 1 to 3.2 ms (3.1–3.3 ms, 3 runs)" in rising
-    assert "3.5× the single read's" in rising and "knee" in rising  # 'No knee within this range'
+    assert "3.5× higher than the single read's (3.3–3.7×). No knee" in rising  # 'No knee within this range'
     knee = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 52000}))
     assert "the gains shrink from 4 requests in flight" in knee and "extra requests mostly waited" in knee
     assert "stops rising" not in knee
-    assert "The best median, 52,000 per second (50,400–53,600, 3 runs) at 32, is 2.6× the single read's rate." in knee
+    assert (
+        "The best median, 52,000 per second (50,400–53,600, 3 runs) at 32, is 2.6× higher than the single read's rate "
+        "(2.4–2.8×)."
+    ) in knee
     assert "still rose" not in knee
     open_ = storage_report.queue_depth_sentence(_depths_spread({1: 20000, 4: 50000, 32: 90000}))
     assert "the gains shrink from 4 requests in flight" in open_
@@ -574,8 +618,13 @@ def test_queue_depth_sentence() -> None:
     assert "did not help beyond the intervals of the medians" in flat and "single read's" not in flat
     assert "the best median was 20,100 per second (19,500–20,700, 3 runs) at 4 requests in flight" in flat
     collapse = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 10000}))
-    assert "peaked at 50,000 per second (48,500–51,500, 3 runs) with 4 in flight" in collapse
-    assert "below half of that at 32" in collapse
+    assert (
+        "peaked at 50,000 per second (48,500–51,500, 3 runs) with 4 in flight, 2.5× higher than the single read's "
+        "rate (2.4–2.7×), and fell below half of that peak at 32"
+    ) in collapse
+    # a peak whose interval overlaps the single read's: no bare '1×' gain
+    level = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 20100, 32: 5000}))
+    assert "not clearly higher or lower than the single read's rate (1× by the medians, but the intervals" in level
     missing = storage_report.queue_depth_sentence(_depths(None))
     assert "could not run here (why)" in _shown(missing)
     assert storage_report.queue_depth_chart(_depths(None)).to_dict()["mark"]["type"] == "text"
@@ -818,43 +867,67 @@ def test_random_read_sentence_reads_the_intervals() -> None:
                              "block_size": 262144, "repetition": rep, "metric": "mb_per_s", "value": v})  # fmt: skip
         return stats.summarize(_metrics(rows), storage_report.CASE)
 
-    slower = storage_report.random_read_sentence(summary((258.0, 367, 508), (539.0, 977, 1200)))
+    gap = summary((258.0, 367, 508), (539.0, 977, 1200))
+    slower = storage_report.random_read_sentence(gap, sequential="faster")
     assert slower.startswith(
         "Random reads showed no such gain here: through the page cache, random 256 KiB reads ran at 367"
     )
     assert "2.7× slower than with O_DIRECT (977 MB/s). With no sequence to follow" in slower
     assert "does not measure how much of the gap it explains" in slower
-    priced = storage_report.random_read_sentence(
-        summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(3390, 3000, 3500, 3)
-    )
+    # 'no such gain' only after a sequential uncached read that gained
+    for seq in (None, "slower", "unclear", "same", "missing"):
+        plain = storage_report.random_read_sentence(gap, sequential=seq)
+        assert plain.startswith("Through the page cache, random 256 KiB reads ran at 367") and "such" not in plain
+    with pytest.raises(ValueError, match="sequential"):
+        storage_report.random_read_sentence(gap, sequential="quicker")
+    # the memcpy rate bounds the copy only where its buffer is served from RAM, as this machine's caches say
+    levels = [("L1d", 32768, 1), ("L2", 1048576, 1), ("L3", 33554432, 2)]
+    facts = {
+        "cache_levels": [{"name": n, "size": size, "shared_by": shared} for n, size, shared in levels],
+        "hypervisor": "none detected",
+    }
+    memcpy = R(3390, 3000, 3500, 3)
+    ram = storage_report.random_read_sentence(gap, memcpy=memcpy, buffer=64 << 20, facts=facts)
     assert (
-        "the extra copy, at most about 77.3 µs per read at this chapter's memcpy rate (a buffer too large for "
-        "the CPU's caches, so a dearer copy), explains only part of a gap of 446 µs per read"
-    ) in priced
+        "The extra copy, at most about 77.3 µs per read at this chapter's memcpy rate (a copy from RAM to RAM, which "
+        "may be dearer than one into a small buffer), explains only part of a gap of 446 µs per read"
+    ) in ram
+    assert ram.endswith(
+        "That memcpy's 64 MiB buffer is larger than every cache (the L3 is 32 MiB, shared by 2 CPUs) and is served "
+        "from RAM."
+    )
+    small = storage_report.random_read_sentence(gap, memcpy=memcpy, buffer=1 << 20, facts=facts)
+    assert (
+        "At this chapter's memcpy rate the extra copy would take about 77.3 µs per read, against a gap of 446 µs per "
+        "read, and this page does not measure how much of the gap the copy explains"
+    ) in small
+    assert small.endswith("That memcpy's 1 MiB buffer fits in the L2 cache (1 MiB, one per core).")
+    assert "at most" not in small and "too large" not in small
+    unknown = storage_report.random_read_sentence(gap, memcpy=memcpy)
+    assert "would take about 77.3 µs per read" in unknown and "That memcpy" not in unknown
     cached = storage_report.random_read_sentence(
-        summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(3390, 3000, 3500, 3), cached=R(11400, 5500, 12300, 3)
+        gap, memcpy=memcpy, cached=R(11400, 5500, 12300, 3), buffer=1 << 20, facts=facts
     )
     assert (
-        "the extra copy costs at most what a read the page cache answers took, about 23 µs per read (77.3 µs "
-        "at this chapter's memcpy rate, whose buffer is too large for the CPU's caches), which explains only "
-        "part of a gap of 446 µs per read"
-    ) in cached
-    alone = storage_report.random_read_sentence(
-        summary((258.0, 367, 508), (539.0, 977, 1200)), cached=R(11400, 5500, 12300, 3)
-    )
+        "The extra copy costs at most what a read the page cache answers took, about 23 µs per read (77.3 µs "
+        "at this chapter's memcpy rate), which explains only part of a gap of 446 µs per read"
+    ) in cached and "fits in the L2 cache" in cached
+    alone = storage_report.random_read_sentence(gap, cached=R(11400, 5500, 12300, 3), buffer=1 << 20, facts=facts)
     assert "about 23 µs per read, which explains only part of" in alone and "memcpy" not in alone
-    dear = storage_report.random_read_sentence(
-        summary((258.0, 367, 508), (539.0, 977, 1200)), cached=R(500, 450, 550, 3)
-    )
+    dear = storage_report.random_read_sentence(gap, cached=R(500, 450, 550, 3))
     assert "could explain most of a gap" in dear
-    most = storage_report.random_read_sentence(
-        summary((258.0, 367, 508), (539.0, 977, 1200)), memcpy=R(500, 450, 550, 3)
-    )
+    most = storage_report.random_read_sentence(gap, memcpy=R(500, 450, 550, 3), buffer=64 << 20, facts=facts)
     assert "could explain most of a gap" in most
-    unclear = storage_report.random_read_sentence(summary((300.0, 367, 900), (539.0, 977, 1200)))
+    unclear = storage_report.random_read_sentence(summary((300.0, 367, 900), (539.0, 977, 1200)), sequential="faster")
     assert "not clearly faster or slower than with O_DIRECT (977 MB/s)" in unclear and "copy" not in unclear
-    faster = storage_report.random_read_sentence(summary((1800.0, 2000, 2200), (539.0, 977, 1200)))
+    gained = summary((1800.0, 2000, 2200), (539.0, 977, 1200))
+    faster = storage_report.random_read_sentence(gained, sequential="faster")
     assert faster.startswith("Random reads gained here too") and "this page does not measure why" in faster
+    alone_gain = storage_report.random_read_sentence(gained, sequential="unclear")
+    assert alone_gain.startswith(
+        "Random reads gained here, unlike the sequential uncached read above, which did not clearly gain: through"
+    )
+    assert storage_report.random_read_sentence(gained).startswith("Random reads gained here: through")
     no_direct = summary((258.0, 367, 508), ()).filter(~pl.col("direct"))
     assert storage_report.random_read_sentence(no_direct) == (
         "Whether random reads gain from the page cache could not be measured here."
@@ -1028,7 +1101,7 @@ def test_knee_words_follow_the_curve_rule() -> None:
             for r, f in enumerate((0.97, 1.0, 1.03))]  # fmt: skip
     clear = storage_report.queue_depth_sentence(_metrics(rows))
     assert "the gains shrink from 4 requests" in clear
-    assert "Past it the rate still gained clearly, but little: from" in clear and "yet starting less than" in clear
+    assert "Past it the rate still gained clearly, but little: from" in clear and "yet starts less than" in clear
     assert "cannot tell" not in clear
 
 
@@ -1083,7 +1156,19 @@ def test_engine_sentence_states_both_modes() -> None:
     assert "(1× by the medians" in near and "0.996" not in near
     level = storage_report.engine_sentence(R(1116, 1100, 1130), R(1120, 1110, 1140))
     assert "io_uring about as fast as pread (1×)." in level
-    assert "this page cannot say the engine is why" in text
+    # the other run of the same pread read decides whether the engine may be named as the cause
+    assert "this page cannot say the engine is why" not in text
+    assert text.endswith("The engine may be why; this page does not measure what in it makes the gap.")
+    apart = storage_report.engine_sentence(*direct, buffered_uring=R(3520, 3400, 3600),
+                                           buffered_sync=R(687, 650, 700), cache_cold=R(3790, 3720, 3800))  # fmt: skip
+    assert apart.endswith(
+        "But this buffered pread read disagreed with the page-cache table's run of the same read (3,790 MB/s, the "
+        "intervals apart; see one quantity, several runs, below), so this page cannot say the engine is why."
+    )
+    for agreeing in (R(690, 640, 720), R(687, 686, 688)):  # overlapping, or the same: no disagreement to name
+        words = storage_report.engine_sentence(*direct, buffered_uring=R(3520, 3400, 3600),
+                                               buffered_sync=R(687, 650, 700), cache_cold=agreeing)  # fmt: skip
+        assert "cannot say the engine is why" not in words and "The engine may be why" in words
     same = storage_report.engine_sentence(R(1270, 1240, 1300), R(1280, 1250, 1320),
                                           buffered_uring=R(700, 600, 800), buffered_sync=R(687, 650, 700))  # fmt: skip
     assert "Buffered, the engines did not clearly differ either" in same
@@ -1158,7 +1243,7 @@ def test_memory_sentence_names_another_run_of_the_disk_read_whose_interval_lies_
     rule = storage_report.memory_rule(memcpy, disk, other=R(2030, 1900, 2090, 9))
     assert rule == (
         "In bandwidth memory was 13× faster than sequential reads from this disk (13–14×); against the block-size "
-        "sweep's run of the same read, 8.8× (8.4–9.8×)."
+        "sweep's run of the same read, 8.8× (8.4–9.8×). Keep hot data in RAM."
     )
     assert "block-size" not in storage_report.memory_rule(memcpy, disk, other=R(1380, 1350, 1400, 9))
 

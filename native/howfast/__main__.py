@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         "names",
         nargs="*",
         metavar="CHAPTER|SUBJECT",
-        help="chapters (fsync, storing-data, memtables) or subjects; default: all",
+        help="chapters or subjects, for example fsync, storing-data, networks, hashing; default: all",
     )
     measure.add_argument("--profile", choices=None, default=None, help="quick or full (default: $HOWFAST_PROFILE)")
     run = sub.add_parser("execute", help="execute chapters without Quarto, from stored results")

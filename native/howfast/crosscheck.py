@@ -106,6 +106,32 @@ def ratio_estimate(ratios: list[float]) -> stats.Estimate:
     return stats.Estimate(median, lo, hi, len(ratios), level)
 
 
+def _verdict_words(tool: str, more: str, less: str) -> dict[str, str]:
+    return {
+        "agrees": f"agreed with {tool} (the interval of the per-round ratio within {fmt.num(claims.AGREES[0])}–"
+        f"{fmt.ratio(claims.AGREES[1])})",
+        "ours higher": f"came out clearly {more} than {tool}",
+        "ours lower": f"came out clearly {less} than {tool}",
+        "inconclusive": "inconclusive on this machine (the interval leaves the band but includes 1)",
+    }
+
+
+def verdict_parts(table: pl.DataFrame, tool: str = "fio", *, more: str = "faster", less: str = "slower") -> list[str]:
+    """The verdicts of a ``side_by_side`` table counted, one phrase per verdict that occurs
+    ("2 cases agreed with fio (…)", "1 case was inconclusive on this machine"), in a fixed
+    order; empty where no row has a verdict."""
+    if "verdict" not in table.columns:
+        return []
+    counts = table["verdict"].drop_nulls().value_counts()
+    n = {row["verdict"]: int(row["count"]) for row in counts.iter_rows(named=True)}
+    return [
+        f"{fmt.count(n[k], 'case')} "
+        + (f"{'was' if n[k] == 1 else 'were'} inconclusive on this machine" if k == "inconclusive" else w)
+        for k, w in _verdict_words(tool, more, less).items()
+        if n.get(k)
+    ]
+
+
 def verdicts_sentence(table: pl.DataFrame, tool: str = "fio", *, more: str = "faster", less: str = "slower") -> str:
     """What the rows of a ``side_by_side`` table say, verdict by verdict (each from the
     interval of its per-round ratios): how many agree with `tool`, how many are clearly
@@ -113,27 +139,17 @@ def verdicts_sentence(table: pl.DataFrame, tool: str = "fio", *, more: str = "fa
     if "verdict" not in table.columns or table["verdict"].drop_nulls().len() == 0:
         why = "; ".join(table["note"].drop_nulls().unique(maintain_order=True)) if "note" in table.columns else ""
         return f"The comparison with {tool} could not run here ({why or 'no result'})."
-    counts = table["verdict"].drop_nulls().value_counts()
-    n = {row["verdict"]: int(row["count"]) for row in counts.iter_rows(named=True)}
-    total = sum(n.values())
-    words = {
-        "agrees": f"agreed with {tool} (the interval of the per-round ratio within {fmt.num(claims.AGREES[0])}–"
-        f"{fmt.ratio(claims.AGREES[1])})",
-        "ours higher": f"came out clearly {more} than {tool}",
-        "ours lower": f"came out clearly {less} than {tool}",
-        "inconclusive": "inconclusive on this machine (the interval leaves the band but includes 1)",
-    }
-    parts = [
-        f"{fmt.count(n[k], 'case')} "
-        + (f"{'was' if n[k] == 1 else 'were'} inconclusive on this machine" if k == "inconclusive" else w)
-        for k, w in words.items()
-        if n.get(k)
-    ]
-    lead = f"Of the {fmt.count(total, 'case')} that ran both, " if total > 1 else "The one case that ran both "
-    if total == 1:
-        only = next(iter(n))
-        return lead + ("was " if only == "inconclusive" else "") + words[only] + "."
-    return lead + "; ".join(parts) + "."
+    judged = table["verdict"].drop_nulls()
+    if judged.len() == 1:
+        only = judged[0]
+        return (
+            "The one case that ran both "
+            + ("was " if only == "inconclusive" else "")
+            + _verdict_words(tool, more, less)[only]
+            + "."
+        )
+    parts = verdict_parts(table, tool, more=more, less=less)
+    return f"Of the {fmt.count(judged.len(), 'case')} that ran both, " + "; ".join(parts) + "."
 
 
 def span(lo: str, hi: str, digits: int = 3) -> pl.Expr:

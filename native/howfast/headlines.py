@@ -328,6 +328,66 @@ def machine_words(facts: Mapping[str, Any]) -> str:
     return "The table says what the kernel could see."
 
 
+#: The facts that describe the directory a set wrote in (``machine.facts``), not the machine.
+DISK_FACTS = (
+    "scratch_dir", "filesystem", "mount_point", "mount_source", "block_device", "device_driver", "device_kind",
+    "device_model", "rotational", "logical_block_size", "write_cache", "fua", "read_ahead_kb", "o_direct",
+    "o_direct_reason",
+)  # fmt: skip
+#: The sets whose facts describe where the book's durable writes went, first found first.
+DURABLE_SETS = {"fsync": "the fsync set", "storage": "the storage set"}
+
+
+def preface_facts(now: Mapping[str, Any], sets: list[store.ResultSet]) -> tuple[dict[str, Any], str | None]:
+    """The preface's facts: `now` (read at render time) with its disk rows (``DISK_FACTS``)
+    replaced by those the fsync set recorded for the directory it wrote in, else the
+    storage set's, and the subject they came from (None: neither is stored, the disk rows
+    are `now`'s). Each set keeps its own facts, so the disk it measured need not be the
+    render's scratch directory."""
+    by = {s.subject: s for s in sets}
+    for subject in DURABLE_SETS:
+        recorded = getattr(by.get(subject), "facts", None)
+        if isinstance(recorded, Mapping) and any(k in recorded for k in DISK_FACTS):
+            return {**now, **{k: recorded.get(k) for k in DISK_FACTS}}, subject
+    return dict(now), None
+
+
+def write_cache_words(facts: Mapping[str, Any], source: str | None) -> str:
+    """Where the preface's disk rows come from (``preface_facts``' `source`) and what the
+    write-cache row means for the durable writes measured on that disk; that it is not
+    known when the kernel did not report the mode."""
+    if source is not None and source not in DURABLE_SETS:
+        raise ValueError(f"source must be one of {', '.join(DURABLE_SETS)} or None, got {source!r}")
+    where = f" ({facts['scratch_dir']})" if facts.get("scratch_dir") else ""
+    said = (
+        f"The disk rows are those {DURABLE_SETS[source]} recorded for the directory it wrote in{where}."
+        if source is not None
+        else f"The disk rows describe this render's scratch directory{where}: no fsync or storage set is stored to "
+        "say where the durable writes were measured."
+    )
+    if not facts.get("write_cache"):
+        return (
+            f"{said} The kernel did not report that disk's write cache, so how far an fsync's flush reaches there "
+            "is not known."
+        )
+    return (
+        f"{said} The write-cache row says how far an fsync's flush reaches on that disk, and so where the durable "
+        "writes measured there end."
+    )
+
+
+def first_confident_runs(confidence: float = stats.CONFIDENCE) -> int:
+    """The fewest runs whose median interval (``stats.interval_ranks``) reaches
+    `confidence`; with fewer, the interval is the slowest to the fastest run and holds the
+    median less often."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence is a probability between 0 and 1, got {confidence!r}")
+    n = 1
+    while stats.interval_ranks(n, confidence)[1] < confidence:
+        n += 1
+    return n
+
+
 def _virtual_disk(results: store.ResultSet) -> str | None:
     """A material difference from the laptop's fsync: this set's disk is virtual, so its
     flush ends wherever the hypervisor decides, not on a drive's media (the set's facts)."""
@@ -469,7 +529,8 @@ QUANTITIES: tuple[Quantity, ...] = (
         "chapters/fsync.qmd#sec-fsync-methods",
         "the fsync chapter's latency run: each 4 KiB append to a new file is followed by fsync and timed alone, "
         "so its median is the wait of one durable write; the fsync chapter builds on this run. Other runs "
-        "measure the same write again at other moments on a shared disk: the table below sets them beside it",
+        "measure the same write again at other moments, on a disk other work may share: the table below sets them "
+        "beside it",
         _one("latency", ["method", "layout"], "p50", method="fsync", layout="append"),
         Seed(
             "fsync",
@@ -702,8 +763,8 @@ QUANTITIES += (
     Quantity(
         "sqlite_fsync_baseline", "4 KiB write + fsync (SQLite's baseline)", "µs", "sqlite", "fsync_baseline",
         "chapters/storing-data.qmd#sec-sqlite-rates",
-        "the same append + fsync, run right after SQLite's insert runs, at another moment on the shared disk; "
-        "this is its median, where the storing-data chapter quotes its mean (slow writes included)",
+        "the same append + fsync, run right after SQLite's insert runs, at another moment, on a disk other work may "
+        "share; this is its median, where the storing-data chapter quotes its mean (slow writes included)",
         _one("fsync_baseline", ["method"], "p50", method="4 KiB write + fsync"),
         note="appending 4 KiB, fsync after each, median latency", card=False, same_as="fsync",
         run_name="the SQLite baseline (storing data)",

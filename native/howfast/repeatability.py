@@ -196,7 +196,8 @@ def steady_words(table: pl.DataFrame) -> str:
     said = (
         "as many as this machine did, within chance"
         if found == "steady"
-        else "this machine put clearly fewer inside: it changed between the two runs (load, other work, the host)"
+        else "this machine put clearly fewer inside: it may have changed between the runs, or its runs within a set "
+        "were not independent, and this test cannot say which"
     )
     return f"A perfectly steady machine would put about {fmt.share(expected, 2)} inside with these run counts: {said}."
 
@@ -250,7 +251,8 @@ def words(machine: str | None = None, profile: str | None = None) -> str:
             + (
                 ": as many, within chance."
                 if found == "steady"
-                else ": it put clearly fewer, so it changed between the runs."
+                else ": it put clearly fewer. It may have changed between the runs, or its runs within a set were "
+                "not independent; this test cannot say which."
             )
         )
     else:

@@ -476,11 +476,10 @@ def agreement_sentence(metrics: pl.DataFrame, tool: str) -> str:
             f"None of the {fmt.count(left_out, 'case')} that ran both gets a verdict against {tool}: "
             f"each is {_apart_why()}."
         )
-    verb = "is" if left_out == 1 else "are"
-    return (
-        general.verdicts_sentence(kept, tool)[:-1]
-        + f"; {fmt.count(left_out, 'more case')} {verb} left out, {_apart_why()}."
-    )
+    judged = kept["verdict"].drop_nulls().len()
+    counted = "; ".join(general.verdict_parts(kept, tool))
+    other = "the other case is" if left_out == 1 else f"the other {fmt.count(left_out, 'case')} are"
+    return f"Of the {fmt.count(judged + left_out, 'case')} that ran both, {counted}; {other} left out, {_apart_why()}."
 
 
 def unpartnered(compress: pl.DataFrame, vs: pl.DataFrame) -> list[tuple[str, int, str]]:
@@ -920,9 +919,11 @@ def breakeven_mb_per_s(compress_mb_per_s: float, ratio: float) -> float:
 def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Estimate | str | None, link: str) -> str:
     """Whether compressing before `link` (measured at `bandwidth` MB/s, a median with its
     interval; ``Estimate.exact`` for a printed figure; text: why its figure could not be
-    read) saves time, from the intervals: it pays where the link's whole interval lies
-    below the break-even speed's (the compression speed's interval times 1 − 1/ratio), it
-    does not where it lies above, and otherwise the runs cannot say."""
+    read) saves time when the bytes are compressed, then sent, one after the other
+    (``breakeven_mb_per_s``; decompression not counted), from the intervals: it pays where
+    the link's whole interval lies below the break-even speed's (the compression speed's
+    interval times 1 − 1/ratio), it does not where it lies above, and otherwise the runs
+    cannot say."""
     if compress is None or ratio is None:
         return f"The codec did not run here, so whether it pays before {link} is not known."
     if isinstance(bandwidth, str):
@@ -936,14 +937,14 @@ def pays_sentence(compress: Estimate | None, ratio: float | None, bandwidth: Est
     speed = f"{fmt.num(bandwidth.median)} MB/s" + (
         "" if fmt.num(bandwidth.lo) == fmt.num(bandwidth.hi) else f" ({fmt.span(bandwidth.lo, bandwidth.hi)})"
     )
+    below = f"the {edge} below which compressing first saves time"
     if bandwidth.hi < lo:
-        return (f"Compressing pays before {link}: at {speed} it is slower than the {edge} below which compressing "
-                "first saves time.")  # fmt: skip
+        return f"Compressing first pays before {link}: at {speed} it is slower than {below}."
     if bandwidth.lo > hi:
-        return (f"Compressing does not pay for speed before {link}: at {speed} it is faster than the {edge} below "
-                "which compressing first saves time (it may still pay in the bytes it saves).")  # fmt: skip
-    return (f"Whether compressing pays before {link} is not clear from these runs: at {speed} it lies within reach "
-            f"of the {edge} below which compressing first saves time.")  # fmt: skip
+        return (f"Compressing first does not pay for speed before {link}: at {speed} it is faster than {below} (it "
+                "may still pay in the bytes it saves).")  # fmt: skip
+    return (f"Whether compressing first pays before {link} is not clear from these runs: at {speed} it lies within "
+            f"reach of {below}.")  # fmt: skip
 
 
 #: Where a link speed is read from: the chapter whose stored set holds it, for a reason's words.
@@ -1037,11 +1038,40 @@ def disk_link_words(block: int) -> str:
     return f"one writer's durable sequential write to this disk ({fmt.size(block)} writes, an fsync after each)"
 
 
-def not_run_sentence(plan: Plan, extra: Sequence[tuple[str, int, str]] = ()) -> str:
+def slow_pass_seconds(metrics: pl.DataFrame, plan: Plan, sizes: dict[str, int | None] | None = None) -> float | None:
+    """The longest compression pass of `plan`'s slow levels on its slow inputs in the stored
+    runs `metrics` (any block size: a pass compresses the whole input), in seconds: the
+    input's size each run recorded (else `sizes`, the sizes the set's details record) over
+    the median speed. None where no such run has both."""
+    need = {"codec", "level", "input", "block", "metric", "value"}
+    if metrics.height == 0 or not need <= set(metrics.columns) or not plan.slow_levels:
+        return None
+    slow = pl.lit(False)
+    for codec, level in plan.slow_levels:
+        slow = slow | ((pl.col("codec") == codec) & (pl.col("level") == level))
+    rows = metrics.filter(slow & pl.col("input").is_in(list(plan.slow_inputs)))
+    if rows.height == 0:
+        return None
+    summary = compress_summary(rows)
+    longest = None
+    for codec, level, input_name, block in rows.select("codec", "level", "input", "block").unique().iter_rows():
+        where = {"codec": codec, "level": level, "input": input_name, "block": block}
+        speed = _pick(summary, "compress_mb_per_s", **where)
+        got = _pick(summary, "input_bytes", **where) or (sizes or {}).get(str(input_name))
+        if speed and got:
+            longest = max(longest or 0.0, got / (speed * 1e6))
+    return longest
+
+
+def not_run_sentence(plan: Plan, extra: Sequence[tuple[str, int, str]] = (), longest: float | None = None) -> str:
     """What a 'not run' cell of the ratio table means on this profile: the slowest levels on
     fewer inputs where `plan` runs them so, otherwise only a codec that could not run.
     `extra`: the cases a cross-check ran that the main runs have no figure for
-    (``unpartnered``), so that the cross-check's table does not seem to contradict it."""
+    (``unpartnered``), so that the cross-check's table does not seem to contradict it.
+    `longest`: the longest pass of those levels here in seconds (``slow_pass_seconds``),
+    said where known."""
+    if longest is not None and (not math.isfinite(longest) or longest <= 0):
+        raise ValueError(f"longest must be a positive number of seconds, got {longest!r}")
     skipped = [i for i in plan.inputs if i not in plan.slow_inputs]
     also = (
         f" The cross-check below also ran {_case_words(extra)}, beside the tool only: the main runs have no figure "
@@ -1052,9 +1082,10 @@ def not_run_sentence(plan: Plan, extra: Sequence[tuple[str, int, str]] = ()) -> 
     if plan.slow_levels and skipped:
         levels = fmt.listed([label(c, lv) for c, lv in plan.slow_levels])
         inputs = fmt.listed(list(plan.slow_inputs))
+        took = "" if longest is None else f" (a pass took up to {fmt.duration_us(longest * 1e6)} here)"
         return (
             f"This profile's main runs run {levels} on the {inputs} "
-            f"{'input' if len(plan.slow_inputs) == 1 else 'inputs'} only (one pass takes seconds): 'not run' in "
+            f"{'input' if len(plan.slow_inputs) == 1 else 'inputs'} only{took}: 'not run' in "
             "their other cells means that; anywhere else, that the codec could not run here." + also
         )
     return (
@@ -1168,11 +1199,25 @@ def single_pass_sentence(metrics: pl.DataFrame, input_name: str, block: int, siz
     """The codecs whose compression of `input_name` in blocks of `block` bytes was one pass
     with no slices (``one_pass_runs``, from the stored runs), each with the time of that
     pass (the input's size each run recorded, else `size`, the size the set's details
-    record for it, over the median speed); a sentence saying every codec ran in slices
-    otherwise."""
+    record for it, over the median speed); where none was, that every codec ran in slices
+    there. Every other input and block size in `metrics` is checked too
+    (``one_pass_elsewhere``): one-pass runs there are named after, and 'every codec's
+    compression here' is said only where none of the stored runs was one pass."""
+    if not _passes_stored(metrics):
+        return (
+            "These runs did not store what tells a run of one pass from a run in slices, so this page cannot say "
+            "which codecs ran in slices."
+        )
     found = one_pass_runs(metrics, input_name, block)
+    elsewhere = one_pass_elsewhere(metrics, input_name, block)
     if not found:
-        return "Every codec's compression here ran in slices."
+        if not elsewhere:
+            return "Every codec's compression here, on every input, in blocks and as one buffer, ran in slices."
+        return (
+            f"On the {input_name} input in blocks of {fmt.size(block)}, every codec's compression ran in slices; "
+            f"elsewhere {_elsewhere_words(elsewhere)}, with no slices to pick the fastest from, so those runs "
+            "filter nothing out."
+        )
     summary = compress_summary(metrics.filter((pl.col("input") == input_name) & (pl.col("block") == block)))
     slow = []
     for (codec, level), (one, runs) in sorted(found.items(), key=lambda kv: _median_or_inf(summary, *kv[0])):
@@ -1187,7 +1232,47 @@ def single_pass_sentence(metrics: pl.DataFrame, input_name: str, block: int, siz
     return (
         f"A pass that alone takes half of that or more is the measurement by itself, one pass with no slices to "
         f"pick the fastest from: here {fmt.listed(slow)}{on}, so their figures filter nothing out."
+        + (f" Elsewhere {_elsewhere_words(elsewhere)} too." if elsewhere else "")
     )
+
+
+def _passes_stored(metrics: pl.DataFrame) -> bool:
+    """Whether the stored runs hold both rates ``one_pass_runs`` compares, in some run."""
+    need = {"metric", "value"}
+    if metrics.height == 0 or not need <= set(metrics.columns):
+        return False
+    have = metrics.filter(pl.col("value").is_not_null())["metric"]
+    return bool(have.is_in(["compress_mean_mb_per_s"]).any() and have.is_in(["compress_mb_per_s"]).any())
+
+
+def one_pass_elsewhere(metrics: pl.DataFrame, input_name: str, block: int) -> list[tuple[str, int, str, int]]:
+    """The (codec, level, input, block) cases other than `input_name` in blocks of `block`
+    whose compression was one pass in some of their runs (``one_pass_runs``, every input and
+    block size the stored runs hold), in the order the runs hold them."""
+    if metrics.height == 0 or not {"input", "block"} <= set(metrics.columns):
+        return []
+    out = []
+    for other, size in metrics.select("input", "block").unique(maintain_order=True).iter_rows():
+        if (other, size) == (input_name, block):
+            continue
+        out += [(codec, level, str(other), int(size)) for codec, level in one_pass_runs(metrics, str(other), int(size))]
+    return out
+
+
+#: The most one-pass cases elsewhere named one by one; the rest are counted.
+ELSEWHERE_NAMED = 4
+
+
+def _elsewhere_words(cases: Sequence[tuple[str, int, str, int]]) -> str:
+    """'zstd -19 on the json input as one buffer was one pass in at least one run' (at most
+    ``ELSEWHERE_NAMED`` named, the rest counted)."""
+    words = [
+        f"{label(c, lv)} on the {i} input " + ("as one buffer" if b == 0 else f"in blocks of {fmt.size(b)}")
+        for c, lv, i, b in cases
+    ]
+    if len(words) > ELSEWHERE_NAMED:
+        words = words[: ELSEWHERE_NAMED - 1] + [fmt.count(len(words) - ELSEWHERE_NAMED + 1, "more case")]
+    return f"{fmt.listed(words)} {'was' if len(cases) == 1 else 'were'} one pass in at least one run"
 
 
 def _pick(summary: pl.DataFrame, metric: str, **where: object) -> float | None:

@@ -104,13 +104,15 @@ def data_caches(facts: dict[str, Any]) -> list[Cache]:
     return sorted((c for c in recorded_caches(facts) if not c.name.endswith("i")), key=lambda c: c.size)
 
 
-#: A dependent load served by any cache level of a current x86 CPU takes well under this
-#: (an L3 hit is some 10–50 ns); a working set that fits in a cache and whose whole
-#: interval lies above it was not timing the cache.
+#: This book's rule of thumb, not measured here: a dependent load served by any cache level
+#: of a current x86 CPU usually takes well under this (an L3 hit is typically some 10–50 ns);
+#: a working set that fits in a cache and whose whole interval lies above it was likely
+#: disturbed, not timing the cache.
 CACHE_CEILING_NS = 100.0
-#: A dependent load from DRAM takes some 80–150 ns, a few hundred with a TLB miss whose page
-#: walk (nested, in a virtual machine) misses the caches too; a working set past every
-#: cache whose whole interval lies above this was not timing the memory.
+#: This book's rule of thumb, not measured here: a dependent load from DRAM typically takes
+#: some 80–150 ns, a few hundred with a TLB miss whose page walk (nested, in a virtual
+#: machine) misses the caches too; a working set past every cache whose whole interval lies
+#: above this was likely disturbed, not timing the memory.
 RAM_CEILING_NS = 400.0
 
 
@@ -137,13 +139,14 @@ def plausibility_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     if not odd:
         return ""
     listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in odd)
-    which = "this working set's figure" if len(odd) == 1 else f"these {fmt.exact(len(odd))} figures"
+    which = "this working set's figure is" if len(odd) == 1 else f"these {fmt.exact(len(odd))} figures are"
     return (
-        f"Some loads took far longer than the memory they read can take ({listed}): a load served by a cache takes "
-        f"well under {fmt.num(CACHE_CEILING_NS)} ns, one from RAM, page walk included, under "
-        f"{fmt.num(RAM_CEILING_NS)} ns, and each of these intervals lies wholly above its bound. The wall clock "
-        f"counted time the CPU spent on other work during those runs, so {which} are disturbed, not the memory's "
-        "latency: the sentences below build nothing on them, and this run cannot confirm where the caches end."
+        f"Some loads took far longer than the memory they read usually takes ({listed}). This book's rules of thumb, "
+        f"typical of current x86 CPUs and not measured here, are that a load served by a cache takes under "
+        f"{fmt.num(CACHE_CEILING_NS)} ns and one from RAM, page walk included, under {fmt.num(RAM_CEILING_NS)} ns; "
+        "each of these intervals lies wholly above its bound. The wall clock may have counted time the CPU spent on "
+        f"other work during those runs, so {which} likely disturbed, not the memory's latency: the sentences "
+        "below build nothing on them, and this run cannot confirm where the caches end."
     )
 
 
@@ -187,7 +190,7 @@ def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelM
     if any(implausible(ws, e, caches) for ws, e in latency_points(latency)):
         # the bound above which a load is not memory's latency: the reader sees which points lie past it
         ceiling = pl.DataFrame(
-            {"ns": [RAM_CEILING_NS], "label": [f"{fmt.num(RAM_CEILING_NS)} ns: more than any RAM load takes"]}
+            {"ns": [RAM_CEILING_NS], "label": [f"{fmt.num(RAM_CEILING_NS)} ns: more than a RAM load usually takes"]}
         )
         layers.append(alt.Chart(ceiling).mark_rule(strokeDash=[1, 3], color="#b00").encode(y="ns:Q"))
         layers.append(
@@ -225,10 +228,22 @@ def ladder_sentence(latency: pl.DataFrame, facts: dict[str, Any] | None = None) 
     if len(points) == 1:
         return f"One working set was measured: {fmt.size(ws0)}, {_bounds(first)} per load."
     caches = data_caches(facts or {})
-    if implausible(ws1, last, caches) or implausible(ws0, first, caches):
+    odd_first, odd_last = implausible(ws0, first, caches), implausible(ws1, last, caches)
+    too_far = "too far above what memory usually takes to compare (below)"
+    if odd_first and odd_last:
         return (
             f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}; one in the {fmt.size(ws1)} working "
-            f"set read {_bounds(last)}, a figure too far above what memory takes to compare (below)."
+            f"set took {_bounds(last)}: both figures lie {too_far}."
+        )
+    if odd_first:
+        return (
+            f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}, a figure {too_far}; one in the "
+            f"{fmt.size(ws1)} working set took {_bounds(last)}."
+        )
+    if odd_last:
+        return (
+            f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}; one in the {fmt.size(ws1)} working "
+            f"set read {_bounds(last)}, a figure {too_far}."
         )
     return (
         f"A load in the {fmt.size(ws0)} working set took {_bounds(first)}; one in the {fmt.size(ws1)} working set "
@@ -507,8 +522,8 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
                 f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
                 f"{fmt.size(ws0)} to {fmt.num(e1.median)} ns at {fmt.size(ws1)} by the medians "
                 f"({fmt.factor(rise.ratio)}×), but the runs at {fmt.size(ws1)} split, from {fmt.num(e1.lo)} to "
-                f"{fmt.num(e1.hi)} ns, so the rise may be as small as {fmt.factor(rise.lo)}×: some runs were served "
-                "by the cache and most were not"
+                f"{fmt.num(e1.hi)} ns, so the rise may be as small as {fmt.factor(rise.lo)}×, perhaps because the "
+                "cache served some runs and not others"
             )
     past = [(ws, e) for ws, e in points if caches and claims.cache_level(ws, caches) is None]
     # the last level's largest working set below its size (one of the level's own size does not fit beside the
@@ -596,8 +611,8 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     if odd:
         listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in past)
         return (
-            f"Past {who}, this run's loads ({listed}) took far longer than a load from RAM can, so it cannot say "
-            "whether latency still rises past the caches, nor why."
+            f"Past {who}, this run's loads ({listed}) took far longer than a load from RAM usually takes, so it "
+            "cannot say whether latency still rises past the caches, nor why."
         )
     memory = memory or {}
     page = memory.get("page_size")
@@ -710,8 +725,8 @@ def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     far = points[-1]
     if implausible(far[0], far[1], caches):
         return (
-            f"This run's far loads are not a measurement of memory: the {fmt.size(far[0])} working set read "
-            f"{_bounds(far[1])}, far above what a load from RAM takes, so this run gives no count of the loads "
+            f"This run's far loads are likely not a measurement of memory: the {fmt.size(far[0])} working set read "
+            f"{_bounds(far[1])}, far above what a load from RAM usually takes, so this run gives no count of the loads "
             f"from the {caches[0].name} that one far load costs. Data structures that follow pointers (linked "
             "lists, trees of small nodes) pay a far load at every step, whatever it costs on a quiet machine; arrays "
             "walked in order let the prefetchers hide it."
@@ -947,8 +962,9 @@ def contention_sentence(costs: pl.DataFrame) -> str:
         return "The one- and two-thread mutex loops could not both run here."
     c = claims.compare(fought, alone)
     head = (
-        f"An uncontended mutex cost {_bounds(alone)} to lock and unlock: an atomic instruction each, on a cache "
-        f"line this core already owns. With two threads fighting over it, each lock took {_bounds(fought)}, "
+        f"An uncontended mutex cost {_bounds(alone)} to lock and unlock, which may be little more than an atomic "
+        f"instruction each, on a cache line this core already holds. With two threads fighting over it, each lock "
+        f"took {_bounds(fought)}, "
         f"{claims.versus(c, 'alone', **claims.TIME_WORDS, span=True)}"
     )
     if c.direction == claims.HIGHER:
@@ -956,25 +972,27 @@ def contention_sentence(costs: pl.DataFrame) -> str:
         sleeps = (
             f" A lock that sleeps costs at least a wake-up, {_bounds_us(wake)} here (the futex wake-up row's ns per "
             "switch), "
-            f"so at most about one lock in {fmt.num(wake.median / fought.median)} can have slept; the rest were "
-            "taken while the line moved, or after a short spin."
+            f"so at most about one lock in {fmt.num(wake.median / fought.median)} can have slept; the rest may "
+            "have been taken while the line moved, or after a short spin."
             if wake is not None and wake.median > fought.median
             else ""
         )
         return head + (
-            ": the lock's cache line travels between the cores, and a thread that finds the lock taken may spin "
-            "for a moment or wait in the kernel until it is released (this run does not count how often either "
-            f"happened).{sleeps}"
+            ": the lock's cache line may travel between the cores, and a thread that finds the lock taken may spin "
+            "for a moment or wait in the kernel until it is released (this run counts none of these, so it cannot "
+            f"say which happened, or how often).{sleeps}"
         )
     if c.direction == claims.UNCLEAR:
         return head + ": these runs cannot tell whether the line's travel between the cores cost anything."
     return head + ": this run shows no cost of the line's travel between the cores."
 
 
-def false_sharing_sentence(costs: pl.DataFrame) -> str:
+def false_sharing_sentence(costs: pl.DataFrame, facts: dict[str, Any] | None = None) -> str:
     """Two threads on one shared counter against two threads on a counter each, on lines
-    of their own (``claims.compare``). Both increment atomically; the shared counter's
-    line must travel between the cores."""
+    of their own (``claims.compare``). Both increment atomically; where the two threads ran
+    on different cores the shared counter's line travels between them, but this run does not
+    record where they ran: on a virtual machine (``machine.virtual(facts)``) the hypervisor
+    placed the vCPUs, elsewhere (or with no `facts`) the scheduler placed the threads."""
     shared, separate = cost(costs, "atomic_shared"), cost(costs, "atomic_separate")
     if shared is None or separate is None:
         return "The two-thread atomic increments could not both run here."
@@ -984,12 +1002,17 @@ def false_sharing_sentence(costs: pl.DataFrame) -> str:
         f"threads each incrementing a counter of its own, on a cache line of its own, {fmt.num(separate.median)} ns"
     )
     if c.direction == claims.HIGHER:
+        where = (
+            "where the hypervisor placed the two vCPUs is not known"
+            if facts is not None and virtual_machine(facts)
+            else "which cores the two threads ran on is not known"
+        )
         return (
             f"{head}: sharing made each increment {fmt.factor(c.ratio)}× slower "
-            f"({claims.ratio_interval(c, median=False)} within the two intervals). The line holding the shared "
-            "counter travels between the cores (not necessarily at every increment: a core may make several "
-            "while it holds the line, and where the hypervisor placed the two vCPUs is not known); two counters "
-            "that merely sit on one line (false sharing) pay the same trip, though this run does not measure that case."
+            f"({claims.ratio_interval(c, median=False)} within the two intervals). The shared counter's line most "
+            "likely travels between the cores (not at every increment: a core may make several while it holds the "
+            f"line, and {where}); two counters that merely share a line (false sharing) would pay the same trip, "
+            "which this run does not measure."
         )
     if c.direction == claims.SAME_WORD:
         said = f"about the same ({fmt.factor(c.ratio)}×)"
@@ -1111,7 +1134,68 @@ CACHE_NOT_COMPARABLE = (
 
 
 #: What the seed table adds to a latency that ``implausible`` finds disturbed.
-DISTURBED = ", disturbed: far above what memory takes"
+DISTURBED = ", likely disturbed: far above what memory usually takes"
+
+
+def ram_row_words(working_set: int, e: Estimate, facts: dict[str, Any]) -> str:
+    """What the seed table's 'RAM, latency' row adds after our largest working set's
+    figure: that it is likely disturbed (``implausible``); that it fits in a cache of the
+    measured topology, and so is no RAM latency; that the kernel reported no caches to
+    tell; or, past every cache, whether page walks are likely in it, said only as
+    ``beyond_sentence`` reasons (a base-page count, transparent huge pages not 'always'
+    and not unknown, more pages than ``TLB_PAGES``), else that they may be."""
+    if not isinstance(e, Estimate):
+        raise TypeError(f"e must be a stats.Estimate, got {type(e).__name__}")
+    caches = data_caches(facts)
+    said = DISTURBED if implausible(working_set, e, caches) else ""
+    if not caches:
+        return said + "; the kernel reported no cache sizes, so whether this working set fits in a cache is not known"
+    level = claims.cache_level(working_set, caches)
+    if level is not None and working_set == level.size:
+        return said + (
+            f"; this working set is the {level.name}'s size ({fmt.size(level.size)}), so the cache may have served "
+            "part of it: not clearly a RAM latency, and this run measured no working set past the caches"
+        )
+    if level is not None:
+        return said + (
+            f"; this working set fits in the {level.name} ({fmt.size(level.size)}) by size, so this is not clearly a "
+            "RAM latency: this run measured no working set past the caches"
+        )
+    if said:
+        return said
+    memory = memory_facts(facts)
+    page, thp = memory.get("page_size"), memory.get("thp")
+    if page and thp in _THP and working_set // page >= TLB_PAGES:
+        return (
+            f", over {fmt.exact(working_set // page)} pages of {fmt.size(page)}, far more than a typical TLB holds, "
+            "so page walks are likely included: not a bare DRAM latency"
+        )
+    return ", which may include page walks (this run cannot say)"
+
+
+def read_row_words(bandwidth: pl.DataFrame, facts: dict[str, Any]) -> str:
+    """What the seed table's 'RAM, read bandwidth' row adds after our read rate: where the
+    sweep's buffer (as the stored set ran it: ``bandwidth_setup``) fits in a cache of the
+    measured topology, that this is that cache's rate, not RAM's; where the kernel reported
+    no caches, that this is not known; '' past every cache or when the set does not say."""
+    size, _ = bandwidth_setup(bandwidth, 0, 0)
+    if not size:
+        return ""
+    caches = data_caches(facts)
+    if not caches:
+        return f"; the kernel reported no cache sizes, so whether the {fmt.size(size)} buffer fits in one is not known"
+    level = claims.cache_level(size, caches)
+    if level is None:
+        return ""
+    if size == level.size:
+        return (
+            f"; the {fmt.size(size)} buffer is the {level.name}'s size, so the cache may have served part of it: "
+            "not clearly RAM's rate"
+        )
+    return (
+        f"; the {fmt.size(size)} buffer fits in the {level.name} ({fmt.size(level.size)}) by size, so this may be "
+        "that cache's rate, not RAM's"
+    )
 
 
 def seed_table(
@@ -1146,7 +1230,7 @@ def seed_table(
         if passed is not None:
             here += (
                 f"; not the {fmt.size(passed[0])} working set, whose loads took {_bounds(passed[1])}, a far load's "
-                "time by its median: most of its runs did not hit this cache (see the latency section)"
+                "time by its median: most of its runs likely missed this cache (see the latency section)"
             )
         seed = seed_cache(_SEED_LEVEL.get(c.name, c.name))
         rows.append({"what": c.name, "here": here, "laptop (seed 000, as printed)": seed or "",
@@ -1157,7 +1241,7 @@ def seed_table(
         here = (
             (f"{fmt.size(size)}; " if size else "")
             + _measured(e, target, f"per load at {article(fmt.size(ws))} working set")
-            + (DISTURBED if implausible(ws, e, caches) else ", page walks included: not a bare DRAM latency")
+            + ram_row_words(ws, e, facts)
         )
         rows.append({"what": "RAM, latency", "here": here,
                      "laptop (seed 000, as printed)": seed_cache("RAM", ("size", "latency_cycles")) or "",
@@ -1168,7 +1252,7 @@ def seed_table(
         rows.append({
             "what": "RAM, read bandwidth",
             "here": _measured(e, target, f"sequential read, {fmt.count(threads, 'thread')}",
-                              show=lambda v: f"{fmt.num(v)} GB/s"),
+                              show=lambda v: f"{fmt.num(v)} GB/s") + read_row_words(bandwidth, facts),
             "laptop (seed 000, as printed)": seed_cache("RAM", ("throughput",)) or "",
             "compared": "not comparable: the seed's figure is a row of the same summary table, with no method, "
                         "thread count or buffer size",

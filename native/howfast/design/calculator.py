@@ -1,7 +1,8 @@
 """The interactive capacity calculator: a Vega-Lite chart whose sliders (request rate,
-object size, read share, replication, price per machine) recompute, in the reader's
-browser, how many of this machine each resource needs, which one is the bottleneck,
-and what the machines cost.
+object size, read share, replication, price per machine) and a switch (objects stored
+compressed) recompute, in the reader's browser, how many of this machine each resource
+needs, which one is the bottleneck, and what the machines cost. "CPU for compression"
+counts only with the switch on: the seed's S3, the default, compresses nothing.
 
 Each resource is one data row with four costs per unit of work, in seconds of one
 machine: per byte read, per read, per byte written, per write (a write lands on
@@ -28,8 +29,9 @@ from ..checks import checked
 from .estimates import Inputs
 
 #: slider defaults: seed 001's S3 (100 M requests/s, 1 MB objects, 80 % reads), no
-#: replication (as the seed assumed) and the seed's $1,000 laptop
-DEFAULTS = {"log_rate": 8.0, "log_size": 6.0, "read_share": 0.8, "replication": 1, "price": 1000.0}
+#: replication (as the seed assumed) and the seed's $1,000 laptop; objects stored as they
+#: come (the seed's S3 compresses nothing)
+DEFAULTS = {"log_rate": 8.0, "log_size": 6.0, "read_share": 0.8, "replication": 1, "price": 1000.0, "compressed": False}
 
 RESOURCES = ("disk bandwidth", "disk IOPS", "network", "CPU for hashing", "CPU for compression")
 
@@ -42,6 +44,7 @@ class Resource:
     write_byte: float = 0.0
     write_op: float = 0.0
     capacity: str = ""  # what one machine does, in words
+    compressed_only: bool = False  # counted only where the objects are stored compressed
 
 
 def _inv(x: float) -> float:
@@ -79,7 +82,8 @@ def resources(inputs: Inputs) -> tuple[list[Resource], list[str]]:
         out.append(Resource("CPU for compression", read_byte=_inv(inputs.decompression),
                             write_byte=_inv(inputs.compression),
                             capacity=f"zstd -1: {fmt.num(inputs.compression / 1e6)} MB/s compressed, "
-                                     f"{fmt.num(inputs.decompression / 1e6)} MB/s decompressed"))  # fmt: skip
+                                     f"{fmt.num(inputs.decompression / 1e6)} MB/s decompressed",
+                            compressed_only=True))  # fmt: skip
     else:
         missing.append("CPU for compression")
     return out, missing
@@ -104,13 +108,18 @@ def machines(
     read_share: float = DEFAULTS["read_share"],
     replication: int = DEFAULTS["replication"],
     price: float = DEFAULTS["price"],
+    compressed: bool = DEFAULTS["compressed"],
 ) -> pl.DataFrame:
     """Machines per resource for 10^log_rate requests/s of 10^log_size bytes, the
-    bottleneck (the most machines; the first listed on a tie) and the cost."""
+    bottleneck (the most machines; the first listed on a tie) and the cost. A resource
+    counted only for compressed objects (``Resource.compressed_only``) is left out unless
+    `compressed`."""
     _check(log_rate, log_size, read_share, replication, price)
     rate, size = math.pow(10, log_rate), math.pow(10, log_size)
     rows = []
     for r in found:
+        if r.compressed_only and not compressed:
+            continue
         load = rate * (read_share * (r.read_byte * size + r.read_op)
                        + (1 - read_share) * replication * (r.write_byte * size + r.write_op))  # fmt: skip
         rows.append({"resource": r.name, "load": load, "machines": max(1, math.ceil(load))})
@@ -126,14 +135,16 @@ def machines(
     )
 
 
-def bottleneck_holds(low: list[Resource], high: list[Resource], **sliders: float) -> bool | None:
+def bottleneck_holds(low: list[Resource], high: list[Resource], **sliders: float | bool) -> bool | None:
     """Whether the bottleneck at the medians stays the bottleneck over the inputs'
     intervals: its machines with every capacity at the fast end (`high`) still at least
     every other resource's with every capacity at the slow end (`low`). None when the two
-    lists do not name the same resources."""
+    lists do not name the same resources, or none of them counts at these sliders."""
     if [r.name for r in low] != [r.name for r in high] or not low:
         return None
     slow, fast = machines(low, **sliders), machines(high, **sliders)
+    if fast.height == 0:  # nothing counted at these sliders
+        return None
     name = fast.filter(pl.col("bottleneck"))["resource"][0]
     if slow.filter(pl.col("bottleneck"))["resource"][0] != name:
         return False
@@ -148,12 +159,15 @@ def default_words(
     """The calculator's defaults in a sentence: the bottleneck at the medians with its
     machines and their cost, and `span` (that resource's machines with every rate at the
     fast end, then at the slow end) where it differs; a sentence of its own when no
-    resource was measured."""
+    resource the defaults count was measured."""
     from .. import fmt
 
-    head = "The defaults are the seed's S3 with one copy of each write"
+    head = "The defaults are the seed's S3 with one copy of each write, stored as it comes (uncompressed)"
     if bottleneck is None or machines_needed is None:
-        return f"{head}; with no resource measured here, the calculator has no bottleneck to name."
+        return (
+            f"{head}; none of the resources counted at these settings was measured here, so the calculator has no "
+            "bottleneck to name."
+        )
     said = (
         f"{head}: there the bottleneck is {bottleneck}, with {fmt.count(int(machines_needed), 'machine')} for "
         f"{fmt.num(cost, 4)} dollars (the price set to the seed's laptop's)"
@@ -185,9 +199,11 @@ def holds_words(holds: bool | None) -> str:
 def _data(found: list[Resource]) -> pl.DataFrame:
     return pl.DataFrame(
         [{"order": i, "resource": r.name, "read_byte": r.read_byte, "read_op": r.read_op,
-          "write_byte": r.write_byte, "write_op": r.write_op, "capacity": r.capacity} for i, r in enumerate(found)],
+          "write_byte": r.write_byte, "write_op": r.write_op, "capacity": r.capacity,
+          "compressed_only": r.compressed_only} for i, r in enumerate(found)],
         schema={"order": pl.Int64, "resource": pl.String, "read_byte": pl.Float64, "read_op": pl.Float64,
-                "write_byte": pl.Float64, "write_op": pl.Float64, "capacity": pl.String},
+                "write_byte": pl.Float64, "write_op": pl.Float64, "capacity": pl.String,
+                "compressed_only": pl.Boolean},
     )  # fmt: skip
 
 
@@ -232,9 +248,12 @@ def chart(found: list[Resource], title: str = "") -> alt.LayerChart:
                   bind=alt.binding_range(min=1, max=5, step=1, name="copies of each write: ")),
         alt.param(name="price", value=DEFAULTS["price"],
                   bind=alt.binding_range(min=50, max=10000, step=50, name="price per machine ($): ")),
+        alt.param(name="compressed", value=DEFAULTS["compressed"],
+                  bind=alt.binding_checkbox(name="objects stored compressed: ")),
     ]  # fmt: skip
     base = (
         alt.Chart(_data(found), title=title)
+        .transform_filter("compressed || !datum.compressed_only")  # as machines() leaves it out
         .transform_calculate(
             rate="pow(10, log_rate)",
             size="pow(10, log_size)",

@@ -233,4 +233,63 @@ def rows(*, measure: bool = False) -> pl.DataFrame:
     return headlines.table(measure=measure, quantities=wanted)
 
 
+def floor_words(point: dict | None) -> str:
+    """What the open loop's knee (``network.report.knee``) makes of the hello-world rate the
+    estimates use: a floor where only the lightest load is known to be within bounds, or
+    where the loop offered no higher rate (every rate it offered passed); a rate with a
+    higher one past it otherwise; n/a without a knee."""
+    if point is None:
+        return "The open loop found no rate with its tail in check, so the estimates that need it read n/a."
+    if point.get("next_rate") is None:
+        return (
+            "The open loop offered no higher rate, so this rate is a floor: the machine may keep its tail in check "
+            "at a higher rate, and the machine counts built on it are the most that could be needed."
+        )
+    if point.get("lightest"):
+        return (
+            "Only the lightest load is known to be within bounds, so this rate is a floor: the machine counts "
+            "built on it are the most that could be needed."
+        )
+    return "Above this rate the p99 was no longer known to stay near the lightest load's."
+
+
+def disk_words(facts: dict) -> str:
+    """What the storage set's facts say of where its durable writes end: the disk as the
+    kernel reported it (``machine.disk_words``) with its write-cache mode, then a drive of
+    its own only for an NVMe or SCSI/SATA disk on a machine the set recorded as not
+    virtual; the hypervisor for a virtual disk; otherwise that this run cannot say."""
+    from .. import machine
+
+    if not isinstance(facts, dict):
+        raise TypeError(f"facts must be a set's machine facts (a dict), got {type(facts).__name__}")
+    unknown = "so this run cannot say where its durable writes end."
+    name, driver = str(facts.get("block_device") or ""), str(facts.get("device_driver") or "")
+    if not facts.get("device_kind") and not name:
+        return f"The storage set recorded no disk, {unknown}"
+    kind = facts.get("device_kind") or machine.device_kind(name, driver)
+    if kind == machine.device_kind("none (not a block device)", ""):
+        where = f" ({facts['filesystem']})" if facts.get("filesystem") else ""
+        return f"The storage runs wrote to a filesystem{where} with no block device under it, {unknown}"
+    said = (
+        f"The kernel reported the storage runs' disk (write cache: {facts.get('write_cache') or 'not reported'}) "
+        f"as {machine.disk_words(facts)}."
+    )
+    drive = kind in (machine.device_kind("nvme0n1", "nvme"), machine.device_kind("sda", "sd"))
+    if headlines.virtual_disk(facts):
+        return (
+            f"{said} So the backup times below are what this virtual machine sees, not what a drive of its own "
+            "would do."
+        )
+    if drive and machine.virtual(facts):
+        return (
+            f"{said} Inside a virtual machine such a drive may be the host's or a volume reached over a network "
+            f"(as cloud block storage is), {unknown}"
+        )
+    if drive and facts.get("hypervisor"):
+        return f"{said} On a machine with no hypervisor detected, its durable writes end at that drive."
+    if drive:
+        return f"{said} The set did not record whether it ran in a virtual machine, {unknown}"
+    return f"{said} What lies beneath it is not visible here, {unknown}"
+
+
 checked(globals())

@@ -662,7 +662,10 @@ def batch_sentence(group: pl.DataFrame) -> str:
             f"(at {fmt.exact(int(shape.x))} it was below half the best): bigger batches cost more than they saved here."
         )
     elif claims.compare(big, one).direction in (claims.LOWER, claims.SAME_WORD):
-        text += " No batch size was clearly faster than one record per fsync: on this disk the flush is not what costs."
+        text += (
+            " No batch size was clearly faster than one record per fsync: on this disk the flush may not be what "
+            "costs, though this run cannot say what does."
+        )
     else:
         text += (
             " No batch size was clearly faster than one record per fsync, but the intervals overlap too widely to "
@@ -785,20 +788,64 @@ def _block_sentence(sweep: pl.DataFrame, method: str) -> str:
         f"{_us_in(p50[small])} for {fmt.size(small)}: {fmt.exact(round(factor))}× the bytes for "
         f"{fmt.ratio(longer.ratio)} the time (at most {fmt.ratio(longer.hi)} within the intervals)."
     )
-    if longer.hi is not None and longer.hi < factor / 2:
+    share = fixed_share(longer, factor)
+    if share is None:
+        return text
+    if longer.hi < 1 or longer.lo > factor:
         return text + (
-            f" So at {fmt.size(small)} nearly all of a durable write is the flush's fixed cost, and bigger writes "
-            "spread it over more bytes."
+            f" That time ratio lies wholly outside 1–{fmt.exact(round(factor))}×, so a model of one fixed cost per "
+            "flush plus a cost per byte does not fit these runs."
         )
-    if longer.lo is not None and longer.lo >= factor / 2:
+    lo, hi = share
+    model = (
+        "Under a model of one fixed cost per flush plus a cost per byte (a model this run does not test), "
+        "the fixed part"
+    )
+    of = f"of a {fmt.size(small)} write's time"
+    spread = _percent_range(lo, hi)
+    if lo > 0.5:
+        within = "" if spread == fmt.share(lo, 2) else f" ({spread} within the intervals)"
         return text + (
-            " The time per write grew nearly with the bytes: at these sizes the bytes, not the flush, cost most."
+            f" {model} would be at least {fmt.share(lo, 2)} {of}{within}: bigger writes may spread a fixed cost per "
+            "flush over more bytes."
+        )
+    if hi < 0.5:
+        within = "" if spread == fmt.share(hi, 2) else f" ({spread} within the intervals)"
+        return text + (
+            f" {model} would be at most {fmt.share(hi, 2)} {of}{within}: at these sizes the bytes, not the flush, "
+            "may cost most."
         )
     return text + (
-        f" The time per write grew by {claims.ratio_interval(longer, median=False)} within the intervals, against "
-        f"{fmt.exact(round(factor))}× the bytes: whether the flush's fixed cost or the bytes dominate, these "
-        "intervals do not say."
+        f" {model} could be {spread} {of} (the time grew by "
+        f"{claims.ratio_interval(longer, median=False)} against {fmt.exact(round(factor))}× the bytes): whether the "
+        "flush's fixed cost or the bytes dominate, these intervals do not say."
     )
+
+
+def fixed_share(longer: claims.Comparison, factor: float) -> tuple[float, float] | None:
+    """The share of the smaller write's time a fixed cost per write would take, under a model
+    of a fixed cost plus a cost per byte, from `longer` (the larger write's time against the
+    smaller's, with the range it can take within the intervals) and `factor` (how many times
+    the bytes). With t = F + c·b, a time ratio r for k times the bytes gives F/t_small =
+    (k − r)/(k − 1); the range comes from the ends of r, clipped to 0–1 (a ratio above k or
+    below 1 does not fit the model at all). None when the ratio was not measured."""
+    if not isinstance(longer, claims.Comparison):
+        raise TypeError(f"longer must be a claims.Comparison, got {type(longer).__name__}")
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 1:
+        raise ValueError(f"factor is how many times the bytes, above 1, got {factor!r}")
+    if longer.lo is None or longer.hi is None:
+        return None
+
+    def clip(x: float) -> float:
+        return min(max(x, 0.0), 1.0)
+
+    return clip((factor - longer.hi) / (factor - 1)), clip((factor - longer.lo) / (factor - 1))
+
+
+def _percent_range(lo: float, hi: float) -> str:
+    """'99 %' or '23–34 %': a range of shares, two significant digits, the unit once."""
+    low, high = fmt.share(lo, 2), fmt.share(hi, 2)
+    return low if low == high else f"{low.removesuffix(' %')}–{high}"
 
 
 #: What one run of the chapter's '4 KiB write + fsync' did, by experiment.
@@ -1281,31 +1328,77 @@ def _within(c: claims.Comparison) -> str:
 
 def batch_rule(big: stats.Estimate | None, one: stats.Estimate | None, batch: int | None = None) -> str:
     """The closing rule on group commit: the largest batch's durable records per second
-    (`batch` records per fsync, when given) against one record per fsync."""
+    (`batch` records per fsync, when given) against one record per fsync. 'The lever' only
+    where the whole range of the ratio lies beyond ``claims.SAME``; a clear gain nearer 1 is
+    told as slight (``claims.versus``). Where batching did not pay, that the flush may not
+    be what limits the rate is a possibility: the runs do not measure what does."""
     c = claims.compare(big, one)
     if c.direction == claims.MISSING:
         return "What batching buys could not be measured here."
     size = "" if batch is None else f" of {fmt.exact(int(batch))} records per fsync"
-    if c.direction == claims.HIGHER:
+    if c.direction == claims.HIGHER and c.lo is not None and c.lo > claims.SAME:
         return (
             f"Batching is the lever. On the same disk, group commit{size} made records durable {fmt.factor(c.ratio)}× "
             f"faster than one fsync per record at the median ({_within(c)}); the price is that a record waits "
             "for its batch."
         )
-    words = claims.versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as")
+    words = claims.versus(c, "one fsync per record", more="faster", less="slower", same="about as fast as", span=True)
+    if c.direction == claims.HIGHER:  # clear, but the near end of the ratio within claims.SAME of 1
+        return (
+            f"Batching paid here, though by little: the largest batch{size} made records durable "
+            f"{words}; the price is that a record waits for its batch."
+        )
     if c.direction == claims.LOWER:
         return (
-            f"Batching did not pay here: the largest batch{size} made records durable {words}, "
-            "so on this disk the flush is not what limits the rate."
+            f"Batching did not pay here: the largest batch{size} made records durable {words}. On this disk the "
+            "flush may not be what limits the rate; this run does not measure what does."
         )
     if c.direction == claims.SAME_WORD:
         return (
-            f"Batching bought nothing here: the largest batch{size} made records durable {words}, "
-            "so on this disk the flush is not what limits the rate."
+            f"Batching bought nothing here: the largest batch{size} made records durable {words}. On this disk the "
+            "flush may not be what limits the rate; this run does not measure what does."
         )
     return (
         f"Whether batching pays on this disk the runs cannot tell: the largest batch{size} made records durable "
         f"{words}."
+    )
+
+
+def direct_rule(
+    direct: stats.Estimate | None, direct_dsync: stats.Estimate | None, supported: bool, reason: str = ""
+) -> str:
+    """The closing rule on O_DIRECT: durable-or-not 4 KiB writes per second with O_DIRECT and
+    no sync (`direct`) against O_DIRECT | O_DSYNC (`direct_dsync`), both appending; where
+    O_DIRECT could not run (`supported` false) the rule says so with the probe's `reason`.
+    That a write without O_DSYNC is not durable is what the flag means, not a measurement;
+    whether it was faster here comes from ``claims.compare``."""
+    if not isinstance(supported, bool):
+        raise TypeError(f"supported must be True or False, got {type(supported).__name__}")
+    if not isinstance(reason, str):
+        raise TypeError(f"reason must be text, got {type(reason).__name__}")
+    tail = (
+        "Without O_DSYNC (or a sync after it) an O_DIRECT write skips the page cache but is not durable: "
+        "skipping the cache is not durability."
+    )
+    if not supported:
+        why = f" ({reason.strip()})" if reason.strip() else ""
+        return f"O_DIRECT could not run here{why}, so this run cannot say what it costs. {tail}"
+    if direct is None:
+        return f"An O_DIRECT write without a sync was not measured here, so this run cannot say what it costs. {tail}"
+    c = claims.compare(direct, direct_dsync)
+    if c.direction == claims.MISSING:
+        return (
+            f"Here an O_DIRECT write without a sync ran at {fmt.num(direct.median)} writes/s "
+            f"({fmt.span(direct.lo, direct.hi)}); O_DIRECT | O_DSYNC was not measured beside it. {tail}"
+        )
+    words = claims.versus(c, "an O_DIRECT | O_DSYNC write", more="faster", less="slower", same="about as fast as")
+    if c.direction == claims.HIGHER:
+        return (
+            f"Here an O_DIRECT write without O_DSYNC ran {words}; only that flag differs between the two loops. {tail}"
+        )
+    return (
+        f"Here an O_DIRECT write without O_DSYNC ran {words}: leaving out the sync did not make it clearly "
+        f"faster on this disk. {tail}"
     )
 
 

@@ -568,9 +568,21 @@ def python_overhead(python: pl.DataFrame, native: pl.DataFrame, size: int) -> tu
     return float(min(extra)), float(max(extra))
 
 
-def features_table(details: dict[str, Any]) -> pl.DataFrame:
-    """Each CPU feature: listed in /proc/cpuinfo, seen by OpenSSL (its OPENSSL_ia32cap), used by."""
+def x86_flags(details: dict[str, Any]) -> dict[str, bool]:
+    """The x86 features /proc/cpuinfo listed (``cpu_flags``), or {} where it listed none of
+    them: an Arm CPU's cpuinfo has no x86 flags line, and an x86 CPU without even SSE4.2 is
+    rare, so none at all reads as not known, never as 'lacks'."""
+    if not isinstance(details, dict):
+        raise TypeError(f"details must be a dict (the set's details), got {type(details).__name__}")
     flags = details.get("cpu_flags") or {}
+    return dict(flags) if any(flags.values()) else {}
+
+
+def features_table(details: dict[str, Any]) -> pl.DataFrame:
+    """Each CPU feature: listed in /proc/cpuinfo, seen by OpenSSL (its OPENSSL_ia32cap), used by;
+    blank (not known) where cpuinfo listed none of them (``x86_flags``) or OpenSSL printed no
+    vector."""
+    flags = x86_flags(details)
     openssl = details.get("openssl_ia32cap")
     rows = []
     for flag, (words, used) in FEATURES.items():
@@ -580,14 +592,24 @@ def features_table(details: dict[str, Any]) -> pl.DataFrame:
 
 
 def sha_path_sentence(details: dict[str, Any]) -> str:
-    """Which SHA-256 code path OpenSSL took, as far as its capability vector tells."""
+    """Which SHA-256 code path OpenSSL took, as far as its capability vector tells; without a
+    vector, not known, and why as far as the set says: the openssl command missing
+    (``details['tools']['openssl']`` None), present but printing no OPENSSL_ia32cap line (a
+    build for another CPU), or neither recorded."""
     openssl = details.get("openssl_ia32cap")
     flags = details.get("cpu_flags") or {}
     if openssl is None:
-        return (
-            "The openssl command was not there to print its view of this CPU (openssl version -a), so which "
-            "SHA-256 code path libcrypto took is not known here."
-        )
+        tools = details.get("tools")
+        if isinstance(tools, dict) and "openssl" in tools and tools["openssl"] is None:
+            why = "The openssl command was not there to print its view of this CPU (openssl version -a)"
+        elif isinstance(tools, dict) and tools.get("openssl"):
+            why = (
+                "openssl version -a printed no OPENSSL_ia32cap vector (an x86 build prints one; a build for another "
+                "CPU, such as Arm, may print its own or none)"
+            )
+        else:
+            why = "OpenSSL's view of this CPU (openssl version -a) was not recorded"
+        return f"{why}, so which SHA-256 code path libcrypto took is not known here."
     if openssl.get("sha_ni"):
         return (
             "OpenSSL sees the SHA extensions on this CPU (bit 29 of the third word of its OPENSSL_ia32cap vector), "
@@ -1069,8 +1091,13 @@ def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
     c = claims.compare(wide, base)
     lesson = {
         claims.HIGHER: " A program that calls the obvious function leaves that speed on the table.",
-        claims.LOWER: " Here the wider loop did not pay; this run cannot say why.",
-    }.get(c.direction, " At this size the runs were too noisy to say whether the wider loop paid.")
+        claims.LOWER: " Here the dispatching entry point did not pay; this run cannot say why.",
+        claims.SAME_WORD: (
+            " Here the dispatching entry point did not pay: it may have found no wider loop than the baseline's on "
+            "this CPU, or a wider loop may not have helped at this size; this run does not record which loop it "
+            "picked."
+        ),
+    }.get(c.direction, " At this size the runs were too noisy to say whether the dispatching entry point paid.")
     other = f"the same library's baseline entry point, at {fmt.num(base.median)} MiB/s"
     return (
         f"At {fmt.size(at)}{f' ({why})' if why else ''}, XXH3 through the dispatching entry point ran at "
@@ -1113,10 +1140,17 @@ def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
 def crc_path_sentence(details: dict[str, Any]) -> str:
     """How ISA-L computes CRC32C on this CPU, from the features it lists: with AVX-512 and
     VPCLMULQDQ a folding loop that uses no crc32 instruction; with PCLMULQDQ and SSE4.2
-    three crc32 chains folded together; without them a table-driven loop."""
-    flags = details.get("cpu_flags") or {}
-    if not flags:
+    three crc32 chains folded together; without them a table-driven loop. Not known where the
+    features were not recorded, or cpuinfo listed none of them (``x86_flags``: no x86 flags
+    line, as on Arm)."""
+    if not details.get("cpu_flags"):
         return "Which CRC32C loop ISA-L picked is not known here: the CPU's features were not recorded."
+    flags = x86_flags(details)
+    if not flags:
+        return (
+            "Which CRC32C loop ISA-L picked is not known here: /proc/cpuinfo listed none of the x86 features it "
+            "chooses by (a CPU that is not x86, such as an Arm one, lists no x86 flags at all)."
+        )
     if flags.get("avx512f") and flags.get("avx512vl") and flags.get("vpclmulqdq"):
         return (
             "This CPU has AVX-512 and VPCLMULQDQ, and for such CPUs ISA-L picks, at run time, a loop that does not "

@@ -650,12 +650,13 @@ def _best(metrics: pl.DataFrame, capacity: int, dsync: bool) -> tuple[float | No
 
 
 def best_modes_words(dsync_mode: str, plain_mode: str) -> str:
-    """'the fastest mode with O_DSYNC was io_uring ×8 and the fastest without it io_uring ×2',
-    or one phrase where the two are the same mode: 'the fastest mode, with O_DSYNC and
-    without it, was io_uring ×2'."""
+    """'the mode with the highest median was io_uring ×8 with O_DSYNC and io_uring ×2 without
+    it', or one phrase where the two are the same mode: 'the mode with the highest median,
+    with O_DSYNC and without it, was io_uring ×2'. The medians alone pick the mode: the
+    intervals of the runners-up may overlap it."""
     if dsync_mode == plain_mode:
-        return f"the fastest mode, with O_DSYNC and without it, was {dsync_mode}"
-    return f"the fastest mode with O_DSYNC was {dsync_mode} and the fastest without it {plain_mode}"
+        return f"the mode with the highest median, with O_DSYNC and without it, was {dsync_mode}"
+    return f"the mode with the highest median was {dsync_mode} with O_DSYNC and {plain_mode} without it"
 
 
 def sweep_numbers(metrics: pl.DataFrame) -> dict[str, object]:
@@ -1454,7 +1455,7 @@ def seed_small_words(metrics: pl.DataFrame, producers: int, cpus: int) -> str:
         return f"The seed did not measure {fmt.size(small)}, so the smallest memtables are not set side by side."
     theirs = float(seed["flushes_per_s"][0])
     head = (
-        f"At {fmt.size(small)}, where a flush's round trip sets the pace, the seed's blocking writer flushed "
+        f"At {fmt.size(small)}, the seed's blocking writer flushed "
         f"{fmt.num(theirs)} times per second on its disk (its printed figure: about "
         f"{fmt.duration_us(1e6 / theirs)} a flush)"
     )
@@ -1642,16 +1643,30 @@ def fio_pattern_estimate(fio_runs: pl.DataFrame, capacity: int = 1024 * 1024) ->
     return _values_estimate(rows["value"].to_list()) if rows.height else None
 
 
-def disk_pattern_words(disk: Estimate | None, fio_runs: pl.DataFrame, target: float | None = None) -> str:
+def disk_pattern_words(
+    disk: Estimate | None, fio_runs: pl.DataFrame, target: float | None = None, *, direct: bool = True
+) -> str:
     """The RocksDB section's disk figure (`disk`: its own runs of one stream of 1 MiB
     O_DIRECT writes) beside the fio table's blocking 1 MiB row without O_DSYNC, the same
     pattern measured at another moment (claims.versus of the two intervals), and which one
-    the section quotes and why; a reason where either did not run."""
+    the section quotes and why; a reason where either did not run. `direct` is whether the
+    section's runs wrote with O_DIRECT (rocksdb report's ``disk_direct``): where they fell
+    back to buffered writes with an fdatasync after each block, the two figures are not the
+    same pattern and are not compared."""
+    if not isinstance(direct, bool):
+        raise TypeError(f"direct must be True or False, got {type(direct).__name__}")
     theirs = fio_pattern_estimate(fio_runs)
     if disk is None:
         return "This section's own disk runs did not run here, so it quotes no disk figure."
     if theirs is None:
         return "The fio table above has no run of that pattern here, so this section's own figure is the only one."
+    if not direct:
+        return (
+            "The fio table above measured one stream of 1 MiB O_DIRECT writes one at a time without O_DSYNC, at "
+            f"{figure_words(theirs, target, 'MB/s')}; this section's own runs could not use O_DIRECT and wrote "
+            "through the page cache with an fdatasync after each block, not the same pattern, so the two figures "
+            "are not compared. This section quotes its own, as it ran beside RocksDB's runs."
+        )
     c = claims.compare(disk, theirs)
     return (
         "The fio table above measured the same pattern, one stream of 1 MiB O_DIRECT writes one at a time without "

@@ -315,19 +315,39 @@ def _best(summary: pl.DataFrame, metric: str, by: str) -> tuple[object, Estimate
 
 
 def _against_one(summary: pl.DataFrame, metric: str, by: str, unit: str, noun: str) -> str:
-    """'X unit with one noun; the most by the medians, Y at N nouns, [claims.versus] it'."""
+    """'X unit with one noun (interval)', then how it stands against the others
+    (``claims.compare``): with the most by the medians elsewhere, 'the most by the medians
+    was Y at N nouns (interval): [versus] the figure for one noun'; with the most itself,
+    against the next most; with no other count measured, it says so."""
     rows = summary.filter(pl.col("metric") == metric).sort(by)
     if rows.height == 0:
         return f"nothing was measured for one {noun} here"
     first = rows.row(0, named=True)
     one = Estimate.from_row(first)
+    fewest = "one " + noun if int(first[by]) == 1 else fmt.count(int(first[by]), noun)
     text = f"{fmt.num(one.median)} {unit} with {fmt.count(int(first[by]), noun)} ({interval_words(one)})"
+    if rows.height == 1:
+        return text + f", the only count of {noun}s measured"
     best = _best(summary, metric, by)
     if best is None or best[0] == first[by]:
-        return text + f", more than any larger count of {noun}s by the medians"
+        runner = rows.slice(1).sort("median", descending=True).row(0, named=True)
+        second = Estimate.from_row(runner)
+        c = claims.compare(one, second)
+        head = (
+            f", the most by the medians; the next most was {fmt.num(second.median)} {unit} at "
+            f"{fmt.count(int(runner[by]), noun)} ({interval_words(second)})"
+        )
+        if c.direction == claims.MISSING:  # a figure of zero: no ratio to read
+            return text + head
+        said = (
+            f"{fmt.factor(c.ratio)}× as much as that"
+            if c.direction == claims.HIGHER
+            else claims.versus(c, "that", more="more", less="less")
+        )
+        return text + head + f", and the figure for {fewest} is {said}"
     x, top = best
     c = claims.compare(top, one)
-    other = f"the figure for one {noun}"
+    other = f"the figure for {fewest}"
     # a clearly higher figure is 'N× as much as' the other ('N× more than' would mean N + 1 times it)
     said = (
         f"{fmt.factor(c.ratio)}× as much as {other}"
@@ -796,8 +816,11 @@ def omission_sentence(
     if matched:
         if c.direction == claims.HIGHER:
             return (
-                head + ": at about the same throughput, the closed loop never sent the requests that would have "
-                "waited while the server stalled, so it never timed them. That is coordinated omission."
+                head + ": at about the same throughput, the open loop's tail was the longer. That fits coordinated "
+                "omission: a closed loop sends its next request only when an answer comes back, so it may never "
+                "send, or time, the requests that would have waited while the server was slow. The two loops also "
+                "pace their requests differently, and this run measures no stall, so it cannot say how much of the "
+                "gap is omission."
             )
         if c.direction == claims.LOWER:
             return head + ": coordinated omission does not show in this pair of runs."
@@ -889,7 +912,7 @@ def plan_sentence(
             if low != high:
                 span_text = fmt.span(closed.lo, closed.hi)
                 text += f" ({fmt.exact(low)} to {fmt.exact(high)} over that rate's interval, {span_text})"
-        text += ", with queues and tails to match."
+        text += ", though at that load a server may queue requests and answer them with a longer tail."
         if generator_us is not None and cpus:
             used = generator_us.median * best_closed / 1e6 / cpus
             cost = f"{fmt.duration_us(generator_us.median)} ({interval_words(generator_us, fmt.duration_us)})"
@@ -983,6 +1006,7 @@ def http_seed_sentence(
     seconds = int(duration["duration_s"][0]) if "duration_s" in duration.columns and duration.height else None
     per = seed_bytes_per_response()
     spread = f" ({interval_words(best)})" if isinstance(best, Estimate) else ""
+    measured = best if isinstance(best, Estimate) else (Estimate.exact(best) if best is not None else None)
     best = best.median if isinstance(best, Estimate) else best
     ours = (
         f"The closed-loop table's best by the medians, {_rate(best)}{spread} at "
@@ -990,12 +1014,15 @@ def http_seed_sentence(
         if best is not None and connections is not None
         else "This machine's closed loop did not run here."
     )
-    if best is not None and connections is not None and elsewhere is not None and elsewhere.median > best:
+    there = claims.compare(elsewhere, measured) if connections is not None else claims.Comparison(claims.MISSING)
+    if there.direction == claims.HIGHER or (there.direction == claims.UNCLEAR and (there.ratio or 0) > 1):
+        most = "not" if there.direction == claims.HIGHER else "not clearly"
+        overlap = "" if there.direction == claims.HIGHER else ", but its interval reaches down to this one's"
         ours += (
-            f" It is not the most this page measured from that server: the {elsewhere_table} has "
-            f"{_rate(elsewhere.median)} ({interval_words(elsewhere)}) by its median, under the same load "
-            "generator in runs minutes apart (the table of our server's rates below gathers them all; these runs do "
-            "not measure why they differ)."
+            f" It is {most} the most this page measured from that server: the {elsewhere_table} has "
+            f"{_rate(elsewhere.median)} ({interval_words(elsewhere)}) by its median{overlap}, under the same "
+            "load generator in runs minutes apart (the table of our server's rates below gathers them all; these "
+            "runs do not measure why they differ)."
         )
     flight = f"{fmt.count(seed_c, 'goroutine')}, each keeping one request in flight" if seed_c else "its goroutines"
     text = (
@@ -1859,16 +1886,20 @@ def gap_sentence(metrics: pl.DataFrame, pack_us: float | Estimate | None) -> str
         text += (
             f" The difference, {fmt.duration_us(extra.median)} per call by the medians "
             f"({fmt.duration_us(max(extra.lo, 0.0))} to {fmt.duration_us(extra.hi)} over the two intervals), is what "
-            "the Python side adds. A round trip over loopback is a few system calls and two wake-ups; an interpreted "
-            "client adds its own microseconds to every call on top of them."
+            "the Python side adds here. A round trip over loopback may be only a few system calls and two wake-ups, "
+            "and an interpreted client may add its own microseconds to every call on top of them; this run does not "
+            "measure where within a call the time went."
         )
     elif c.direction == claims.SAME_WORD:
-        text += " One command at a time, the round trip itself dominates, and the client's own cost hides in it."
+        text += (
+            " One command at a time, the round trip itself may dominate a call, so that the client's own cost hides "
+            "in it; this run does not measure the parts of a call to say so."
+        )
     if deep != single:
         py_deep, c_deep = found[("redis-py", deep)], found[("redis-benchmark", deep)]
         text += (
-            f" With pipelines of {fmt.num(deep)} the round trip is shared, and what is left is the "
-            f"per-command work on each side: {fmt.duration_us(1e6 / py_deep.median)} per command in "
+            f" With pipelines of {fmt.num(deep)}, one round trip is shared by the whole pipeline, so what is left "
+            f"may be mostly the per-command work on each side: {fmt.duration_us(1e6 / py_deep.median)} per command in "
             f"redis-py against {fmt.duration_us(1e6 / c_deep.median)} in redis-benchmark, by the medians."
         )
     if isinstance(pack_us, Estimate):
@@ -2126,14 +2157,25 @@ def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
     text = " ".join(parts)
     summary = stats.summarize(metrics, ["io_threads", "clients", "op"])
     most = int(summary["clients"].max())
-    off = stats.estimate(summary, "req_per_s", io_threads=1, clients=most, op="GET") if (("GET", 1) in shapes) else None
+    off = stats.estimate_or_none(summary, "req_per_s", io_threads=1, clients=most, op="GET")
     on_io = sorted(io for op, io in shapes if io > 1 and op == "GET")
-    on = stats.estimate(summary, "req_per_s", io_threads=on_io[0], clients=most, op="GET") if on_io else None
+    on = stats.estimate_or_none(summary, "req_per_s", io_threads=on_io[0], clients=most, op="GET") if on_io else None
     c = claims.compare(on, off)
-    text += (
-        f" With {fmt.count(most, 'client')}, GET with io-threads on ran "
-        f"{claims.versus(c, 'with them off', **claims.RATE_WORDS)}"
-    )
+    if c.direction == claims.MISSING and (on is None or off is None):
+        text += (
+            f" At {fmt.count(most, 'client')}, GET was not measured with io-threads both on and off, so this run "
+            "does not compare the two"
+        )
+    elif c.direction == claims.MISSING:  # both ran, but an interval reaches down to nothing: no ratio to read
+        text += (
+            f" At {fmt.count(most, 'client')}, a GET run with io-threads on or off answered no requests, so this run "
+            "does not compare the two"
+        )
+    else:
+        text += (
+            f" With {fmt.count(most, 'client')}, GET with io-threads on ran "
+            f"{claims.versus(c, 'with them off', **claims.RATE_WORDS)}"
+        )
     if c.direction == claims.LOWER and c.lo and c.hi:
         text += (
             f" (by the medians; the intervals of the two allow "
@@ -2600,7 +2642,7 @@ def load_sentence(details: dict, noise: pl.DataFrame | None = None) -> str:
     text = (
         f"The 1-minute load average, which counts our own threads (servers, load generators, redis-benchmark) as "
         f"well as any other program's, was {fmt.num(start, 2)} when the measurements began and {fmt.num(end, 2)} "
-        f"when they ended, on {fmt.num(cpus)} logical CPUs."
+        f"when they ended, on {fmt.count(cpus, 'logical CPU')}."
     )
     if busy > 1:
         text += (

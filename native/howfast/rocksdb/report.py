@@ -285,10 +285,21 @@ def disk_estimate(disk_metrics: pl.DataFrame) -> stats.Estimate | None:
     return stats.Estimate(float(pl.Series(values).median()), lo, hi, len(values), level)
 
 
+def disk_direct(disk_metrics: pl.DataFrame) -> bool:
+    """Whether every run of the disk probe wrote with O_DIRECT: False where any run recorded
+    ``direct_io`` below 1 (it fell back to buffered writes with an fdatasync after each
+    block); True otherwise, as for runs stored before the probe recorded it."""
+    if not isinstance(disk_metrics, pl.DataFrame):
+        raise TypeError(f"disk_metrics must be a polars DataFrame, got {type(disk_metrics).__name__}")
+    if disk_metrics.height == 0 or not {"metric", "value"} <= set(disk_metrics.columns):
+        return True
+    direct = disk_metrics.filter(pl.col("metric") == "direct_io")["value"].drop_nulls()
+    return not (direct.len() and float(direct.min()) < 1)
+
+
 def _disk_kind(disk_metrics: pl.DataFrame) -> str:
     """How the disk probe wrote: with O_DIRECT, or buffered with an fdatasync after each block."""
-    direct = disk_metrics.filter(pl.col("metric") == "direct_io")["value"].drop_nulls()
-    if direct.len() and float(direct.min()) < 1:
+    if not disk_direct(disk_metrics):
         return "sequential 1 MiB buffered writes with an fdatasync after each, for want of O_DIRECT"
     return "sequential 1 MiB O_DIRECT writes"
 

@@ -696,20 +696,32 @@ def memory_sentence(
     )
 
 
-def memory_rule(memcpy: Rate | None, disk: Rate | None, *, other: Rate | None = None) -> str:
+def memory_rule(
+    memcpy: Rate | None, disk: Rate | None, *, other: Rate | None = None, read_p50_us: float | None = None
+) -> str:
     """The closing rule about memory against this disk's sequential reads (`disk`, the
-    figure ``memory_sentence`` sets beside the memory copy); where the block-size sweep's
-    run of the same read (`other`) lies apart from it, the ratio that run gives too."""
+    figure ``memory_sentence`` sets beside the memory copy), in ``claims.versus``' words for
+    every outcome; where the block-size sweep's run of the same read (`other`) lies apart
+    from it, the ratio that run gives too. Latency is named only with this page's own
+    figure for it (`read_p50_us`, the median time of one 4 KiB read alone in flight); this
+    page does not time a memory access, so that side is the CPU chapter's. The advice to
+    keep hot data in RAM is given only where memory was clearly faster."""
+    latency = ""
+    if read_p50_us is not None:
+        latency = (
+            f" In latency, one 4 KiB read from this disk, alone in flight, took {fmt.duration_us(read_p50_us)} at "
+            "the median, where a memory access takes nanoseconds (the CPU chapter measures how many)."
+        )
     outcome = compare(memcpy, disk)
     if outcome == "missing":
-        return "How far memory leads this disk in bandwidth could not be measured here; in latency it leads by far."
-    if outcome == "faster":
-        also = ""
-        if compare(other, disk) in ("faster", "slower") and compare(memcpy, other) == "faster":
-            sweep = ratio_words(claims.compare(_e(memcpy), _e(other)))
-            also = f"; against the block-size sweep's run of the same read, {sweep}"
-        return f"In bandwidth memory was {_versus(memcpy, disk, 'sequential reads from this disk', span=True)}{also}."
-    return "In bandwidth sequential reads from this disk kept pace with memory here; in latency they do not."
+        return f"How memory compares with this disk in bandwidth could not be measured here.{latency}"
+    also = ""
+    if outcome == "faster" and compare(other, disk) in ("faster", "slower") and compare(memcpy, other) == "faster":
+        sweep = ratio_words(claims.compare(_e(memcpy), _e(other)))
+        also = f"; against the block-size sweep's run of the same read, {sweep}"
+    words = _versus(memcpy, disk, "sequential reads from this disk", span=True)
+    advice = " Keep hot data in RAM." if outcome == "faster" else ""
+    return f"In bandwidth memory was {words}{also}.{advice}{latency}"
 
 
 def write_sync_sentence(nosync: Rate | None, synced: Rate | None) -> str:
@@ -812,12 +824,18 @@ def engine_sentence(
     buffered_uring: Rate | None = None,
     buffered_sync: Rate | None = None,
     buffered_aio: Rate | None = None,
+    cache_cold: Rate | None = None,
 ) -> str:
     """io_uring against pread, sequential O_DIRECT reads of 256 KiB at queue depth 1, then
-    the same reads buffered (``buffered_engines_words``, with aio where given)."""
+    the same reads buffered (``buffered_engines_words``, with aio where given, and the
+    page-cache table's run of the buffered pread read, `cache_cold`)."""
     text = _direct_engine_sentence(uring, sync)
     more = buffered_engines_words(
-        buffered_uring, buffered_sync, aio=buffered_aio, either=compare(uring, sync) in ("same", "unclear")
+        buffered_uring,
+        buffered_sync,
+        aio=buffered_aio,
+        either=compare(uring, sync) in ("same", "unclear"),
+        cache_cold=cache_cold,
     )
     return f"{text} {more}" if more else text
 
@@ -832,13 +850,20 @@ def _rate_versus(a: Rate, b: Rate, other: str) -> str:
 
 
 def buffered_engines_words(
-    uring: Rate | None, sync: Rate | None, *, aio: Rate | None = None, either: bool = True
+    uring: Rate | None,
+    sync: Rate | None,
+    *,
+    aio: Rate | None = None,
+    either: bool = True,
+    cache_cold: Rate | None = None,
 ) -> str:
     """io_uring (and aio, where it ran) against pread for buffered sequential 256 KiB reads
-    at queue depth 1, from ``claims.compare``; where one differed, that the matrix's
-    buffered pread read also disagreed with the page-cache table's run of the same case, so
-    the engine is not named as the cause. 'either' only after O_DIRECT reads that showed no
-    difference (`either`). Empty when pread or both other engines did not run."""
+    at queue depth 1, from ``claims.compare``. Where one differed: if the page-cache
+    table's run of the same pread read (`cache_cold`) lies apart from this one
+    (``claims.compare`` higher or lower), that the same case disagreed between two runs, so
+    the engine is not named as the cause; otherwise the engine as a possible cause. 'either'
+    only after O_DIRECT reads that showed no difference (`either`). Empty when pread or both
+    other engines did not run."""
     others = [(name, r) for name, r in (("io_uring", uring), ("aio", aio)) if compare(r, sync) != "missing"]
     if not others:
         return ""
@@ -849,11 +874,14 @@ def buffered_engines_words(
     said = "; ".join(f"{name} {_rate_versus(r, sync, 'pread')}" for name, r in others)
     if all(o in ("same", "unclear") for o in outcomes):
         return f"Buffered, the engines did not clearly differ{' either' if either else ''}: {figures}; {said}."
-    return (
-        f"Buffered, the engines did differ: {figures}; {said}. The matrix's buffered pread read also "
-        "disagreed with the page-cache table's run of the same read (see one quantity, several runs, below), so "
-        "this page cannot say the engine is why."
-    )
+    head = f"Buffered, the engines did differ: {figures}; {said}."
+    if compare(sync, cache_cold) in ("faster", "slower"):
+        return (
+            f"{head} But this buffered pread read disagreed with the page-cache table's run of the same read "
+            f"({fmt.num(cache_cold.median)} MB/s, the intervals apart; see one quantity, several runs, below), so "
+            "this page cannot say the engine is why."
+        )
+    return f"{head} The engine may be why; this page does not measure what in it makes the gap."
 
 
 def _direct_engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
@@ -874,12 +902,12 @@ def _direct_engine_sentence(uring: Rate | None, sync: Rate | None) -> str:
     if outcome == "faster":
         return (
             f"At queue depth 1 the engine made some difference to reads: with O_DIRECT, {both}, "
-            f"{fmt.ratio_of(uring.median, sync.median)} the {fmt.num(sync.median)} MB/s of pread."
+            f"{_versus(uring, sync, f'the {fmt.num(sync.median)} MB/s of pread', span=True)}."
         )
+    words = _versus(sync, uring, f"io_uring's {fmt.num(uring.median)} MB/s", span=True)
     return (
         f"At queue depth 1 io_uring bought reads nothing: with O_DIRECT, pread read sequentially at "
-        f"{fmt.num(sync.median)} MB/s, {fmt.ratio_of(sync.median, uring.median)} io_uring's "
-        f"{fmt.num(uring.median)} MB/s."
+        f"{fmt.num(sync.median)} MB/s, {words}."
     )
 
 
@@ -1055,15 +1083,42 @@ def page_cache_sentence(
     return f"{first} {second}"
 
 
-def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None, cached: Rate | None = None) -> str:
+def _memcpy_buffer_words(buffer: int | None, facts: dict | None) -> str:
+    """' That memcpy's 64 MiB buffer is larger than every cache (the L3 is 32 MiB, shared by
+    2 CPUs) and is served from RAM.': where the chapter's memcpy buffer (`buffer`, bytes) lies
+    in the cache topology the measuring machine recorded (`facts`, ``claims.cache_words``);
+    '' without the buffer's size or the facts."""
+    if buffer is None or facts is None:
+        return ""
+    where = claims.cache_words(buffer, machine.caches(facts), virtual=machine.virtual(facts))
+    return f" That memcpy's {fmt.size(buffer)} buffer {where}."
+
+
+def random_read_sentence(
+    summary: pl.DataFrame,
+    memcpy: Rate | None = None,
+    cached: Rate | None = None,
+    *,
+    sequential: str | None = None,
+    buffer: int | None = None,
+    facts: dict | None = None,
+) -> str:
     """Random 256 KiB reads (sync engine) through the page cache against O_DIRECT, from
     ``claims.compare`` on the matrix's intervals (`summary`: ``stats.summarize`` by ``CASE``):
-    read-ahead has no sequence to follow, so the words say what the runs showed. Where the
-    buffered reads were slower, the extra copy's share of the gap is priced at the rate of a
-    read the page cache answers (`cached`, MB/s: the same copy into the same small buffer,
-    with its system call, so at most what the copy costs), and beside it at the chapter's
-    memcpy rate (`memcpy`, a buffer too large for the CPU's caches, so a dearer copy), so the
-    copy is not offered as the cause of a gap it cannot fill."""
+    read-ahead has no sequence to follow, so the words say what the runs showed, set against
+    what the sequential uncached read did (`sequential`: ``compare``'s word for it against
+    O_DIRECT, as ``page_cache_sentence`` read it; 'no such gain' and 'too' only after one that
+    was faster). Where the buffered reads were slower, the extra copy's share of the gap is
+    priced at the rate of a read the page cache answers (`cached`, MB/s: the same copy into
+    the same small buffer, with its system call, so at most what the copy costs), and beside
+    it at the chapter's memcpy rate (`memcpy`), whose `buffer` (bytes) is placed in the
+    measuring machine's caches (`facts`, ``claims.cache_words``): the memcpy rate is read as a
+    bound only where that buffer is served from RAM. So the copy is not offered as the cause
+    of a gap it cannot fill."""
+    if sequential is not None and sequential not in (*_DIRECTION.values(), "missing"):
+        raise ValueError(
+            f"sequential is one of compare's words {sorted(_DIRECTION.values())} or 'missing', got {sequential!r}"
+        )
     block = 262144
     where = {"engine": "sync", "pattern": "random", "op": "read", "fsync": False, "block_size": block}
     try:
@@ -1074,48 +1129,56 @@ def random_read_sentence(summary: pl.DataFrame, memcpy: Rate | None = None, cach
     outcome = compare(buffered, direct)
     if outcome == "missing":
         return "Whether random reads gain from the page cache could not be measured here."
-    head = (
-        "Random reads showed no such gain here: through the page cache, random 256 KiB reads ran at "
-        f"{fmt.num(buffered.median)} MB/s"
-    )
+    ran = f"through the page cache, random 256 KiB reads ran at {fmt.num(buffered.median)} MB/s"
     words = _versus(buffered, direct, f"with O_DIRECT ({fmt.num(direct.median)} MB/s)")
-    if outcome == "slower":
-        gap = block / buffered.median - block / direct.median  # µs per read (MB/s = bytes per µs)
-        if cached is not None and cached.median > 0:
-            per_read = block / cached.median
-            share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
-            dearer = (
-                ""
-                if memcpy is None or memcpy.median <= 0
-                else f" ({fmt.duration_us(block / memcpy.median)} at this chapter's memcpy rate, whose buffer is too "
-                "large for the CPU's caches)"
-            )
-            copy = (
-                f"the extra copy costs at most what a read the page cache answers took, about "
-                f"{fmt.duration_us(per_read)} per read{dearer}, which {share} a gap of {fmt.duration_us(gap)} "
-                "per read, and this page does not measure the rest"
-            )
-        elif memcpy is None:
-            copy = "the extra copy is one cost, and this page does not measure how much of the gap it explains"
-        else:
-            per_read = block / memcpy.median
-            share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
-            copy = (
-                f"the extra copy, at most about {fmt.duration_us(per_read)} per read at this chapter's memcpy rate "
-                f"(a buffer too large for the CPU's caches, so a dearer copy), {share} a gap of "
-                f"{fmt.duration_us(gap)} per read, and this page does not measure the rest"
-            )
-        return (
-            f"{head}, {words}. With no sequence to follow, read-ahead has nothing to offer; {copy} (a read-ahead "
-            "that fetches pages nobody asked for would be one cause)."
-        )
     if outcome == "faster":
+        if sequential == "faster":
+            lead = "Random reads gained here too"
+        elif sequential in ("same", "unclear", "slower"):
+            lead = "Random reads gained here, unlike the sequential uncached read above, which did not clearly gain"
+        else:
+            lead = "Random reads gained here"
         return (
-            f"Random reads gained here too: through the page cache, random 256 KiB reads ran at "
-            f"{fmt.num(buffered.median)} MB/s, {words}, although with no sequence to follow read-ahead should "
-            "have little to offer; this page does not measure why."
+            f"{lead}: {ran}, {words}, although with no sequence to follow read-ahead should have little to offer; "
+            "this page does not measure why."
         )
-    return f"{head}, {words}."
+    head = f"Random reads showed no such gain here: {ran}" if sequential == "faster" else f"{ran[0].upper()}{ran[1:]}"
+    if outcome != "slower":
+        return f"{head}, {words}."
+    gap = block / buffered.median - block / direct.median  # µs per read (MB/s = bytes per µs)
+    priced = memcpy is not None and memcpy.median > 0
+    buffer_words = _memcpy_buffer_words(buffer, facts) if priced else ""
+    caches = machine.caches(facts) if facts is not None else []
+    from_ram = bool(caches) and buffer is not None and claims.cache_level(buffer, caches) is None
+    if cached is not None and cached.median > 0:
+        per_read = block / cached.median
+        share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
+        dearer = f" ({fmt.duration_us(block / memcpy.median)} at this chapter's memcpy rate)" if priced else ""
+        copy = (
+            f"the extra copy costs at most what a read the page cache answers took, about "
+            f"{fmt.duration_us(per_read)} per read{dearer}, which {share} a gap of {fmt.duration_us(gap)} "
+            "per read, and this page does not measure the rest"
+        )
+    elif not priced:
+        copy = "the extra copy is one cost, and this page does not measure how much of the gap it explains"
+    elif from_ram:
+        per_read = block / memcpy.median
+        share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
+        copy = (
+            f"the extra copy, at most about {fmt.duration_us(per_read)} per read at this chapter's memcpy rate "
+            f"(a copy from RAM to RAM, which may be dearer than one into a small buffer), {share} a gap of "
+            f"{fmt.duration_us(gap)} per read, and this page does not measure the rest"
+        )
+    else:
+        copy = (
+            f"at this chapter's memcpy rate the extra copy would take about "
+            f"{fmt.duration_us(block / memcpy.median)} per read, against a gap of {fmt.duration_us(gap)} per read, "
+            "and this page does not measure how much of the gap the copy explains"
+        )
+    return (
+        f"{head}, {words}. With no sequence to follow, read-ahead should have little to offer (one that fetches "
+        f"pages nobody asked for would be one cause of the gap). {copy[0].upper()}{copy[1:]}.{buffer_words}"
+    )
 
 
 def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> list[tuple[float, stats.Estimate]]:
@@ -1133,8 +1196,10 @@ def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> lis
 def block_size_sentence(metrics: pl.DataFrame) -> str:
     """Where reads and writes stop gaining MB/s with bigger blocks: ``claims.curve`` over
     the block sizes' intervals; where a bigger block than the best one has its whole
-    interval below the best's, that the curve fell clearly past it (``_fell_words``). The
-    closing advice on bigger blocks follows only a curve still rising."""
+    interval below the best's, that the curve fell clearly past it (``_fell_words``). What
+    may bind small and large blocks follows only a knee or a curve still rising, as a
+    possibility (the sweep does not measure the two limits apart); the closing advice on
+    bigger blocks follows only a curve still rising."""
     found = {op: _points(metrics, "block_size", "mb_per_s", op=op) for op in ("read", "write")}
     if not any(found.values()):
         why = charts.reasons(metrics)
@@ -1169,6 +1234,16 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
             parts.append(f"{name}: too few block sizes to tell")
     text = "; ".join(parts)
     text = f"{text[0].upper()}{text[1:]}."
+    if "knee" in shapes:
+        text += (
+            " One possible reading of such a knee, which this sweep does not test: small blocks may be bound by "
+            "the time each request takes, and blocks past the knee by the device's bandwidth."
+        )
+    elif "rising" in shapes:
+        text += (
+            " Small blocks may be bound by the time each request takes; this sweep did not reach the block size "
+            "where bandwidth takes over."
+        )
     if "rising" in shapes:
         text += (
             " Where a curve still rises, a program that wants bandwidth must use bigger blocks or keep several "
@@ -1280,12 +1355,13 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
             f"{start} More in flight did not help beyond the intervals of the medians: the best median was "
             f"{_spanned(best, 'per second')} at {fmt.count(int(best_x), 'request')} in flight.{tail}{writes}"
         )
-    gain = f"{fmt.ratio_of(best.median, one.median)} the single read's rate"
+    gain = _over_single(best, one, "the single read's rate")
     if shape.kind == "rising":
+        grew = _over_single(last, one, "the single read's")
         return (
             f"{start} With more in flight the device works on several at once, and the rate was still rising at "
             f"{fmt.exact(int(dn))}, the largest depth measured: {_spanned(last, 'per second')}, "
-            f"{fmt.ratio_of(last.median, one.median)} the single read's. No knee within this range.{tail}{writes}"
+            f"{grew}. No knee within this range.{tail}{writes}"
         )
     if shape.kind == "knee":
         at_knee = next((e for x, e in p99 if x == shape.x), None)
@@ -1300,17 +1376,17 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         past = claims.compare(best, at_x) if at_x is not None and best_x > shape.x else claims.compare(None, None)
         moved = (
             f"from {_spanned(at_x, 'per second')} at {fmt.exact(int(shape.x))} to {_spanned(best)} at "
-            f"{fmt.exact(int(best_x))} ({gain})"
+            f"{fmt.exact(int(best_x))}, {gain}"
         )
         if past.direction == claims.HIGHER:
             settled = (
-                f" Past it the rate still gained clearly, but little: {moved}, its interval wholly above the "
-                "knee's yet starting less than a tenth above the top of it."
+                f" Past it the rate still gained clearly, but little: {moved}; the best depth's interval lies "
+                "wholly above the knee's yet starts less than a tenth above the top of it."
             )
         elif past.direction == claims.UNCLEAR and best.median > at_x.median * claims.SAME:
             settled = (
-                f" The medians still rose past it, {moved}, but within the intervals of the medians: whether the "
-                "device levels off there, this run cannot tell."
+                f" The medians still rose past it, {moved}; that rise lies within the intervals of the medians: "
+                "whether the device levels off there, this run cannot tell."
             )
         else:
             settled = f" The best median, {_spanned(best, 'per second')} at {fmt.exact(int(best_x))}, is {gain}."
@@ -1320,9 +1396,18 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
             f"above the top of that depth's.{settled}{waiting}{tail}{writes}"
         )
     return (
-        f"{start} The rate peaked at {_spanned(best, 'per second')} with {fmt.exact(int(shape.peak_x))} in flight "
-        f"({gain}) and fell below half of that at {fmt.exact(int(shape.x))}.{tail}{writes}"
+        f"{start} The rate peaked at {_spanned(best, 'per second')} with {fmt.exact(int(shape.peak_x))} in flight, "
+        f"{gain}, and fell below half of that peak at {fmt.exact(int(shape.x))}.{tail}{writes}"
     )
+
+
+def _over_single(rate_at: stats.Estimate, single: stats.Estimate, other: str) -> str:
+    """A depth's rate against the single read's (`other` names it), in ``claims.versus``'
+    words with the range the ratio can take: '2.6× higher than the single read's rate
+    (2.4–2.8×)', 'slightly higher than … (1.04×; 1.01–1.07×)', 'not clearly higher or lower
+    than … (1× by the medians, but the intervals overlap)'."""
+    c = claims.compare(rate_at, single)
+    return claims.versus(c, other, more="higher", less="lower", span=True, median=median_factor)
 
 
 def _queue_depth_writes(metrics: pl.DataFrame) -> str:
