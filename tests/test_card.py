@@ -848,6 +848,35 @@ def test_spread_sentence_counts_the_unstable_numbers_and_says_how_busy() -> None
         card.spread_sentence(frame, "m", busy=["rocksdb"])
 
 
+def test_spread_sentence_does_not_call_a_set_without_noise_evidence_quiet() -> None:
+    """Three outcomes: busy, quiet enough, or no noise evidence recorded (named, not counted as quiet)."""
+    frame = _card_frame()  # fsync (subject fsync) and HTTP hello world (subject network) measured
+    said = card.spread_sentence(frame, "m", busy=[], silent=["fsync"])
+    assert (
+        "The sets behind 1 number (4 KiB write + fsync) recorded no noise evidence, so how busy the machine was for "
+        "them is not known; the others were measured on a machine quiet enough by theirs. " in said
+    )
+    assert "Every number's set was measured on a machine quiet enough" not in said
+    said = card.spread_sentence(frame, "m", busy=["network"], silent=["fsync"])
+    assert (
+        "The sets behind 1 number (HTTP hello world) were measured on a busy machine by their noise evidence; the "
+        "sets behind 1 number (4 KiB write + fsync) recorded no noise evidence, so how busy the machine was for them "
+        "is not known. " in said
+    )
+    assert (
+        "No number's set recorded noise evidence, so how busy the machine was while they were measured is not "
+        "known. " in card.spread_sentence(frame, "m", busy=[], silent=["fsync", "network"])
+    )
+    # a silent subject with no measured number here counts nowhere
+    assert "Every number's set was measured on a machine quiet enough" in card.spread_sentence(
+        frame, "m", busy=[], silent=["cpu"]
+    )
+    with pytest.raises(ValueError, match="silent"):
+        card.spread_sentence(frame, "m", busy=[], silent=["rocksdb"])
+    with pytest.raises(ValueError, match="silent"):
+        card.spread_sentence(frame, "m", busy=["fsync"], silent=["fsync"])
+
+
 _READ = stats.Estimate(1000.0, 900.0, 1100.0, 5)  # MB/s: 4 KiB streams in about 4.1 µs
 _WAIT = stats.Estimate(900.0, 800.0, 1000.0, 5)  # µs
 

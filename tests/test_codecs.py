@@ -336,6 +336,22 @@ def test_fastest_codec_is_picked_from_the_data_and_tested_against_the_runner_up(
         "The fastest codec compressing the book's sources by the medians was snappy, at 1,050 MB/s (950–1,150), not "
         "clearly ahead of lz4, at 1,000 MB/s (900–1,100): the intervals overlap."
     )
+    # the runner-up by the medians is clearly behind, but a slower codec's wide interval reaches the leader's
+    wide = _summary([("lz4", 0, "text", 65536, "compress_mb_per_s", [900.0, 1000.0, 1100.0]),
+                     ("snappy", 0, "text", 65536, "compress_mb_per_s", [500.0, 550.0, 600.0]),
+                     ("zstd", 1, "text", 65536, "compress_mb_per_s", [300.0, 310.0, 1200.0])])  # fmt: skip
+    assert report.fastest_codec(wide, "text", 65536) == (("lz4", 0), ("snappy", 0))
+    assert report.fastest_sentence(wide, "text", 65536, what) == (
+        "The fastest codec compressing the book's sources by the medians was lz4, at 1,000 MB/s (900–1,100), not "
+        "clearly ahead of zstd -1, at 310 MB/s (300–1,200): the intervals overlap."
+    )
+    both = _summary([("lz4", 0, "text", 65536, "compress_mb_per_s", [900.0, 1000.0, 1100.0]),
+                     ("snappy", 0, "text", 65536, "compress_mb_per_s", [500.0, 950.0, 1000.0]),
+                     ("zstd", 1, "text", 65536, "compress_mb_per_s", [300.0, 310.0, 1200.0])])  # fmt: skip
+    assert report.fastest_sentence(both, "text", 65536, what).endswith(
+        "not clearly ahead of snappy, at 950 MB/s (500–1,000); and zstd -1, at 310 MB/s (300–1,200): the intervals "
+        "overlap."
+    )
     one = _summary([("zstd", 1, "text", 65536, "compress_mb_per_s", [300.0, 310.0, 320.0])])
     assert report.fastest_sentence(one, "text", 65536, what) == (
         "Only zstd -1 compressed the book's sources here, at 310 MB/s (300–320)."
@@ -422,6 +438,18 @@ def test_order_sentence_and_sort_bars() -> None:
     assert report.order_sentence(overlap, "radix_lsd", 1000) == (
         "The speeds of LSD radix sort (ours) lie 1.7× apart by the medians, between random (100 MB/s) and sorted "
         "(170 MB/s), but the intervals overlap: this run cannot say its speed depends on the order."
+    )
+    # the extremes by the medians lie within 1.12×, but a middle order's interval reaches 3× apart: not 'within'
+    middle = _sorts({"random": [100.0, 101.0, 99.0], "reversed": [60.0, 105.0, 180.0], "sorted": [110.0, 111.0, 109.0]})
+    assert report.order_sentence(middle, "radix_lsd", 1000) == (
+        "The slowest and fastest orders of LSD radix sort (ours) differ clearly but by at most 1.12×, between random "
+        "(100 MB/s) and sorted (110 MB/s); another order's interval is too wide to say every order lies within 1.5×."
+    )
+    # overlapping intervals that all lie within ORDER_EVEN of each other: 'within', from the widest pair
+    near = _sorts({"random": [95.0, 100.0, 105.0], "sorted": [98.0, 103.0, 108.0]})
+    assert report.order_sentence(near, "radix_lsd", 1000) == (
+        "LSD radix sort (ours) runs within 1.14× of the same speed on every order, from 100 MB/s (random) to "
+        "103 MB/s (sorted)."
     )
     one = _sorts({"random": [100.0, 101.0, 99.0]})
     assert report.order_sentence(one, "radix_lsd", 1000).endswith("ran on one order only here, so how its speed "
@@ -898,8 +926,20 @@ def test_json_sentence_sets_the_fastest_parse_beside_the_dump() -> None:
         "faster or slower than the fastest JSON parse measured, simdjson (1× by the medians, but the intervals "
         "overlap): this run does not show that gap on this machine."
     )
-    assert "slower than the fastest JSON parse measured, RapidJSON" in report.json_sentence(
-        Estimate(1e5, 0.9e5, 1.1e5, 3), {"RapidJSON": parse, "simdjson": None}
+    assert report.json_sentence(Estimate(1e5, 0.9e5, 1.1e5, 3), {"RapidJSON": parse, "simdjson": None}) == (
+        "JSON is the slow row of napkin-math's table, but here, counted in records, reading the dump is 8× slower "
+        "than the only JSON parse measured, RapidJSON: this run does not show that gap on this machine."
+    )
+    # two parses whose intervals overlap: the leader is the fastest by the medians only
+    alike = report.json_sentence(dump, {"RapidJSON": Estimate(2.8e6, 2.6e6, 3.2e6, 3), "simdjson": simd})
+    assert "33× faster than the fastest JSON parse by the medians, simdjson (26–44×)." in alike
+    # the dump clears the leader but not a slower parse whose interval is wide: no gap shown, that parse named
+    assert report.json_sentence(
+        Estimate(5e6, 4.5e6, 5.5e6, 3), {"RapidJSON": Estimate(1e6, 0.5e6, 6e6, 3), "simdjson": simd}
+    ) == (
+        "JSON is the slow row of napkin-math's table, but here, counted in records, reading the dump is not clearly "
+        "faster or slower than parsing with RapidJSON (5× by the medians, but the intervals overlap): this run does "
+        "not show that gap on this machine."
     )
     assert report.json_sentence(None, {"RapidJSON": parse}).endswith("so this machine does not test that.")
 
@@ -1113,6 +1153,13 @@ def test_single_pass_sentence_names_the_levels_that_ran_one_pass() -> None:
     assert report.one_pass_runs(pl.DataFrame(), "text", 65536) == {}
 
 
+def test_interval_words_come_from_the_statistics() -> None:
+    assert report.interval_rule_words() == "95 % confidence from 6 runs up; under 6, the slowest to the fastest run"
+    assert report.interval_rule_words(0.5) == "50 % confidence from 2 runs up; under 2, the slowest to the fastest run"
+    with pytest.raises(ValueError, match="confidence"):
+        report.interval_rule_words(1.0)
+
+
 def test_demo_sentence_sets_the_short_run_beside_the_main_runs() -> None:
     def runs(input_name: str, values: list[float]) -> list[dict[str, object]]:
         return [{"codec": "zstd", "level": 3, "input": input_name, "block": 65536, "repetition": r,
@@ -1135,6 +1182,18 @@ def test_demo_sentence_sets_the_short_run_beside_the_main_runs() -> None:
     assert report.demo_sentence(summary, 3, 65536, "text") == (
         lead + "48.7 MB/s (25.5–56.4), 13× (11–25×) apart: the input decides much of a codec's speed."
     )  # no target: nothing is marked unstable, so nothing about it
+    # clearly apart, but the low end of the ratio is not above DEMO_MUCH (1.5×): the milder word, either way round
+    near = pl.DataFrame(runs("json", [600.0, 611.0, 620.0]) + runs("text", [480.0, 500.0, 520.0]))
+    assert report.demo_sentence(stats.summarize(near, ["codec", "level", "input", "block"]), 3, 65536, "text") == (
+        lead.replace("611 MB/s (600–650)", "611 MB/s (600–620)")
+        + "500 MB/s (480–520), 1.2× (1.2–1.3×) apart: the input changes a codec's speed."
+    )
+    below = pl.DataFrame(runs("json", [400.0, 410.0, 420.0]) + runs("text", [600.0, 611.0, 620.0]))
+    said = report.demo_sentence(stats.summarize(below, ["codec", "level", "input", "block"]), 3, 65536, "text")
+    assert said.endswith("1.5× (1.4–1.6×) apart: the input changes a codec's speed.")
+    far = pl.DataFrame(runs("json", [25.5, 48.7, 56.4]) + runs("text", [600.0, 611.0, 650.0]))
+    said = report.demo_sentence(stats.summarize(far, ["codec", "level", "input", "block"]), 3, 65536, "text")
+    assert said.endswith("13× (11–25×) apart: the input decides much of a codec's speed.")
     alike = pl.DataFrame(runs("json", [600.0, 611.0, 650.0]) + runs("text", [600.0, 611.0, 650.0]))
     same = report.demo_sentence(stats.summarize(alike, ["codec", "level", "input", "block"]), 3, 65536, "text")
     assert same == lead + "611 MB/s (600–650), and the intervals do not tell them apart."

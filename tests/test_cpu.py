@@ -286,6 +286,12 @@ def test_plateau_sentence_every_branch() -> None:
     assert "different levels (L1d, L2)" in across and "no step between them" in across
     unknown = report.plateau_sentence(_lat({4 * KiB: [1, 1, 1], 16 * KiB: [1, 1, 1]}), {})
     assert "no cache sizes" in unknown and "2 plateaus" not in unknown
+    # a working set the size of a level counts in that level: one level, not '(L2, about the L2's size)'
+    edge = report.plateau_sentence(_lat({256 * KiB: [5, 5, 5], 1 * MiB: [5.5, 5.5, 5.5]}), CACHES)
+    assert "from 256 KiB to 1 MiB, working sets that fit in the L2 (1 MiB, one per core)" in edge
+    assert "different levels" not in edge and "about" not in edge
+    beyond = report.plateau_sentence(_lat({16 * MiB: [50, 50, 50], 64 * MiB: [52, 52, 52]}), CACHES)
+    assert "different levels (L3, no cache)" in beyond
 
 
 def test_inside_and_beyond_sentences_every_branch() -> None:
@@ -475,8 +481,27 @@ def test_cost_sentences_every_branch() -> None:
     ]))  # fmt: skip
     assert "lock and unlock, which may be little more than an atomic instruction each" in bounded
     assert bounded.endswith("A lock that sleeps costs at least a wake-up, 2 µs (2–2 µs) here (the futex wake-up "
-                            "row's ns per switch), so at most about one lock in 40 can have slept; the rest may have "
-                            "been taken while the line moved, or after a short spin.")  # fmt: skip
+                            "row's ns per switch), so at most about one lock in 40 can have slept (the slowest lock "
+                            "time against the fastest wake-up within their intervals); the rest may have been taken "
+                            "while the line moved, or after a short spin.")  # fmt: skip
+    # the bound from the intervals' ends, in whole locks: 1,000 / 70 ns is one lock in 14, not 2,000 / 60 (33.3)
+    spread = report.contention_sentence(pl.concat([
+        _costs({"mutex": [10, 10, 10], "mutex_contended": [50, 60, 70]}),
+        _costs({"futex_any_cpu": [1000, 2000, 3000]}, "ns_per_switch"),
+    ]))  # fmt: skip
+    assert "so at most about one lock in 14 can have slept (the slowest" in spread and "33" not in spread
+    # the medians 40× apart, but the intervals allow a wake-up no longer than a lock: no bound is said
+    loose = report.contention_sentence(pl.concat([
+        _costs({"mutex": [10, 10, 10], "mutex_contended": [40, 50, 400]}),
+        _costs({"futex_any_cpu": [300, 2000, 2100]}, "ns_per_switch"),
+    ]))  # fmt: skip
+    assert "can have slept" not in loose and loose.endswith("or how often).")
+    # a bound under two locks says nothing: not 'one lock in 1.2'
+    near = report.contention_sentence(pl.concat([
+        _costs({"mutex": [10, 10, 10], "mutex_contended": [50, 50, 50]}),
+        _costs({"futex_any_cpu": [60, 60, 60]}, "ns_per_switch"),
+    ]))  # fmt: skip
+    assert "can have slept" not in near and "one lock in 1" not in near
     shared = report.false_sharing_sentence(_costs({"atomic_shared": [30, 30, 30], "atomic_separate": [3, 3, 3]}))
     assert shared.startswith("Two threads incrementing one shared counter took 30 ns per increment, and the same "
                              "threads each incrementing a counter of its own, on a cache line of its own, 3 ns: "
@@ -666,6 +691,26 @@ def test_costs_table_leaves_switch_blank_where_nothing_switches() -> None:
     assert rows[report.COST_NAMES["pipe_same_cpu"]]["ns per switch"] == "1,000"
 
 
+def test_miss_sentence_names_the_level_the_far_working_set_fits_in() -> None:
+    ram = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 256 * MiB: [100, 100, 100]}), CACHES)
+    assert "pay a far load at every step" in ram and "past the caches" not in ram
+    inside = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 16 * MiB: [40, 40, 40]}), CACHES)
+    assert inside.startswith(
+        "A load at the largest working set, 16 MiB (it fits in the L3, 32 MiB, by size, so that cache may have "
+        "served it), took 40 ns (40–40 ns): as long as 40 loads from the L1d"
+    )
+    assert "This run measured no working set past the caches, so it gives no load from RAM." in inside
+    assert "pay a load from wherever their nodes live at every step;" in inside and "far load at" not in inside
+    edge = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 32 * MiB: [60, 60, 60]}), CACHES)
+    assert "32 MiB (the L3's size, 32 MiB, so the cache may have served part of it and RAM the rest), took" in edge
+    not_slower = report.miss_sentence(_lat({16 * KiB: [1, 1, 50], 16 * MiB: [2, 40, 100]}), CACHES)
+    assert not_slower.endswith("this run cannot say that far loads are slower. This run measured no working set "
+                               "past the caches, so it gives no load from RAM.")  # fmt: skip
+    busy = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 16 * MiB: [500, 500, 500]}), CACHES)
+    assert "far above what a load from a cache usually takes" in busy and "from RAM usually" not in busy
+    assert "pay a load from wherever their nodes live at every step, whatever it costs on a quiet machine;" in busy
+
+
 def test_miss_sentence_says_the_far_figure_is_an_upper_bound_on_a_busy_machine() -> None:
     far = report.miss_sentence(_lat({16 * KiB: [1, 1, 1], 256 * MiB: [100, 100, 100]}), CACHES)
     assert "so on a busy machine that ratio is an upper bound" in far
@@ -690,7 +735,12 @@ def test_buffer_sentence_every_branch() -> None:
     )
     assert report.buffer_sentence(16 * MiB, vm).startswith(
         "The 16 MiB buffer fits in the L3 of the machine that measured (32 MiB, shared by this VM's 2 CPUs and, on "
-        "the host, perhaps by others), so"
+        "the host, perhaps by others) by size, so these loops may measure that cache, not RAM."
+    )
+    # a buffer the level's size: the cache may have served part of it, so not clearly RAM's rate, nor the cache's
+    assert report.buffer_sentence(32 * MiB, CACHES) == (
+        "The 32 MiB buffer is the size of the L3 of the machine that measured (32 MiB, shared by 2 CPUs), so the "
+        "cache may have served part of each pass and RAM the rest: these rates are not clearly RAM's."
     )
     assert "(1 MiB, one per core)" in report.buffer_sentence(512 * KiB, vm)
 
@@ -935,6 +985,11 @@ def test_a_latency_far_above_its_cache_or_ram_is_disturbed() -> None:
     assert report.beyond_sentence(busy, CACHES, PAGES) == (
         "Past the L3 (32 MiB, shared by 2 CPUs), this run's loads (1,080 ns at 256 MiB) took far longer than a load "
         "from RAM usually takes, so it cannot say whether latency still rises past the caches, nor why."
+    )
+    some = _lat({4 * KiB: [1, 1, 1], 64 * MiB: [90, 90, 90], 256 * MiB: [1060, 1080, 1530]})
+    assert report.beyond_sentence(some, CACHES, PAGES) == (
+        "Past the L3 (32 MiB, shared by 2 CPUs), some of this run's loads (1,080 ns at 256 MiB) took far longer than "
+        "a load from RAM usually takes, so it cannot say whether latency still rises past the caches, nor why."
     )
     assert report.miss_sentence(busy, CACHES).startswith(
         "This run's far loads are likely not a measurement of memory: the 256 MiB working set read 1,080 ns "

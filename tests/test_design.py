@@ -91,6 +91,32 @@ def test_the_seeds_figures_are_read_not_typed() -> None:
         est.seed("backup_1pb", "nothing")
 
 
+def test_the_seeds_sizes_come_in_bytes_in_the_order_it_gives_them() -> None:
+    """Review finding 10 (second round): the Google table's sizes are the seed's, written in decimal units."""
+    assert est.seed_sizes("google_search_2006", "scan_size_per_request") == (1 * GB, 100 * MB)
+    assert est.seed_sizes("google_search_2006", "response_size") == (4e3,)
+    assert est.seed_sizes("backup_1pb", "data_size")[0] == 1 * PB
+    assert [est.size_words(x) for x in (1 * GB, 100 * MB, 1 * MB, 4e3, 1 * PB, 850 * TB, 999.6e3, 12)] == [
+        "1 GB", "100 MB", "1 MB", "4 kB", "1 PB", "850 TB", "1 MB", "12 bytes"]  # fmt: skip
+    with pytest.raises(ValueError, match="not a size"):
+        est.seed_sizes("backup_1pb", "nodes")
+    with pytest.raises(KeyError):
+        est.seed_sizes("backup_1pb", "nothing")
+    with pytest.raises(ValueError, match="size_bytes"):
+        est.size_words(-1.0)
+
+
+def test_the_calculators_defaults_are_the_seeds_s3() -> None:
+    """default_words calls the defaults the seed's S3 and its laptop's price: they must equal its figures."""
+    d = calculator.DEFAULTS
+    assert 10 ** d["log_rate"] == pytest.approx(est.seed("amazon_s3", "requests_per_s"))
+    assert 10 ** d["log_size"] == pytest.approx(est.seed_sizes("amazon_s3", "object_size")[0])
+    share = est.seed("amazon_s3", "reads_per_s") / est.seed("amazon_s3", "requests_per_s")
+    assert d["read_share"] == pytest.approx(share)
+    assert d["price"] == est.seed("device_cost", "laptop_price")
+    assert d["replication"] == 1 and d["compressed"] is False  # the seed counts one copy, stored as it comes
+
+
 def test_resources_leave_out_what_was_not_measured() -> None:
     found, missing = calculator.resources(_inputs(read_iops=None))
     assert [r.name for r in found] == ["disk bandwidth", "network", "CPU for hashing", "CPU for compression"]
@@ -434,10 +460,14 @@ _NO_RERUN = "The hashing chapter has no second run of the same loop at a size th
     [
         (None, _NO_RERUN),
         ("missing", _NO_RERUN),
-        ("lower", _RERUN + " it ran clearly lower, at 0.71× (0.62–0.74×) the size sweep's rate there, and at that "
-         "ratio the count would be about 524,000."),
-        ("higher", _RERUN + " it ran clearly higher, at 1.2× (1.1–1.4×) the size sweep's rate there, and at that "
-         "ratio the count would be about 298,000."),
+        ("lower", _RERUN + " against the size sweep's rate there, it ran clearly slower, 0.71× (0.62–0.74×), and "
+         "at that ratio the count would be about 524,000."),
+        ("higher", _RERUN + " against the size sweep's rate there, it ran clearly faster, 1.2× (1.1–1.4×), and at "
+         "that ratio the count would be about 298,000."),
+        ("slightly", _RERUN + " against the size sweep's rate there, it ran slightly slower, 0.98× (0.97–0.99×), "
+         "and at that ratio the count would be about 381,000."),
+        ("between", _RERUN + " against the size sweep's rate there, it ran slower, 0.93× (0.9–0.97×), and at that "
+         "ratio the count would be about 401,000."),
         ("same", _RERUN + " it ran at about the same rate as the size sweep there (1× (0.98–1.02×)), so the count "
          "stands."),
         ("unclear", _RERUN + " it ran at 0.9× (0.7–1.1×) the size sweep's rate there; the intervals overlap, so the "
@@ -452,11 +482,14 @@ def test_the_hashing_rerun_words(comparison, words) -> None:
         "missing": claims.Comparison(claims.MISSING),
         "lower": claims.Comparison(claims.LOWER, 0.7113, 0.62, 0.74),
         "higher": claims.Comparison(claims.HIGHER, 1.25, 1.1, 1.4),
+        "slightly": claims.Comparison(claims.LOWER, 0.98, 0.97, 0.99),  # clear, but within claims.SAME of 1
+        "between": claims.Comparison(claims.LOWER, 0.93, 0.9, 0.97),  # the median beyond SAME, a near end within
         "same": claims.Comparison(claims.SAME_WORD, 1.0, 0.98, 1.02),
         "unclear": claims.Comparison(claims.UNCLEAR, 0.9, 0.7, 1.1),
     }[comparison]
     rerun = None if made is None else (16384, made)
     assert est.hash_rerun_words(372_932, rerun) == words
+    assert "clearly" not in words or comparison in ("lower", "higher")
     assert est.hash_rerun_words(None, rerun) == _NO_RERUN
 
 
@@ -634,6 +667,21 @@ def test_the_index_sentence_is_built_from_the_tables_cells(cells, words) -> None
     assert est.index_cut_words(*cells) == words
 
 
+def test_the_index_sentence_names_the_seeds_sizes() -> None:
+    """The sizes come from the page, not typed in the sentence; a read from memory of another
+    size is named as such."""
+    said = est.index_cut_words("3,334", "34", "5", "", sizes=("10 GB", "4 kB"))
+    assert said == (
+        "An index is what cuts the work: with each request reading 4 kB instead of 10 GB from this machine's disk, "
+        "the machines go from 3,334 to 34; with that 4 kB read from memory, 5."
+    )
+    other = est.index_cut_words("3,334", "34", "5", "", sizes=("10 GB", "4 kB", "8 kB"))
+    assert other.endswith("; with 8 kB read from memory, 5.")
+    assert est.index_cut_words("3,334", "34", "5", "", sizes=("10 GB", "4 kB", "4 kB")) == said
+    with pytest.raises(TypeError, match="sizes"):
+        est.index_cut_words("1", "1", "1", "", sizes=("1 GB",))  # type: ignore[arg-type]
+
+
 def test_an_input_reads_as_the_card_writes_it() -> None:
     """Review finding 6: the card's wording of a spread ('within ±0.1 %'), not the tables' '(no spread …)'."""
     from howfast import card
@@ -808,3 +856,10 @@ def test_the_page_reads_its_s3_and_hard_disk_figures_from_the_seeds() -> None:
     text = (Path(__file__).parent.parent / "chapters" / "system-design.qmd").read_text()
     for typed in ("120 MB/s", "100,000 requests", "$800", "100 million requests", "4 billion checksums", "80 % of"):
         assert typed not in text, typed
+    # second round: the link, the nodes, the hard disk's age and the Google sizes are the seeds' too; kB, not KB
+    for typed in ("a 2.5 Gbit/s", "has a 2.5", "1,000 nodes", "across 1,000", "/ 1000", "twenty years", '"1 GB from',
+                  '"100 MB from', '"1 MB from', "to 1 MB read", ") KB", "a petabyte takes days"):  # fmt: skip
+        assert typed not in text, typed
+    assert 'est.seed("backup_1pb", "nodes")' in text and '"scan_size_per_request"' in text
+    assert "not known here, as its write rate was not" in text  # finding 8: no answer where nothing was measured
+    assert "The exception is the block sizes" in text  # finding 13: binary block sizes on a decimal page

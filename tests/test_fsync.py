@@ -298,7 +298,8 @@ def test_four_kib_sentence_tells_runs_of_one_layout_apart() -> None:
         [("latency", 469, 374, 555, 400), ("block_sizes", 500, 450, 560, 100), ("overwrite", 830, 748, 1160, 400)]
     )
     text = fsync_report.four_kib_sentence(together)
-    assert "agree within their intervals" in text and "differ too" not in text
+    assert "do not clearly differ (their intervals overlap)" in text and "differ too" not in text
+    assert "agree within" not in text  # 374–555 against 450–560: unclear, not the same
     unpaired = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 1160, 400)])
     text = fsync_report.four_kib_sentence(unpaired)
     assert "in how many writes a run makes" in text and "agree within" not in text
@@ -823,7 +824,7 @@ def test_four_kib_sentence_names_the_layout_only_when_the_groups_lie_apart() -> 
         [("latency", 469, 374, 555, 400), ("block_sizes", 700, 450, 800, 100), ("overwrite", 830, 748, 1160, 400)]
     )
     text = fsync_report.four_kib_sentence(mixed)
-    assert "agree within their intervals, nor does the layout separate them here" in text
+    assert "do not clearly differ (their intervals overlap), nor does the layout separate them here" in text
     assert "may be why" not in text
 
 
@@ -1083,3 +1084,40 @@ def test_distribution_rounds_the_charts_data() -> None:
     assert fsync_report.distribution_chart(None).to_dict()["mark"]["type"] == "text"
     lat = _latency({("fsync", "append"): {"p50": [2.4690000000000003, 2.47, 2.48]}})
     assert fsync_report.layout_comparison(lat)["median"].to_list() == [2.47]
+
+
+def test_four_kib_sentence_gives_the_layout_reason_only_where_appends_were_slower() -> None:
+    # appends above every rewrite: the opposite of what the work predicts, with no reason offered
+    above = _runs_4k(
+        [("latency", 900, 880, 920, 400), ("block_sizes", 905, 890, 915, 100), ("overwrite", 500, 450, 550, 400)]
+    )
+    text = fsync_report.four_kib_sentence(above)
+    assert "agree within their intervals; and every append's interval lies above every rewrite's" in text
+    assert "the opposite of what the work each write does predicts; this page does not explain it." in text
+    assert fsync_report.LAYOUT_WHY not in text and "may be why" not in text
+    # no two measurements of one layout: the same check
+    lone_above = _runs_4k([("latency", 900, 880, 920, 400), ("overwrite", 500, 450, 550, 400)])
+    text = fsync_report.four_kib_sentence(lone_above)
+    assert "Every append's interval lies above every rewrite's" in text and fsync_report.LAYOUT_WHY not in text
+    lone_below = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 830, 748, 1160, 400)])
+    text = fsync_report.four_kib_sentence(lone_below)
+    assert "Every append's interval lies below every rewrite's" in text and fsync_report.LAYOUT_WHY in text
+    lone_mixed = _runs_4k([("latency", 469, 374, 555, 400), ("overwrite", 500, 450, 560, 400)])
+    text = fsync_report.four_kib_sentence(lone_mixed)
+    assert "This page does not measure which of those moved the rate." in text
+    assert fsync_report.LAYOUT_WHY not in text
+    with pytest.raises(ValueError, match="sides"):
+        fsync_report._layout_words({"unclear"})
+
+
+def test_block_sentence_words_a_same_or_unclear_gain_without_a_cause() -> None:
+    same = {("fsync", 4096): ([3.79, 3.8, 3.81], [500, 514, 530]),
+            ("fsync", 1048576): ([3.78, 3.8, 3.82], [900, 950, 990])}  # fmt: skip
+    text = fsync_report.block_sentence(_sweep(same))
+    assert "the time per write grew about as fast as the bytes" in text
+    assert "plus a cost per byte, the bytes, not the fixed cost, may cost most at these sizes" in text
+    unclear = {("fsync", 4096): ([3.0, 3.8, 5.0], [500, 514, 530]),
+               ("fsync", 1048576): ([2.5, 4.0, 6.0], [900, 950, 990])}  # fmt: skip
+    text = fsync_report.block_sentence(_sweep(unclear))
+    assert "these intervals cannot say whether a fixed cost per flush or the bytes dominate." in text
+    assert "the cost grew with the bytes" not in text and "may cost most" not in text

@@ -372,6 +372,26 @@ def test_slowest_note_both_branches() -> None:
     assert report.slowest_note(native_rows({"sha3-256": None}), "sha3-256", 65536).endswith("could not run here.")
 
 
+def test_slowest_note_is_not_the_slowest_by_the_medians_where_another_had_a_lower_median() -> None:
+    # no hash clearly slower, but MD5's median lies below SHA3-256's: not 'the slowest by the medians'
+    lower = runs_of({"sha3-256": [90.0, 100.0, 130.0], "md5": [80.0, 95.0, 140.0], "sha256": [1000.0] * 3})
+    note = report.slowest_note(lower, "sha3-256", 65536)
+    assert note == (
+        "SHA3-256 (OpenSSL), at 100 MiB/s (90–130) here, was not clearly the slowest hash measured on this machine: "
+        "MD5 (OpenSSL) had a lower median, at 95 MiB/s (80–140), though no hash ran clearly slower (their intervals "
+        "overlap)."
+    )
+    assert "by the medians" not in note
+    assert report.slowest_rule(lower, "sha3-256", 65536) == (
+        "SHA3-256 was not clearly the slowest hash here: another had a lower median, and their intervals overlap "
+        "(above). Pick it for its security properties, not by habit."
+    )
+    two = runs_of({"sha3-256": [90.0, 100.0, 130.0], "md5": [80.0, 95.0, 140.0], "sha1": [85.0, 92.0, 120.0]})
+    assert ": 2 hashes had lower medians, the lowest SHA-1 (OpenSSL), at 92 MiB/s (85–120), though no hash" in (
+        report.slowest_note(two, "sha3-256", 65536)
+    )
+
+
 def test_speed_and_largest_sentences() -> None:
     from howfast.claims import Cache
 
@@ -714,19 +734,30 @@ def test_crosscheck_again_sentence_every_branch() -> None:
     )
 
 
+X86 = {"cpu_flags": {"sse4_2": True, "pclmulqdq": True}}
+
+
 def test_sha3_laptop_sentence_both_branches() -> None:
     cannot = "so this machine cannot say what made the phone's SHA3-256 faster."
-    far = report.sha3_laptop_sentence(native_rows({"sha3-256": 500.0}), 65536)
+    far = report.sha3_laptop_sentence(native_rows({"sha3-256": 500.0}), 65536, X86)
     assert far.startswith("The laptop's figure may be low: OpenSSL ran SHA3-256 at 500 MiB/s on this x86 CPU (64 KiB")
     assert "far above the laptop's 56.1 MiB/s" in far and "8.9×" not in far  # no ratio to a seed's figure
     assert "the library and the input size" in far and far.endswith(cannot)
-    near = report.sha3_laptop_sentence(native_rows({"sha3-256": 100.0}), 65536)
+    near = report.sha3_laptop_sentence(native_rows({"sha3-256": 100.0}), 65536, X86)
     assert near.startswith("Besides their CPUs") and near.endswith(cannot) and "software" not in near
-    assert report.sha3_laptop_sentence(native_rows({"sha3-256": None}), 65536).startswith("Besides their CPUs")
+    assert report.sha3_laptop_sentence(native_rows({"sha3-256": None}), 65536, X86).startswith("Besides their CPUs")
     # a dip at the table's size: read at the nearest steady size, and said
     dipped = sweep({"sha3-256": {s: [v * 500.0 / 44000.0 for v in values] for s, values in DIP.items()}})
-    moved = report.sha3_laptop_sentence(dipped, 65536)
+    moved = report.sha3_laptop_sentence(dipped, 65536, X86)
     assert "(256 KiB inputs; SHA3-256's 64 KiB runs fell wholly below" in moved
+    # a CPU that lists no x86 features (an Arm one): 'this CPU', no x86 rule of thumb, no verdict on the laptop
+    for details in ({"cpu_flags": dict.fromkeys(hashing.CPU_FLAGS, False)}, {}):
+        arm = report.sha3_laptop_sentence(native_rows({"sha3-256": 500.0}), 65536, details)
+        assert arm.startswith("OpenSSL ran SHA3-256 at 500 MiB/s on this CPU (64 KiB inputs), far above the laptop's")
+        assert "x86 CPU" not in arm and "x86 cores of recent generations" not in arm and "may be low" not in arm
+        assert "cannot say whether the laptop's figure is low" in arm and arm.endswith(cannot)
+        near_arm = report.sha3_laptop_sentence(native_rows({"sha3-256": 100.0}), 65536, details)
+        assert near_arm.startswith("Besides their CPUs")
 
 
 def test_crc_path_sentence_every_branch() -> None:
@@ -890,6 +921,24 @@ def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:
     assert "the slowest by the medians SHA3-256 (OpenSSL)" in text
     assert text.endswith(
         "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 120 MiB/s: the intervals overlap."
+    )
+
+    # first place clear of its neighbour in median order, but not of a hash further down: not clear
+    far_open = runs_of({"crc32c_isal": [9500.0, 10000.0, 10500.0], "xxh64": [8900.0, 9000.0, 9100.0],
+                        "md5": [5000.0, 8000.0, 9800.0], "sha3-256": [100.0] * 3})  # fmt: skip
+    text = report.ranking_sentence(far_open, 65536)
+    assert text.startswith("At 64 KiB the fastest by the medians was CRC32C (ISA-L) at 10,000 MiB/s and the slowest ")
+    assert text.endswith(
+        "CRC32C (ISA-L) was not clearly faster than MD5 (OpenSSL), at 8,000 MiB/s: the intervals overlap."
+    )
+    # last place likewise, against every other hash, each it could not be told from named
+    low_open = runs_of({"crc32c_isal": [10000.0] * 3, "md5": [50.0, 150.0, 160.0], "sha1": [98.0, 101.0, 104.0],
+                        "sha3-256": [95.0, 100.0, 105.0]})  # fmt: skip
+    text = report.ranking_sentence(low_open, 65536)
+    assert "the slowest by the medians SHA3-256 (OpenSSL)" in text
+    assert text.endswith(
+        "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 150 MiB/s; and SHA-1 (OpenSSL), at 101 "
+        "MiB/s: the intervals overlap."
     )
 
 

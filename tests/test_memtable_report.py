@@ -138,7 +138,11 @@ def test_peak_sentence_says_whether_the_top_is_clear_and_why_o_dsync_cannot_be_i
     )
     assert report.peak_sentence(clear).endswith(", clearly above every other case.")
     synced = clear.with_columns(pl.lit(True).alias("dsync"))
-    assert "not that O_DSYNC helped" in report.peak_sentence(synced)
+    assert "may show how far this disk's speed moved between runs rather than a gain from O_DSYNC" in (
+        report.peak_sentence(synced)
+    )
+    # a top with O_DSYNC only by the medians: nothing to explain, so no aside
+    assert "O_DSYNC only adds" not in report.peak_sentence(sweep.with_columns(pl.lit(True).alias("dsync")))
     # the top with O_DSYNC, the same case without it among the rivals: named apart
     both = pl.concat([sweep.filter(pl.col("mode") == BLOCKING).with_columns(pl.lit(True).alias("dsync")),
                       sweep.filter(pl.col("mode") == BLOCKING).with_columns(pl.col("value") * 0.95)])  # fmt: skip
@@ -551,24 +555,58 @@ def test_cells_of_identical_runs_show_no_spread_and_no_mark() -> None:
 
 
 def test_queue_share_words_every_branch() -> None:
-    # Little's law reads the MEAN wait: a full queue's drain time against it
-    assert report.queue_share_words(695.0, 1180.0).startswith(
-        "A full queue would account for 59 % of the mean wait: by Little's law, more records were between "
-        "hand-over and acknowledgement on average than the queue holds, so the rest may lie elsewhere"
+    # Little's law reads the MEAN wait: a full queue's drain time against it, each with its interval
+    def e(median: float, lo: float, hi: float) -> Estimate:
+        return Estimate(median, lo, hi, 3)
+
+    assert report.queue_share_words(e(695.0, 650.0, 740.0), e(1180.0, 1100.0, 1250.0)).startswith(
+        "A full queue would account for 59 % of the mean wait (0.52–0.67× within the two intervals): by Little's "
+        "law, more records were between hand-over and acknowledgement on average than the queue holds, so the rest "
+        "may lie elsewhere"
     )
-    assert report.queue_share_words(1000.0, 1050.0) == (
-        "A full queue accounts for about the whole mean wait (0.95×), as it would if the producers kept the queue "
-        "full; this run cannot say that they did."
+    assert report.queue_share_words(e(1000.0, 990.0, 1010.0), e(1050.0, 1040.0, 1060.0)) == (
+        "A full queue accounts for about the whole mean wait, 0.95× (0.93–0.97×) of it, as it would if the "
+        "producers kept the queue full; this run cannot say that they did."
     )
-    assert report.queue_share_words(2000.0, 1000.0) == (
-        "That is 2× the mean wait: by Little's law, fewer records than the queue's depth waited on average, so the "
-        "queue may not have stayed full."
+    assert report.queue_share_words(e(2000.0, 1900.0, 2100.0), e(1000.0, 950.0, 1050.0)) == (
+        "That is 2× the mean wait (1.8–2.2× within the two intervals): by Little's law, fewer records than the "
+        "queue's depth waited on average, so the queue may not have stayed full."
     )
-    assert report.queue_share_words(None, 1000.0).startswith("Without both figures")
+    # the same medians as the first case, but intervals that reach across 0.9: no verdict
+    assert report.queue_share_words(e(695.0, 500.0, 900.0), e(1180.0, 800.0, 1300.0)) == (
+        "A full queue would take 0.59× the mean wait by the medians, but 0.38–1.12× within the two intervals, a span "
+        "that reaches across 0.9 or 1.1, so this run cannot say whether a full queue accounts for part of the mean "
+        "wait, about all of it or more."
+    )
+    # a ratio of medians near 1 whose span reaches past 1.1 is not 'about the whole'
+    assert "cannot say" in report.queue_share_words(e(1000.0, 900.0, 1200.0), e(1000.0, 950.0, 1050.0))
+    # a mean whose interval reaches 0: only a lower end; above 1.1 still decided, below not
+    assert "from 5× up" in report.queue_share_words(e(1000.0, 1000.0, 1000.0), e(100.0, 0.0, 200.0))
+    assert report.queue_share_words(e(1000.0, 1000.0, 1000.0), e(100.0, 0.0, 200.0)).startswith("That is 10×")
+    assert "cannot say" in report.queue_share_words(e(100.0, 100.0, 100.0), e(1000.0, 0.0, 2000.0))
+    assert report.queue_share_words(None, e(1000.0, 900.0, 1100.0)).startswith("Without both figures")
     # no mean stored: no verdict from a median
-    assert report.queue_share_words(500.0, None).startswith(
+    assert report.queue_share_words(e(500.0, 450.0, 550.0), None).startswith(
         "Little's law relates a queue's length to the mean wait, which this run does not give"
     )
+    with pytest.raises(TypeError, match="wait"):
+        report.queue_share_words(500.0, e(1.0, 1.0, 1.0))  # type: ignore[arg-type]
+
+
+def test_queue_figures_turn_the_rate_interval_round() -> None:
+    plain = runs([({"group": "durability", "variant": NO_LOG}, "mean", [800, 900, 1000]),
+                  ({"group": "durability", "variant": NO_LOG}, "records_per_s", [50_000, 64_000, 80_000])])  # fmt: skip
+    wait, mean = report.queue_figures(plain, 64)
+    assert (wait.median, wait.lo, wait.hi, wait.runs) == (1000.0, 800.0, 1280.0, 3)
+    assert (mean.median, mean.lo, mean.hi) == (900.0, 800.0, 1000.0)
+    assert report.queue_figures(plain.clear(), 64) == (None, None)
+    with pytest.raises(ValueError, match="queue_depth"):
+        report.queue_figures(plain, 0)
+    with pytest.raises(TypeError, match="queue_depth"):
+        report.queue_figures(plain, 6.4)  # type: ignore[arg-type]
+
+
+def test_variant_numbers_keep_the_mean_and_the_median_apart() -> None:
     plain = runs([({"group": "durability", "variant": NO_LOG}, "mean", [800, 900, 1000]),
                   ({"group": "durability", "variant": NO_LOG}, "p50", [100, 150, 200])])  # fmt: skip
     assert report.variant_numbers(plain)["plain_mean"] == 900 and report.variant_numbers(plain)["plain_p50"] == 150
@@ -745,7 +783,9 @@ def test_dsync_words_read_the_mode_of_the_fastest_run_with_o_dsync() -> None:
     assert report.dsync_words(metrics, cap, BLOCKING) == "1.11× slower than without it"
     summary = report.dsync_summary(metrics)
     assert "at both the smallest and the largest size" not in summary  # faster at 64 KiB: not a cost
-    assert "the fastest mode 1.2× faster than without it (with O_DSYNC its flushes may also share" in summary
+    assert (
+        "the fastest mode, io_uring ×8, ran 1.2× faster than without it (with O_DSYNC its flushes may also" in summary
+    )
 
 
 def test_peak_sentence_with_o_dsync_at_the_top_by_mode() -> None:
@@ -1384,3 +1424,153 @@ def test_best_modes_words_one_phrase_when_the_modes_are_the_same() -> None:
         "the mode with the highest median was io_uring ×8 with O_DSYNC and io_uring ×2 without it"
     )
     assert "fastest" not in report.best_modes_words("io_uring ×8", "io_uring ×2")  # a median picked it, no more
+
+
+# ---- the second review: fastest modes named, causes as possibilities, words from the data ----
+
+
+def test_dsync_summary_names_both_fastest_modes_where_they_differ() -> None:
+    cap, big = 64 * KiB, 16 * MiB
+    metrics = runs(
+        [
+            (sweep_case(cap, BLOCKING, 1), "records_per_s", [100, 101, 102]),
+            (sweep_case(cap, DOUBLE, 2), "records_per_s", [200, 201, 202]),
+            (sweep_case(cap, BLOCKING, 1, True), "records_per_s", [50, 51, 52]),
+            (sweep_case(cap, DEEP, 8, True), "records_per_s", [150, 151, 152]),
+            (sweep_case(big, DOUBLE, 2), "records_per_s", [300, 301, 302]),
+            (sweep_case(big, DOUBLE, 2, True), "records_per_s", [250, 251, 252]),
+        ]
+    )
+    text = report.dsync_summary(metrics)
+    assert text.startswith("O_DSYNC cost the fastest mode"), text
+    assert (
+        "and the fastest mode with O_DSYNC, io_uring ×8, ran 1.3× slower than the fastest without it, io_uring ×2; "
+        "at 16 MiB the fastest mode, io_uring ×2, ran 1.2× slower than without it."
+    ) in text
+    # a gain across two modes may come from the mode itself
+    gain = metrics.with_columns(
+        pl.when(pl.col("dsync") & (pl.col("mode") == DEEP)).then(pl.col("value") * 2).otherwise(pl.col("value"))
+    )
+    assert (
+        "ran 1.5× faster than the fastest without it, io_uring ×2 (two different modes, so the gain may come from "
+        "the mode as well as from the disk's drift)"
+    ) in report.dsync_summary(gain)
+
+
+def test_dsync_summary_has_a_lead_of_its_own_where_a_setting_could_not_run() -> None:
+    cap, big = 64 * KiB, 16 * MiB
+    plain = [(sweep_case(c, BLOCKING, 1), "records_per_s", [100, 101, 102]) for c in (cap, big)]
+    none = report.dsync_summary(runs(plain))
+    assert none.startswith("O_DSYNC could not be set against runs without it at either size:"), none
+    assert "the fastest modes were not compared: one of the two settings could not run here" in none
+    assert "did not clearly slow" not in none
+    small_only = runs([*plain, (sweep_case(cap, BLOCKING, 1, True), "records_per_s", [50, 51, 52])])
+    assert report.dsync_summary(small_only).startswith(
+        "O_DSYNC cost the fastest mode where flushes are small, and could not be compared at the largest size:"
+    )
+    large_only = runs([*plain, (sweep_case(big, BLOCKING, 1, True), "records_per_s", [50, 51, 52])])
+    assert report.dsync_summary(large_only).startswith(
+        "O_DSYNC cost the fastest mode at the largest size, and could not be compared at the smallest:"
+    )
+    same_one = runs([*plain, (sweep_case(big, BLOCKING, 1, True), "records_per_s", [99, 101, 103])])
+    assert report.dsync_summary(same_one).startswith(
+        "On this disk O_DSYNC did not clearly slow the fastest mode at the one size where both settings ran:"
+    )
+
+
+def test_dsync_effect_words_a_gain_as_a_possibility_and_names_the_other_run() -> None:
+    up = claims.Comparison("higher", 1.15, 1.1, 1.2)
+    assert report.dsync_effect(up) == (
+        "1.15× faster than without it, although O_DSYNC only adds a wait to each flush: at this size that wait may "
+        "have been smaller than how far this disk's speed moved between runs, which this sweep cannot tell apart"
+    )
+    assert report.dsync_effect(up, short=True).endswith(
+        "(O_DSYNC only adds a wait, so this may be the disk's drift between runs)"
+    )
+    other = "the fastest without it, io_uring ×2"
+    assert report.dsync_effect(up, other=other).startswith("1.15× faster than the fastest without it, io_uring ×2,")
+    assert report.dsync_effect(claims.Comparison("missing"), other=other) == (
+        "not compared with the fastest without it, io_uring ×2: one of the two could not run here"
+    )
+    with pytest.raises(ValueError, match="other"):
+        report.dsync_effect(up, other=" ")
+
+
+def test_pace_and_counter_words_prescribe_nothing_and_hedge_the_drift() -> None:
+    waited = report.pace_sentence(numbers(Estimate(0.5, 0.45, 0.55, 3), Estimate(0.2, 0.15, 0.25, 3)))
+    assert waited.endswith("(medians over the clocked runs, with their intervals).") and "matters" not in waited
+    worked = report.pace_sentence(numbers(Estimate(0.2, 0.15, 0.25, 3), Estimate(0.5, 0.45, 0.55, 3)))
+    overlap = report.pace_sentence(numbers(Estimate(0.4, 0.2, 0.6, 3), Estimate(0.35, 0.3, 0.5, 3)))
+    assert "matter" not in worked + overlap and overlap.endswith("intervals that overlap.")
+    rows = [
+        {"capacity": 64 * KiB, "dsync": False, "repetition": i, "counters": c, "metric": "records_per_s", "value": v}
+        for i, on in enumerate([80.0, 81.0, 82.0])
+        for c, v in ((True, on), (False, 100.0))
+    ]
+    assert report.counter_cost_sentence(pl.DataFrame(rows)).endswith(
+        "a spread that may be this disk's drift between runs."
+    )
+
+
+@pytest.mark.parametrize(
+    ("test", "threads", "cpus", "words"),
+    [
+        ("readrandom", 2, 2, "on one thread per logical CPU (2 threads), as the laptop did"),
+        ("readrandom", 16, 64, "on 16 threads, as many as the laptop ran, though this machine has 64 logical CPUs"),
+        ("readwhilewriting", 1, 2, "on every logical CPU but one (1 reader thread)"),
+        ("readwhilewriting", 16, 64, "on 16 reader threads, as many as the laptop ran, though this machine has 64 "
+         "logical CPUs"),
+        ("readwhilewriting", 1, 1, "on 1 reader thread, though this machine has 1 logical CPU"),
+    ],
+)  # fmt: skip
+def test_rocksdb_threads_words_follow_threads_for(test: str, threads: int, cpus: int, words: str) -> None:
+    from howfast.rocksdb import experiments as rocksdb
+
+    assert rocksdb.threads_for(test, cpus) == threads  # the cases are the ones threads_for gives
+    assert report.rocksdb_threads_words(test, threads, cpus) == words
+
+
+def test_rocksdb_threads_words_refuse_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="test"):
+        report.rocksdb_threads_words("fillseq", 1, 1)
+    with pytest.raises(ValueError, match="cpus"):
+        report.rocksdb_threads_words("readrandom", 1, 0)
+
+
+def test_read_threads_words_give_the_thread_reason_only_where_the_counts_differ() -> None:
+    assert report.read_threads_words(2, 16) == (
+        "The read tests differ even more, for two reasons. The laptop spread them over 16 threads, this machine "
+        "over 2. And the laptop's"
+    )
+    assert report.read_threads_words(16, 16) == (
+        "The read tests differ even more, although both machines ran them on 16 threads: the laptop's"
+    )
+    with pytest.raises(ValueError, match="seed"):
+        report.read_threads_words(2, 0)
+
+
+def test_storage_chapter_words_by_how_the_probe_wrote() -> None:
+    same = report.storage_chapter_words(True)
+    assert "the same kind of write" in same and "can differ" in same and "can drift between runs" in same
+    other = report.storage_chapter_words(False)
+    assert "not the buffered ones this probe fell back to" in other and "not comparable" in other
+    assert "same kind" not in other
+    with pytest.raises(TypeError, match="direct"):
+        report.storage_chapter_words(1)  # type: ignore[arg-type]
+
+
+def test_filesystem_and_tear_words_follow_the_facts() -> None:
+    assert report.filesystem_words({"filesystem": "ext4"}) == "This run's segment files went to ext4 as well."
+    assert report.filesystem_words({"filesystem": "xfs"}) == (
+        "This run's segment files went to xfs, where these ext4 costs may not apply."
+    )
+    assert "not known" in report.filesystem_words({"filesystem": "unknown"})
+    assert "not known" in report.filesystem_words({})
+    head = "a write in progress may reach the disk only in part; the model below tears it at 512-byte boundaries"
+    assert report.tear_words({"logical_block_size": 512}) == head + ", this device's logical block size"
+    assert report.tear_words({"logical_block_size": 4096}) == (
+        head + ", finer than this device's logical block size of 4 KiB"
+    )
+    assert report.tear_words({"logical_block_size": None}) == (
+        head + " (this run did not read the device's logical block size)"
+    )

@@ -1351,10 +1351,16 @@ def test_knee_scans_past_rates_the_runs_cannot_tell() -> None:
         "second it clearly no longer held, so no fewer than 1,112 machines."
     ) in plan
     assert plan.endswith(
-        "Both counts are of machines that also ran their own load generator, which used 6.2 µs (interval 6–6.4 µs, "
-        "3 runs) of CPU per request: about 0.31 % of this machine's 2 logical CPUs at 1,000 requests per second, CPU "
-        "that a server with remote clients would not spend on them."
+        "Both counts are of machines that also ran their own load generator. Measured beside wrk in the cross-checks "
+        "above, it used 6.2 µs (interval 6–6.4 µs, 3 runs) of CPU per request; at the closed loop's best of 1,000 "
+        "requests per second, a rate from other runs, that cost would be about 0.31 % of this machine's 2 logical "
+        "CPUs, CPU that a server with remote clients would not spend on them."
     )
+    # the connections the cost was measured at are named where known
+    named = report.plan_sentence(m, 1000.0, generator_us=_e(6.2, 6.0, 6.4), cpus=2, generator_connections=256)
+    assert "Measured beside wrk at 256 connections in the cross-checks above, it used 6.2 µs" in named
+    with pytest.raises(ValueError, match="generator_connections"):
+        report.plan_sentence(m, 1000.0, generator_us=_e(6.2, 6.0, 6.4), cpus=2, generator_connections=0)
     # a clear rate above the unclear ones: the capacity moves up to it
     up = report.knee(_open_rows([(100, 100, 50), (500, 500, 70), (700, 700, 50)], spread=0.2))
     assert up["rate"] == 700.0 and up["open"] == [] and up["why"] is None
@@ -1375,8 +1381,8 @@ def test_knee_scans_past_rates_the_runs_cannot_tell() -> None:
 
 def test_answered_rate_is_placed_by_which_rates_were_kept_up() -> None:
     queue = (
-        ". Where the server is behind, it answers what it can and the rest wait in line, a line that grows for as "
-        "long as the run lasts, so the latencies at those rates measure the run's length, not the server."
+        ". Where the server is behind, unanswered requests wait in a line that grows as long as the run lasts, so "
+        "the latencies at those rates may measure the run's length more than the server."
     )
     # offers ~5 % apart: claims.curve reads a knee at 900, but the server clearly kept up to 950
     close = _open_rows([(100, 100, 50), (850, 850, 55), (900, 900, 55), (950, 950, 55), (1000, 900, 60)])
@@ -1511,7 +1517,7 @@ def test_scaling_sentence_names_a_slowdown_the_runs_cannot_call_a_collapse() -> 
         .then(15e3)
         .otherwise(pl.col("value"))
     )
-    text = report.scaling_sentence(wide, 2)
+    text = report.scaling_sentence(wide, 2, "6.2.14")
     assert "too wide to call it a collapse" in text and "collapses" not in text
     assert "slower than with them off (by the medians" in text and "spinning" in text
     # the range through claims.ratio_interval, turned round to read as 'slower'
@@ -1793,7 +1799,8 @@ def test_pipeline_sentence_every_branch() -> None:
     assert helps == (
         "Pipelining was the lever here: with pipelines of 100, redis-py spent 20 µs per GET (interval 19.6–20.4 µs, "
         "3 runs), against 100 µs (interval 98–102 µs, 3 runs) one at a time, 5× less time per command. A pipeline "
-        "shares one round trip among its commands; what is left is each command's own work on both sides."
+        "shares one round trip among its commands, so what is left may be mostly each command's own work on both "
+        "sides; this run does not measure the parts of a command to say so."
     )
 
     def at(deep: float, spread: float = 0.02) -> pl.DataFrame:
@@ -1841,3 +1848,72 @@ def test_nginx_source_suite_others_and_rerun_words() -> None:
     table = _frame(_runs({"connections": 64}, "req_per_s", [50e3, 52e3, 54e3]))
     text = report.rerun_sentence(cross, table, "req_per_s", "requests per second", "Our closed loop", connections=64)
     assert "These runs do not measure why the two differ" in text and "Other programs" not in text
+
+
+def test_scaling_sentence_describes_redis_6_7_io_threads_only_for_those_versions() -> None:
+    assert report.redis_major("6.2.14") == 6 and report.redis_major("v=8.0.2") == 8
+    assert report.redis_major(None) is None and report.redis_major("unknown") is None
+    # io-threads on slower at the most clients, no collapse
+    slower = _scaling_rows({1: [10e3, 20e3, 30e3, 40e3], 2: [10e3, 10e3, 10e3, 10e3]})
+    old = report.scaling_sentence(slower, 2, "7.2.4")
+    assert (
+        "That may explain a slowdown once they are used. In Redis 6–7's source (this run's server is 7.2.4), the main "
+        "thread waits for its io-threads by spinning"
+    ) in old
+    assert "(twice the io-threads setting), which 1 or 2 clients never reach. This run does not measure" in old
+    for version in ("8.0.2", None):
+        new = report.scaling_sentence(slower, 2, version)
+        assert "spinning" not in new and "never reach" not in new and "6–7" not in new
+        said = "with Redis's main thread and with redis-benchmark. That may explain a slowdown once they are used. "
+        assert said + "This run does not measure" in new
+    # a collapse with io-threads on only
+    collapse = _scaling_rows({1: [10e3, 15e3, 16e3, 16e3], 2: [11e3, 14e3, 1e3, 2e3]})
+    old = report.scaling_sentence(collapse, 2, "6.2.14")
+    assert "which may explain a collapse. In Redis 6–7's source (this run's server is 6.2.14)" in old
+    assert "which 1 or 2 clients never reach. This run does not measure where the time went" in old
+    new = report.scaling_sentence(collapse, 2, "8.0.2")
+    assert "which may explain a collapse. This run does not measure where the time went" in new
+    assert "spinning" not in new
+
+
+def test_answered_words_collapse_is_worded_as_a_possibility() -> None:
+    points = [(100.0, _e(100, 98, 102)), (500.0, _e(500, 490, 510)), (1000.0, _e(900, 880, 920)),
+              (2000.0, _e(200, 196, 204)), (4000.0, _e(100, 98, 102))]  # fmt: skip
+    shape = report.claims.curve(points)
+    assert shape.kind == "collapse"
+    assert report._answered_words(shape, points) == (
+        "The answered rate peaks at 1,000 requests per second offered and collapses from 2,000 requests per second. "
+        "Offered more than it can take, the server answered less, and the rest waited in a line that grows as long "
+        "as the run lasts. The load generator shares the CPUs with the server, so it may be the generator that fell "
+        "behind; this run does not measure which."
+    )
+
+
+def test_seed_figures_and_sizes_come_from_the_data() -> None:
+    assert report.guess_sentence() == (
+        'The author of seed 001 guessed that a laptop would answer about 100,000 "hello world" HTTP requests per '
+        "second, at about 10 µs each, and a phone 10,000."
+    )
+    assert report.seed_suite_setup() == {"clients": 50, "requests": 100_000}
+    assert report.seed_scaling_clients() == "from 1 to 40"
+    assert report.hello_body_bytes() == len(b"Hello, World!")
+    # the sizes the runs recorded, else the profile's plan
+    assert report.tcp_sizes(pl.DataFrame(), pl.DataFrame(), "full") == (1 << 20, 64)
+    assert report.tcp_sizes(pl.DataFrame(), pl.DataFrame(), "smoke+no-io_uring") == (256 * 1024, 64)
+    ran = (pl.DataFrame({"write_size": [4096, 8192]}), pl.DataFrame({"message_size": [32]}))
+    assert report.tcp_sizes(*ran, "full") == (8192, 32)
+    with pytest.raises(ValueError, match="profile"):
+        report.tcp_sizes(pl.DataFrame(), pl.DataFrame(), "bogus")
+    # the suite's clients: the same as the seed's, or the difference said
+    details = {"redis_server_version": "7.2.4"}
+    same = report.suite_sentence(_suite_rows([15_000, 16_000, 17_000]), details)
+    assert "The tool, the 50 clients and the tests are the same; besides the machine, Redis here is 7.2.4" in same
+    assert "the seed ran redis-benchmark with 100,000 requests per test (redis-benchmark's default); here" in same
+    fewer = report.suite_sentence(_suite_rows([15_000, 16_000, 17_000]).with_columns(clients=pl.lit(10)), details)
+    assert (
+        "The tool and the tests are the same; besides the machine, the clients differ (10 here against 50 in the "
+        "seed), Redis here is 7.2.4"
+    ) in fewer
+    unrecorded = report.suite_sentence(_suite_rows([15_000, 16_000, 17_000]).drop("clients"), details)
+    assert "besides the machine, the clients here were not recorded (50 in the seed), Redis here" in unrecorded
+    assert "differ" not in unrecorded

@@ -45,12 +45,22 @@ def test_the_disk_rows_come_from_the_fsync_set_then_the_storage_set(tmp_path: Pa
          "directory it wrote in (/mnt/nvme/scratch). The kernel did not report that disk's write cache, so how far "
          "an fsync's flush reaches there is not known."),
         (NOW, None, "The disk rows describe this render's scratch directory (/tmp/x): no fsync or storage set is "
-         "stored to say where the durable writes were measured. The write-cache row says how far"),
-        ({}, None, "The disk rows describe this render's scratch directory: no fsync"),
+         "stored to say where the durable writes were measured. That disk is virtual, so the write-cache row says "
+         "what the guest kernel sees of it, and so whether the kernel sends it cache flushes; where a flush ends, and "
+         "so where the durable writes measured there end, is up to the host and cannot be seen from here."),
+        (NOW | {"write_cache": None}, "fsync", "The disk rows are those the fsync set recorded for the directory it "
+         "wrote in (/tmp/x). The kernel did not report that disk's write cache, so how far an fsync's flush reaches "
+         "there is not known."),
+        ({}, None, "The disk rows describe this render's scratch directory (directory not recorded): no fsync"),
+        (ELSEWHERE | {"scratch_dir": None}, "fsync", "The disk rows are those the fsync set recorded for the "
+         "directory it wrote in (directory not recorded). The write-cache row says how far"),
     ],
 )  # fmt: skip
 def test_the_write_cache_sentence_for_every_source_and_mode(facts, source, words) -> None:
+    """A virtual disk's write-cache row is what the guest sees: where its flushes end is the host's."""
     assert headlines.write_cache_words(facts, source).startswith(words)
+    if headlines.virtual_disk(facts):
+        assert "how far an fsync's flush reaches on that disk" not in headlines.write_cache_words(facts, source)
     assert "every durable-write number in the book" not in headlines.write_cache_words(facts, source)
 
 

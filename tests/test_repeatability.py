@@ -31,7 +31,14 @@ def test_the_changed_verdict_is_worded_as_a_possibility() -> None:
     assert "load, other work" not in said and "the host" not in said
     steady = _table([True] * 6 + [False] * 4)
     assert repeatability.verdict(steady) == "steady"
-    assert repeatability.steady_words(steady).endswith("as many as this machine did, within chance.")
+    assert repeatability.steady_words(steady).endswith("this machine did not put clearly fewer inside.")
+    # one-sided: far more inside than a steady machine would give is 'steady' too, and not called 'as many'
+    more = _table([True] * 10, expected=0.3)
+    assert repeatability.verdict(more) == "steady"
+    assert repeatability.steady_words(more) == (
+        "A perfectly steady machine would put about 30 % inside with these run counts: this machine did not put "
+        "clearly fewer inside."
+    )
     assert repeatability.steady_words(_table([])) == ""
 
 
@@ -49,4 +56,5 @@ def test_the_prefaces_record_words_for_each_verdict() -> None:
     )
     assert "so it changed" not in said
     path.write_text(json.dumps(record | {"inside": 6, "verdict": "steady"}))
-    assert repeatability.words().endswith(": as many, within chance.")
+    assert repeatability.words().endswith(": this one did not put clearly fewer inside.")
+    assert "as many" not in repeatability.words()

@@ -420,27 +420,28 @@ def test_disk_direct_tells_a_buffered_fallback_from_o_direct() -> None:
 def test_write_sentence_gives_the_disk_its_interval_and_reads_it_at_both_ends() -> None:
     head = (
         "While fillseq accepted 40 MB/s of keys and values, RocksDB handed 60 MB/s to the kernel (1.5× the user "
-        "data: the write-ahead log, then the flushed memtables); overwrite wrote 1.4× its user data (medians over "
-        "the runs)."
+        "data: the write-ahead log, the flushed memtables and any compaction); overwrite wrote 1.4× its user data "
+        "(medians over the runs)."
     )
     metrics, disk = _write_runs([1200.0, 1280.0, 1300.0])
     assert rocksdb_report.write_sentence(metrics, disk) == head + (
         " In this subject's own runs the disk took 1,280 MB/s of sequential 1 MiB O_DIRECT writes (1,200–1,300, "
-        "3 runs), so the file traffic of fillseq is 4.6–5 % of what the disk can absorb: the disk is unlikely to "
-        "be what holds the writer back. The work each write costs the CPU (a system call to append to the log, a "
-        "skip-list insert) may be, but this run does not measure where the CPU time goes."
+        "3 runs), so the file traffic of fillseq is 4.6–5 % of what that one stream of 1 MiB writes reached: the "
+        "disk is unlikely to be what holds the writer back. The work each write costs the CPU (a system call to "
+        "append to the log, a skip-list insert) may be, but this run does not measure where the CPU time goes."
     )
     assert rocksdb_report.disk_estimate(disk) == rocksdb_report.stats.Estimate(1280.0, 1200.0, 1300.0, 3, 0.75)
     slow, slow_disk = _write_runs([100.0, 100.0], fill_file_mb=60.0, direct=0.0)
     assert rocksdb_report.write_sentence(slow, slow_disk).endswith(
         " the disk took 100 MB/s of sequential 1 MiB buffered writes with an fdatasync after each, for want of "
-        "O_DIRECT (2 runs), so the file traffic of fillseq is 60 % of what the disk can absorb: the disk may be "
-        "what holds the writer back, though this run does not measure where the writer's time goes."
+        "O_DIRECT (2 runs), so the file traffic of fillseq is 60 % of what that one stream of 1 MiB writes "
+        "reached: the disk may be what holds the writer back, though this run does not measure where the writer's "
+        "time goes."
     )
     wide, wide_disk = _write_runs([80.0, 200.0], fill_file_mb=60.0)
     assert rocksdb_report.write_sentence(wide, wide_disk).endswith(
-        "(80–200, 2 runs), so the file traffic of fillseq is 30–75 % of what the disk can absorb: whether the disk "
-        "or the CPU holds the writer back, the disk's interval cannot say."
+        "(80–200, 2 runs), so the file traffic of fillseq is 30–75 % of what that one stream of 1 MiB writes "
+        "reached: whether the disk or the CPU holds the writer back, the disk's interval cannot say."
     )
     assert rocksdb_report.write_sentence(metrics, disk.clear()) == head + (
         " The disk's own bandwidth was not measured here, so there is nothing to set it against."

@@ -520,10 +520,20 @@ def test_off_sentence() -> None:
     unclear = sqlite_report.off_sentence(E(31900, 18200, 43800), normal_1, E(153000, 91600, 197000), normal_k)
     assert "gave 31,900 rows per second with one row per transaction, not clearly faster or slower" in unclear
     assert "; and 153,000 rows per second with 1,000 rows per transaction" in unclear
-    assert "little for OFF to save" in unclear
+    assert (
+        "With one row and with 1,000 rows per transaction, OFF was not clearly faster than NORMAL, perhaps because "
+        "NORMAL too skips the sync at commit"
+    ) in unclear
     faster = sqlite_report.off_sentence(E(40000, 39000, 41000), normal_1, None, normal_k)
     assert "40,000 rows per second with one row per transaction, 1.6× faster than NORMAL." in faster
-    assert "1,000 rows" not in faster and "little for OFF" not in faster
+    assert "1,000 rows" not in faster and "perhaps because" not in faster
+    # one batch size clearly faster, the other not: the possible reason names only the one that was not
+    mixed = sqlite_report.off_sentence(E(40000, 39000, 41000), normal_1, E(153000, 91600, 197000), normal_k)
+    assert "1.6× faster than NORMAL; and 153,000 rows per second" in mixed
+    assert mixed.endswith(
+        "With 1,000 rows per transaction, OFF was not clearly faster than NORMAL, perhaps because NORMAL too skips the "
+        "sync at commit and syncs only before a checkpoint."
+    )
     alone = sqlite_report.off_sentence(E(40000, 39000, 41000), None, None, None)
     assert alone == "Dropping the syncs altogether (OFF) gave 40,000 rows per second with one row per transaction."
     assert "could not be measured here" in sqlite_report.off_sentence(None, normal_1, None, normal_k)
@@ -941,3 +951,44 @@ def test_shell_runs_sentence_names_a_virtual_disk_only_from_the_facts() -> None:
     assert "another run size; either may move a median" in plain and "virtual" not in plain
     vm = sqlite_report.shell_runs_sentence(shell, inserts, {"hypervisor": "yes (KVM)"})
     assert "on a virtual disk, which other guests of the host may share; either may move" in vm
+
+
+def test_numbers_words_go_through_fmt_num() -> None:
+    numbers = sqlite_report.Numbers({"big": 999_999_999.0, "day": 2.06e10, "small": 86_400.0, "none": None})
+    assert numbers.words("big") == "1 billion"  # not '1,000 million'
+    assert numbers.words("day") == "20.6 billion" and numbers.words("small") == "86,400"
+    assert numbers.words("none") == "n/a"
+    assert not hasattr(sqlite_report, "words")
+
+
+def test_bytes_per_row_sentence_says_same_only_within_the_band() -> None:
+    assert "lie within 5 % of each other" in sqlite_report.bytes_per_row_sentence(1040.0, 1030.0)
+    more = sqlite_report.bytes_per_row_sentence(1300.0, 1030.0)
+    assert "The two differ: this file held 1.3× the laptop's bytes per row: more, for the same table" in more
+    assert "may account for it; this page does not measure which." in more
+    assert ": fewer, for the same table" in sqlite_report.bytes_per_row_sentence(800.0, 1030.0)
+    assert sqlite_report.bytes_per_row_sentence(None, 1030.0) == ""
+    with pytest.raises(ValueError, match="ours"):
+        sqlite_report.bytes_per_row_sentence(0.0, 1030.0)
+
+
+def test_derived_runs_words_compare_each_batch_size_with_the_seeds() -> None:
+    n = sqlite_report.seed_rows()
+    assert n == 1_000_000
+    small = _inserts(10_000, {(C, "normal", 1): (1.0,), (C, "normal", 1000): (1.0,)})
+    assert sqlite_report.derived_runs_words(small) == (
+        "the runs differ in size and in client and library as the section said above"
+    )
+    mixed = pl.concat([_inserts(10_000, {(C, "normal", 1): (1.0,)}), _inserts(n, {(C, "normal", 1000): (1.0,)})])
+    assert sqlite_report.derived_runs_words(mixed) == (
+        "the runs with 1,000 rows per transaction inserted the seeds' 1,000,000 rows, those with one row per "
+        "transaction another number, and all differ in client and library as the section said above"
+    )
+    full = _inserts(n, {(C, "normal", 1): (1.0,), (C, "normal", 1000): (1.0,)})
+    assert sqlite_report.derived_runs_words(full).startswith("the runs inserted the seeds' 1,000,000 rows each, but")
+    # the Python client's runs, sized apart and listed first, do not stand for the C loop's
+    with_python = pl.concat([_inserts(500, {(PY, "normal", 1): (1.0,), (PY, "normal", 1000): (1.0,)}), full])
+    assert sqlite_report.derived_runs_words(with_python) == sqlite_report.derived_runs_words(full)
+    assert sqlite_report.derived_runs_words(pl.DataFrame()) == "this machine's inserts did not run here"
+    unsupported = small.with_columns(pl.lit(None, dtype=pl.Int64).alias("rows"), pl.lit("unsupported").alias("metric"))
+    assert sqlite_report.derived_runs_words(unsupported) == "this machine's inserts did not run here"

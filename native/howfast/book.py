@@ -80,9 +80,9 @@ def missing_note(*sets: ResultSet) -> str:
 NOISE_NAMES = {**SUBJECT_NAMES, "cpu": "CPU and memory", "storage": "Disks", "memtable": "Memtables"}
 
 #: The measuring thread waited for a CPU at least this share of the wall time (the median
-#: of an experiment's runs): the machine was busy, and wall-timed CPU figures are low.
+#: of an experiment's runs): the machine was busy, and wall-timed CPU figures may read low.
 WAITED = 0.10
-#: The hypervisor stole at least this share of all CPU time: every CPU figure is low.
+#: The hypervisor stole at least this share of all CPU time: every CPU figure may read low.
 STEAL = 0.05
 #: Other processes used at least this share of all CPUs: the machine was shared.
 OTHERS = 0.25
@@ -153,15 +153,15 @@ def busy_words(result: ResultSet) -> str:
     said = []
     if steal and steal[0] >= STEAL:
         said.append(f"steal {fmt.share(steal[0], 2)} during the {steal[1]} runs: the hypervisor gave our CPUs to "
-                    "other machines, and CPU figures are low")  # fmt: skip
+                    "other machines, and CPU figures may read low")  # fmt: skip
     if waited and waited[0] >= WAITED:
         exp = waited[1]
         row = summary.filter(pl.col("experiment") == exp).row(0, named=True)
         got = f"; it ran {fmt.share(row['ran'], 2)} of the wall time" if row.get("ran") is not None else ""
         said.append(
             f"during the {exp} runs the measuring thread waited for a CPU {fmt.share(waited[0], 2)} of the wall "
-            f"time (median of its runs{got}): figures timed by the wall clock that need the CPU are low, by up to "
-            "about that share, and their intervals wider"
+            f"time (median of its runs{got}): figures timed by the wall clock that need the CPU may read low, by up "
+            "to about that share, and their intervals may be wider"
         )
     if others and others[0] >= OTHERS and not said:
         said.append(
@@ -184,8 +184,8 @@ def busy_words(result: ResultSet) -> str:
 def busy_clause(result: ResultSet) -> str:
     """A clause for the set's stamp: ', on a busy machine (the measuring thread waited for
     a CPU 36 % of the time during the memory-latency runs: CPU figures timed by the wall
-    clock read low)', ', with 18 % CPU steal during the TCP ping-pong runs (CPU figures
-    read low)', ', on a quiet machine', or
+    clock may read low)', ', with 18 % CPU steal during the TCP ping-pong runs (CPU figures
+    may read low)', ', on a quiet machine', or
     ', no noise evidence recorded' for an older set."""
     summary = noise_summary(result)
     if summary.height == 0:
@@ -200,11 +200,11 @@ def busy_clause(result: ResultSet) -> str:
 
     steal, waited, others = worst("steal"), worst("waited"), worst("others")
     if steal and steal[0] >= STEAL:
-        return f", with {fmt.share(steal[0], 2)} CPU steal during the {steal[1]} runs (CPU figures read low)"
+        return f", with {fmt.share(steal[0], 2)} CPU steal during the {steal[1]} runs (CPU figures may read low)"
     if waited and waited[0] >= WAITED:
         return (
             f", on a busy machine (the measuring thread waited for a CPU {fmt.share(waited[0], 2)} of the time "
-            f"during the {waited[1]} runs: CPU figures timed by the wall clock read low)"
+            f"during the {waited[1]} runs: CPU figures timed by the wall clock may read low)"
         )
     if others and others[0] >= OTHERS:
         return f", on a shared machine (other processes used {fmt.share(others[0], 2)} of the CPUs)"

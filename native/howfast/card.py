@@ -470,28 +470,55 @@ def runs_words(frame: pl.DataFrame, machine: str) -> str:
     return f"{fmt.exact(least)} to {fmt.exact(most)} runs per number"
 
 
-def spread_sentence(frame: pl.DataFrame, machine: str, busy: list[str]) -> str:
+def spread_sentence(frame: pl.DataFrame, machine: str, busy: list[str], silent: list[str] | None = None) -> str:
     """How far to trust the card's intervals: the run counts (``runs_words``), how many of
     `machine`'s numbers are marked unstable (an interval wider than its profile's target,
     ``stats.stability``), which numbers come from a set measured on a busy machine (`busy`:
-    the subjects whose sets ``book.busy`` finds busy), then how to read a number and a
-    comparison."""
-    unknown = [b for b in busy if b not in SUBJECTS]
-    if unknown:
-        raise ValueError(f"busy must name the card's subjects ({', '.join(SUBJECTS)}), got {unknown[0]!r}")
+    the subjects whose sets ``book.busy`` finds busy), which from a set that recorded no
+    noise evidence (`silent`: the subjects whose ``book.noise_summary`` has no rows; how
+    busy the machine was for them is not known), the others quiet enough, then how to read
+    a number and a comparison."""
+    silent = list(silent or [])
+    for name, subjects in (("busy", busy), ("silent", silent)):
+        unknown = [b for b in subjects if b not in SUBJECTS]
+        if unknown:
+            raise ValueError(f"{name} must name the card's subjects ({', '.join(SUBJECTS)}), got {unknown[0]!r}")
+    both = [b for b in silent if b in busy]
+    if both:
+        raise ValueError(f"silent names a subject busy by its noise evidence, which it has: {both[0]!r}")
     measured = [row for row in frame.iter_rows(named=True) if row[machine] is not None]
     wide = sum(1 for row in measured if stats.stability(_estimate(row, machine), row.get(f"{machine} target")))
     held = any(row.get(f"{machine} target") is not None for row in measured)
     loud = [row["label"] for row in measured if headlines_registry.get(row["id"]).subject in busy]
-    if not loud:
+    mute = [row["label"] for row in measured if headlines_registry.get(row["id"]).subject in silent]
+    if not loud and not mute:
         where = "Every number's set was measured on a machine quiet enough by its noise evidence."
     elif len(loud) == len(measured):
         where = "Every number's set was measured on a busy machine by its noise evidence."
-    else:
+    elif len(mute) == len(measured):
         where = (
-            f"The sets behind {fmt.count(len(loud), 'number')} ({fmt.listed(loud)}) were measured on a busy machine "
-            "by their noise evidence; the others on a machine quiet enough."
+            "No number's set recorded noise evidence, so how busy the machine was while they were measured is not "
+            "known."
         )
+    else:
+        said = []
+        if loud:
+            said.append(
+                f"the sets behind {fmt.count(len(loud), 'number')} ({fmt.listed(loud)}) were measured on a busy "
+                "machine by their noise evidence"
+            )
+        if mute:
+            said.append(
+                f"the sets behind {fmt.count(len(mute), 'number')} ({fmt.listed(mute)}) recorded no noise evidence, "
+                "so how busy the machine was for them is not known"
+            )
+        if len(loud) + len(mute) < len(measured):
+            said.append(
+                "the others were measured on a machine quiet enough by theirs" if mute
+                else "the others on a machine quiet enough"
+            )  # fmt: skip
+        where = "; ".join(said) + "."
+        where = where[0].upper() + where[1:]
     if not measured:
         return "No number of this machine's was measured, so the card has no interval to read."
     if not held:

@@ -353,12 +353,15 @@ def preface_facts(now: Mapping[str, Any], sets: list[store.ResultSet]) -> tuple[
 
 
 def write_cache_words(facts: Mapping[str, Any], source: str | None) -> str:
-    """Where the preface's disk rows come from (``preface_facts``' `source`) and what the
-    write-cache row means for the durable writes measured on that disk; that it is not
-    known when the kernel did not report the mode."""
+    """Where the preface's disk rows come from (``preface_facts``' `source`, the directory
+    named, or said not recorded) and what the write-cache row means for the durable writes
+    measured on that disk: on a disk the kernel sees as a drive, how far an fsync's flush
+    reaches; on a virtual disk (``virtual_disk``), only what the guest kernel sees, since
+    where its flushes end is up to the host; that it is not known when the kernel did not
+    report the mode."""
     if source is not None and source not in DURABLE_SETS:
         raise ValueError(f"source must be one of {', '.join(DURABLE_SETS)} or None, got {source!r}")
-    where = f" ({facts['scratch_dir']})" if facts.get("scratch_dir") else ""
+    where = f" ({facts['scratch_dir']})" if facts.get("scratch_dir") else " (directory not recorded)"
     said = (
         f"The disk rows are those {DURABLE_SETS[source]} recorded for the directory it wrote in{where}."
         if source is not None
@@ -369,6 +372,12 @@ def write_cache_words(facts: Mapping[str, Any], source: str | None) -> str:
         return (
             f"{said} The kernel did not report that disk's write cache, so how far an fsync's flush reaches there "
             "is not known."
+        )
+    if virtual_disk(facts):
+        return (
+            f"{said} That disk is virtual, so the write-cache row says what the guest kernel sees of it, and so "
+            "whether the kernel sends it cache flushes; where a flush ends, and so where the durable writes measured "
+            "there end, is up to the host and cannot be seen from here."
         )
     return (
         f"{said} The write-cache row says how far an fsync's flush reaches on that disk, and so where the durable "

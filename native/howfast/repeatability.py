@@ -174,7 +174,7 @@ def share_inside(table: pl.DataFrame) -> tuple[int, int]:
 def sentence(table: pl.DataFrame, *, what: str = "headline figure") -> str:
     """'For 11 of 13 headline figures (85 %), the second run's median fell inside the
     first run's interval; this misses the goal of 90 %. A steady machine would put about
-    78 % inside with these run counts: as many as this machine did.'"""
+    78 % inside with these run counts: this machine did not put clearly fewer inside.'"""
     inside, total = share_inside(table)
     if total == 0:
         return f"No {what} could be compared between the two runs."
@@ -188,13 +188,14 @@ def sentence(table: pl.DataFrame, *, what: str = "headline figure") -> str:
 
 def steady_words(table: pl.DataFrame) -> str:
     """What a steady machine would have given with the same run counts, and whether this
-    one gave as many ('steady') or clearly fewer ('changed'): ``verdict``."""
+    one put clearly fewer inside ('changed') or not ('steady'): ``verdict``, a one-sided
+    test, so 'steady' also covers a machine that put more inside than expected."""
     found = verdict(table)
     if found == "none":
         return ""
     expected = float(table["expected"].mean())  # type: ignore[arg-type]
     said = (
-        "as many as this machine did, within chance"
+        "this machine did not put clearly fewer inside"
         if found == "steady"
         else "this machine put clearly fewer inside: it may have changed between the runs, or its runs within a set "
         "were not independent, and this test cannot say which"
@@ -224,7 +225,7 @@ def record(table: pl.DataFrame, *, what: str = "headline figure", load: float | 
 def words(machine: str | None = None, profile: str | None = None) -> str:
     """The last repeatability run of this (or the named) machine and profile, for the
     preface: the share of second medians inside, then what a steady machine would have
-    given and whether this one did as well (``verdict``), the test the preface names; how
+    given and whether this one put clearly fewer inside (``verdict``), the test the preface names; how
     to make one when there is none. No fixed goal is quoted: a steady machine itself puts
     only ``expected_inside`` of them inside."""
     from .store import set_dir
@@ -249,7 +250,7 @@ def words(machine: str | None = None, profile: str | None = None) -> str:
             f" A perfectly steady machine would put about {fmt.share(float(expected), 2)} inside with the same "
             "run counts"
             + (
-                ": as many, within chance."
+                ": this one did not put clearly fewer inside."
                 if found == "steady"
                 else ": it put clearly fewer. It may have changed between the runs, or its runs within a set were "
                 "not independent; this test cannot say which."

@@ -279,42 +279,54 @@ def levels_sentence(
     return f"At level {high} {codec} compresses {what} {said}{tail}{one}."
 
 
-def fastest_codec(
-    summary: pl.DataFrame, input_name: str, block: int, metric: str = "compress_mb_per_s"
-) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
-    """The (codec, level) with the highest median `metric` on `input_name` in blocks of
-    `block` bytes (0: one buffer), and the runner-up by the medians; None for each that
-    did not run (``fastest_sentence`` says whether the first is clearly ahead)."""
+def _ranked(summary: pl.DataFrame, input_name: str, block: int, metric: str) -> list[tuple[str, int]]:
+    """Every (codec, level) with a median `metric` on `input_name` in blocks of `block`
+    bytes, the highest median first."""
     rows = summary.filter(
         (pl.col("input") == input_name)
         & (pl.col("block") == block)
         & (pl.col("metric") == metric)
         & pl.col("median").is_not_null()
     ).sort("median", descending=True)
-    found = [(str(r["codec"]), int(r["level"])) for r in rows.iter_rows(named=True)]
+    return [(str(r["codec"]), int(r["level"])) for r in rows.iter_rows(named=True)]
+
+
+def fastest_codec(
+    summary: pl.DataFrame, input_name: str, block: int, metric: str = "compress_mb_per_s"
+) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+    """The (codec, level) with the highest median `metric` on `input_name` in blocks of
+    `block` bytes (0: one buffer), and the runner-up by the medians; None for each that
+    did not run (``fastest_sentence`` says whether the first is clearly ahead)."""
+    found = _ranked(summary, input_name, block, metric)
     return (found[0] if found else None), (found[1] if len(found) > 1 else None)
 
 
 def fastest_sentence(summary: pl.DataFrame, input_name: str, block: int, what: str) -> str:
-    """Which codec compressed `what` fastest, from the medians, tested against the
-    runner-up with ``claims.compare``: 'The fastest codec on the book's sources was lz4, at
-    …, 1.6× faster than snappy (1.4–1.8×).'; 'by the medians, not clearly ahead of snappy'
-    where the intervals overlap."""
-    top, second = fastest_codec(summary, input_name, block)
-    if top is None:
+    """Which codec compressed `what` fastest, from the medians, tested against every other
+    codec with ``claims.compare``: 'The fastest codec on the book's sources was lz4, at
+    …, 1.6× faster than snappy (1.4–1.8×).' only where it is clearly ahead of them all
+    (the runner-up by the medians named); otherwise 'by the medians', naming each codec
+    whose interval it does not clear."""
+    ranked = _ranked(summary, input_name, block, "compress_mb_per_s")
+    if not ranked:
         return f"No codec could compress {what} here."
     where = {"input": input_name, "block": block}
-    first = stats.estimate(summary, "compress_mb_per_s", codec=top[0], level=top[1], **where)
-    if second is None:
+    figures = [stats.estimate(summary, "compress_mb_per_s", codec=c, level=lv, **where) for c, lv in ranked]
+    top, first = ranked[0], figures[0]
+    if len(ranked) == 1:
         return f"Only {label(*top)} compressed {what} here, at {quoted(first)}."
-    other = stats.estimate(summary, "compress_mb_per_s", codec=second[0], level=second[1], **where)
-    c = claims.compare(first, other)
-    if c.direction == claims.HIGHER:
-        said = claims.versus(c, label(*second), **claims.RATE_WORDS, span=True)
+    against = [claims.compare(first, other) for other in figures[1:]]
+    if all(c.direction == claims.HIGHER for c in against):
+        said = claims.versus(against[0], label(*ranked[1]), **claims.RATE_WORDS, span=True)
         return f"The fastest codec compressing {what} was {label(*top)}, at {quoted(first)}, {said}."
+    near = [
+        f"{label(*key)}, at {quoted(other)}"
+        for key, other, c in zip(ranked[1:], figures[1:], against, strict=True)
+        if c.direction != claims.HIGHER
+    ]
     return (
         f"The fastest codec compressing {what} by the medians was {label(*top)}, at {quoted(first)}, not clearly "
-        f"ahead of {label(*second)}, at {quoted(other)}: the intervals overlap."
+        f"ahead of {fmt.listed(near)}: the intervals overlap."
     )
 
 
@@ -714,16 +726,17 @@ def sort_bars(native: pl.DataFrame, python: pl.DataFrame, n: int) -> pl.DataFram
     )
 
 
-#: A sort whose fastest and slowest orders lie within this factor (the whole range of their
-#: ratio) runs at about the same speed on every order.
+#: A sort whose orders lie within this factor of each other (the whole range of the ratio of
+#: any two, through their intervals) runs at about the same speed on every order.
 ORDER_EVEN = 1.5
 
 
 def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
-    """How much a native sort's speed depends on the order of its input: its slowest and
+    """How much a native sort's speed depends on the order of its input: 'within 1.12×'
+    where the highest interval end of any order over the lowest of any order (the largest
+    ratio any two orders can take) stays within ``ORDER_EVEN``; otherwise its slowest and
     fastest order by the medians, compared through their intervals (``claims.compare``):
-    'within 1.12×' where the whole range of their ratio stays within ``ORDER_EVEN``,
-    'depends on the order' where it lies above that, 'cannot say' where the intervals overlap."""
+    'depends on the order' where they are clearly apart, 'cannot say' where they overlap."""
     part = native.filter((pl.col("n") == n) & (pl.col("algorithm") == algorithm) & (pl.col("metric") == "mb_per_s"))
     name = SORT_NAMES.get(algorithm, algorithm)
     if part.height == 0:
@@ -737,11 +750,18 @@ def order_sentence(native: pl.DataFrame, algorithm: str, n: int) -> str:
         f"{ORDER_NAMES[str(slow['order'])]} ({fmt.num(slow['median'])} MB/s) and "
         f"{ORDER_NAMES[str(fast['order'])]} ({fmt.num(fast['median'])} MB/s)"
     )
-    if c.direction in (claims.HIGHER, claims.SAME_WORD) and c.hi is not None and c.hi <= ORDER_EVEN:
+    lowest = float(medians["lo"].min())
+    widest = float(medians["hi"].max()) / lowest if lowest > 0 else math.inf
+    if widest <= ORDER_EVEN:
         return (
-            f"{name} runs within {fmt.num(c.hi, 3)}× of the same speed on every order, from "
+            f"{name} runs within {fmt.num(widest, 3)}× of the same speed on every order, from "
             f"{fmt.num(slow['median'])} MB/s ({ORDER_NAMES[str(slow['order'])]}) to {fmt.num(fast['median'])} MB/s "
             f"({ORDER_NAMES[str(fast['order'])]})."
+        )
+    if c.direction == claims.HIGHER and c.hi is not None and c.hi <= ORDER_EVEN:
+        return (
+            f"The slowest and fastest orders of {name} differ clearly but by at most {fmt.num(c.hi, 3)}×, between "
+            f"{ends}; another order's interval is too wide to say every order lies within {fmt.num(ORDER_EVEN)}×."
         )
     if c.direction == claims.HIGHER:
         return f"The speed of {name} depends on the order: {claims.ratio_interval(c, way='larger')} between {ends}."
@@ -885,23 +905,35 @@ def records_sentence(dump: Estimate | None, parsers: dict[str, Estimate | None])
 
 def json_sentence(dump: Estimate | None, parsers: dict[str, Estimate | None]) -> str:
     """Whether this machine shows napkin-math's gap between JSON and a binary dump: reading
-    the dump against the fastest JSON parse by the medians (`parsers`: a parser's name ->
-    its records per second), counted in records (``claims.compare``); why a parser is slower
-    is said as a possibility (this run does not time its steps apart)."""
+    the dump against every JSON parse that ran (`parsers`: a parser's name -> its records
+    per second), counted in records (``claims.compare``). The gap shows only where the dump
+    is clearly faster than each; the sentence names the parse with the highest median, 'the
+    fastest measured' only where it is clearly ahead of every other parse, 'the fastest by
+    the medians' where not; where the gap does not show, it names the fastest parse the
+    dump does not clear. Why a parser is slower is said as a possibility (this run does not
+    time its steps apart)."""
     ran = {name: e for name, e in parsers.items() if e is not None}
     lead = "JSON is the slow row of napkin-math's table"
     if dump is None or not ran:
         return f"{lead}; the dump and a JSON parser did not both run here, so this machine does not test that."
-    name, fastest = max(ran.items(), key=lambda kv: kv[1].median)
-    c = claims.compare(dump, fastest)
-    if c.direction == claims.HIGHER:
+    ranked = sorted(ran.items(), key=lambda kv: kv[1].median, reverse=True)
+    name, fastest = ranked[0]
+    if len(ranked) == 1:
+        top = f"the only JSON parse measured, {name}"
+    elif all(claims.compare(fastest, e).direction == claims.HIGHER for _, e in ranked[1:]):
+        top = f"the fastest JSON parse measured, {name}"
+    else:
+        top = f"the fastest JSON parse by the medians, {name}"
+    against = [(n, claims.compare(dump, e)) for n, e in ranked]
+    if all(c.direction == claims.HIGHER for _, c in against):
         return (
             f"{lead}, and it is here too: counted in records, reading the dump is "
-            f"{claims.versus(c, f'the fastest JSON parse measured, {name}', **claims.RATE_WORDS, span=True)}. A parser "
+            f"{claims.versus(against[0][1], top, **claims.RATE_WORDS, span=True)}. A parser "
             "must look at every byte to find where each value ends and turn digits into numbers, where a dump copies "
             "them: that may be much of the gap, though this run does not time those steps apart."
         )
-    said = claims.versus(c, f"the fastest JSON parse measured, {name}", **claims.RATE_WORDS)
+    near, c = next((n, c) for n, c in against if c.direction != claims.HIGHER)
+    said = claims.versus(c, top if near == name else f"parsing with {near}", **claims.RATE_WORDS)
     return (
         f"{lead}, but here, counted in records, reading the dump is {said}: this run does not show that gap on this "
         "machine."
@@ -1290,18 +1322,26 @@ def _median_or_inf(summary: pl.DataFrame, codec: str, level: int) -> float:
     return float(found[0]) if found.len() else math.inf
 
 
+#: Two inputs whose speeds are clearly apart by more than this factor (the low end of the
+#: larger over the smaller) show that the input decides much of a codec's speed.
+DEMO_MUCH = 1.5
+
+
 def demo_sentence(summary: pl.DataFrame, level: int, block: int, table_input: str, target: float | None = None) -> str:
     """What the one short run above the speed table is, against the main runs: zstd at
     `level` on the json input and on `table_input` (the table's), each the median with its
-    interval; that the input decides much of a codec's speed only where the two are clearly
-    apart, and what an 'unstable' mark means only where the page marks figures (`target`)."""
+    interval; where the two are clearly apart, that the input decides much of a codec's
+    speed where the low end of their ratio exceeds ``DEMO_MUCH``, that it changes it where
+    not; and what an 'unstable' mark means only where the page marks figures (`target`)."""
     json = _compress(summary, level, "json", block)
     other = _compress(summary, level, table_input, block)
     if json is None or other is None:
         return "That one short run is JSON; the main runs did not measure it beside the table's input here."
     c = claims.compare(json, other)
     if c.direction in (claims.HIGHER, claims.LOWER):
-        gap = f"{claims.ratio_interval(c, way='larger')} apart: the input decides much of a codec's speed"
+        low = c.lo if c.direction == claims.HIGHER else 1 / c.hi  # type: ignore[operator]
+        said = "decides much of" if low > DEMO_MUCH else "changes"
+        gap = f"{claims.ratio_interval(c, way='larger')} apart: the input {said} a codec's speed"
     elif c.direction == claims.SAME_WORD:
         gap = "about the same"
     else:
@@ -1350,6 +1390,21 @@ def quoted(estimate: Estimate | None, unit: str = "MB/s") -> str:
     head = f"{fmt.num(estimate.median)} {unit}"
     lo, hi = fmt.num(estimate.lo), fmt.num(estimate.hi)
     return head if lo == hi else f"{head} ({tables.span_text(lo, hi)})"
+
+
+def interval_rule_words(confidence: float = stats.CONFIDENCE) -> str:
+    """How a figure's interval is read, from the statistics the book uses: '95 % confidence
+    from 6 runs up; under 6, the slowest to the fastest run' (the fewest runs whose median
+    interval reaches `confidence`: ``headlines.first_confident_runs``)."""
+    from .. import headlines
+
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence is a probability between 0 and 1, got {confidence!r}")
+    runs = headlines.first_confident_runs(confidence)
+    return (
+        f"{fmt.share(confidence)} confidence from {fmt.count(runs, 'run')} up; under {fmt.exact(runs)}, the slowest "
+        "to the fastest run"
+    )
 
 
 def inputs_described() -> pl.DataFrame:

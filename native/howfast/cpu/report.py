@@ -9,6 +9,7 @@ from the topology recorded with the set (``machine.caches(facts)``).
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Sequence
@@ -472,20 +473,23 @@ def plateau_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         )
     parts = []
     for p in found:
-        levels = {level_name(ws, caches) for ws, _ in points if p.first <= ws <= p.last}
+        # grouped by the level each fits in (claims.cache_level), so a working set the size of a level
+        # counts in that level, not as a level of its own ('about the L2's size' is the table's word)
+        levels = {claims.cache_level(ws, caches) for ws, _ in points if p.first <= ws <= p.last} if caches else set()
         took = f"{fmt.num(p.low)}–{fmt.num(p.high)} ns" if fmt.num(p.low) != fmt.num(p.high) else f"{fmt.num(p.low)} ns"
         where = f"{took} per load from {fmt.size(p.first)} to {fmt.size(p.last)}"
-        if levels == {"unknown"}:
+        if not caches:
             parts.append(f"{where} (the kernel reported no cache sizes to name a level)")
-        elif levels == {"no cache"}:
+        elif levels == {None}:
             parts.append(f"{where}, working sets larger than every cache")
         elif len(levels) == 1:
-            level = claims.cache_level(p.last, caches)
+            (level,) = levels
             assert level is not None
             fits = f"{level.name} ({fmt.size(level.size)}, {claims.sharing(level, virtual=virtual_machine(facts))})"
             parts.append(f"{where}, working sets that fit in the {fits}")
         else:
-            named = ", ".join(sorted(levels))
+            ordered = sorted(levels, key=lambda c: float("inf") if c is None else c.size)
+            named = ", ".join("no cache" if c is None else c.name for c in ordered)
             parts.append(f"{where}, though by size these fall in different levels ({named}): "
                          "this run shows no step between them")  # fmt: skip
     return (
@@ -609,9 +613,10 @@ def beyond_sentence(latency: pl.DataFrame, facts: dict[str, Any], memory: dict[s
     (ws0, e0), (ws1, e1) = past[0], past[-1]
     odd = [(ws, e) for ws, e in past if implausible(ws, e, caches)]
     if odd:
-        listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in past)
+        listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in odd)
+        loads = "this run's loads" if len(odd) == len(past) else "some of this run's loads"
         return (
-            f"Past {who}, this run's loads ({listed}) took far longer than a load from RAM usually takes, so it "
+            f"Past {who}, {loads} ({listed}) took far longer than a load from RAM usually takes, so it "
             "cannot say whether latency still rises past the caches, nor why."
         )
     memory = memory or {}
@@ -716,35 +721,59 @@ def first_level_point(points: Sequence[tuple[int, Estimate]], caches: Sequence[C
 def miss_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     """How many loads from the first cache level fit in one load at the largest working
     set, from this run's two points (the ladder sentence's), with the words
-    ``claims.compare`` allows and the range the ratio takes within the two intervals."""
+    ``claims.compare`` allows and the range the ratio takes within the two intervals. The
+    far load is called a load from RAM only where the largest working set fits in no cache
+    of the measured topology (``claims.cache_level``); otherwise the sentence names the level
+    it fits in by size (or whose size it is, as ``ram_row_words`` does) and says that this
+    run measured no working set past the caches."""
     points = latency_points(latency)
     caches = data_caches(facts)
     first = first_level_point(points, caches)
     if first is None or len(points) < 2 or points[-1][0] == first[0]:
         return "This run has no pair of an L1 load and a far load to compare."
     far = points[-1]
+    level = claims.cache_level(far[0], caches)
+    if level is None:
+        aside, source, pays = "", "a load from RAM", "a far load"
+        past = ""
+    else:
+        if far[0] == level.size:
+            rest = "RAM" if level is caches[-1] else "the next level or RAM"
+            aside = (
+                f" (the {level.name}'s size, {fmt.size(level.size)}, so the cache may have served part of it and "
+                f"{rest} the rest)"
+            )
+        else:
+            aside = f" (it fits in the {level.name}, {fmt.size(level.size)}, by size, so that cache may have served it)"
+        source, pays = "a load from a cache", "a load from wherever their nodes live"
+        past = " This run measured no working set past the caches, so it gives no load from RAM."
+
+    def lesson(quiet: str = "") -> str:
+        return (
+            f"Data structures that follow pointers (linked lists, trees of small nodes) pay {pays} at every step"
+            f"{quiet}; arrays walked in order let the prefetchers hide it."
+        )
+
     if implausible(far[0], far[1], caches):
         return (
-            f"This run's far loads are likely not a measurement of memory: the {fmt.size(far[0])} working set read "
-            f"{_bounds(far[1])}, far above what a load from RAM usually takes, so this run gives no count of the loads "
-            f"from the {caches[0].name} that one far load costs. Data structures that follow pointers (linked "
-            "lists, trees of small nodes) pay a far load at every step, whatever it costs on a quiet machine; arrays "
-            "walked in order let the prefetchers hide it."
+            f"This run's far loads are likely not a measurement of memory: the {fmt.size(far[0])} working set"
+            f"{aside} read {_bounds(far[1])}, far above what {source} usually takes, so this run gives no count of "
+            f"the loads from the {caches[0].name} that one far load costs.{past} "
+            + lesson(", whatever it costs on a quiet machine")
         )
     c = claims.compare(far[1], first[1])
     near = f"{fmt.num(first[1].median)} ns at {article(fmt.size(first[0]))} working set"
-    head = f"A load at the largest working set, {fmt.size(far[0])}, took {_bounds(far[1])}"
+    head = f"A load at the largest working set, {fmt.size(far[0])}{aside}, took {_bounds(far[1])}"
     if c.direction == claims.HIGHER:
         return (
             f"{head}: as long as {fmt.factor(c.ratio)} loads from the {caches[0].name} ({near}; "
             f"{claims.ratio_interval(c, median=False)} within the two intervals). The wall clock counts the time "
             "the CPU gave to other programs, and the far loads' long chunks catch more of it, so on a busy machine "
-            "that ratio is an upper bound. Data structures that follow pointers (linked lists, trees of small "
-            "nodes) pay a far load at every step; arrays walked in order let the prefetchers hide it."
+            f"that ratio is an upper bound.{past} " + lesson()
         )
     return (
         f"{head}; against a load from the {caches[0].name} ({near}) that is {as_long(c)}: this run cannot say "
-        "that far loads are slower."
+        f"that far loads are slower.{past}"
     )
 
 
@@ -790,7 +819,9 @@ def _bandwidth(bandwidth: pl.DataFrame, kind: str, threads: int) -> Estimate | N
 
 def buffer_sentence(size: int, facts: dict[str, Any]) -> str:
     """Where the bandwidth buffer sits in the measured caches: past them all (the loops
-    read RAM), inside one (they measure that cache), or unknown."""
+    read RAM); inside one by size (they may measure that cache); the size of one (the cache
+    may have served part of it: not clearly RAM's rate), as ``read_row_words`` says; or
+    unknown."""
     caches = data_caches(facts)
     if not caches:
         return "The kernel reported no cache sizes, so this page cannot say whether the buffer fits in one."
@@ -802,9 +833,15 @@ def buffer_sentence(size: int, facts: dict[str, Any]) -> str:
             f"The {fmt.size(size)} buffer is larger than every cache of the machine that measured (its {last.name} "
             f"holds {fmt.size(last.size)}, {claims.sharing(last, virtual=vm)}), so every pass streams from RAM."
         )
+    held = f"({fmt.size(level.size)}, {claims.sharing(level, virtual=vm)})"
+    if size == level.size:
+        return (
+            f"The {fmt.size(size)} buffer is the size of the {level.name} of the machine that measured {held}, so the "
+            "cache may have served part of each pass and RAM the rest: these rates are not clearly RAM's."
+        )
     return (
-        f"The {fmt.size(size)} buffer fits in the {level.name} of the machine that measured "
-        f"({fmt.size(level.size)}, {claims.sharing(level, virtual=vm)}), so these loops measure that cache, not RAM."
+        f"The {fmt.size(size)} buffer fits in the {level.name} of the machine that measured {held} by size, so these "
+        "loops may measure that cache, not RAM."
     )
 
 
@@ -956,7 +993,9 @@ def cost(costs: pl.DataFrame, operation: str, metric: str = "ns_per_op") -> Esti
 def contention_sentence(costs: pl.DataFrame) -> str:
     """One thread's mutex against two threads contending for it (``claims.compare``); where
     contention was clearly slower, how few of the locks can have slept in the kernel at
-    most, bounded by this run's own futex wake-up (a lock that slept costs at least one)."""
+    most, bounded by this run's own futex wake-up (a lock that slept costs at least one):
+    one lock in the whole number of the fastest wake-up (its interval's low end) over the
+    slowest contended lock (its interval's high end), said only where that is 2 or more."""
     alone, fought = cost(costs, "mutex"), cost(costs, "mutex_contended")
     if alone is None or fought is None:
         return "The one- and two-thread mutex loops could not both run here."
@@ -969,12 +1008,14 @@ def contention_sentence(costs: pl.DataFrame) -> str:
     )
     if c.direction == claims.HIGHER:
         wake = cost(costs, "futex_any_cpu", "ns_per_switch")
+        # the bound from the ends of the two intervals (the slowest lock, the fastest wake-up), in whole locks
+        every = math.floor(wake.lo / fought.hi) if wake is not None and wake.lo > 0 and fought.hi > 0 else 0
         sleeps = (
             f" A lock that sleeps costs at least a wake-up, {_bounds_us(wake)} here (the futex wake-up row's ns per "
-            "switch), "
-            f"so at most about one lock in {fmt.num(wake.median / fought.median)} can have slept; the rest may "
-            "have been taken while the line moved, or after a short spin."
-            if wake is not None and wake.median > fought.median
+            f"switch), so at most about one lock in {fmt.exact(every)} can have slept (the slowest lock time against "
+            "the fastest wake-up within their intervals); the rest may have been taken while the line moved, or "
+            "after a short spin."
+            if wake is not None and every >= 2
             else ""
         )
         return head + (

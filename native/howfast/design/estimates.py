@@ -83,6 +83,42 @@ def seed_quoted(system: str, quantity: str, machine: str | None = None) -> str:
     return str(_seed_row(system, quantity, machine)["quoted"])
 
 
+#: The size units of seed 001's estimates (data/reference/estimates.csv's ``unit``), in bytes:
+#: decimal, as it writes them.
+SIZE_UNITS = {"B": 1.0, "KB": KB, "kB": KB, "MB": MB, "GB": GB, "TB": TB, "PB": PB}
+
+
+def seed_sizes(system: str, quantity: str, machine: str | None = None) -> tuple[float, ...]:
+    """Every figure seed 001 gives for a size (a quantity it gives more than once, such as the
+    1 GB, then 100 MB, each Google request scans, in the order it gives them), in bytes;
+    KeyError naming the quantity when there is none, ValueError when its unit is not a size."""
+    rows = reference.load("estimates").filter((pl.col("system") == system) & (pl.col("quantity") == quantity))
+    if machine is not None:
+        rows = rows.filter(pl.col("machine") == machine)
+    if rows.height == 0:
+        raise KeyError(f"no seed estimate {system}/{quantity}")
+    units = rows["unit"].to_list()
+    wrong = [u for u in units if u not in SIZE_UNITS]
+    if wrong:
+        raise ValueError(f"seed estimate {system}/{quantity} is not a size: its unit is {wrong[0]!r}")
+    return tuple(float(v) * SIZE_UNITS[u] for v, u in zip(rows["value"].to_list(), units))
+
+
+def size_words(size_bytes: float) -> str:
+    """A size in the seed's decimal units, the figure through ``fmt.num`` and the units as
+    ``fmt.bytes_per_s`` writes a rate's: 1e9 -> '1 GB', 4e3 -> '4 kB', 1e15 -> '1 PB'."""
+    from .. import fmt
+
+    if size_bytes < 0:
+        raise ValueError(f"size_bytes must be at least 0, got {size_bytes}")
+    x = float(size_bytes)
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if x < 999.5 or unit == "PB":  # 999.5 would round up to '1,000' in the smaller unit
+            return f"{fmt.num(x)} {unit}"
+        x /= 1000
+    raise AssertionError("unreachable")
+
+
 def duration_words(seconds: float | None) -> str:
     """A long duration in the unit a reader thinks in: '45 s', '18.6 minutes', '3.2 hours',
     '12.9 days', '2.4 years'; 'n/a' when not measured."""
@@ -226,25 +262,40 @@ def push_words(machines: int | None, one: int | None = None, other: int | None =
     return "one machine" if shown == "1" else f"{shown} machines"
 
 
-def index_cut_words(gb_disk: str, mb_disk: str, mb_memory: str, memory_how: str = "") -> str:
+def index_cut_words(
+    gb_disk: str,
+    mb_disk: str,
+    mb_memory: str,
+    memory_how: str = "",
+    sizes: tuple[str, ...] = ("1 GB", "1 MB"),
+) -> str:
     """What an index does to the Google table's machine counts, from the table's own cells:
-    each request reading 1 GB and then 1 MB from disk (`gb_disk`, `mb_disk`), and 1 MB from
-    memory (`mb_memory`, read as `memory_how` says, say 'by 2 threads'); 'n/a' cells say what was
-    not measured instead. No word for how fast the counts fall: the figures say it."""
+    each request reading the larger and then the smaller of `sizes` (the seed's, as
+    ``size_words`` writes them) from disk (`gb_disk`, `mb_disk`), and the smaller (or a
+    third size, the read from memory, where `sizes` gives one) from memory (`mb_memory`, read
+    as `memory_how` says, say 'by 2 threads'); 'n/a' cells say what was not measured instead.
+    No word for how fast the counts fall: the figures say it."""
     from .. import fmt
+
+    if not (isinstance(sizes, tuple) and len(sizes) in (2, 3) and all(isinstance(x, str) and x for x in sizes)):
+        raise TypeError(
+            f"sizes must be two or three sizes in words (the larger, the smaller, the read from memory), got {sizes!r}"
+        )
+    big, small = sizes[:2]
+    in_memory = f"that {small}" if len(sizes) == 2 or sizes[2] == small else sizes[2]
 
     if fmt.NA in (gb_disk, mb_disk):
         disk = "how far it cuts the machines on this machine's disk is not known here (its read rate was not measured)"
     else:
         disk = (
-            f"with each request reading 1 MB instead of 1 GB from this machine's disk, the machines go from "
+            f"with each request reading {small} instead of {big} from this machine's disk, the machines go from "
             f"{gb_disk} to {mb_disk}"
         )
     how = f" {memory_how}" if memory_how else ""
     memory = (
         "the memory rate was not measured here"
         if mb_memory == fmt.NA
-        else f"with that 1 MB read from memory{how}, {mb_memory}"
+        else f"with {in_memory} read from memory{how}, {mb_memory}"
     )
     return f"An index is what cuts the work: {disk}; {memory}."
 
@@ -346,7 +397,8 @@ def laptop_fio_write(fsync: bool) -> float:
 def hash_rerun_words(hash_machines: int | None, rerun: tuple[int, object] | None) -> str:
     """What the hashing chapter's second run of the same XXH64 loop says of the hashing
     count (``measured.hash_rerun``): that there was none (never ''); the count at the rerun's ratio
-    where the rerun was clearly lower or higher; the ratio alone otherwise."""
+    where the rerun was faster or slower, worded by how far its intervals part (``claims.again_words``:
+    'clearly', '' or 'slightly'); the ratio alone otherwise."""
     from .. import claims, fmt
 
     none = "The hashing chapter has no second run of the same loop at a size the sweep measured, so the count stands."
@@ -358,10 +410,10 @@ def hash_rerun_words(hash_machines: int | None, rerun: tuple[int, object] | None
     head = f"The hashing chapter ran the same loop again later, beside xxhsum on {fmt.size_adjective(size)} blocks:"
     ratio = claims.ratio_interval(c)
     if c.direction in (claims.LOWER, claims.HIGHER):
-        word = "lower" if c.direction == claims.LOWER else "higher"
+        again = claims.again_words(c, higher="faster", lower="slower")  # 'clearly', '' or 'slightly' by the gap
         return (
-            f"{head} it ran clearly {word}, at {ratio} the size sweep's rate there, and at that ratio the count "
-            f"would be about {fmt.num(hash_machines / c.ratio)}."
+            f"{head} against the size sweep's rate there, it ran {again}, and at that ratio the count would be about "
+            f"{fmt.num(hash_machines / c.ratio)}."
         )
     if c.direction == claims.SAME_WORD:
         return f"{head} it ran at about the same rate as the size sweep there ({ratio}), so the count stands."

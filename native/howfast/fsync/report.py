@@ -773,15 +773,18 @@ def _block_sentence(sweep: pl.DataFrame, method: str) -> str:
             "with intervals apart): here the time per write grew faster than the bytes, no fixed cost per flush "
             "showed."
         )
-    if more.direction != claims.HIGHER:
-        how = (
-            f"about the same, {fmt.factor(more.ratio)}× by the medians"
-            if more.direction == claims.SAME_WORD
-            else f"{fmt.factor(more.ratio)}× by the medians, but the intervals overlap"
-        )
+    if more.direction == claims.SAME_WORD:
         return text + (
-            f" The bigger blocks did not clearly make more bytes durable per second ({how}): here the cost grew "
-            "with the bytes, not a fixed cost per flush."
+            f" The bigger blocks did not clearly make more bytes durable per second (about the same, "
+            f"{fmt.factor(more.ratio)}× by the medians): the time per write grew about as fast as the bytes. Under a "
+            "model of one fixed cost per flush plus a cost per byte, the bytes, not the fixed cost, may cost most at "
+            "these sizes."
+        )
+    if more.direction != claims.HIGHER:
+        return text + (
+            f" The bigger blocks did not clearly make more bytes durable per second ({fmt.factor(more.ratio)}× by "
+            "the medians, but the intervals overlap): these intervals cannot say whether a fixed cost per flush or "
+            "the bytes dominate."
         )
     text += (
         f" One {fmt.size(large)} durable write took {_us_in(p50[large])} at the median against "
@@ -982,6 +985,24 @@ LAYOUT_WHY = (
 )
 
 
+def _layout_words(sides: set[str]) -> str:
+    """The end of ``four_kib_sentence``'s clause on the layout, once every append's interval
+    lies on one side of every rewrite's (`sides`, the one direction of append against
+    rewrite): below, the work an append adds may be why; above, the opposite of what that
+    work predicts, which the page does not explain."""
+    if sides == {claims.LOWER}:
+        return (
+            "below every rewrite's, so the layout separates the two groups. What each write does to the file may be "
+            f"why: {LAYOUT_WHY}"
+        )
+    if sides == {claims.HIGHER}:
+        return (
+            "above every rewrite's: appends were the faster group, the opposite of what the work each write does "
+            "predicts; this page does not explain it."
+        )
+    raise ValueError(f"sides must be one direction, higher or lower, got {sides!r}")
+
+
 def four_kib_sentence(table: pl.DataFrame) -> str:
     """Why the chapter's runs of the same 4 KiB write + fsync give different rates: the
     range, then whether runs that do the same thing to the file (``layout``) differ clearly
@@ -1010,6 +1031,9 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
         if a is not b and a.get("layout") is not None and a.get("layout") == b.get("layout")
     ]
     apart = [p for p in pairs if p[2].direction == claims.HIGHER]
+    appends = [r for r in rows if r.get("layout") == "append"]
+    rewrites = [r for r in rows if r.get("layout") == "overwrite"]
+    sides = {claims.compare(est(a), est(w)).direction for a in appends for w in rewrites}
     if apart:
         fast, slow, c = max(apart, key=lambda p: p[2].ratio)
         sizes = ""
@@ -1026,16 +1050,14 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
             "when each ran, on a disk whose speed drifts; this page does not measure which of those moved the rate."
         )
     elif pairs:
-        text += " Measurements that do the same thing to the file agree within their intervals"
-        appends = [r for r in rows if r.get("layout") == "append"]
-        rewrites = [r for r in rows if r.get("layout") == "overwrite"]
-        sides = {claims.compare(est(a), est(w)).direction for a in appends for w in rewrites}
+        agree = all(p[2].direction == claims.SAME_WORD for p in pairs)
+        text += (
+            " Measurements that do the same thing to the file agree within their intervals"
+            if agree
+            else " Measurements that do the same thing to the file do not clearly differ (their intervals overlap)"
+        )
         if sides in ({claims.HIGHER}, {claims.LOWER}):
-            way = "above" if sides == {claims.HIGHER} else "below"
-            text += (
-                f"; and every append's interval lies {way} every rewrite's, so the layout separates the two groups. "
-                f"What each write does to the file may be why: {LAYOUT_WHY}"
-            )
+            text += f"; and every append's interval lies {_layout_words(sides)}"
         else:
             text += (
                 ", nor does the layout separate them here: not every append's interval lies on one side of every "
@@ -1043,9 +1065,12 @@ def four_kib_sentence(table: pl.DataFrame) -> str:
             )
     else:
         text += (
-            " They differ in what each write does to the file, in how many writes a run makes, and in when they "
-            f"ran. What each write does may weigh most: {LAYOUT_WHY}"
+            " They differ in what each write does to the file, in how many writes a run makes, and in when they ran."
         )
+        if sides in ({claims.HIGHER}, {claims.LOWER}):
+            text += f" Every append's interval lies {_layout_words(sides)}"
+        else:
+            text += " This page does not measure which of those moved the rate."
     return text + (
         " Each figure in the text says which measurement it comes from; the headline is the latency run's growing file."
     )

@@ -999,51 +999,80 @@ def _far(c: claims.Comparison) -> bool:
     )
 
 
-def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
-    """'SHA3-256 (OpenSSL), at 493 MiB/s (492–493) here, was clearly the slowest hash
-    measured on this machine.' when the intervals say so (every other hash clearly faster);
-    otherwise where it stood; a sentence of its own in every branch. Every hash is read at
-    the nearest size where none dipped (``steady_size``), saying so where it is not `size`."""
+def _slowest(native: pl.DataFrame, algorithm: str, size: int) -> tuple[str, str]:
+    """(kind, note) for ``slowest_note`` and ``slowest_rule``: kind is 'missing', 'clear'
+    (every other hash clearly faster), 'medians' (the lowest median, but an interval
+    overlaps another's), 'open' (no hash clearly slower, but another had a lower median)
+    or 'not' (some hash clearly slower)."""
     summary = stats.summarize(native, ["algorithm", "size"])
     at = steady_size(summary, list(ALGORITHM_NAMES), size)
     mine = _estimate(summary, "mib_per_s", algorithm, at)
     if mine is None:
-        return f"{ALGORITHM_NAMES[algorithm]} could not run here."
-    others = [_estimate(summary, "mib_per_s", a, at) for a in ALGORITHM_NAMES if a != algorithm]
-    slower = [o for o in others if o is not None and claims.compare(mine, o).direction == claims.HIGHER]
+        return "missing", f"{ALGORITHM_NAMES[algorithm]} could not run here."
+    others = [(a, _estimate(summary, "mib_per_s", a, at)) for a in ALGORITHM_NAMES if a != algorithm]
+    measured = [(a, o) for a, o in others if o is not None]
+    slower = [o for _, o in measured if claims.compare(mine, o).direction == claims.HIGHER]
     why = dip_words(summary, list(ALGORITHM_NAMES), size, at)
     head = f"{ALGORITHM_NAMES[algorithm]}, at {quoted(mine, runs=False)} here{f' ({why})' if why else ''},"
-    if not slower and all(o is None or claims.compare(mine, o).direction == claims.LOWER for o in others):
-        return f"{head} was clearly the slowest hash measured on this machine."
-    if not slower:
-        return (
+    if slower:
+        below = fmt.count(len(slower), "hash", "hashes")
+        return "not", f"{head} was not the slowest hash measured on this machine: {below} ran clearly slower."
+    if all(claims.compare(mine, o).direction == claims.LOWER for _, o in measured):
+        return "clear", f"{head} was clearly the slowest hash measured on this machine."
+    lower = sorted(((a, o) for a, o in measured if o.median < mine.median), key=lambda p: p[1].median)
+    if not lower:
+        return "medians", (
             f"{head} was the slowest hash measured on this machine by the medians, but its intervals overlap another's."
         )
-    below = fmt.count(len(slower), "hash", "hashes")
-    return f"{head} was not the slowest hash measured on this machine: {below} ran clearly slower."
+    name, lowest = ALGORITHM_NAMES[lower[0][0]], lower[0][1]
+    who = (
+        f"{name} had a lower median"
+        if len(lower) == 1
+        else f"{fmt.count(len(lower), 'hash', 'hashes')} had lower medians, the lowest {name}"
+    )
+    return "open", (
+        f"{head} was not clearly the slowest hash measured on this machine: {who}, at "
+        f"{quoted(lowest, runs=False)}, though no hash ran clearly slower (their intervals overlap)."
+    )
+
+
+def slowest_note(native: pl.DataFrame, algorithm: str, size: int) -> str:
+    """'SHA3-256 (OpenSSL), at 493 MiB/s (492–493) here, was clearly the slowest hash
+    measured on this machine.' when the intervals say so (every other hash clearly faster);
+    otherwise where it stood: the slowest by the medians only where no other hash had a
+    lower median, else not clearly the slowest, naming the hash with the lowest median; a
+    sentence of its own in every branch. Every hash is read at the nearest size where none
+    dipped (``steady_size``), saying so where it is not `size`."""
+    return _slowest(native, algorithm, size)[1]
 
 
 def slowest_rule(native: pl.DataFrame, algorithm: str, size: int) -> str:
     """The chapter's closing point on the slowest hash, in fewer words than ``slowest_note``
     (which the page prints earlier), or why it is not said."""
-    note = slowest_note(native, algorithm, size)
+    kind, note = _slowest(native, algorithm, size)
     name = ALGORITHM_NAMES[algorithm].split(" (")[0]
-    if note.endswith("could not run here."):
+    if kind == "missing":
         return note[:-1] + ", so its cost is not known on this machine."
-    if note.endswith("was clearly the slowest hash measured on this machine."):
+    if kind == "clear":
         return f"{name} was clearly the slowest hash here (above): pick it for its security properties, not by habit."
-    if "by the medians" in note:
+    if kind == "medians":
         return (
             f"{name} was the slowest hash here by the medians, though not clearly (above): pick it for its security "
             "properties, not by habit."
+        )
+    if kind == "open":
+        return (
+            f"{name} was not clearly the slowest hash here: another had a lower median, and their intervals overlap "
+            "(above). Pick it for its security properties, not by habit."
         )
     return f"{name} was not the slowest hash here (above): this run gives no reason to avoid it for speed."
 
 
 def ranking_sentence(native: pl.DataFrame, size: int) -> str:
     """The fastest and the slowest hash at `size`, and how far apart they are (with the
-    range that ratio can take within their intervals); 'by the medians', and which hash it
-    could not be told from, where the intervals leave first or last place open. Every hash
+    range that ratio can take within their intervals); 'by the medians', and which hashes it
+    could not be told from, where the intervals do not set first or last place apart from
+    every other hash (not only from its neighbour in median order). Every hash
     is read at the nearest size where none dipped (``steady_size``), saying so where it is
     not `size`."""
     summary = stats.summarize(native, ["algorithm", "size"])
@@ -1057,8 +1086,10 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
         return f"Only {ALGORITHM_NAMES[rows[0]['algorithm']]} could be measured, at {quoted(only)}."
     e = [stats.Estimate.from_row(r) for r in rows]
     name = [ALGORITHM_NAMES[r["algorithm"]] for r in rows]
-    top_clear = claims.compare(e[0], e[1]).direction == claims.HIGHER
-    bottom_clear = claims.compare(e[-1], e[-2]).direction == claims.LOWER
+    # first (last) place is clear only where the intervals set it apart from every other hash
+    top_open = [i for i in range(1, len(e)) if claims.compare(e[0], e[i]).direction != claims.HIGHER]
+    bottom_open = [i for i in range(len(e) - 1) if claims.compare(e[-1], e[i]).direction != claims.LOWER]
+    top_clear, bottom_clear = not top_open, not bottom_open
     by = " by the medians"
     why = dip_words(summary, list(ALGORITHM_NAMES), size, at)
     where = f"At {fmt.size(at)}{f' ({why})' if why else ''}"
@@ -1068,15 +1099,15 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
         f"{claims.ratio_interval(claims.compare(e[0], e[-1]), way='larger')} apart."
     )
     if not top_clear:
-        text += (
-            f" {name[0]} was not clearly faster than {name[1]}, at {fmt.num(e[1].median)} MiB/s: the intervals overlap."
-        )
+        text += f" {name[0]} was not clearly faster than {_at_rates(name, e, top_open)}: the intervals overlap."
     if not bottom_clear:
-        text += (
-            f" {name[-1]} was not clearly slower than {name[-2]}, at {fmt.num(e[-2].median)} MiB/s: the "
-            "intervals overlap."
-        )
+        text += f" {name[-1]} was not clearly slower than {_at_rates(name, e, bottom_open)}: the intervals overlap."
     return text
+
+
+def _at_rates(name: list[str], e: list[stats.Estimate], which: list[int]) -> str:
+    """'XXH64 (libxxhash), at 9,000 MiB/s' or several such, listed (``fmt.listed``)."""
+    return fmt.listed([f"{name[i]}, at {fmt.num(e[i].median)} MiB/s" for i in which])
 
 
 def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
@@ -1111,13 +1142,17 @@ def dispatch_sentence(native: pl.DataFrame, size: int) -> str:
 SAME_CODE_GAP = 3.0
 
 
-def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
+def sha3_laptop_sentence(native: pl.DataFrame, size: int, details: dict[str, Any]) -> str:
     """What this machine can say about the laptop's SHA3-256 figure: that it may be low (a
-    slower implementation or another input size), only when OpenSSL's SHA3-256 on this x86
-    CPU ran clearly more than ``SAME_CODE_GAP`` times the laptop's figure; in every branch,
-    what differs besides the machine (the CPUs, the unnamed library and input size), and
-    that this machine cannot say what made the phone's SHA3-256 faster. Read at the nearest
-    steady size (``steady_size``), saying so where it is not `size`."""
+    slower implementation or another input size), only when this CPU is x86 as far as
+    /proc/cpuinfo tells (``x86_flags`` of the set's `details`) and OpenSSL's SHA3-256 on it
+    ran clearly more than ``SAME_CODE_GAP`` times the laptop's figure (that rule of thumb is
+    about two x86 cores); on a CPU that lists no x86 features, a figure that far above is
+    said without a verdict on the laptop's. In every branch, what differs besides the
+    machine (the CPUs, the unnamed library and input size), and that this machine cannot say
+    what made the phone's SHA3-256 faster. Read at the nearest steady size
+    (``steady_size``), saying so where it is not `size`."""
+    x86 = bool(x86_flags(details))
     laptop = {r["ours"]: r for r in seed_figures().iter_rows(named=True)}.get("sha3-256", {}).get("laptop")
     summary = stats.summarize(native, ["algorithm", "size"])
     at = steady_size(summary, ["sha3-256"], size)
@@ -1129,9 +1164,16 @@ def sha3_laptop_sentence(native: pl.DataFrame, size: int) -> str:
     if laptop is None or ours is None or ours.lo is None or ours.lo < SAME_CODE_GAP * laptop:
         return unknown
     why = dip_words(summary, ["sha3-256"], size, at)
+    ran = f"OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this {'x86 ' if x86 else ''}CPU"
+    where = f"({fmt.size(at)} inputs{f'; {why}' if why else ''}), far above the laptop's {fmt.num(laptop)} MiB/s"
+    if not x86:
+        return (
+            f"{ran} {where}. This CPU lists no x86 features, and this book's rule of thumb for how far apart two "
+            "cores run the same code holds only for x86, so this run cannot say whether the laptop's figure is low. "
+            + unknown
+        )
     return (
-        f"The laptop's figure may be low: OpenSSL ran SHA3-256 at {quoted(ours, runs=False)} on this x86 CPU "
-        f"({fmt.size(at)} inputs{f'; {why}' if why else ''}), far above the laptop's {fmt.num(laptop)} MiB/s, "
+        f"The laptop's figure may be low: {ran} {where}, "
         "a wider gap than two x86 cores of recent generations usually show per core on the same code, so the laptop "
         "may have run a slower implementation or smaller inputs. " + unknown
     )

@@ -737,21 +737,27 @@ def sweep_figure(metrics: pl.DataFrame, capacity: int, dsync: bool, mode: str, t
     return figure_words(est, target, "records per second")
 
 
-def dsync_effect(c: claims.Comparison, *, short: bool = False, mode: str = BLOCKING) -> str:
+def dsync_effect(c: claims.Comparison, *, short: bool = False, mode: str = BLOCKING, other: str = "without it") -> str:
     """What O_DSYNC did to a rate, to follow 'with O_DSYNC it ran ', for every outcome of
     claims.compare(with, without): slower, faster, about as fast, unclear, or not measured.
-    Faster reads by `mode`, the flush mode of the run with O_DSYNC: for the blocking flush
-    and double buffering O_DSYNC only adds a wait to each flush, so a gain is the disk's
-    drift; the deep mode also submits its flushes differently with O_DSYNC (a sealed flush
-    may wait on the ring for others, native/src/memtable/flush_uring.cpp; with two buffers
-    it never does), so there a gain may come from that batching as well as from drift."""
+    `other` names the run without O_DSYNC ('without it'; 'the fastest without it, io_uring
+    ×2' where that is another mode). Faster reads by `mode`, the flush mode of the run with
+    O_DSYNC: for the blocking flush and double buffering O_DSYNC only adds a wait to each
+    flush, so a gain may be the disk's drift; the deep mode also submits its flushes
+    differently with O_DSYNC (a sealed flush may wait on the ring for others,
+    native/src/memtable/flush_uring.cpp; with two buffers it never does), so there a gain
+    may come from that batching as well as from drift. Neither cause is measured: both are
+    worded as possibilities."""
     if not isinstance(c, claims.Comparison):
         raise TypeError(f"c must be a claims.Comparison, got {type(c).__name__}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if not other.strip():
+        raise ValueError("other must name the run without O_DSYNC, got ''")
     if c.direction == claims.MISSING:
-        return "not compared with the run without it: one of the two could not run here"
-    said = claims.versus(c, "without it", **claims.RATE_WORDS)
+        named = "the run without it" if other == "without it" else other
+        return f"not compared with {named}: one of the two could not run here"
+    said = claims.versus(c, other, **claims.RATE_WORDS)
     if c.direction in (claims.UNCLEAR, claims.SAME_WORD) and c.ratio is not None:
         # no verdict turns on where this median lies against 1, so it needs no more than three digits
         said = said.replace(f"({fmt.factor(c.ratio)}×", f"({short_factor(c.ratio)}×", 1)
@@ -766,10 +772,10 @@ def dsync_effect(c: claims.Comparison, *, short: bool = False, mode: str = BLOCK
             )
         else:
             said += (
-                " (the disk's drift between runs, larger than what O_DSYNC costs there)"
+                " (O_DSYNC only adds a wait, so this may be the disk's drift between runs)"
                 if short
-                else ", although O_DSYNC only adds a wait to each flush: at this size that wait was smaller than "
-                "how far this disk's speed moved between runs"
+                else ", although O_DSYNC only adds a wait to each flush: at this size that wait may have been smaller "
+                "than how far this disk's speed moved between runs, which this sweep cannot tell apart"
             )
     return said
 
@@ -800,10 +806,39 @@ def dsync_comparison(metrics: pl.DataFrame, capacity: int, mode: str | None = No
     return claims.compare(with_, without)
 
 
+def fastest_dsync_words(metrics: pl.DataFrame, capacity: int, *, short: bool = True) -> str:
+    """The mode with the highest median records/s with O_DSYNC against the one without it,
+    at one capacity, as a clause with its subject: 'the fastest mode, io_uring ×2, ran 1.2×
+    slower than without it' where one mode has the highest median in both settings, 'the
+    fastest mode with O_DSYNC, io_uring ×8, ran 1.2× slower than the fastest without it,
+    io_uring ×2' where they differ (the medians pick them; dsync_comparison compares them),
+    and a reason where either setting could not run."""
+    with_, with_mode = _best_estimate(metrics, capacity, True)
+    without, plain_mode = _best_estimate(metrics, capacity, False)
+    c = claims.compare(with_, without)
+    if c.direction == claims.MISSING:
+        return "the fastest modes were not compared: one of the two settings could not run here"
+    rows = metrics.filter((pl.col("capacity") == capacity) & pl.col("dsync") & (pl.col("metric") == "records_per_s"))
+    # the mode of the top row of _best_estimate, for dsync_effect's reading of a gain
+    top = rows.group_by("mode", "buffers").agg(pl.col("value").median()).sort("value", descending=True)
+    mode = str(top["mode"][0]) if top["mode"][0] in MODES else BLOCKING
+    if with_mode == plain_mode:
+        return f"the fastest mode, {with_mode}, ran {dsync_effect(c, short=short, mode=mode)}"
+    other = f"the fastest without it, {plain_mode}"
+    said = dsync_effect(c, short=short, mode=mode, other=other)
+    if c.direction == claims.HIGHER:  # two modes: the mode itself is a cause the disk's drift does not cover
+        said = claims.versus(c, other, **claims.RATE_WORDS) + (
+            " (two different modes, so the gain may come from the mode as well as from the disk's drift)"
+        )
+    return f"the fastest mode with O_DSYNC, {with_mode}, ran {said}"
+
+
 def dsync_summary(metrics: pl.DataFrame) -> str:
     """The closing section's sentence on O_DSYNC: what it cost the blocking writer and the
     fastest mode at the smallest capacity, and the fastest mode at the largest, each word
-    from claims.compare; the lead says where it cost, as the comparisons found."""
+    from claims.compare (the fastest mode of each setting by the median, both named where
+    they differ: fastest_dsync_words); the lead says where it cost, as the comparisons
+    found, and which comparisons could not be made."""
     rows = metrics.filter(pl.col("metric") == "records_per_s")
     if rows.height == 0:
         return "O_DSYNC could not be measured here."
@@ -811,6 +846,7 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
     small, large = caps[0], caps[-1]
     small_best, large_best = dsync_comparison(metrics, small), dsync_comparison(metrics, large)
     slower = [c.direction == claims.LOWER for c in (small_best, large_best)]
+    missing = [c.direction == claims.MISSING for c in (small_best, large_best)]
     if all(slower):
         more_at_small = small_best.hi is not None and large_best.lo is not None and small_best.hi < large_best.lo
         lead = (
@@ -818,16 +854,23 @@ def dsync_summary(metrics: pl.DataFrame) -> str:
             if more_at_small
             else "O_DSYNC cost the fastest mode at both the smallest and the largest size"
         )
+    elif all(missing):
+        lead = "O_DSYNC could not be set against runs without it at either size"
     elif slower[0]:
-        lead = "O_DSYNC cost the fastest mode where flushes are small, not clearly at the largest size"
+        lead = "O_DSYNC cost the fastest mode where flushes are small, " + (
+            "and could not be compared at the largest size" if missing[1] else "not clearly at the largest size"
+        )
     elif slower[1]:
-        lead = "O_DSYNC cost the fastest mode at the largest size, not clearly at the smallest"
+        lead = "O_DSYNC cost the fastest mode at the largest size, " + (
+            "and could not be compared at the smallest" if missing[0] else "not clearly at the smallest"
+        )
+    elif any(missing):
+        lead = "On this disk O_DSYNC did not clearly slow the fastest mode at the one size where both settings ran"
     else:
         lead = "On this disk O_DSYNC did not clearly slow the fastest mode"
     return (
         f"{lead}: at {fmt.size(small)} the blocking writer ran {dsync_words(metrics, small, BLOCKING, short=True)} "
-        f"and the fastest mode {dsync_words(metrics, small, short=True)}; at {fmt.size(large)} the fastest mode ran "
-        f"{dsync_words(metrics, large, short=True)}."
+        f"and {fastest_dsync_words(metrics, small)}; at {fmt.size(large)} {fastest_dsync_words(metrics, large)}."
     )
 
 
@@ -1533,8 +1576,8 @@ def peak(metrics: pl.DataFrame) -> tuple[Estimate | None, str, list[str]]:
 def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
     """The sweep's case with the highest median MB/s, in records/s with its interval (MB/s
     in the brackets: peak_rate_words), and whether it is the top by its interval or only by
-    the medians (other cases' MB/s intervals reaching it); where the top case has O_DSYNC,
-    what may explain it, by its mode (as dsync_effect)."""
+    the medians (other cases' MB/s intervals reaching it); where the top case has O_DSYNC
+    and is clear of every other case, what may explain it, by its mode (as dsync_effect)."""
     est, name, rivals = peak(metrics)
     if est is None:
         return "The sweep could not run here, so it has no fastest case."
@@ -1548,7 +1591,7 @@ def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
             f"own ({shown}), so they are not clearly slower."
         )
     top = _peak_row(metrics)
-    if top is not None and top["dsync"]:
+    if top is not None and top["dsync"] and not rivals:  # only a top clear of every other case needs a reason
         if top["mode"] == DEEP:
             text += (
                 " With O_DSYNC the deep mode's flushes may also share a submission (@sec-memtable-small), so a case "
@@ -1557,8 +1600,8 @@ def peak_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
             )
         else:
             text += (
-                " O_DSYNC only adds a wait to each flush, so a case with it at the top says how far this disk's "
-                "speed moved between runs, not that O_DSYNC helped."
+                " O_DSYNC only adds a wait to each flush, so a case with it at the top may show how far this "
+                "disk's speed moved between runs rather than a gain from O_DSYNC; the sweep cannot tell which."
             )
     return text
 
@@ -1818,44 +1861,86 @@ def log_share_words(metrics: pl.DataFrame) -> str:
     )
 
 
-def queue_share_words(wait_us: float | None, mean_us: float | None) -> str:
+def queue_share_words(wait: Estimate | None, mean: Estimate | None) -> str:
     """Little's law (records in the queue = records leaving per second × their MEAN wait)
-    read against a full queue: `wait_us` is how long a full queue takes to drain
-    (queue_wait_us), `mean_us` the measured mean wait from hand-over to acknowledgement. A
-    full queue accounts for part of the mean (the rest may lie elsewhere on a record's path),
-    about all of it (within 10 %), or more than it (the queue may not have stayed full); each
-    cause a possibility. Without the mean, it says that Little's law needs it and gives no
+    read against a full queue: `wait` is how long a full queue takes to drain, with the
+    interval its rate's interval gives it (queue_figures), `mean` the measured mean wait
+    from hand-over to acknowledgement with the interval of its median over the runs. The
+    share wait/mean spans wait.lo/mean.hi to wait.hi/mean.lo (wider than either interval:
+    the two are not paired run by run), and a verdict needs the whole span past a line: a
+    full queue accounts for part of the mean (below 0.9; the rest may lie elsewhere on a
+    record's path), about all of it (within 0.9–1.1), or more than it (above 1.1; the
+    queue may not have stayed full); a span across a line decides nothing. Each cause is
+    a possibility. Without the mean, it says that Little's law needs it and gives no
     verdict (a median cannot stand in for it: a heavy tail moves the mean, not the median)."""
-    if wait_us is not None and mean_us is None:
+    for name, value in (("wait", wait), ("mean", mean)):
+        if value is not None and not isinstance(value, Estimate):
+            raise TypeError(f"{name} must be a stats.Estimate or None, got {type(value).__name__}")
+    if wait is not None and mean is None:
         return (
             "Little's law relates a queue's length to the mean wait, which this run does not give, and a median "
             "cannot stand in for it (a heavy tail moves the mean, not the median), so how full the queue was is "
             "not worked out here."
         )
-    share = fmt.quotient(wait_us, mean_us)
-    if share is None:
+    if wait is None or mean is None or mean.median <= 0:
         return "Without both figures, the queue's share of the wait is not worked out here."
-    if share < 0.9:
+    median, lo = wait.median / mean.median, wait.lo / mean.hi
+    hi = wait.hi / mean.lo if mean.lo > 0 else None
+    span = (
+        f"{fmt.factor(lo)}–{fmt.factor(hi)}× within the two intervals"  # fmt.factor: exact beside 0.9 and 1.1
+        if hi is not None
+        else f"from {fmt.factor(lo)}× up, the mean's interval reaching 0"
+    )
+    if hi is not None and hi < 0.9:
         return (
-            f"A full queue would account for {fmt.share(share, 2)} of the mean wait: by Little's law, more "
-            "records were between hand-over and acknowledgement on average than the queue holds, so the rest may "
-            "lie elsewhere on a record's path (the hand-over, the batch it is copied with, its acknowledgement), "
-            "which this run does not time."
+            f"A full queue would account for {fmt.share(median, 2)} of the mean wait ({span}): by Little's "
+            "law, more records were between hand-over and acknowledgement on average than the queue holds, so the "
+            "rest may lie elsewhere on a record's path (the hand-over, the batch it is copied with, its "
+            "acknowledgement), which this run does not time."
         )
-    if share <= 1.1:
+    if hi is not None and lo >= 0.9 and hi <= 1.1:
         return (
-            f"A full queue accounts for about the whole mean wait ({fmt.ratio(share)}), as it would if the "
-            "producers kept the queue full; this run cannot say that they did."
+            f"A full queue accounts for about the whole mean wait, {claims.ratio_interval(Estimate(median, lo, hi))} "
+            "of it, as it would if the producers kept the queue full; this run cannot say that they did."
+        )
+    if lo > 1.1:
+        return (
+            f"That is {fmt.ratio(median)} the mean wait ({span}): by Little's law, fewer records than the "
+            "queue's depth waited on average, so the queue may not have stayed full."
         )
     return (
-        f"That is {fmt.ratio(share)} the mean wait: by Little's law, fewer records than the queue's depth "
-        "waited on average, so the queue may not have stayed full."
+        f"A full queue would take {fmt.ratio(median)} the mean wait by the medians, but {span}, a span "
+        "that reaches across 0.9 or 1.1, so this run cannot say whether a full queue accounts for part of the "
+        "mean wait, about all of it or more."
     )
 
 
 def queue_wait_us(queue_depth: int, records_per_s: float | None) -> float | None:
     """Little's law: how long a full queue of `queue_depth` records takes to drain (µs)."""
     return None if not records_per_s else queue_depth / records_per_s * 1e6
+
+
+def queue_figures(metrics: pl.DataFrame, queue_depth: int) -> tuple[Estimate | None, Estimate | None]:
+    """For queue_share_words, of the variant without durability: how long a full queue of
+    `queue_depth` records takes to drain at its records/s (µs; the interval from the
+    rate's, its ends swapped: the faster end drains sooner), and its mean wait (µs) with
+    the interval of that median over the runs; None for either that did not run."""
+    if isinstance(queue_depth, bool) or not isinstance(queue_depth, int):
+        raise TypeError(f"queue_depth must be an int, got {type(queue_depth).__name__}")
+    if queue_depth < 1:
+        raise ValueError(f"queue_depth must be at least 1, got {queue_depth}")
+    rate = _estimate(metrics, "records_per_s", variant=NO_LOG)
+    mean = _estimate(metrics, "mean", variant=NO_LOG)
+    wait = None
+    if rate is not None and rate.lo > 0:
+        wait = Estimate(
+            queue_depth / rate.median * 1e6,
+            queue_depth / rate.hi * 1e6,
+            queue_depth / rate.lo * 1e6,
+            rate.runs,
+            rate.confidence,
+        )
+    return wait, mean
 
 
 # ---- where the writer's time goes (the breakdown) -------------------------------------------
@@ -2233,6 +2318,98 @@ def wait_against_copy(variants: pl.DataFrame, breakdown: pl.DataFrame, capacity:
     )
 
 
+def _whole(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    return value
+
+
+def rocksdb_threads_words(test: str, threads: int, cpus: int) -> str:
+    """How many readers a db_bench read test ran against this machine's `cpus` logical
+    CPUs, to follow its description ('reads uniformly random keys '): rocksdb.threads_for
+    gives readrandom one thread per CPU and readwhilewriting one per CPU but one for its
+    writer, each at least one and at most as many as the laptop ran; the words say which
+    of those held here."""
+    if test not in ("readrandom", "readwhilewriting"):
+        raise ValueError(f"test must be 'readrandom' or 'readwhilewriting', got {test!r}")
+    threads, cpus = _whole("threads", threads), _whole("cpus", cpus)
+    counted = fmt.count(threads, "thread" if test == "readrandom" else "reader thread")
+    per_cpu = cpus if test == "readrandom" else cpus - 1
+    if test == "readrandom" and threads == per_cpu:
+        return f"on one thread per logical CPU ({counted}), as the laptop did"
+    if test == "readwhilewriting" and threads == per_cpu:
+        return f"on every logical CPU but one ({counted})"
+    if threads < per_cpu:
+        return f"on {counted}, as many as the laptop ran, though this machine has {fmt.count(cpus, 'logical CPU')}"
+    return f"on {counted}, though this machine has {fmt.count(cpus, 'logical CPU')}"
+
+
+def read_threads_words(ours: int, seed: int) -> str:
+    """The opening of the paragraph on why the read tests differ from the laptop's: two
+    reasons where the two machines ran different thread counts, the second alone where
+    they ran the same; it ends so that "`readrandom` found only …" can follow."""
+    ours, seed = _whole("ours", ours), _whole("seed", seed)
+    if ours != seed:
+        return (
+            f"The read tests differ even more, for two reasons. The laptop spread them over "
+            f"{fmt.count(seed, 'thread')}, this machine over {ours}. And the laptop's"
+        )
+    both = fmt.count(ours, "thread")
+    return f"The read tests differ even more, although both machines ran them on {both}: the laptop's"
+
+
+def storage_chapter_words(direct: bool) -> str:
+    """How the storage chapter's sequential 1 MiB O_DIRECT writes stand to this page's disk
+    probe: the same kind of write where the probe used O_DIRECT, whose figures may differ
+    (perhaps by the disk's drift, unmeasured); not comparable where it fell back to
+    buffered writes."""
+    if not isinstance(direct, bool):
+        raise TypeError(f"direct must be True or False, got {type(direct).__name__}")
+    if direct:
+        return (
+            "The storage chapter (@sec-storing-data) measures the same kind of write in runs of its own, at other "
+            "moments, so its figures can differ from this one (this disk's speed can drift between runs): each page "
+            "quotes its own run."
+        )
+    return (
+        "The storage chapter (@sec-storing-data) measures sequential 1 MiB writes with O_DIRECT, not the buffered "
+        "ones this probe fell back to, in runs of its own at other moments, so the two are not comparable: each "
+        "page quotes its own run."
+    )
+
+
+def filesystem_words(facts: dict) -> str:
+    """Whether the ext4 behaviour the design was tuned on applies to this run: by the
+    filesystem the facts give for the segment files' directory."""
+    fs = facts.get("filesystem")
+    if not isinstance(fs, str) or not fs or fs == "unknown":
+        return (
+            "This run did not record which filesystem held its segment files, so whether these ext4 costs apply "
+            "is not known."
+        )
+    if fs == "ext4":
+        return "This run's segment files went to ext4 as well."
+    return f"This run's segment files went to {fs}, where these ext4 costs may not apply."
+
+
+def tear_words(facts: dict) -> str:
+    """How the power-cut model tears a write in progress (at powercut.SECTOR boundaries),
+    beside this device's logical block size where the facts give it."""
+    from .powercut import SECTOR  # imported here: powercut loads the native module
+
+    block = facts.get("logical_block_size")
+    text = (
+        "a write in progress may reach the disk only in part; the model below tears it at "
+        f"{fmt.size_adjective(SECTOR)} boundaries"
+    )
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        return text + " (this run did not read the device's logical block size)"
+    if block == SECTOR:
+        return text + ", this device's logical block size"
+    than = "finer" if block > SECTOR else "coarser"
+    return text + f", {than} than this device's logical block size of {fmt.size(block)}"
+
+
 def rocksdb_cache_words(data_bytes: float, memory_bytes: float, compression: str) -> str:
     """Whether db_bench's database could stay in the page cache (under a quarter of
     memory), with its share, and what a read then pays for: finding the key, and
@@ -2375,19 +2552,16 @@ def pace_sentence(numbers: dict[str, object]) -> str:
         return (
             f"The lesson of a small memtable: the writer's work per record, {per_record}, is not what sets "
             f"the pace. It spent {_share_span(wait)} of the run waiting for the disk, longer than the "
-            f"{_share_span(work)} it worked on records (medians over the clocked runs, with their intervals): "
-            "what matters is keeping the disk's queue full."
+            f"{_share_span(work)} it worked on records (medians over the clocked runs, with their intervals)."
         )
     if c.direction == claims.LOWER:
         return (
             f"Here the writer's work per record, {per_record}, set the pace: it worked on records for "
-            f"{_share_span(work)} of the run and waited for the disk only {_share_span(wait)}; the disk's queue "
-            "matters as well."
+            f"{_share_span(work)} of the run and waited for the disk only {_share_span(wait)}."
         )
     return (
         f"Neither clearly set the pace here: the writer worked on records for {_share_span(work)} of the run "
-        f"({per_record} per record) and waited for the disk {_share_span(wait)}, intervals that overlap; the "
-        "work per record and the disk's queue both matter."
+        f"({per_record} per record) and waited for the disk {_share_span(wait)}, intervals that overlap."
     )
 
 
@@ -2416,8 +2590,8 @@ def counter_cost_sentence(metrics: pl.DataFrame) -> str:
     return (
         f"Paired run by run, the clocked runs were {verdict}: the median of the {len(values)} paired ratios was "
         f"{claims.ratio_interval(median)} with the interval of that median ({fmt.num(100 * level, 2)} % "
-        f"confidence), while single pairs ranged from {short_factor(c['lo'])}× to {short_factor(c['hi'])}×, the "
-        "noise of this disk."
+        f"confidence), while single pairs ranged from {short_factor(c['lo'])}× to {short_factor(c['hi'])}×, a "
+        "spread that may be this disk's drift between runs."
     )
 
 
@@ -2698,8 +2872,8 @@ def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None =
             )
         if any(row["crosscheck"] == "ours higher" for row in rows):
             text += (
-                " A rollover only adds work, so a faster run into the default files shows how far the disk drifted "
-                "between runs, not a gain."
+                " A rollover only adds work, so a faster run into the default files may show how far the disk "
+                "drifted between runs rather than a gain; these runs cannot say which."
             )
         if rollovers is not None and rollovers <= 1:
             text += (

@@ -712,9 +712,10 @@ def _answered_words(shape: claims.Shape, points: list) -> str:
         return "Too few offered rates ran to read the answered rate's shape."
     if shape.kind == "collapse":
         return (
-            f"The answered rate peaks at {_rate(shape.peak_x)} offered and collapses from {_rate(shape.x)}: "
-            "offered more than it can take, the server answers less, and the requests left over wait in a line "
-            "that grows for as long as the run lasts."
+            f"The answered rate peaks at {_rate(shape.peak_x)} offered and collapses from {_rate(shape.x)}. "
+            "Offered more than it can take, the server answered less, and the rest waited in a line that grows as "
+            "long as the run lasts. The load generator shares the CPUs with the server, so it may be the generator "
+            "that fell behind; this run does not measure which."
         )
     share = fmt.share(KEEP_UP, 2)
     verdicts = [keep_up({"rate": x, "answered": e}) for x, e in points]
@@ -737,8 +738,8 @@ def _answered_words(shape: claims.Shape, points: list) -> str:
         f"below {share} of it"
     )
     queue = (
-        ". Where the server is behind, it answers what it can and the rest wait in line, a line that grows for as "
-        "long as the run lasts, so the latencies at those rates measure the run's length, not the server."
+        ". Where the server is behind, unanswered requests wait in a line that grows as long as the run lasts, so "
+        "the latencies at those rates may measure the run's length more than the server."
     )
     kept = [i for i in range(behind[0]) if verdicts[i] == KEPT]
     if not kept:
@@ -853,12 +854,17 @@ def plan_sentence(
     closed: Estimate | None = None,
     generator_us: Estimate | None = None,
     cpus: int | None = None,
+    generator_connections: int | None = None,
 ) -> str:
     """'What it means': machines like this one for `target` requests per second at the
     open loop's capacity (``knee``: the rate that clearly held, the rates the runs could
     not tell, the rate that clearly failed) and flat out (the closed loop's best, with
     the machines its interval allows: `closed`); both counts are of machines that also
-    ran their own load generator (`generator_us`: its CPU µs per request, on `cpus`)."""
+    ran their own load generator (`generator_us`: its CPU µs per request, on `cpus`,
+    measured in the wrk cross-check at `generator_connections`, which the sentence names:
+    its share of the CPUs is that cost times the closed loop's best, a rate of other runs)."""
+    if generator_connections is not None and generator_connections < 1:
+        raise ValueError(f"generator_connections must be 1 or more, not {generator_connections}")
     goal = f"{fmt.num(target)} hello-world requests per second"
     if point is None:
         text = (
@@ -916,11 +922,17 @@ def plan_sentence(
         if generator_us is not None and cpus:
             used = generator_us.median * best_closed / 1e6 / cpus
             cost = f"{fmt.duration_us(generator_us.median)} ({interval_words(generator_us, fmt.duration_us)})"
+            where = (
+                f"beside wrk at {fmt.count(generator_connections, 'connection')}"
+                if generator_connections
+                else "beside wrk"
+            )
             text += (
-                f" Both counts are of machines that also ran their own load generator, which used {cost} of CPU per "
-                f"request: about {fmt.share(used, 2)} of this machine's {fmt.count(cpus, 'logical CPU')} at "
-                f"{fmt.num(best_closed)} requests per second, CPU that a server with remote clients would not spend "
-                "on them."
+                f" Both counts are of machines that also ran their own load generator. Measured {where} in the "
+                f"cross-checks above, it used {cost} of CPU per request; at the closed loop's "
+                f"best of {fmt.num(best_closed)} requests per second, a rate from other runs, that cost would be "
+                f"about {fmt.share(used, 2)} of this machine's {fmt.count(cpus, 'logical CPU')}, CPU that a server "
+                "with remote clients would not spend on them."
             )
     return text
 
@@ -940,6 +952,26 @@ def printed(value: float | None, decimals: int = 2) -> str:
     if value is None:
         return fmt.NA
     return f"{value:,.{decimals}f}"
+
+
+def guess_sentence() -> str:
+    """Seed 001's guess for a hello-world HTTP server, from the reference data
+    (``guesses.csv``): the laptop's requests per second and latency, the phone's
+    requests per second; '' where the laptop's rate is missing."""
+    rate = reference_value("guesses", machine="laptop", subject="http", metric="req_per_s")
+    if rate is None:
+        return ""
+    latency = reference_value("guesses", machine="laptop", subject="http", metric="latency")
+    phone = reference_value("guesses", machine="phone", subject="http", metric="req_per_s")
+    rows = reference.load("guesses").filter((pl.col("subject") == "http") & (pl.col("machine") == "laptop"))
+    seed = str(rows["source"][0])[:3]
+    text = f'The author of seed {seed} guessed that a laptop would answer about {fmt.num(rate)} "hello world" HTTP '
+    text += "requests per second"
+    if latency is not None:
+        text += f", at about {fmt.duration_us(latency)} each"
+    if phone is not None:
+        text += f", and a phone {fmt.num(phone)}"
+    return text + "."
 
 
 def http_versus_reference(
@@ -1656,6 +1688,31 @@ def tcp_seed_size_table(metrics: pl.DataFrame, target: float | None = None) -> p
     return pl.DataFrame({"figure": [f"not run here: {why}" if why else "not run here"]})
 
 
+def tcp_sizes(bulk: pl.DataFrame, ping: pl.DataFrame, profile: str) -> tuple[int, int]:
+    """The bulk write size and the ping-pong message size, in bytes: the largest each
+    table's runs recorded, or where a table has none, the size `profile`'s plan sets
+    (its name, or a folder such as 'quick+no-io_uring'), so the page's words say what ran
+    or would have run."""
+    from ..profiles import PROFILES
+
+    name = profile.split("+")[0]
+    if name not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
+    plan = PROFILES[name].network
+
+    def largest(runs: pl.DataFrame, column: str, default: int) -> int:
+        found = runs[column].drop_nulls() if runs.height and column in runs.columns else None
+        return int(found.max()) if found is not None and found.len() else default
+
+    return largest(bulk, "write_size", plan.bulk_write_size), largest(ping, "message_size", plan.ping_message)
+
+
+def hello_body_bytes() -> int:
+    """The bytes of the body our hello-world server answers with (after the blank line
+    that ends the headers of ``HELLO_RESPONSE``)."""
+    return len(_native.HELLO_RESPONSE.split(b"\r\n\r\n", 1)[1])
+
+
 def tcp_seed_sentence(*, write_size: int = 1 << 20, message: int = 64, seed_sized: bool = False) -> str:
     """Why this machine's TCP figures are (not) set against seed 000's, and why even the
     run of the seed's size gives a ratio of setups, not of machines."""
@@ -1712,6 +1769,27 @@ def _laptop_suite() -> dict[str, float]:
         .unique("test", keep="first", maintain_order=True)
     )
     return dict(zip(laptop["test"].to_list(), laptop["laptop"].to_list()))
+
+
+def seed_suite_setup() -> dict[str, int | None]:
+    """The clients and requests per test of seed 000's redis-benchmark suite (its GET
+    line, ``redis_benchmark.csv``); None where not recorded."""
+    ref = reference.load("redis_benchmark").filter((pl.col("machine") == "laptop") & (pl.col("test") == "GET"))
+
+    def first(column: str) -> int | None:
+        found = ref[column].drop_nulls() if ref.height and column in ref.columns else None
+        return int(found[0]) if found is not None and found.len() else None
+
+    return {"clients": first("clients"), "requests": first("requests")}
+
+
+def suite_clients(metrics: pl.DataFrame) -> int | None:
+    """The clients this machine's redis-benchmark suite ran with (None: not run, or more
+    than one count)."""
+    if metrics.height == 0 or "clients" not in metrics.columns:
+        return None
+    found = metrics["clients"].drop_nulls().unique()
+    return int(found[0]) if found.len() == 1 else None
 
 
 def suite_table(metrics: pl.DataFrame, target: float | None = None) -> pl.DataFrame:
@@ -1942,7 +2020,8 @@ def pipeline_sentence(metrics: pl.DataFrame) -> str:
     if c.direction == claims.LOWER:
         return (
             f"Pipelining was the lever here: {times}, {fmt.factor(1 / c.ratio)}× less time per command. A pipeline "
-            "shares one round trip among its commands; what is left is each command's own work on both sides."
+            "shares one round trip among its commands, so what is left may be mostly each command's own work on both "
+            "sides; this run does not measure the parts of a command to say so."
         )
     if c.direction == claims.HIGHER:
         return f"Pipelining did not pay here: {times}, {fmt.factor(c.ratio)}× more time per command."
@@ -2008,6 +2087,18 @@ def scaling_reference() -> pl.DataFrame:
         min=pl.col("value"),
         max=pl.col("value"),
     ).sort("series", "clients")
+
+
+def seed_scaling_clients() -> str:
+    """'from 1 to 40': the client counts of seed 004's Redis GET and SET curves
+    (``kv_threads.csv``), or what the reference data lack."""
+    ref = reference.load("kv_threads").filter(
+        (pl.col("metric") == "ops_per_s") & (pl.col("server") == "redis") & pl.col("op").is_in(["GET", "SET"])
+    )
+    clients = ref["clients"].drop_nulls() if ref.height else None
+    if clients is None or clients.len() == 0:
+        return "over client counts the reference data here do not hold"
+    return f"from {fmt.exact(int(clients.min()))} to {fmt.exact(int(clients.max()))}"
 
 
 def scaling_seed_sentence(metrics: pl.DataFrame, details: dict) -> str:
@@ -2131,7 +2222,7 @@ def _wide_rise(points: list, x: float | None, unit: str = "client") -> str:
 
 def _few_clients(shapes: dict, on_io: list[int]) -> str:
     """', which 1 or 2 clients never reach': the client counts measured below twice the
-    io-threads setting (Redis's threshold for using them), '' when none."""
+    io-threads setting (Redis 6–7's threshold for using them), '' when none."""
     if not on_io:
         return ""
     xs = sorted({int(x) for (_, io), (_, points) in shapes.items() if io == on_io[0] for x, _ in points})
@@ -2143,10 +2234,34 @@ def _few_clients(shapes: dict, on_io: list[int]) -> str:
     return f", which {words} {'client never reaches' if below == [1] else 'clients never reach'}"
 
 
-def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
+def redis_major(version: str | None) -> int | None:
+    """The major version of a Redis version string as ``redis.server_version`` records it
+    ('6.2.14' -> 6, 'v=8.0.2' -> 8); None where it is missing or does not start with one."""
+    found = re.match(r"\s*v?=?(\d+)\.", version or "")
+    return int(found.group(1)) if found else None
+
+
+def _io_threads_source(version: str | None, shapes: dict, on_io: list[int]) -> str:
+    """What Redis's source says about its io-threads, for the version that ran: Redis 6 and
+    7 hand work to them only once twice the io-threads setting of clients wait, and both
+    sides spin while they wait; Redis 8 replaced that threading, so for it (or an unknown
+    version) nothing is said. '' or a sentence of its own, with a leading space."""
+    major = redis_major(version)
+    if major is None or not 6 <= major < 8:
+        return ""
+    return (
+        " In Redis 6–7's source (this run's server is "
+        f"{version}), the main thread waits for its io-threads by spinning, as they spin waiting for work, and "
+        f"hands work to them only once enough clients wait (twice the io-threads setting){_few_clients(shapes, on_io)}."
+    )
+
+
+def scaling_sentence(metrics: pl.DataFrame, cpus: int | None, version: str | None = None) -> str:
     """The client-scaling curves, each read by ``claims.curve`` (a collapse said, with
     both io-threads settings), io-threads on against off at the most clients
-    (``claims.compare``), and what this machine's facts can say about a collapse."""
+    (``claims.compare``), and what this machine's facts can say about a collapse;
+    `version`: the Redis server's (``details['redis_server_version']``), which decides
+    whether Redis 6–7's io-threads code is described."""
     shapes = scaling_shapes(metrics) if metrics.height else {}
     if not shapes:
         return "The client-scaling runs did not run here."
@@ -2188,20 +2303,17 @@ def scaling_sentence(metrics: pl.DataFrame, cpus: int | None) -> str:
             threads = f"{fmt.count(cpus, 'logical CPU')}" if cpus else "this machine's CPUs"
             text += (
                 f" On {threads}, an io-thread is one more thread competing for the cores with Redis's main thread "
-                "and with redis-benchmark, and by Redis's source the main thread waits for its io-threads by "
-                "spinning, as they spin waiting for work; Redis hands work to them only once enough clients wait "
-                f"(twice the io-threads setting){_few_clients(shapes, on_io)}. That fits a slowdown once they are "
-                "used; this run does not measure where the time went, so the cause is inconclusive here: run it on "
-                "a machine with idle cores to see."
+                "and with redis-benchmark. That may explain a slowdown once they are used."
+                f"{_io_threads_source(version, shapes, on_io)} This run does not measure where the time went, so the "
+                "cause is inconclusive here: run it on a machine with idle cores to see."
             )
         return text
     if collapsed == {io for io in collapsed if io > 1} and 1 in {io for _, io in shapes}:
         threads = f"{fmt.count(cpus, 'logical CPU')}" if cpus else "this machine's CPUs"
         text += (
             f" The collapse comes only with io-threads on. On {threads}, an io-thread is one more thread "
-            "competing for the cores with Redis's main thread and with redis-benchmark; that fits a collapse, "
-            "and Redis hands work to its io-threads only once enough clients wait (twice the io-threads setting, "
-            f"by its source){_few_clients(shapes, on_io)}. This run does not measure where the time went, "
+            "competing for the cores with Redis's main thread and with redis-benchmark, which may explain a "
+            f"collapse.{_io_threads_source(version, shapes, on_io)} This run does not measure where the time went, "
             "so the cause is inconclusive here: run it on a machine with idle cores to see."
         )
     else:
@@ -2245,14 +2357,32 @@ def suite_sentence(metrics: pl.DataFrame, details: dict, noise: pl.DataFrame | N
         if cpus
         else ""
     )
+    seed = seed_suite_setup()
+    here = suite_clients(metrics)
+    if here is not None and here == seed["clients"]:
+        same = f"The tool, the {fmt.count(here, 'client')} and the tests are the same; besides the machine, "
+    elif here is None:
+        theirs = f" ({fmt.exact(seed['clients'])} in the seed)" if seed["clients"] is not None else ""
+        same = f"The tool and the tests are the same; besides the machine, the clients here were not recorded{theirs}, "
+    else:
+        theirs = fmt.exact(seed["clients"]) if seed["clients"] is not None else "an unrecorded number"
+        same = (
+            f"The tool and the tests are the same; besides the machine, the clients differ ({fmt.exact(here)} here "
+            f"against {theirs} in the seed), "
+        )
+    requests = (
+        f"the seed ran redis-benchmark with {fmt.count(seed['requests'], 'request')} per test"
+        + (" (redis-benchmark's default)" if seed["requests"] == 100_000 else "")
+        if seed["requests"] is not None
+        else "the seed does not record how many requests it ran per test"
+    )
     return (
         f"GET ran at {fmt.num(ours.median)} requests per second here ({interval_words(ours)}), "
         f"against {printed(laptop)} printed by seed 000 for its laptop: this setup was "
         f"{claims.versus(c, 'the laptop' + chr(39) + 's', **claims.RATE_WORDS)}. "
-        "The tool, the 50 clients and "
-        f"the tests are the same; besides the machine, Redis here is {version} and redis-benchmark "
-        f"{tool or 'of unknown version'} (the seed prints neither version), and the seed ran redis-benchmark's "
-        f"default of 100,000 requests per test; here {run_length(metrics)}.{shared}"
+        f"{same}Redis here is {version} and redis-benchmark "
+        f"{tool or 'of unknown version'} (the seed prints neither version), and {requests}; "
+        f"here {run_length(metrics)}.{shared}"
     )
 
 

@@ -305,7 +305,8 @@ def _disk_kind(disk_metrics: pl.DataFrame) -> str:
 
 
 def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
-    """What the write tests asked of the disk, against what the disk can take: the disk's
+    """What the write tests asked of the disk, against what one stream of 1 MiB writes
+    reached on it (not the most the disk can take): the disk's
     figure with its interval and runs (this subject's own runs), and the share of it that
     fillseq's file traffic used, read at both ends of the disk's interval: the disk unlikely
     to hold the writer back when even the interval's low end leaves the traffic below half
@@ -323,7 +324,7 @@ def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
     text = (
         f"While fillseq accepted {fmt.num(f['user_mb_per_s'])} MB/s of keys and values, RocksDB handed "
         f"{fmt.num(f['file_mb_per_s'])} MB/s to the kernel ({fmt.ratio(f['write_amplification'])} the user data: "
-        f"the write-ahead log, then the flushed memtables); overwrite wrote "
+        f"the write-ahead log, the flushed memtables and any compaction); overwrite wrote "
         f"{fmt.ratio(o['write_amplification'])} its user data (medians over the runs)."
     )
     disk = disk_estimate(disk_metrics)
@@ -338,7 +339,7 @@ def write_sentence(metrics: pl.DataFrame, disk_metrics: pl.DataFrame) -> str:
         f" In this subject's own runs the disk took {fmt.num(disk.median)} MB/s of {_disk_kind(disk_metrics)} "
         f"({spread}{fmt.count(disk.runs, 'run')})"
     )
-    text += f", so the file traffic of fillseq is {shares} % of what the disk can absorb: "
+    text += f", so the file traffic of fillseq is {shares} % of what that one stream of 1 MiB writes reached: "
     if most < 0.5:
         return text + (
             "the disk is unlikely to be what holds the writer back. The work each write costs the CPU (a system "

@@ -332,7 +332,7 @@ def derived_table(metrics: pl.DataFrame, baseline: pl.DataFrame, target: float |
     (the unstable mark past ±`target`); the last line's factor, a ratio of two medians,
     the range it can take within their two intervals. Where there is no figure, the cell
     says why."""
-    time, count, factor = fmt.duration_us, words, fmt.ratio
+    time, count, factor = fmt.duration_us, fmt.num, fmt.ratio
     normal_k = estimate(metrics, C_API, "normal", 1000)
     big_k = estimate(metrics, C_API, "normal", 1000, row_size=4096)
     plain = baseline_estimate(baseline)
@@ -768,14 +768,6 @@ def headline(
     return out
 
 
-def words(x: float) -> str:
-    """Large counts in words: 2.06e10 -> '20.6 billion'."""
-    for size, name in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
-        if abs(x) >= size:
-            return f"{fmt.num(x / size)} {name}"
-    return fmt.num(x)
-
-
 class Numbers:
     """Formats the headline numbers for prose; a number that could not be measured
     here reads "n/a" instead of breaking the page."""
@@ -806,7 +798,8 @@ class Numbers:
         return self._show(key, lambda v: fmt.duration_us(1e6 / v))
 
     def words(self, key: str) -> str:
-        return self._show(key, words)
+        """A large count, in words from a million on ('20.6 billion'), through ``fmt.num``."""
+        return self._show(key, fmt.num)
 
     def ratio(self, top: str, bottom: str) -> str:
         a, b = self.get(top), self.get(bottom)
@@ -1040,6 +1033,61 @@ def seed_rows() -> int:
     return sizes.pop()
 
 
+def bytes_per_row_sentence(ours: float | None, seed: float | None) -> str:
+    """Whether this machine's database file held as many bytes per row as the seed laptop's
+    (`ours`, `seed`: file size over rows, single figures without a spread): within
+    ``claims.SAME`` of each other, as the same table and rows should give, or apart, with
+    the possible reasons worded as such; '' where either is missing."""
+    for name, value in (("ours", ours), ("seed", seed)):
+        if value is not None and not value > 0:
+            raise ValueError(f"{name} is a number of bytes per row above 0, got {value!r}")
+    if ours is None or seed is None:
+        return ""
+    ratio = ours / seed
+    if 1 / claims.SAME <= ratio <= claims.SAME:
+        return (
+            f"The two lie within {fmt.share(claims.SAME - 1)} of each other, as the same table and the same rows "
+            "should give."
+        )
+    more = "more" if ratio > 1 else "fewer"
+    return (
+        f"The two differ: this file held {fmt.ratio(ratio)} the laptop's bytes per row: {more}, for the same table "
+        "and the same rows. The library's version, its page size or the number of rows per run may account for "
+        "it; this page does not measure which."
+    )
+
+
+def derived_runs_words(metrics: pl.DataFrame) -> str:
+    """How this machine's NORMAL runs (C loop, 1,000-byte rows) differ from the seeds' in
+    size, per batch size (``rows_per_run`` against ``seed_rows``), then in client and library
+    (always): 'the runs differ in size and in client and library as the section said above'."""
+    n_seed = seed_rows()
+    same, other = [], []
+    if metrics.height and {"batch_size", "synchronous", "row_size", "rows"} <= set(metrics.columns):
+        ran = metrics.filter(pl.col("rows").is_not_null())
+        if "client" in ran.columns:  # the C loop's runs: the Go and Python clients size theirs apart
+            ran = ran.filter(pl.col("client") == C_API)
+        for batch, what in ((1, "one row"), (1000, "1,000 rows")):
+            try:
+                n = rows_per_run(ran, batch)
+            except KeyError:
+                continue
+            (same if n == n_seed else other).append(what)
+    if not same and not other:
+        return "this machine's inserts did not run here"
+    if not same:
+        return "the runs differ in size and in client and library as the section said above"
+    if not other:
+        return (
+            f"the runs inserted the seeds' {fmt.exact(n_seed)} rows each, but differ in client and library as the "
+            "section said above"
+        )
+    return (
+        f"the runs with {same[0]} per transaction inserted the seeds' {fmt.exact(n_seed)} rows, those with "
+        f"{other[0]} per transaction another number, and all differ in client and library as the section said above"
+    )
+
+
 def seed_sentence(metrics: pl.DataFrame, version: str | None = None) -> str:
     """The C loop against the seeds' laptop and phone (WAL, NORMAL), like with like, decided
     per batch size: a comparison only where this profile's runs with that batch size
@@ -1115,10 +1163,12 @@ def off_sentence(
     normal_1000: stats.Estimate | None,
 ) -> str:
     """OFF against NORMAL (C loop, rows/s), one row and 1,000 rows per transaction, in
-    ``claims.compare``'s words: NORMAL does not sync at commit either, so OFF need not win."""
+    ``claims.compare``'s words; where OFF was not clearly faster or slower (the intervals
+    overlap, or it was about as fast), a closing sentence for those batch sizes only: NORMAL
+    does not sync at commit either, which may leave OFF little to save."""
     if off_1 is None and off_1000 is None:
         return "Dropping the syncs altogether (OFF) could not be measured here."
-    parts = []
+    parts, level = [], []
     for off, normal, what in ((off_1, normal_1, "one row"), (off_1000, normal_1000, "1,000 rows")):
         if off is None:
             continue
@@ -1129,14 +1179,12 @@ def off_sentence(
             else f", {claims.versus(c, 'NORMAL', more='faster', less='slower', same=SAME_SPEED)}"
         )
         parts.append(f"{fmt.num(off.median)} rows per second with {what} per transaction{versus}")
+        if c.direction in (claims.UNCLEAR, claims.SAME_WORD):
+            level.append(what)
     tail = (
-        " NORMAL skips the sync at commit too and syncs only before a checkpoint, so there is little for OFF "
-        "to save; where the intervals overlap, this run could not see it."
-        if any(
-            claims.compare(o, n).direction in (claims.UNCLEAR, claims.SAME_WORD)
-            for o, n in ((off_1, normal_1), (off_1000, normal_1000))
-            if o is not None and n is not None
-        )
+        f" With {' and with '.join(level)} per transaction, OFF was not clearly faster than NORMAL, perhaps "
+        "because NORMAL too skips the sync at commit and syncs only before a checkpoint."
+        if level
         else ""
     )
     return f"Dropping the syncs altogether (OFF) gave {'; and '.join(parts)}.{tail}"

@@ -1020,13 +1020,18 @@ def page_cache_sentence(
     buffer: int | None = None,
     *,
     matrix_cold: Rate | None = None,
+    matrix_direct: Rate | None = None,
+    facts: dict | None = None,
 ) -> str:
     """What the page cache was worth: a cached read, and an uncached buffered read, each
     against O_DIRECT; every word from ``claims.compare`` on the intervals. Where the cached
     read was clearly faster than the chapter's memcpy (`memcpy`, of a `buffer`-byte buffer),
-    why a copy out of the page cache can beat a copy of memory. `matrix_cold` is the engine
-    matrix's run of the same uncached buffered read: where this table's read beat O_DIRECT
-    but the matrix's was clearly slower than it, the sentence says so."""
+    one possible reason why a copy out of the page cache can beat a copy of memory, offered
+    only where the measuring machine's caches (`facts`, ``claims.cache_words``) put that
+    buffer in RAM, or hedged where no facts say. `matrix_cold` and `matrix_direct` are the
+    engine matrix's runs of the same uncached buffered read and of its O_DIRECT read: where
+    this table's read beat O_DIRECT but the matrix's was clearly slower than the matrix's own
+    O_DIRECT read, the sentence says so; each run is compared only within itself."""
     if warm is None:
         first = "A read from the page cache could not be measured here."
     elif direct is None:
@@ -1043,10 +1048,22 @@ def page_cache_sentence(
         size = f"a {fmt.size(buffer)} buffer" if buffer else "a large buffer"
         first += (
             f" That is {_versus(warm, memcpy, f'the memcpy of {size} above ({fmt.num(memcpy.median)} MB/s)')}, "
-            "though both copy memory. One possible reason: each 256 KiB read lands in the same small buffer, which "
-            "may stay in the CPU's caches, so that only the source comes from RAM, while a large memcpy reads and "
-            "writes RAM for every byte; this page does not measure the caches' part."
+            "though both copy memory."
         )
+        caches = machine.caches(facts) if facts is not None else []
+        if buffer is not None and caches and claims.cache_level(buffer, caches) is not None:
+            first += f"{_memcpy_buffer_words(buffer, facts)} This page does not measure why the cached read was faster."
+        else:
+            memcpy_ram = (
+                "the memcpy's buffer does not fit in them, so that copy reads and writes RAM for every byte"
+                if buffer is not None and caches
+                else "a large memcpy may read and write RAM for every byte"
+            )
+            first += (
+                " One possible reason: each 256 KiB read lands in the same small buffer, which may stay in the CPU's "
+                f"caches, so that only the source comes from RAM, while {memcpy_ram}; this page does not measure the "
+                f"caches' part.{_memcpy_buffer_words(buffer, facts)}"
+            )
     outcome = compare(cold, direct)
     uncached = "a buffered read of a file that is not cached"
     if outcome == "missing":
@@ -1062,11 +1079,12 @@ def page_cache_sentence(
             f"The middle row is the surprise: {uncached} ({fmt.num(cold.median)} MB/s) beat O_DIRECT "
             f"({fmt.num(direct.median)} MB/s) at queue depth 1, although it copies every byte once more."
         )
-        if compare(matrix_cold, direct) == "slower":
+        if compare(matrix_cold, matrix_direct) == "slower":
             second += (
-                f" Yet the engine matrix's run of the same read made {fmt.num(matrix_cold.median)} MB/s, slower than "
-                "this O_DIRECT read: the same case disagreed between two runs (see one quantity, several runs, "
-                "below), so read this row as what this run saw, not as a rule."
+                f" Yet in the engine matrix's runs the same read made {fmt.num(matrix_cold.median)} MB/s, slower than "
+                f"the matrix's own O_DIRECT read ({fmt.num(matrix_direct.median)} MB/s): the same pair disagreed "
+                "between two runs (see one quantity, several runs, below), so read this row as what this run saw, "
+                "not as a rule."
             )
     elif outcome in ("same", "unclear"):
         second = (
@@ -1077,8 +1095,8 @@ def page_cache_sentence(
     else:
         second = (
             f"{uncached.capitalize()} ran at {fmt.num(cold.median)} MB/s, slower than O_DIRECT "
-            f"({fmt.num(direct.median)} MB/s): here read-ahead did not make up for the extra copy through "
-            "the page cache."
+            f"({fmt.num(direct.median)} MB/s): the extra copy through the page cache may cost more here than "
+            "read-ahead saves, though this run measures neither part."
         )
     return f"{first} {second}"
 
@@ -1152,7 +1170,7 @@ def random_read_sentence(
     from_ram = bool(caches) and buffer is not None and claims.cache_level(buffer, caches) is None
     if cached is not None and cached.median > 0:
         per_read = block / cached.median
-        share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
+        share = _copy_share(cached, buffered, direct, block)
         dearer = f" ({fmt.duration_us(block / memcpy.median)} at this chapter's memcpy rate)" if priced else ""
         copy = (
             f"the extra copy costs at most what a read the page cache answers took, about "
@@ -1163,7 +1181,7 @@ def random_read_sentence(
         copy = "the extra copy is one cost, and this page does not measure how much of the gap it explains"
     elif from_ram:
         per_read = block / memcpy.median
-        share = "could explain most of" if per_read >= gap / 2 else "explains only part of"
+        share = _copy_share(memcpy, buffered, direct, block)
         copy = (
             f"the extra copy, at most about {fmt.duration_us(per_read)} per read at this chapter's memcpy rate "
             f"(a copy from RAM to RAM, which may be dearer than one into a small buffer), {share} a gap of "
@@ -1179,6 +1197,32 @@ def random_read_sentence(
         f"{head}, {words}. With no sequence to follow, read-ahead should have little to offer (one that fetches "
         f"pages nobody asked for would be one cause of the gap). {copy[0].upper()}{copy[1:]}.{buffer_words}"
     )
+
+
+def _copy_share(copy: Rate, buffered: Rate, direct: Rate, block: int) -> str:
+    """How much of the gap per read between a buffered and an O_DIRECT read (µs, `block`
+    bytes each) a copy at rate `copy` (MB/s) could take, from ``claims.compare`` of the
+    copy's time per read against half the gap, each with the range its intervals allow:
+    'could explain most of' (above half), 'can explain only part of' (below), 'is, within
+    these intervals, either most or only part of' (they overlap, or a rate's reaches zero)."""
+    unclear = "is, within these intervals, either most or only part of"
+    if min(copy.low, buffered.low, direct.low) <= 0:
+        return unclear
+    took = stats.Estimate(block / copy.median, block / copy.high, block / copy.low, copy.runs)
+    half = stats.Estimate(
+        (block / buffered.median - block / direct.median) / 2,
+        (block / buffered.high - block / direct.low) / 2,
+        (block / buffered.low - block / direct.high) / 2,
+        min(buffered.runs, direct.runs),
+    )
+    if half.lo <= 0:
+        return unclear
+    c = claims.compare(took, half)
+    if c.direction == claims.HIGHER:
+        return "could explain most of"
+    if c.direction == claims.LOWER:
+        return "can explain only part of"
+    return unclear
 
 
 def _points(metrics: pl.DataFrame, by: str, metric: str, **where: object) -> list[tuple[float, stats.Estimate]]:
@@ -1265,11 +1309,18 @@ def _fell_words(points: list[tuple[float, stats.Estimate]], best: tuple[float, s
     )
 
 
-def page_cache_rule(warm: Rate | None, cold: Rate | None, direct: Rate | None, matrix_cold: Rate | None = None) -> str:
-    """The closing rule on the page cache, from ``claims.compare`` against O_DIRECT (`direct`):
-    repeated reads (`warm`, a read the cache answers) and uncached sequential reads in the
-    page-cache table's run (`cold`) and the engine matrix's (`matrix_cold`): 'fast' for those
-    only where every run was clearly faster than O_DIRECT."""
+def page_cache_rule(
+    warm: Rate | None,
+    cold: Rate | None,
+    direct: Rate | None,
+    matrix_cold: Rate | None = None,
+    matrix_direct: Rate | None = None,
+) -> str:
+    """The closing rule on the page cache, from ``claims.compare`` against O_DIRECT:
+    repeated reads (`warm`, a read the cache answers) and uncached sequential reads, each run
+    against its own O_DIRECT read: the page-cache table's (`cold` against `direct`) and the
+    engine matrix's (`matrix_cold` against `matrix_direct`); 'fast' for those only where
+    every run was clearly faster than its O_DIRECT read."""
     if compare(warm, direct) == "faster":
         first = (
             "Here the page cache made repeated reads cheap: a read it answered was "
@@ -1279,7 +1330,7 @@ def page_cache_rule(warm: Rate | None, cold: Rate | None, direct: Rate | None, m
         first = "What the page cache makes of repeated reads could not be measured here"
     else:
         first = f"Here a read the page cache answered was {_versus(warm, direct, 'O_DIRECT')}"
-    runs = [compare(r, direct) for r in (cold, matrix_cold) if compare(r, direct) != "missing"]
+    runs = [o for o in (compare(cold, direct), compare(matrix_cold, matrix_direct)) if o != "missing"]
     if not runs:
         second = ""
     elif all(o == "faster" for o in runs):
@@ -1329,7 +1380,16 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
     p50_at_one = next((e for x, e in _points(metrics, "queue_depth", "p50", op="read") if x == 1), None)
     if d1 == 1 and p50_one is not None and one.median > 0:
         mean = 1e6 / one.median
-        weigh = ", and the slow ones weigh in the average" if mean > 1.1 * p50_one else ""
+        above = (
+            claims.compare(stats.Estimate(mean, 1e6 / one.hi, 1e6 / one.lo, one.runs), p50_at_one)
+            if one.lo > 0
+            else claims.compare(None, None)
+        )
+        weigh = (
+            "; the average lies clearly above the median (the intervals do not overlap), so slow reads may weigh in it"
+            if above.direction == claims.HIGHER
+            else ""
+        )
         start = (
             f"One 4 KiB random read at a time gave {_spanned(one, 'reads per second')}, "
             f"{fmt.duration_us(mean)} each on average; the median read took "
@@ -1359,7 +1419,8 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
     if shape.kind == "rising":
         grew = _over_single(last, one, "the single read's")
         return (
-            f"{start} With more in flight the device works on several at once, and the rate was still rising at "
+            f"{start} With more in flight the rate rose, as it may when the device works on several requests at "
+            f"once, and it was still rising at "
             f"{fmt.exact(int(dn))}, the largest depth measured: {_spanned(last, 'per second')}, "
             f"{grew}. No knee within this range.{tail}{writes}"
         )
@@ -1367,7 +1428,7 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         at_knee = next((e for x, e in p99 if x == shape.x), None)
         deeper = claims.compare(p99[-1][1], at_knee) if p99 else claims.compare(None, None)
         waiting = (
-            f" Past that depth, extra requests mostly waited: the p99 at {fmt.exact(int(p99[-1][0]))} was "
+            f" Past that depth, extra requests may mostly have waited: the p99 at {fmt.exact(int(p99[-1][0]))} was "
             f"{claims.ratio_interval(deeper)} the knee's (at {fmt.exact(int(shape.x))})."
             if deeper.direction == claims.HIGHER
             else ""
@@ -1391,7 +1452,8 @@ def queue_depth_sentence(metrics: pl.DataFrame) -> str:
         else:
             settled = f" The best median, {_spanned(best, 'per second')} at {fmt.exact(int(best_x))}, is {gain}."
         return (
-            f"{start} With more in flight the device works on several at once, and the gains shrink from "
+            f"{start} With more in flight the rate rose, as it may when the device works on several requests at "
+            f"once, and the gains shrink from "
             f"{fmt.count(int(shape.x), 'request')} in flight: no deeper queue's interval starts more than a tenth "
             f"above the top of that depth's.{settled}{waiting}{tail}{writes}"
         )
