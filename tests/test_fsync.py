@@ -223,7 +223,7 @@ def _group(medians: dict[int, tuple[float, float, float]]) -> pl.DataFrame:
     ("points", "expected"),
     [
         ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (20000, 21000, 22000)}, "still rising at the largest batch"),
-        ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (3100, 3200, 3300)}, "stops rising clearly from 8 records"),
+        ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (3100, 3200, 3300)}, "stops rising by more than a tenth"),
         ({1: (400, 450, 500), 8: (2000, 3100, 6000), 64: (3000, 6500, 9000)}, "though the medians still rose"),
         ({1: (400, 450, 500), 8: (420, 460, 520), 64: (410, 440, 505)}, "No batch size was clearly faster"),
         ({1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (100, 110, 120)}, "Past 8 records per fsync the rate fell"),
@@ -535,7 +535,7 @@ def test_layout_rule_names_another_append_run_that_matched_the_rewrites() -> Non
     sweep = ("the block-size sweep's appends", E(926, 886, 1080))
     text = fsync_report.layout_rule(rewrite, append, [sweep])
     assert text.startswith("Within the latency run, rewrites were faster, with intervals apart: rewriting a file "
-                           "made 4 KiB writes durable 1.8× faster than appending to a new one.")  # fmt: skip
+                           "made 4 KiB writes durable 1.8× faster than appending to a new one (1.4–3.1×).")  # fmt: skip
     assert (
         "Across runs the gap is no larger than the drift between measurements: the block-size sweep's appends "
         "made 926 per second (886–1,080), not clearly fewer than those rewrites."
@@ -613,10 +613,11 @@ def test_layout_comparison_gives_the_chart_the_interval() -> None:
     ("cases", "target", "expected"),
     [
         ({("fsync", "append"): STEADY}, 0.1, "After 3 runs each, every case's interval of the median writes "
-         "per second was within ±10 %."),
+         "per second had half its width within 10 % of the median."),
         # the widest case's mark as the table prints it: a lopsided interval gives each side
         ({("fsync", "append"): STEADY, ("none", "append"): NOISY}, 0.1, "After 3 runs each, 1 of 2 cases kept an "
-         "interval of the median writes per second wider than ±10 % (with fewer than six runs an interval "
+         "interval of the median writes per second with half its width more than 10 % of the median (with fewer "
+         "than six runs an interval "
          "is the slowest to the fastest run); the widest from end to end, write, no sync, −94 %/+6 %. The table "
          "marks them unstable"),
         ({("none", "append"): NOISY}, 0.1, "After 3 runs each, all 1 cases kept"),
@@ -642,7 +643,7 @@ def test_headline_sentence() -> None:
     text = fsync_report.headline_sentence(both, 0.1)
     assert text == (
         "In the latency run, appending to a new file, a 4 KiB write + fsync took 939 µs at the median and 13.8 ms "
-        "at the 99th percentile. Counting every write, slow ones included, the mean took 2.13 ms, so one thread made "
+        "at the 99th percentile. Counting every write, slow ones included, the mean took 2.13 ms, and one thread made "
         "469 writes durable per second (460–480 over 3 runs). Without the sync the same loop ran 299,000 writes per "
         "second (18,600–317,000; unstable: −94 %/+6 %), the median write taking 2.94 µs."
     )
@@ -757,7 +758,7 @@ def test_batch_rule_states_a_cause_only_when_the_runs_show_one(big, one, expecte
 @pytest.mark.parametrize(
     ("direct", "dsync", "supported", "reason", "expected"),
     [
-        (E(40000, 39000, 41000), E(450, 400, 500), True, "", "ran 89× faster than an O_DIRECT | O_DSYNC write;"),
+        (E(40000, 39000, 41000), E(450, 400, 500), True, "", "89× faster than an O_DIRECT | O_DSYNC write (78–100×);"),
         (E(440, 400, 500), E(450, 400, 500), True, "", "leaving out the sync did not make it clearly faster"),
         (None, None, False, "EINVAL on tmpfs", "O_DIRECT could not run here (EINVAL on tmpfs), so this run cannot"),
         (None, None, True, "", "without a sync was not measured here"),
@@ -768,7 +769,7 @@ def test_direct_rule_says_fast_only_when_the_runs_show_it(direct, dsync, support
     text = fsync_report.direct_rule(direct, dsync, supported, reason)
     assert expected in text
     assert text.endswith("is not durable: skipping the cache is not durability.")
-    assert ("faster than" in text) == (expected.startswith("ran 89×"))
+    assert ("faster than" in text) == (expected.startswith("89×"))
     with pytest.raises(TypeError, match="supported"):
         fsync_report.direct_rule(None, None, "yes", "")  # type: ignore[arg-type]
 
@@ -928,7 +929,7 @@ def test_block_sentence_says_where_no_sync_was_not_clearly_faster() -> None:
     text = fsync_report.block_sentence(_sweep(values))
     assert (
         "Writing without a sync did not always make clearly more MB/s than writing with one: at 512 KiB it made "
-        "894 MB/s (646–958), less than write + fsync's 1,490 (1,460–1,510); and not clearly more than O_DSYNC "
+        "894 MB/s (646–958), less than write + fsync's 1,490 (1,460–1,510); and not clearly different from O_DSYNC "
         "write's 900 (800–1,000), and its median write took 600 µs (500–800 µs), 1.7× slower than write + fsync's "
         "350 µs (340–360 µs) and not clearly slower or faster than O_DSYNC write's 520 µs (1.2× by the medians, but "
         "the intervals overlap). MB/s counts every write of a run (the bytes over the run's whole time, so it "
@@ -998,7 +999,7 @@ def test_no_sync_sentence_sets_the_median_write_beside_the_rate() -> None:
     text = fsync_report.no_sync_sentence(_sweep(tail))
     assert text == (
         "Writing without a sync did not always make clearly more MB/s than writing with one: at 1 MiB it made "
-        "1,610 MB/s (1,550–1,670), not clearly more than O_DIRECT | O_DSYNC write's 1,750 (1,530–1,860), yet its "
+        "1,610 MB/s (1,550–1,670), not clearly different from O_DIRECT | O_DSYNC write's 1,750 (1,530–1,860), yet its "
         "median write took 166 µs (160–191 µs), 3.6× faster than O_DIRECT | O_DSYNC write's 595 µs (549–684 µs). "
         "MB/s counts every write of a run (the bytes over the run's whole time, so it follows the mean time per "
         "write), while the p50 is the median write of the same runs. With the median write clearly faster and the "
@@ -1015,11 +1016,15 @@ def test_fio_sentence_says_when_a_verdict_rests_on_the_pairing_alone() -> None:
     # ratios 1.13-1.14× in every round, yet each tool's five runs overlap taken apart
     paired = ([1000.0, 1100, 1200, 1300, 1400], [880.0, 970, 1060, 1150, 1240])
     uneven = fsync_report.fio_sentence(_fio({"fsync": ([1000.0] * 9, [1000.0] * 9), "dsync": paired}, {}))
-    assert "It is faster than fio on O_DSYNC write (1.13× of fio's rate, 1.13–1.14×)." in uneven
+    assert (
+        "By the per-round pairing only, our loop ran faster than fio on O_DSYNC write (1.13× of fio's rate, "
+        "1.13–1.14×)."
+    ) in uneven
+    assert "is faster than fio" not in uneven
     assert uneven.endswith(
         "The verdict on O_DSYNC write rests on the pairing within rounds alone: taken apart, each tool's runs "
-        "overlap (the intervals of the two medians in the table above), and it rests on fewer rounds than other "
-        "rows (5 rounds on O_DSYNC write, against up to 9); read it as a lead, not a finding."
+        "overlap (the intervals of the two medians in the table above), and it rests on fewer rounds than some "
+        "rows (5 rounds on O_DSYNC write; against up to 9); read it as a lead, not a finding."
     )
     even = fsync_report.fio_sentence(_fio({"dsync": paired, "fdatasync": paired}, {}))
     assert "The verdicts on O_DSYNC write and write + fdatasync rest on the pairing" in even
@@ -1121,3 +1126,58 @@ def test_block_sentence_words_a_same_or_unclear_gain_without_a_cause() -> None:
     text = fsync_report.block_sentence(_sweep(unclear))
     assert "these intervals cannot say whether a fixed cost per flush or the bytes dominate." in text
     assert "the cost grew with the bytes" not in text and "may cost most" not in text
+
+
+# --- reader pass on the executed page, full profile ---
+def test_batch_sentence_says_a_bigger_batch_still_rose_where_its_interval_lies_above_the_knee() -> None:
+    # 64's interval lies wholly above 8's, but starts less than a tenth above its top: a knee, yet still a rise
+    points = {1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (3250, 3300, 3400), 512: (3100, 3250, 3500)}
+    text = fsync_report.batch_sentence(_group(points))
+    assert (
+        "The rate stops rising by more than a tenth from 8 records per fsync: no bigger batch's interval starts "
+        "more than a tenth above the top of that one's, though it still rose: at 64 per fsync, 3,300 "
+        "(3,250–3,400), an interval wholly above that of 8 (3,100, 3,000–3,200) but starting less than a tenth "
+        "above its top; with 3 runs per batch size"
+    ) in text
+    assert "stops rising clearly" not in text and "the medians still rose" not in text
+    # every bigger batch overlaps the knee's: no 'still rose'
+    flat = {1: (400, 450, 500), 8: (3000, 3100, 3200), 64: (3100, 3200, 3300)}
+    assert "still rose" not in fsync_report.batch_sentence(_group(flat))
+
+
+def test_no_sync_sentence_words_each_outcome_of_the_rate() -> None:
+    same = {
+        ("none", 4096): ([1000.0, 1005, 1010], [2, 2.1, 2.2]),
+        ("fsync", 4096): ([1000.0, 1004, 1008], [100, 110, 120]),
+    }
+    assert "about the same as write + fsync's 1,000 (1,000–1,010)" in fsync_report.no_sync_sentence(_sweep(same))
+    unclear = {
+        ("none", 4096): ([600.0, 900, 1500], [2, 2.1, 2.2]),
+        ("fsync", 4096): ([1100.0, 1300, 1400], [100, 110, 120]),
+    }
+    text = fsync_report.no_sync_sentence(_sweep(unclear))
+    assert "not clearly different from write + fsync's 1,300 (1,100–1,400)" in text
+    assert "not clearly more than" not in text
+
+
+def test_median_factor_rounds_a_median_near_one_to_about_one() -> None:
+    assert fsync_report.median_factor(0.9997) == "about 1" and fsync_report.median_factor(1.004) == "about 1"
+    assert fsync_report.median_factor(1.0) == "1" and fsync_report.median_factor(None) == "n/a"
+    assert fsync_report.median_factor(1.096) == "1.096" and fsync_report.median_factor(1.14) == "1.14"
+    with pytest.raises(TypeError, match="x must be"):
+        fsync_report.median_factor("1")  # type: ignore[arg-type]
+    near = _fio({"fsync": ([999.7, 1001, 999, 1040, 960], [1000.0] * 5)}, {})
+    assert fsync_report.fio_table(near).row(0, named=True)[fsync_report.FIO_RATIO] == "about 1× (0.96–1.04×)"
+    assert "write + fsync (about 1× of fio's rate, 0.96–1.04×)" in fsync_report.fio_sentence(near)
+
+
+def test_fio_sentence_names_rows_that_ran_as_few_rounds_as_a_lead() -> None:
+    paired = ([1000.0, 1100, 1200, 1300, 1400], [880.0, 970, 1060, 1150, 1240])
+    runs = {"fsync": ([1000.0] * 5, [1000.0] * 5), "fdatasync": ([1000.0] * 9, [1000.0] * 9), "dsync": paired}
+    text = fsync_report.fio_sentence(_fio(runs, {}))
+    assert "fewer rounds than some rows (5 rounds on O_DSYNC write, as on write + fsync; against up to 9)" in text
+    alone = fsync_report.fio_sentence(_fio({"dsync": paired}, {}))
+    assert alone.startswith(
+        "Over 5 rounds of alternating runs, compared by the ratio of rates within each round: by that pairing "
+        "only, our loop ran faster than fio on O_DSYNC write"
+    )

@@ -315,11 +315,12 @@ def test_sha_path_sentence_every_branch() -> None:
     arm = report.sha_path_sentence({"openssl_ia32cap": None, "tools": {"openssl": "OpenSSL 3.0.13 30 Jan 2024"}})
     assert arm.startswith("openssl version -a printed no OPENSSL_ia32cap vector") and "not there" not in arm
     assert "not known here" in arm
-    assert "SHA-NI instructions" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": True}})
+    ni = report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": True}})
+    assert "SHA-1 and SHA-256 likely ran on the SHA-NI instructions (this run does not record which code" in ni
     masked = report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False}, "cpu_flags": {"sha_ni": True}})
-    assert "masked off" in masked
-    assert "AVX2 path" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False, "avx2": True}})
-    assert "SSE path" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False, "avx2": False}})
+    assert "masked off" in masked and masked.endswith("likely ran in software.")
+    assert "likely on its AVX2 path" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False, "avx2": True}})
+    assert "likely on its SSE path" in report.sha_path_sentence({"openssl_ia32cap": {"sha_ni": False, "avx2": False}})
 
 
 def test_surprise_sentence_every_branch() -> None:
@@ -474,6 +475,15 @@ def test_openssl_small_block_sentence_every_verdict() -> None:
         "(BLAKE2b-512). A possible reason where ours was faster:"
     )
     assert text.endswith(" This run cannot say why ours was slower for SHA3-256.")
+    every = report.openssl_small_block_sentence(five.with_columns(verdict=pl.lit("ours higher")))
+    assert every.startswith(
+        "On 64-byte blocks, of the 5 hashes, ours was faster for all 5 (SHA3-256, SHA-256, SHA-1, MD5 and "
+        "BLAKE2b-512). A possible reason"
+    )
+    pair = five.filter(pl.col("block") == "1 KiB").vstack(five.head(1)).with_columns(block=pl.lit("64 bytes"))
+    assert "of the 2 hashes, ours was slower for both (SHA-256 and SHA3-256)" in report.openssl_small_block_sentence(
+        pair
+    )
     none_faster = five.filter(pl.col("verdict") != "ours higher")
     assert ", although our loop reuses one digest context" in report.openssl_small_block_sentence(none_faster)
 
@@ -539,15 +549,17 @@ def test_python_sentence_every_branch() -> None:
     assert text.endswith(
         ". For SHA-256 (OpenSSL), the only hashlib call to the same OpenSSL code, the runs told them apart: the "
         "Python call with the new digest context hashlib sets up for each (the native loop reuses one) added 137 ns "
-        "per call, 9× the native hash itself."
+        "per call, 9× the native hash itself. The xxhash wheel's XXH64, its own build of the code, added 13.7 ns per "
+        "call over the native loop's library: the call and the build together, which this run does not measure apart."
     )
     two = native_rows({"sha256": 1000.0, "md5": 500.0}, size=16)
     both = native_rows({"sha256": 100.0, "md5": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
     text = report.python_sentence(both, two, 16)
     assert text.endswith(
-        "(both hashlib calls to the same OpenSSL code), the Python call with the new digest context hashlib "
-        "sets up for each (the native loop reuses one) added from 122 ns to 137 ns per call, from 4× "
-        "to 9× what the native hash itself took (each row's interval is in the table)."
+        ". Among the hashlib calls, which run the same OpenSSL code as the native loop, the runs told both apart from "
+        "it: the Python call with the new digest context hashlib sets up for each (the native loop reuses one) added "
+        "from 122 ns to 137 ns per call, from 4× to 9× what the native hash itself took (each row's interval is in "
+        "the table)."
     )
     # one of two told apart: 'only for'; every one of three: 'all 3'
     part = native_rows({"sha256": 100.0, "md5": 500.0}, size=16).with_columns(module=pl.lit("hashlib"))
@@ -556,13 +568,32 @@ def test_python_sentence_every_branch() -> None:
     )
     three = native_rows({"sha256": 1000.0, "md5": 500.0, "sha1": 1000.0}, size=16)
     slow3 = native_rows({"sha256": 100.0, "md5": 100.0, "sha1": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
-    assert "(all 3 hashlib calls to the same OpenSSL code)" in report.python_sentence(slow3, three, 16)
+    assert ". Among the hashlib calls, which run the same OpenSSL code as the native loop, the runs told all 3 " in (
+        report.python_sentence(slow3, three, 16)
+    )
+    some3 = native_rows({"sha256": 100.0, "md5": 500.0, "sha1": 100.0}, size=16).with_columns(module=pl.lit("hashlib"))
+    among = ". Among the 3 hashlib calls, which run the same OpenSSL code as the native loop, the runs told 2 apart "
+    assert among in report.python_sentence(some3, three, 16)
+    # several wheels told apart: the range of what the call and the build added, apart from hashlib's
+    wheels = native_rows({"xxh64": 1000.0, "murmur3_x64_128": 500.0}, size=16).with_columns(module=pl.lit("w"))
+    on = native_rows({"xxh64": 10000.0, "murmur3_x64_128": 10000.0}, size=16)
+    assert report.python_sentence(wheels, on, 16).endswith(
+        " in the native loop. The 2 wheel calls the runs told apart, each its wheel's own build of the code, added "
+        "from 13.7 ns to 29 ns per call over the native loop's library: the call and the build together, which this "
+        "run does not measure apart."
+    )
     one = report.python_sentence(both.filter(pl.col("algorithm") == "md5"), two, 16)
     assert one.startswith("On 16-byte inputs MD5 (OpenSSL) took 153 ns from Python and 30.5 ns in the native loop")
     faster = native_rows({"sha256": 2000.0, "xxh64": 1000.0}, size=16).with_columns(module=pl.lit("hashlib"))
     assert "the runs did not tell the two apart" in report.python_sentence(faster, native, 16)
     wheels_only = slower.filter(pl.col("algorithm") == "xxh64")
-    assert report.python_sentence(wheels_only, native, 16).endswith("in the native loop.")
+    assert report.python_sentence(wheels_only, native, 16).endswith(
+        "in the native loop. The xxhash wheel's XXH64, its own build of the code, added 13.7 ns per call over the "
+        "native loop's library: the call and the build together, which this run does not measure apart."
+    )
+    assert report.python_sentence(wheels_only, native_rows({"xxh64": 1000.0}, size=16), 16).endswith(
+        "in the native loop."
+    )  # a wheel not told apart from the native loop: no words on it
     assert report.python_sentence(slower, native, 4096).startswith("No hash could be timed")
 
 
@@ -721,12 +752,12 @@ def test_crosscheck_again_sentence_every_branch() -> None:
     # a block the sweep did not measure: named, not dropped
     unpaired = pl.concat([vs([7000.0] * 3), vs([7000.0] * 3, size=102400)])
     named = report.crosscheck_again_sentence(sweep, unpaired, "xxhsum", whole_run=False)
-    assert " The sweep did not measure the block size of XXH64 at 100 KiB, so that case is not set beside it." in named
+    assert " The sweep did not measure blocks of 100 KiB, so XXH64 at 100 KiB is not set beside it." in named
     only = report.crosscheck_again_sentence(sweep, pl.concat([vs([1.0] * 3, size=102400), vs([1.0] * 3, size=5)]),
                                             "xxhsum", whole_run=False)  # fmt: skip
     assert only == (
-        f"{head} of the fastest slice in both. The sweep did not measure the block size of XXH64 at 100 KiB and "
-        "XXH64 at 5 bytes, so those cases are not set beside it. The chapter's figures are the sweep's; these runs "
+        f"{head} of the fastest slice in both. The sweep did not measure blocks of 100 KiB and 5 bytes, so XXH64 "
+        "at 100 KiB and XXH64 at 5 bytes are not set beside it. The chapter's figures are the sweep's; these runs "
         "serve only as xxhsum's partner in its ratio (each case's figures are in the table)."
     )
     assert report.crosscheck_again_sentence(sweep, vs([]), "xxhsum", whole_run=False) == (
@@ -762,9 +793,11 @@ def test_sha3_laptop_sentence_both_branches() -> None:
 
 def test_crc_path_sentence_every_branch() -> None:
     wide = report.crc_path_sentence({"cpu_flags": {"avx512f": True, "avx512vl": True, "vpclmulqdq": True}})
-    assert "does not use the crc32 instruction at all" in wide
-    assert "three streams" in report.crc_path_sentence({"cpu_flags": {"pclmulqdq": True, "sse4_2": True}})
-    assert "table-driven" in report.crc_path_sentence({"cpu_flags": {"sse4_2": True}})
+    assert "ISA-L would pick, at run time, a loop that does not use the crc32 instruction at all" in wide
+    assert wide.endswith("(this run does not record which loop it ran).")
+    three = report.crc_path_sentence({"cpu_flags": {"pclmulqdq": True, "sse4_2": True}})
+    assert "ISA-L would split the buffer into three streams" in three and "record which loop" in three
+    assert "would compute CRC32C with a table-driven" in report.crc_path_sentence({"cpu_flags": {"sse4_2": True}})
     assert "not known here" in report.crc_path_sentence({})
     # an Arm CPU's cpuinfo has no x86 flags line: every flag False reads as not known, never as 'lacks'
     arm = report.crc_path_sentence({"cpu_flags": dict.fromkeys(hashing.CPU_FLAGS, False)})
@@ -907,20 +940,23 @@ def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:
     clear = runs_of({"crc32c_isal": [9000.0, 10000.0, 11000.0], "md5": [700.0] * 3, "sha3-256": [90.0, 100.0, 110.0]})
     assert report.ranking_sentence(clear, 65536) == (
         "At 64 KiB the fastest was CRC32C (ISA-L) at 10,000 MiB/s and the slowest SHA3-256 (OpenSSL) at 100 MiB/s: "
-        "100× (82–120×) apart."
+        "100× (82–120×) apart. This ranks the native loops only; the Python packages' own builds are set beside "
+        "them below."
     )
     open_top = runs_of({"crc32c_isal": [5000.0, 10000.0, 11000.0], "xxh64": [6000.0, 9000.0, 9500.0],
                         "sha3-256": [100.0] * 3})  # fmt: skip
     text = report.ranking_sentence(open_top, 65536)
     assert text.startswith("At 64 KiB the fastest by the medians was CRC32C (ISA-L) at 10,000 MiB/s and the slowest ")
     assert text.endswith(
-        "CRC32C (ISA-L) was not clearly faster than XXH64 (libxxhash), at 9,000 MiB/s: the intervals overlap."
+        "CRC32C (ISA-L) was not clearly faster than XXH64 (libxxhash), at 9,000 MiB/s: the intervals overlap. This "
+        "ranks the native loops only; the Python packages' own builds are set beside them below."
     )
     open_bottom = runs_of({"crc32c_isal": [10000.0] * 3, "md5": [90.0, 120.0, 200.0], "sha3-256": [95.0, 100.0, 105.0]})
     text = report.ranking_sentence(open_bottom, 65536)
     assert "the slowest by the medians SHA3-256 (OpenSSL)" in text
     assert text.endswith(
-        "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 120 MiB/s: the intervals overlap."
+        "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 120 MiB/s: the intervals overlap. This "
+        "ranks the native loops only; the Python packages' own builds are set beside them below."
     )
 
     # first place clear of its neighbour in median order, but not of a hash further down: not clear
@@ -929,7 +965,8 @@ def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:
     text = report.ranking_sentence(far_open, 65536)
     assert text.startswith("At 64 KiB the fastest by the medians was CRC32C (ISA-L) at 10,000 MiB/s and the slowest ")
     assert text.endswith(
-        "CRC32C (ISA-L) was not clearly faster than MD5 (OpenSSL), at 8,000 MiB/s: the intervals overlap."
+        "CRC32C (ISA-L) was not clearly faster than MD5 (OpenSSL), at 8,000 MiB/s: the intervals overlap. This "
+        "ranks the native loops only; the Python packages' own builds are set beside them below."
     )
     # last place likewise, against every other hash, each it could not be told from named
     low_open = runs_of({"crc32c_isal": [10000.0] * 3, "md5": [50.0, 150.0, 160.0], "sha1": [98.0, 101.0, 104.0],
@@ -938,7 +975,8 @@ def test_ranking_sentence_says_when_first_or_last_place_is_open() -> None:
     assert "the slowest by the medians SHA3-256 (OpenSSL)" in text
     assert text.endswith(
         "SHA3-256 (OpenSSL) was not clearly slower than MD5 (OpenSSL), at 150 MiB/s; and SHA-1 (OpenSSL), at 101 "
-        "MiB/s: the intervals overlap."
+        "MiB/s: the intervals overlap. This ranks the native loops only; the Python packages' own builds are set "
+        "beside them below."
     )
 
 
@@ -947,15 +985,19 @@ def test_small_key_sentence_and_rule_every_branch() -> None:
         small = native_rows({"sha256": 16 / ns_small / 2**20 * 1e9}, size=16)
         return pl.concat([small, native_rows({"sha256": rate})])
 
-    fixed = rows(100.0, 1000.0)  # the bytes alone: 15.3 ns of the 100
+    fixed = rows(200.0, 1000.0)  # the bytes alone: one padded 64-byte block, 61 ns of the 200
     text = report.small_key_sentence(fixed, ["sha256"], 16, 65536)
     assert text == (
-        "In the native loop a 16-byte key costs 100 ns with SHA-256 (OpenSSL); its bytes alone, at the rate it "
-        "reached on 64 KiB inputs, would take 15.3 ns: at that size the fixed cost of a call (set-up, finishing, the "
-        "call itself) decides."
+        "In the native loop a 16-byte key costs 200 ns with SHA-256 (OpenSSL); its bytes alone (for SHA-256, one "
+        "64-byte block: a block hash compresses whole blocks, padding included), at the rate it reached on 64 KiB "
+        "inputs, would take 61 ns: at that size the fixed cost of a call (set-up, finishing, the call itself) decides."
+    )
+    # 100 ns is more than twice the 16 bytes' 15.3 ns, but less than twice the padded block's 61 ns
+    assert report.small_key_sentence(rows(100.0, 1000.0), ["sha256"], 16, 65536).endswith(
+        "even at that size the bytes, not the fixed cost of a call, decide."
     )
     assert report.short_key_rule(fixed, ["sha256"], 16, 65536).startswith("For short keys the call costs more")
-    bytes_ = rows(16.0, 1000.0)  # 16 ns, all of it the bytes
+    bytes_ = rows(61.0, 1000.0)  # 61 ns, all of it the block
     assert report.small_key_sentence(bytes_, ["sha256"], 16, 65536).endswith(
         "even at that size the bytes, not the fixed cost of a call, decide."
     )
@@ -964,7 +1006,9 @@ def test_small_key_sentence_and_rule_every_branch() -> None:
     assert report.small_key_sentence(split, ["sha256", "xxh64"], 16, 65536).endswith(
         "the runs do not show the fixed cost of a call deciding for every one of them."
     )
-    assert "at the rate each reached" in report.small_key_sentence(split, ["sha256", "xxh64"], 16, 65536)
+    two = report.small_key_sentence(split, ["sha256", "xxh64"], 16, 65536)
+    assert "at the rate each reached" in two and "would take 61 ns and 15.3 ns" in two  # XXH64: its 16 bytes
+    assert "(for SHA-256, one 64-byte block: a block hash" in two and "XXH64," not in two
     assert (
         report.small_key_sentence(fixed, ["md5"], 16, 65536)
         == "None of these hashes ran at both 16 bytes and 64 KiB here."
@@ -979,7 +1023,7 @@ def test_terabyte_sentence_carries_the_interval() -> None:
         "it may arrive slower, which this chapter does not measure."
     )
     assert text == (
-        "One core of this machine hashes about 1 GiB/s (0.977–1.27) with SHA-256 on 64 KiB blocks: at that rate "
+        "One core of this machine hashes about 1,020 MiB/s (1,000–1,300) with SHA-256 on 64 KiB blocks: at that rate "
         "checksumming 1 TiB takes 17.1 minutes (13.4–17.5) with SHA-256 and 52.4 s with XXH3 64-bit. " + streamed
     )
     alone = report.terabyte_sentence(native_rows({"sha256": 1024.0}), 65536, "sha256", "xxh3_64_dispatch")
@@ -991,7 +1035,7 @@ def test_terabyte_sentence_carries_the_interval() -> None:
     both = pl.concat([native, runs_of({"sha256": [512.0] * 3, "xxh3_64_dispatch": [10000.0] * 3}, size=2**30)])
     far = report.terabyte_sentence(both, 65536, "sha256", "xxh3_64_dispatch", 2**30, caches)
     assert far.startswith(
-        "One core of this machine hashes about 1 GiB/s (0.977–1.27) with SHA-256 on 64 KiB blocks, each of which "
+        "One core of this machine hashes about 1,020 MiB/s (1,000–1,300) with SHA-256 on 64 KiB blocks, each of which "
         "fits in the L2 cache (1 MiB, one per core): at that rate"
     )
     assert far.endswith(
@@ -1074,7 +1118,7 @@ def test_sentences_quote_the_nearest_steady_size_when_the_table_size_dipped() ->
         "than SHA-256 (38–44×)."
     )
     assert report.terabyte_sentence(native, 65536, "sha256", "xxh3_64_dispatch").startswith(
-        "One core of this machine hashes about 0.977 GiB/s with SHA-256 on 256 KiB blocks (XXH3-64 dispatch's 64 KiB "
+        "One core of this machine hashes about 1,000 MiB/s with SHA-256 on 256 KiB blocks (XXH3-64 dispatch's 64 KiB "
         "runs fell wholly below both a smaller and a larger input's, a disturbed measurement, so this compares at "
         "256 KiB): at that rate checksumming 1 TiB takes 17.5 minutes with SHA-256 and 23.8 s (23.7–27.6) with XXH3 "
         "64-bit."
@@ -1261,3 +1305,62 @@ def test_largest_sentence_steps_aside_when_the_large_input_sentence_quotes_it() 
     assert report.largest_sentence(level, "xxh3_64_dispatch", big, caches, table_size=65536).endswith(
         "ran at 47,000 MiB/s."
     )
+
+
+def test_wheel_sentence_every_branch() -> None:
+    native = native_rows({"xxh3_64_dispatch": 80000.0, "xxh3_128_dispatch": 80000.0, "crc32c_isal": 20000.0,
+                          "sha256": 1000.0})  # fmt: skip
+    python = runs_of({"xxh3_64_dispatch": [115000.0, 118000.0, 120000.0],
+                      "xxh3_128_dispatch": [79000.0, 80000.0, 81000.0], "crc32c_isal": [9000.0] * 3,
+                      "sha256": [2000.0] * 3}).with_columns(  # fmt: skip
+        module=pl.when(pl.col("algorithm") == "crc32c_isal").then(pl.lit("crc32c"))
+        .when(pl.col("algorithm") == "sha256").then(pl.lit("hashlib")).otherwise(pl.lit("xxhash"))
+    )  # fmt: skip
+    assert report.wheel_sentence(python, native, 65536) == (
+        "At 64 KiB the xxhash wheel's XXH3 64-bit ran at 118,000 MiB/s, 1.5× faster than libxxhash's dispatching "
+        "entry (1.4–1.5×): a wheel's own build beat the library the native loop calls. This run does not record "
+        "which loop either ran; the wheel may carry a newer copy of the code, or one compiled for more of this CPU's "
+        "instructions."
+    )  # hashlib (faster here) is not a wheel; the 128-bit overlaps; the crc32c wheel was slower
+    others = python.filter(pl.col("algorithm") != "xxh3_64_dispatch")
+    assert report.wheel_sentence(others, native, 65536) == (
+        "At 64 KiB no wheel's own build ran clearly faster than the native loop's library."
+    )
+    assert report.wheel_sentence(python.filter(pl.col("module") == "hashlib"), native, 65536) == (
+        "No wheel was timed beside the native loop at 64 KiB here."
+    )
+    # a native rate that dipped at the size is not set beside a wheel
+    dipped = sweep({"xxh3_64_dispatch": DIP})
+    wheel = sweep({"xxh3_64_dispatch": {65536: [40000.0] * 3}}).with_columns(module=pl.lit("xxhash"))
+    assert report.wheel_sentence(wheel, dipped, 65536).startswith("At 64 KiB no wheel's own build ran clearly")
+
+
+def test_padded_blocks_of_the_block_hashes() -> None:
+    assert report.padded_bytes("sha256", 16) == 64 and report.padded_bytes("md5", 55) == 64
+    assert report.padded_bytes("sha1", 56) == 128  # no room left for the 0x80 byte and the length
+    assert report.padded_bytes("sha3-256", 135) == 136 and report.padded_bytes("sha3-256", 136) == 272
+    assert report.padded_bytes("blake2b512", 0) == 128 and report.padded_bytes("blake2b512", 128) == 128
+    assert report.padded_bytes("xxh64", 16) == 16  # not a block hash: its bytes
+    assert report.block_words("sha256", 16) == "one 64-byte block"
+    assert report.block_words("sha256", 56) == "2 64-byte blocks"
+    assert report.block_words("sha3-256", 16) == "one 136-byte block"
+    assert report.block_words("xxh3_64_dispatch", 16) == ""
+    with pytest.raises(ValueError, match="size"):
+        report.padded_bytes("sha256", -1)
+
+
+def test_busy_words_follow_the_noise_evidence() -> None:
+    assert report.lower_bound_words(True) == (
+        "The note at the top of the chapter found the machine busy, so read the rates as lower bounds on what a "
+        "quiet run of this machine would give."
+    )
+    quiet = report.lower_bound_words(False)
+    assert quiet.startswith("The note at the top of the chapter found the machine quiet by its thresholds")
+    assert "lower bounds" not in quiet and "busy" not in quiet
+    assert report.lower_bound_words(None).startswith("These runs recorded no noise evidence")
+    assert report.rates_caveat(True) == (
+        "The rates are fastest slices, on a machine the note at the top of the chapter found busy, so a quieter run "
+        "may do better."
+    )
+    assert "found quiet" in report.rates_caveat(False) and "busy" not in report.rates_caveat(False)
+    assert "recorded no noise evidence" in report.rates_caveat(None)

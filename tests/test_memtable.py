@@ -581,13 +581,63 @@ def test_fio_sentence_each_verdict() -> None:
             }
         )
     )
-    assert "of 4 cases, 1 case agreed with fio, the interval within 0.9–1.1×: io_uring ×8 at 256 KiB (1×)" in text
-    assert "1 case was clearly slower than fio, the interval wholly below 1: blocking at 256 KiB (0.6×)" in text
-    assert "1 case was clearly faster than fio, the interval wholly above 1: io_uring ×8 at 4 MiB (1.3×)" in text
+    # three rounds give 75 %: every direction is a leaning, as in the table's verdict column
+    assert (
+        "of 4 cases, 1 case leaned towards agreement with fio, the interval within 0.9–1.1×: io_uring ×8 at 256 KiB "
+        "(1×)" in text
+    )
+    assert "1 case leaned slower than fio, the interval below 1: blocking at 256 KiB (0.6×)" in text
+    assert "1 case leaned faster than fio, the interval above 1: io_uring ×8 at 4 MiB (1.3×)" in text
+    assert "was clearly" not in text and "so a leaning towards faster may point at" in text
     assert "1 case was inconclusive, the interval including 1 and leaving the band." in text
     assert "with O_DSYNC" not in text  # the inconclusive case is counted; the table names it
     alone = fio_runs({(256 * KiB, False, "blocking", 1): [1.0]}).filter(pl.col("tool") == "howfast")
     assert report.fio_sentence(alone).startswith("fio could not run here")
+
+
+def test_fio_sentence_groups_findings_and_leanings_and_gives_each_round_count() -> None:
+    text = report.fio_sentence(
+        fio_runs(
+            {
+                (256 * KiB, False, "blocking", 1): [0.5, 0.55, 0.6, 0.65, 0.7],  # 5 rounds: 94 %, a leaning
+                (4 * MiB, False, "uring_deep", 8): [1.2, 1.25, 1.3, 1.3, 1.3, 1.3, 1.35, 1.4, 1.45],  # 9: 96 %
+                (4 * MiB, True, "uring_deep", 8): [0.95, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.05],
+            }
+        )
+    )
+    assert "1 case was clearly faster than fio, the interval wholly above 1: io_uring ×8 at 4 MiB (1.3×)" in text
+    assert "1 case agreed with fio, the interval within 0.9–1.1×: io_uring ×8 at 4 MiB with O_DSYNC (1×)" in text
+    assert "1 case leaned slower than fio, the interval below 1: blocking at 256 KiB (0.6×)" in text
+    assert (
+        " With 5 rounds (1 case), each interval is the lowest ratio to the highest, which holds the median with 94 % "
+        "confidence, not 95 %, so those verdicts are leanings; with 9 rounds (2 cases), each interval is the 2nd "
+        "lowest ratio to the 2nd highest, which holds the median with 96 % confidence."
+    ) in text
+    assert "so a clearly faster verdict may point at" in text
+    assert report._rounds_caveat([6, 9]) == ""  # every count reaches 95 %: findings, no caveat
+    assert report._rounds_caveat([3, 3]) == (
+        " With 3 rounds per case, each interval is the lowest ratio to the highest, which holds the median with 75 % "
+        "confidence, not 95 %, so those verdicts are leanings."
+    )
+    with pytest.raises(ValueError, match="counts"):
+        report._rounds_caveat([])
+
+
+def test_read_threads_words_name_each_read_test() -> None:
+    assert report.read_threads_words(2, 16, 1, 16) == (
+        "The read tests differ even more, for two reasons. The laptop ran `readrandom` on 16 threads and "
+        "`readwhilewriting` with 16 reader threads; this machine ran `readrandom` on 2 threads and "
+        "`readwhilewriting` with 1 reader thread. And the laptop's"
+    )
+    assert report.read_threads_words(16, 16, 15, 16).startswith("The read tests differ even more, for two reasons.")
+    assert report.read_threads_words(16, 16, 16, 16) == (
+        "The read tests differ even more, although both machines ran `readrandom` on 16 threads and "
+        "`readwhilewriting` with 16 reader threads: the laptop's"
+    )
+    with pytest.raises(ValueError, match="together"):
+        report.read_threads_words(2, 16, 1)
+    with pytest.raises(ValueError, match="ours_readers"):
+        report.read_threads_words(2, 16, 0, 16)
 
 
 def test_fio_sentence_names_the_segment_size_when_the_runs_have_several() -> None:
@@ -597,7 +647,7 @@ def test_fio_sentence_names_the_segment_size_when_the_runs_have_several() -> Non
     )
     text = report.fio_sentence(pl.concat([one, default]))
     assert "within 0.9–1.1×: io_uring ×32 at 1 MiB with O_DSYNC in 1 GiB segments" in text
-    assert "wholly below 1: io_uring ×32 at 1 MiB with O_DSYNC in 64 MiB segments" in text
+    assert "the interval below 1: io_uring ×32 at 1 MiB with O_DSYNC in 64 MiB segments" in text  # 3 rounds: leaning
     assert "segments" not in report.fio_sentence(one)  # one segment size: nothing to tell apart
 
 
@@ -764,13 +814,13 @@ def segment_runs(default: dict[bool, list[float]], one: dict[bool, list[float]],
     ("default", "one", "words"),
     [
         ({False: [0.96, 0.97, 0.98]}, {False: [0.96, 0.97, 0.98]},
-         ["agrees in the table", "the interval lies wholly at or above it, so the default size meets it",
+         ["leans to agree in the table", "the interval lies wholly at or above it, so the default size meets it",
           "about as fast as into one file"]),
         ({False: [0.5, 0.6, 0.7]}, {False: [0.9, 0.95, 1.0]},
-         ["ours lower in the table", "the interval lies wholly below it, so the default size misses it",
+         ["leans lower in the table", "the interval lies wholly below it, so the default size misses it",
           "slower than into one file, the interval wholly below 1"]),
         ({False: [1.2, 1.3, 1.4]}, {False: [0.9, 0.95, 1.0]},
-         ["ours higher in the table", "so the default size meets it", "faster than into one file"]),
+         ["leans higher in the table", "so the default size meets it", "faster than into one file"]),
         ({False: [0.6, 1.0, 1.3]}, {False: [0.9, 0.95, 1.0]},
          ["inconclusive in the table", "on both sides of it, so whether the default size meets it is not decided",
           "not clearly slower or faster than into one file"]),
@@ -786,7 +836,12 @@ def test_segment_goal_sentence_every_verdict(default: dict, one: dict, words: li
         assert w in text, (w, text)
     assert not any(c in text for c in "`*^")
     # three rounds hold the median with 75 % confidence: a direction is a leaning, said as such
-    assert "With 3 rounds, such an interval holds the median with 75 % confidence, not 95 %" in text
+    assert (
+        "With 3 rounds, such an interval is the lowest ratio to the highest and holds the median with 75 % "
+        "confidence, not 95 %, so those readings are leanings, not findings."
+    ) in text
+    assert "These run-by-run intervals rest on as few rounds, so a direction there is a leaning too." in text
+    assert "ours higher in the table" not in text and "ours lower in the table" not in text
     assert ": leaning " in text or ": not clearly slower or faster" in text
     assert ("may show how far the disk drifted between runs rather than a gain" in text) == (
         "leaning faster than into one file" in text
@@ -797,6 +852,7 @@ def test_segment_goal_sentence_with_six_rounds_gives_findings() -> None:
     text = report.segment_goal_sentence(segment_runs({False: [1.2, 1.3, 1.4] * 2}, {False: [0.95] * 6}))
     assert "without O_DSYNC at 1.4× (1.3–1.5×): faster than into one file, the interval wholly above 1." in text
     assert "leaning" not in text and "confidence" not in text
+    assert "ours higher in the table: the interval lies wholly above 1" in text
     assert "may show how far the disk drifted between runs rather than a gain; these runs cannot say which." in text
     slower = report.segment_goal_sentence(segment_runs({False: [0.6, 0.7, 0.8] * 2}, {False: [0.95] * 6}))
     assert ": slower than into one file, the interval wholly below 1." in slower and "drifted" not in slower
@@ -911,6 +967,13 @@ def test_rollover_sentence_reads_each_o_dsync_setting_and_agreement_with_the_fio
         "the two experiments agree."
     )
     assert report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower"}], metrics.clear()) == ""
+    # five rounds give 94 %: these runs' direction is a leaning, never called clear
+    lean = report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower", "rounds": 5}], metrics)
+    assert lean.endswith("it points the way these runs only lean.") and "experiments agree" not in lean
+    against = report._rollover_beside_words([{"dsync": False, "crosscheck": "agrees", "rounds": 5}], metrics)
+    assert "it points against the way these runs lean" in against
+    six = report._rollover_beside_words([{"dsync": False, "crosscheck": "ours lower", "rounds": 6}], metrics)
+    assert six.endswith("the two experiments agree.")
 
 
 def test_depth_repeat_sentence_every_branch() -> None:

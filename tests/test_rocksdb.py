@@ -359,7 +359,7 @@ def _tests(entries: int, threads: int, fill: tuple[float, ...]) -> pl.DataFrame:
 def test_seed_comparison_is_not_comparable_at_another_size() -> None:
     text = rocksdb_report.seed_comparison(_tests(100_000, 2, (50000.0, 51000, 52000)), "snappy")
     assert "not comparable" in text and "no ratio" in text and "×" not in text
-    assert "fillseq: 100,000 keys here against 10,000,000" in text and "2 threads against 16" in text
+    assert "fillseq: 100,000 keys here against 10 million" in text and "2 threads against 16" in text
     assert "db_bench there" in text and "in compression" not in text
     other = rocksdb_report.seed_comparison(_tests(100_000, 2, (50000.0, 51000, 52000)), "none")
     assert "in compression (snappy on the laptop, none here)" in other
@@ -372,7 +372,7 @@ def test_seed_comparison_compares_like_with_like() -> None:
     text = rocksdb_report.seed_comparison(same_size, "snappy")
     assert "Run like the seed's, fillseq was 2.1× faster than the laptop's" in text
     assert "overwrite was" in text  # the other write test, also at the seed's size
-    assert "readwhilewriting: 10,000,000 keys here against 1,000,000" in text  # the seed's smaller database
+    assert "readwhilewriting: 10 million keys here against 1 million" in text  # the seed's smaller database
     unknown = rocksdb_report.seed_comparison(same_size, None)
     assert "Run like" not in unknown and "not comparable" in unknown  # compression unknown: no ratio
     # an unclear comparison names the laptop's figure before its parenthesis

@@ -542,12 +542,16 @@ def test_off_sentence() -> None:
 def test_memory_rates_sentence() -> None:
     disk = E(125000, 83300, 142000)
     slower = sqlite_report.memory_rates_sentence(E(69700, 55300, 75000), disk)
-    assert "1.8× slower than the same loop on the disk at 125,000 rows per second" in slower
+    assert slower.startswith(
+        "The batched 69,700 rows per second in memory are 1.8× slower than the same loop on the disk, batched the "
+        "same way, at 125,000 rows per second ("
+    )
     assert "compared by CPU time" in slower
     overlap = sqlite_report.memory_rates_sentence(E(110000, 90000, 130000), disk)
     assert "not clearly faster or slower than the same loop on the disk" in overlap and "CPU time" in overlap
     faster = sqlite_report.memory_rates_sentence(E(300000, 290000, 310000), disk)
     assert "faster than the same loop on the disk" in faster and "A file system in memory may be why" in faster
+    assert faster.startswith("The batched 300,000 rows per second in memory are 2.4× faster than") and "–" in faster
     assert "should be" not in faster
     assert "could not be measured here" in sqlite_report.memory_rates_sentence(None, disk)
 
@@ -845,6 +849,18 @@ def test_client_weight_sentence_and_rule() -> None:
     )
     assert "%" not in sqlite_report.client_weight_sentence(none, full, batched)  # never a negative share
     assert "could not be measured here" in sqlite_report.client_weight_sentence(cpu, None, batched)
+    # beside the FULL commit, the same added time against a one-row NORMAL commit (40 µs here)
+    both = sqlite_report.client_weight_sentence(cpu, full, batched, E(25000, 24000, 26000))
+    assert (
+        "it added 10 µs, 0.25 % of a one-row commit that waits for a flush (4 ms here): too little to matter, and "
+        "25 % of a one-row NORMAL commit, which does not wait for one (40 µs here): enough to weigh; in transactions"
+    ) in both
+    rule_both = sqlite_report.client_rule(cpu, full, E(25000, 24000, 26000))
+    assert (
+        "0.25 % of a one-row FULL commit's 4 ms, too little to matter. Against a one-row NORMAL commit, which does "
+        "not wait for a flush (40 µs here), the same time is 25 %: enough to weigh."
+    ) in rule_both
+    assert "NORMAL commit" not in sqlite_report.client_rule(cpu, full)
     rule = sqlite_report.client_rule(cpu, full)
     # the same pair the sentence weighs first: one row per transaction against a one-row FULL commit
     assert rule.startswith("The client matters less than the commit: with one row per transaction Python added 10 µs")
@@ -963,6 +979,10 @@ def test_numbers_words_go_through_fmt_num() -> None:
 
 def test_bytes_per_row_sentence_says_same_only_within_the_band() -> None:
     assert "lie within 5 % of each other" in sqlite_report.bytes_per_row_sentence(1040.0, 1030.0)
+    # figures that print alike are called the same, not 'within 5 %'
+    assert sqlite_report.bytes_per_row_sentence(1030.2, 1030.0) == (
+        "The two are the same, as the same table and the same rows should give."
+    )
     more = sqlite_report.bytes_per_row_sentence(1300.0, 1030.0)
     assert "The two differ: this file held 1.3× the laptop's bytes per row: more, for the same table" in more
     assert "may account for it; this page does not measure which." in more
@@ -977,12 +997,22 @@ def test_derived_runs_words_compare_each_batch_size_with_the_seeds() -> None:
     assert n == 1_000_000
     small = _inserts(10_000, {(C, "normal", 1): (1.0,), (C, "normal", 1000): (1.0,)})
     assert sqlite_report.derived_runs_words(small) == (
-        "the runs differ in size and in client and library as the section said above"
+        "the runs differ from the seeds' 1,000,000 rows in size (NORMAL with one row per transaction: 10,000 rows a "
+        "run; NORMAL with 1,000 rows per transaction: 10,000 rows a run), and all differ in client and library as "
+        "the section said above"
     )
     mixed = pl.concat([_inserts(10_000, {(C, "normal", 1): (1.0,)}), _inserts(n, {(C, "normal", 1000): (1.0,)})])
     assert sqlite_report.derived_runs_words(mixed) == (
-        "the runs with 1,000 rows per transaction inserted the seeds' 1,000,000 rows, those with one row per "
-        "transaction another number, and all differ in client and library as the section said above"
+        "the runs with NORMAL with 1,000 rows per transaction inserted the seeds' 1,000,000 rows; the others other "
+        "numbers (NORMAL with one row per transaction: 10,000 rows a run), and all differ in client and library as "
+        "the section said above"
+    )
+    # every synchronous setting is checked, not NORMAL only: a FULL run of another size is named with its size
+    with_full = pl.concat([_inserts(n, {(C, "normal", 1000): (1.0,)}), _inserts(100_000, {(C, "full", 1000): (1.0,)})])
+    assert sqlite_report.derived_runs_words(with_full) == (
+        "the runs with NORMAL with 1,000 rows per transaction inserted the seeds' 1,000,000 rows; the others other "
+        "numbers (FULL with 1,000 rows per transaction: 100,000 rows a run), and all differ in client and library as "
+        "the section said above"
     )
     full = _inserts(n, {(C, "normal", 1): (1.0,), (C, "normal", 1000): (1.0,)})
     assert sqlite_report.derived_runs_words(full).startswith("the runs inserted the seeds' 1,000,000 rows each, but")

@@ -463,11 +463,13 @@ def test_fsync_engines_sentence() -> None:
     same = {(e, d, p): (100.0, 110, 120) for e in ("sync", "aio", "io_uring") for d in (False, True)
             for p in ("sequential", "random")}  # fmt: skip
     text = _shown(storage_report.fsync_engines_sentence(_fsync_matrix(same), reads="unclear"))
-    assert "did not differ beyond the intervals of their medians either: in all 8 pairs of rows" in text
-    # 'either' only after reads that showed no difference too
+    assert (
+        "did not differ beyond the intervals of their medians (as with the O_DIRECT reads): in all 8 pairs of rows"
+    ) in text and "either" not in text
+    # 'as with the O_DIRECT reads' only after reads that showed no difference too
     after_faster = storage_report.fsync_engines_sentence(_fsync_matrix(same), reads="faster")
     assert "did not differ beyond the intervals of their medians: in all 8 pairs" in after_faster
-    assert "either" not in storage_report.fsync_engines_sentence(_fsync_matrix(same))
+    assert "O_DIRECT reads" not in storage_report.fsync_engines_sentence(_fsync_matrix(same))
     with pytest.raises(ValueError, match="reads"):
         storage_report.fsync_engines_sentence(_fsync_matrix(same), reads="quicker")
     faster = same | {("aio", True, "sequential"): (400.0, 450, 480)}
@@ -850,8 +852,12 @@ def test_page_cache_sentence_places_the_memcpy_buffer_in_the_caches_and_hedges_t
     facts = {"cache_levels": [{"name": n, "size": size, "shared_by": shared} for n, size, shared in levels],
              "hypervisor": "none detected"}  # fmt: skip
     ram = _shown(storage_report.page_cache_sentence(warm, cold, direct, memcpy, 64 << 20, facts=facts))
-    assert "while the memcpy's buffer does not fit in them, so that copy reads and writes RAM for every byte" in ram
-    assert "That memcpy's 64 MiB buffer is larger than every cache (the L3 is 32 MiB, shared by 2 CPUs)" in ram
+    assert (
+        "while the memcpy's 64 MiB buffer is larger than every cache (the L3 is 32 MiB, shared by 2 CPUs) and is "
+        "served from RAM, so that copy reads and writes RAM for every byte; this page does not measure the caches' "
+        "part."
+    ) in ram
+    assert "That memcpy's" not in ram and ram.count("larger than every cache") == 1  # said once
     cached = _shown(storage_report.page_cache_sentence(warm, cold, direct, memcpy, 1 << 20, facts=facts))
     assert "One possible reason" not in cached and "RAM" not in cached
     assert "buffer fits in the L2 cache (1 MiB, one per core). This page does not measure why the cached" in cached
@@ -953,7 +959,10 @@ def test_random_read_sentence_reads_the_intervals() -> None:
     most = storage_report.random_read_sentence(gap, memcpy=R(500, 450, 550, 3), buffer=64 << 20, facts=facts)
     assert "could explain most of a gap" in most
     unclear = storage_report.random_read_sentence(summary((300.0, 367, 900), (539.0, 977, 1200)), sequential="faster")
-    assert "not clearly faster or slower than with O_DIRECT (977 MB/s)" in unclear and "copy" not in unclear
+    assert (
+        "reads ran at 367 MB/s and with O_DIRECT at 977 MB/s, not clearly faster or slower than with O_DIRECT (0.38× "
+        "by the medians, but the intervals overlap)."
+    ) in unclear and "copy" not in unclear
     gained = summary((1800.0, 2000, 2200), (539.0, 977, 1200))
     faster = storage_report.random_read_sentence(gained, sequential="faster")
     assert faster.startswith("Random reads gained here too") and "this page does not measure why" in faster
@@ -1265,7 +1274,7 @@ def test_queue_depth_sentence_names_the_knee_and_the_deeper_depth() -> None:
 
 
 def test_block_size_sentence_adds_the_medians_still_rose() -> None:
-    rose = {4096: 100.0, 524288: 1000.0, 1048576: 1120.0, 2097152: 1130.0}
+    rose = {4096: 100.0, 524288: 1000.0, 1048576: 1090.0, 2097152: 1105.0}  # every interval overlaps 512 KiB's
     text = storage_report.block_size_sentence(_sweep(True, rose))
     assert "from 512 KiB blocks" in text and "though the medians still rose, from 1,000 MB/s at 512 KiB" in text
     flat = storage_report.block_size_sentence(_sweep(True, {**rose, 1048576: 1050.0, 2097152: 1060.0}))
@@ -1349,7 +1358,8 @@ def test_queue_depth_sentence_tells_the_random_writes_lines() -> None:
     text = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 52000}))
     assert text.endswith(
         "The random writes (the chart's other lines) went from 20,000 per second (19,400–20,600, 3 runs) at depth 1 "
-        "to 52,000 (50,400–53,600, 3 runs) at 32; their rate levels off from queue depth 4."
+        "to 52,000 (50,400–53,600, 3 runs) at 32; their rate levels off from queue depth 4: no deeper queue's "
+        "interval starts more than a tenth above the top of that depth's."
     )
     rising = storage_report.queue_depth_sentence(_depths({1: 20000, 4: 50000, 32: 70000}))
     assert "their rate is still rising at the largest queue depth measured." in rising
@@ -1409,3 +1419,129 @@ def test_fio_sentence_names_a_mean_time_per_io_that_does_not_follow_the_rate() -
     # the sentence quotes each median ratio as the table does
     near = _fio_runs([1001.0, 1000, 999], [1000.0, 1000, 1000], 1.0)
     assert "(1× of fio's rate," in storage_report.fio_sentence(near)
+
+
+def _qd_writes(rates: dict[int, float]) -> pl.DataFrame:
+    """Random writes of the queue-depth sweep: depth -> ops/s, three runs at ±5 %."""
+    return _metrics(
+        [{"op": "write", "queue_depth": d, "repetition": r, "metric": "ops_per_s", "value": v * f}
+         for d, v in rates.items() for r, f in enumerate((0.95, 1.0, 1.05))]
+    )  # fmt: skip
+
+
+def test_queue_depth_writes_say_when_the_rate_still_gained_past_the_knee() -> None:
+    # 16: 4,750–5,250; 32: 5,415–5,985, wholly above 16's yet not a tenth above its top: a knee at 16
+    clear = storage_report._queue_depth_writes(_qd_writes({1: 1000.0, 16: 5000.0, 32: 5700.0, 64: 5600.0}))
+    assert "their rate levels off from queue depth 16: no deeper queue's interval starts more than a tenth" in clear
+    assert (
+        "Past it their rate still gained clearly, but little: from 5,000 per second (4,750–5,250, 3 runs) at 16 to "
+        "5,700 (5,420–5,980, 3 runs) at 32; the interval at 32 lies wholly above the one at 16 yet starts less than "
+        "a tenth above the top of it."
+    ) in clear
+    medians = storage_report._queue_depth_writes(_qd_writes({1: 1000.0, 16: 5000.0, 32: 5400.0}))
+    assert "Their medians still rose past it" in medians and "this run cannot tell" in medians
+    assert "gained clearly" not in medians
+    settled = storage_report._queue_depth_writes(_qd_writes({1: 1000.0, 16: 5000.0, 32: 5050.0}))
+    assert settled.endswith("levels off from queue depth 16: no deeper queue's interval starts more than a tenth "
+                            "above the top of that depth's.")  # fmt: skip
+    rising = storage_report._queue_depth_writes(_qd_writes({1: 1000.0, 16: 3000.0, 32: 6000.0}))
+    assert "is still rising" in rising and "Past it" not in rising
+
+
+def test_block_size_knee_says_when_a_bigger_block_still_gained_clearly() -> None:
+    # 64 KiB: 950–1,050; 1 MiB: 1,092.5–1,207.5, wholly above yet not a tenth above 64 KiB's top
+    sizes = {4096: 100.0, 65536: 1000.0, 1048576: 1150.0, 4194304: 1100.0}
+    text = storage_report.block_size_sentence(_sweep(True, sizes))
+    assert text.startswith(
+        "Reads stop gaining clearly from 64 KiB blocks: no bigger block's interval starts more than a tenth above the "
+        "top of that size's, yet past it the rate still gained clearly, if little: the 1 MiB block's interval lies "
+        "wholly above the 64 KiB block's (1,090–1,210 against 950–1,050 MB/s) (best median: 1,150 MB/s at 1 MiB)"
+    )
+    assert "though the medians still rose" not in text
+    assert storage_report._past_knee([(1.0, stats.Estimate(10, 9, 11, 3))], 1.0) is None
+
+
+def _same_rows(rows: list[tuple[str, str, float, float, float]]) -> pl.DataFrame:
+    return pl.DataFrame(
+        [{"quantity": q, "run": run, "MB/s": m, "interval": "", "runs": 5, "lo": lo, "hi": hi, "file_size": None}
+         for q, run, m, lo, hi in rows],
+        schema_overrides={"file_size": pl.Int64},
+    )  # fmt: skip
+
+
+def test_fio_apart_sentence_names_our_own_runs_that_moved() -> None:
+    q = "io_uring sequential read, 256 KiB, O_DIRECT"
+    apart = _same_rows([(q, "engine matrix", 1170.0, 1100, 1200), (q, "fio cross-check, ours", 2290.0, 2200, 2350)])
+    text = storage_report.fio_apart_sentence(apart)
+    assert text == (
+        f" On {q} (2,290 MB/s in the cross-check against 1,170 MB/s in the engine matrix), our half of the fio "
+        "cross-check lies apart from every other run of ours of the same case, their intervals not overlapping. Our "
+        "own loop's rate moved between runs there, so the verdict on that row holds for those rounds only, and "
+        "where it finds ours faster or slower than fio, that is not a finding about fio."
+    )
+    two = _same_rows([(q, "engine matrix", 1170.0, 1100, 1200), (q, "page-cache table", 1080.0, 1000, 1150),
+                      (q, "fio cross-check, ours", 2290.0, 2200, 2350)])  # fmt: skip
+    assert "against 1,080–1,170 MB/s in our other runs, at the median" in storage_report.fio_apart_sentence(two)
+    # overlapping any other run of ours: nothing to say
+    near = _same_rows([(q, "engine matrix", 1170.0, 1100, 2250), (q, "fio cross-check, ours", 2290.0, 2200, 2350)])
+    assert storage_report.fio_apart_sentence(near) == ""
+    below = _same_rows([(q, "RAM vs disk", 2290.0, 2200, 2350), (q, "fio cross-check, ours", 1170.0, 1100, 1200)])
+    assert "in the RAM-against-disk runs)" in storage_report.fio_apart_sentence(below)
+    assert storage_report.fio_apart_sentence(_same_rows([(q, "engine matrix", 1170.0, 1100, 1200)])) == ""
+
+
+def _nosync_matrix(rates: dict[tuple[str, str], tuple[float, ...]]) -> pl.DataFrame:
+    rows = []
+    for (engine, pattern), values in rates.items():
+        case = {"engine": engine, "pattern": pattern, "op": "write", "fsync": False, "direct": False,
+                "block_size": 262144}  # fmt: skip
+        rows += [{**case, "repetition": r, "metric": "mb_per_s", "value": v} for r, v in enumerate(values)]
+    return stats.summarize(_metrics(rows), storage_report.CASE)
+
+
+def test_nosync_engines_sentence() -> None:
+    differ = _nosync_matrix({("sync", "sequential"): (5600.0, 5790, 5900), ("aio", "sequential"): (2700.0, 2810, 2900),
+                             ("io_uring", "sequential"): (2900.0, 5000, 6000)})  # fmt: skip
+    text = storage_report.nosync_engines_sentence(differ)
+    assert text.startswith(
+        "Buffered writes without an fsync did differ between the engines: aio sequential wrote 2,810 MB/s, 2.1× "
+        "slower than pwrite at 5,790 MB/s ("
+    )
+    assert "in the other 1 pair of rows the intervals overlap" in text or "other pair" in text or "1 pair" in text
+    assert "may weigh here" in text and "this page does not measure which" in text
+    same = _nosync_matrix({("sync", "sequential"): (5600.0, 5790, 5900), ("aio", "sequential"): (5500.0, 5800, 6000)})
+    assert storage_report.nosync_engines_sentence(same).startswith(
+        "Buffered writes without an fsync did not differ between the engines beyond the intervals of their medians"
+    )
+    assert storage_report.nosync_engines_sentence(_nosync_matrix({("sync", "sequential"): (1.0, 2, 3)})) == ""
+
+
+def test_random_read_sentence_unclear_reads_once_and_names_the_matrix_inversion() -> None:
+    rows = []
+    for d, pattern, values in ((False, "random", (1100.0, 1190, 1300)), (True, "random", (1000.0, 1195, 1250)),
+                               (False, "sequential", (580.0, 619, 650))):  # fmt: skip
+        for rep, v in enumerate(values):
+            rows.append({"engine": "sync", "pattern": pattern, "op": "read", "fsync": False, "direct": d,
+                         "block_size": 262144, "repetition": rep, "metric": "mb_per_s", "value": v})  # fmt: skip
+    text = storage_report.random_read_sentence(stats.summarize(_metrics(rows), storage_report.CASE))
+    assert text.startswith(
+        "Through the page cache, random 256 KiB reads ran at 1,190 MB/s and with O_DIRECT at 1,200 MB/s, not clearly "
+        "faster or slower than with O_DIRECT (1× by the medians"
+    )
+    assert ") (" not in text and "0.99" not in text
+    assert text.endswith(
+        "In the same matrix run, buffered sequential reads (619 MB/s) were 1.9× slower than these random ones "
+        "(1.7–2.2×), the reverse of what read-ahead should give; this run cannot say why."
+    )
+
+
+def test_memory_sentence_names_a_tighter_run_when_the_quoted_one_is_unstable() -> None:
+    memcpy, wide, tight = R(17200, 17000, 17400, 7), R(1510, 1280, 3060, 7), R(1610, 1460, 1700, 7)
+    text = storage_report.memory_sentence(memcpy, wide, other=tight, target=0.05)  # both unstable, one far less
+    assert (
+        " That disk figure's interval is wide (unstable: −15 %/+103 %); the block-size sweep ran the same sequential "
+        "O_DIRECT read at 1,610 MB/s (1,460–1,700, 7 runs), a tighter interval, and memory was 11× faster than "
+        "that run"
+    ) in text
+    assert "tighter" not in storage_report.memory_sentence(memcpy, wide, other=tight)  # no target: no mark
+    assert "tighter" not in storage_report.memory_sentence(memcpy, tight, other=wide, target=0.05)

@@ -71,13 +71,15 @@ SEED_DIFFERS = {
     "exposes; the call itself does not exit to the hypervisor) as much as on the CPU",
     "process_context_switch": "the seed does not say how its processes handed over or whether they shared a CPU; "
     "ours is a pipe ping-pong of two processes pinned to one CPU",
-    "thread_context_switch_futex": "both hand over through a futex; the seed does not say whether its threads "
-    "shared a CPU, ours are pinned to one",
+    "thread_context_switch_futex": "both hand over through a futex, but the seed does not say whether its threads "
+    "shared a CPU; ours are pinned to one, and where the two threads run decides the figure (compare the one-CPU "
+    "and any-CPU rows above)",
 }
 #: The seed's rows whose method it does not give, where the method decides the figure (which
-#: call enters the kernel; how two processes hand over, on one CPU or two): no ratio is
-#: printed for them, as the hashing chapter prints none where library and input are unknown.
-SEED_METHOD_UNKNOWN = ("syscall", "process_context_switch")
+#: call enters the kernel; which lock, in which language; how two processes or threads hand
+#: over, on one CPU or two): no ratio is printed for them, as the hashing chapter prints none
+#: where library and input are unknown.
+SEED_METHOD_UNKNOWN = ("mutex_lock_unlock", "syscall", "process_context_switch", "thread_context_switch_futex")
 _SIZE = re.compile(r"(L\w+)\s+(\d+)([KMG]?)")
 _MULT = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 _UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6}
@@ -118,12 +120,31 @@ RAM_CEILING_NS = 400.0
 
 
 def implausible(working_set: int, e: Estimate, caches: Sequence[Cache]) -> bool:
-    """Whether a latency is far above what a load from where its working set lives can
-    take (its whole interval above ``CACHE_CEILING_NS`` inside a cache, above
-    ``RAM_CEILING_NS`` past them or where the kernel reported no caches): the wall clock
-    then counted time the CPU spent on other work, and the figure is disturbed."""
+    """Whether a latency is far above what any load can take, a load from RAM included:
+    its whole interval above ``RAM_CEILING_NS``, wherever its working set lives (a set that
+    fits in a cache by size may still be served by RAM: ``slow_hit``). The wall clock then
+    likely counted time the CPU spent on other work, and the figure is disturbed."""
+    if not isinstance(working_set, int) or isinstance(working_set, bool) or working_set < 0:
+        raise ValueError(f"working_set is a number of bytes, got {working_set!r}")
+    return e.lo > RAM_CEILING_NS
+
+
+def slow_hit(working_set: int, e: Estimate, caches: Sequence[Cache]) -> bool:
+    """Whether a working set that fits in a cache of `caches` by size took longer than a
+    cache hit usually takes (its whole interval above ``CACHE_CEILING_NS``) but is not
+    ``implausible``: its loads may have been served by RAM, not by the cache."""
     inside = bool(caches) and claims.cache_level(working_set, list(caches)) is not None
-    return e.lo > (CACHE_CEILING_NS if inside else RAM_CEILING_NS)
+    return inside and e.lo > CACHE_CEILING_NS and not implausible(working_set, e, caches)
+
+
+def slow_hit_words(working_set: int, caches: Sequence[Cache]) -> str:
+    """The latency table's words for a ``slow_hit``: 'slower than a cache hit: may have
+    been served by RAM', with '(the L3 is shared)' where the level it fits in is shared."""
+    level = claims.cache_level(working_set, list(caches))
+    if level is None:
+        raise ValueError(f"working_set {working_set} fits in no cache of caches")
+    shared = f" (the {level.name} is shared)" if level.shared_by > 1 else ""
+    return f"slower than a cache hit: may have been served by RAM{shared}"
 
 
 def plausible_points(latency: pl.DataFrame, facts: dict[str, Any]) -> list[tuple[int, Estimate]]:
@@ -133,22 +154,54 @@ def plausible_points(latency: pl.DataFrame, facts: dict[str, Any]) -> list[tuple
 
 
 def plausibility_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
-    """Which working sets took far longer than a load from their cache or from RAM can
-    take (``implausible``), and what the page does with them; '' when none did."""
+    """Which working sets took far longer than even a load from RAM can take
+    (``implausible``), and which fit in a cache by size yet took longer than a cache hit
+    (``slow_hit``), and what the page does with them; '' when none did."""
     caches = data_caches(facts)
-    odd = [(ws, e) for ws, e in latency_points(latency) if implausible(ws, e, caches)]
-    if not odd:
-        return ""
-    listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in odd)
-    which = "this working set's figure is" if len(odd) == 1 else f"these {fmt.exact(len(odd))} figures are"
-    return (
-        f"Some loads took far longer than the memory they read usually takes ({listed}). This book's rules of thumb, "
-        f"typical of current x86 CPUs and not measured here, are that a load served by a cache takes under "
-        f"{fmt.num(CACHE_CEILING_NS)} ns and one from RAM, page walk included, under {fmt.num(RAM_CEILING_NS)} ns; "
-        "each of these intervals lies wholly above its bound. The wall clock may have counted time the CPU spent on "
-        f"other work during those runs, so {which} likely disturbed, not the memory's latency: the sentences "
-        "below build nothing on them, and this run cannot confirm where the caches end."
-    )
+    points = latency_points(latency)
+    odd = [(ws, e) for ws, e in points if implausible(ws, e, caches)]
+    slow = [(ws, e) for ws, e in points if slow_hit(ws, e, caches)]
+    said = []
+    if slow:
+        one = len(slow) == 1
+        levels = [claims.cache_level(ws, caches) for ws, _ in slow]
+        shared = sorted({c.name for c in levels if c is not None and c.shared_by > 1})
+        aside = (
+            f" (the {' and the '.join(shared)} {'is' if len(shared) == 1 else 'are'} shared, so other programs' data "
+            "may take its place)"
+            if shared
+            else ""
+        )
+        if one:
+            (ws, e), level = slow[0], levels[0]
+            head = (
+                f"The {fmt.size(ws)} working set fits in the {level.name} ({fmt.size(level.size)}) by size, yet a "  # type: ignore[union-attr]
+                f"load took {_bounds(e)}, its whole interval above"
+            )
+        else:
+            listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in slow)
+            head = (
+                f"Some working sets fit in a cache by size, yet their loads took longer ({listed}), each interval above"
+            )
+        said.append(
+            f"{head} this book's rule of thumb for a cache hit (under {fmt.num(CACHE_CEILING_NS)} ns, typical of "
+            f"current x86 CPUs and not measured here) but not above the one for a load from RAM (under "
+            f"{fmt.num(RAM_CEILING_NS)} ns): {'its' if one else 'their'} loads may have been served by RAM{aside}; "
+            "this run counts no cache misses, so it cannot say."
+        )
+    if odd:
+        one = len(odd) == 1
+        listed = ", ".join(f"{fmt.num(e.median)} ns at {fmt.size(ws)}" for ws, e in odd)
+        which = "this working set's figure is" if one else f"these {fmt.exact(len(odd))} figures are"
+        said.append(
+            f"Some loads took far longer than even a load from RAM usually takes ({listed}): this book's rule of "
+            f"thumb, typical of current x86 CPUs and not measured here, is under {fmt.num(RAM_CEILING_NS)} ns, page "
+            f"walk included, and {'this interval lies' if one else 'each of these intervals lies'} wholly above it. "
+            f"The wall clock may have counted time the CPU spent on other work during {'its' if one else 'those'} "
+            f"runs, so {which} likely disturbed, not the memory's latency: the sentences below build nothing on "
+            f"{'it' if one else 'them'}."
+        )
+    return " ".join(said)
 
 
 def latency_curve(latency: pl.DataFrame, metric: str = "ns_per_load") -> pl.DataFrame:
@@ -187,19 +240,31 @@ def latency_chart(latency: pl.DataFrame, facts: dict[str, Any]) -> alt.TopLevelM
         .encode(x="working_set:Q", y=alt.value(8), text="label:N")
     )
     layers = [line, rules, text]
-    caches = data_caches(facts)
-    if any(implausible(ws, e, caches) for ws, e in latency_points(latency)):
-        # the bound above which a load is not memory's latency: the reader sees which points lie past it
-        ceiling = pl.DataFrame(
-            {"ns": [RAM_CEILING_NS], "label": [f"{fmt.num(RAM_CEILING_NS)} ns: more than a RAM load usually takes"]}
-        )
-        layers.append(alt.Chart(ceiling).mark_rule(strokeDash=[1, 3], color="#b00").encode(y="ns:Q"))
+    for bound, label, color in chart_bounds(latency, facts):
+        # a rule of thumb, drawn only where some point's whole interval lies above it: the reader sees which do
+        ceiling = pl.DataFrame({"ns": [bound], "label": [label]})
+        layers.append(alt.Chart(ceiling).mark_rule(strokeDash=[1, 3], color=color).encode(y="ns:Q"))
         layers.append(
             alt.Chart(ceiling)
-            .mark_text(align="left", dx=4, dy=-6, color="#b00", fontSize=11)
+            .mark_text(align="left", dx=4, dy=-6, color=color, fontSize=11)
             .encode(y="ns:Q", x=alt.value(4), text="label:N")
         )
     return alt.layer(*layers).configure_axisX(labelAngle=-40)
+
+
+def chart_bounds(latency: pl.DataFrame, facts: dict[str, Any]) -> list[tuple[float, str, str]]:
+    """The rules of thumb the latency chart draws, as (ns, label, colour): the cache hit's
+    (``CACHE_CEILING_NS``) where some ``slow_hit`` point's whole interval lies above it, the
+    RAM load's (``RAM_CEILING_NS``) where some point's does (``implausible``); each only then."""
+    caches = data_caches(facts)
+    points = latency_points(latency)
+    bounds = []
+    if any(slow_hit(ws, e, caches) for ws, e in points):
+        hit = f"{fmt.num(CACHE_CEILING_NS)} ns: more than a cache hit usually takes"
+        bounds.append((CACHE_CEILING_NS, hit, "#c60"))
+    if any(implausible(ws, e, caches) for ws, e in points):
+        bounds.append((RAM_CEILING_NS, f"{fmt.num(RAM_CEILING_NS)} ns: more than a RAM load usually takes", "#b00"))
+    return bounds
 
 
 def as_long(c: claims.Comparison) -> str:
@@ -443,9 +508,9 @@ def latency_table(latency: pl.DataFrame, facts: dict[str, Any], target: float | 
         same = step(e, points[i - 1][1]) if i else None
         words = "" if same is None else step_words(same)
         if implausible(ws, e, caches):
-            words = "implausible: far above " + (
-                "any cache" if caches and claims.cache_level(ws, caches) is not None else "a RAM load"
-            )
+            words = "implausible: far above a RAM load"
+        elif slow_hit(ws, e, caches):
+            words = slow_hit_words(ws, caches)
         rows.append({
             "working set": fmt.size(ws), "fits in": level_name(ws, caches), "ns per load": e.median,
             "interval": interval_cell(e, target), "runs": e.runs, "against the previous": words,
@@ -506,6 +571,7 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
     points = plausible_points(latency, facts)
     parts = []
     pairs = 0
+    sure = False  # whether some part shows clearly that a set was not served by its cache, not just may not be
     for c in caches:
         # a working set the size of the level itself does not fit beside the page tables and code
         inside = [(ws, e) for ws, e in points if claims.cache_level(ws, caches) == c and ws < c.size]
@@ -515,6 +581,7 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         (ws0, e0), (ws1, e1) = inside[0], inside[-1]
         rise = step(e1, e0)
         if rise.direction == claims.HIGHER and rise.lo is not None and rise.lo >= 2:
+            sure = True
             parts.append(
                 f"within the {c.name}'s {fmt.size(c.size)}, latency rose from {fmt.num(e0.median)} ns at "
                 f"{fmt.size(ws0)} to "
@@ -541,6 +608,7 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         gain = step(e0, e1)
         if not (gain.direction == claims.LOWER and gain.hi is not None and gain.hi <= 0.5):
             half = "clearly more than" if gain.lo is not None and gain.lo > 0.5 else "not clearly under"
+            sure = sure or half == "clearly more than"
             parts.append(
                 f"at {fmt.size(ws0)}, inside the {caches[-1].name}'s {fmt.size(caches[-1].size)}, a load already took "
                 f"{fmt.num(e0.median)} ns, {half} half the {fmt.num(e1.median)} ns at {fmt.size(ws1)}, "
@@ -554,8 +622,9 @@ def inside_sentence(latency: pl.DataFrame, facts: dict[str, Any]) -> str:
         return (
             "Within each cache level's size, no working set took clearly more than twice as long as the smallest in it."
         )
+    served = "is not always served" if sure else "may not always be served"
     return (
-        "A working set that fits in a cache by size is not always served by it here: "
+        f"A working set that fits in a cache by size {served} by it here: "
         + "; ".join(parts)
         + ". A cache also holds the page tables and the program's other data, a shared one the other CPUs' "
         "data (on a virtual machine, perhaps other guests' too), and each address may sit in only a few of its "
@@ -855,10 +924,27 @@ def threads_sentence(bandwidth: pl.DataFrame) -> str:
         return f"Only {only} ran each loop here (one logical CPU), so nothing compares thread counts."
     most = counts[-1]
     parts = []
+    unclear = []  # (kind, medians' ratio) where the intervals overlap: said in one clause
     for kind in ("read", "write", "copy"):
         c = claims.compare(_bandwidth(bandwidth, kind, most), _bandwidth(bandwidth, kind, 1))
         plural = {"read": "reads", "write": "writes", "copy": "copies"}[kind]
+        if c.direction == claims.UNCLEAR and c.ratio is not None:
+            unclear.append((plural, c.ratio))
+            continue
         parts.append(f"{plural} were {claims.versus(c, 'one thread', **claims.RATE_WORDS, span=True)}")
+    if len(unclear) == 1:
+        plural, ratio = unclear[0]
+        parts.append(
+            f"{plural} were not clearly faster or slower than one thread ({fmt.factor(ratio)}× by the medians, but "
+            "the intervals overlap)"
+        )
+    elif unclear:
+        kinds = fmt.listed([k for k, _ in unclear])
+        ratios = fmt.listed([f"{fmt.factor(r)}×" for _, r in unclear])
+        parts.append(
+            f"{kinds} were not clearly faster or slower than one thread ({ratios} by the medians, but each pair of "
+            "intervals overlaps)"
+        )
     return f"With {fmt.count(most, 'thread')}, " + "; ".join(parts) + "."
 
 
@@ -1012,7 +1098,7 @@ def contention_sentence(costs: pl.DataFrame) -> str:
         every = math.floor(wake.lo / fought.hi) if wake is not None and wake.lo > 0 and fought.hi > 0 else 0
         sleeps = (
             f" A lock that sleeps costs at least a wake-up, {_bounds_us(wake)} here (the futex wake-up row's ns per "
-            f"switch), so at most about one lock in {fmt.exact(every)} can have slept (the slowest lock time against "
+            f"switch), so at most about one lock in {fmt.num(every, 2)} can have slept (the slowest lock time against "
             "the fastest wake-up within their intervals); the rest may have been taken while the line moved, or "
             "after a short spin."
             if wake is not None and every >= 2
@@ -1050,10 +1136,10 @@ def false_sharing_sentence(costs: pl.DataFrame, facts: dict[str, Any] | None = N
         )
         return (
             f"{head}: sharing made each increment {fmt.factor(c.ratio)}× slower "
-            f"({claims.ratio_interval(c, median=False)} within the two intervals). The shared counter's line most "
-            "likely travels between the cores (not at every increment: a core may make several while it holds the "
-            f"line, and {where}); two counters that merely share a line (false sharing) would pay the same trip, "
-            "which this run does not measure."
+            f"({claims.ratio_interval(c, median=False)} within the two intervals). The shared counter's line may "
+            "travel between the cores, though not at every increment (a core may make several while it holds the "
+            f"line), and {where}: they may even share one core, as two hardware threads. Two counters that merely "
+            "share a line (false sharing) would likely pay the same trip, which this run does not measure."
         )
     if c.direction == claims.SAME_WORD:
         said = f"about the same ({fmt.factor(c.ratio)}×)"
@@ -1269,9 +1355,12 @@ def seed_table(
             else "no working set measured at most half its size"
         )
         if passed is not None:
-            here += (
-                f"; not the {fmt.size(passed[0])} working set, whose loads took {_bounds(passed[1])}, a far load's "
-                "time by its median: most of its runs likely missed this cache (see the latency section)"
+            shared = f"the {c.name} is shared; " if c.shared_by > 1 else ""
+            here += f"; not the {fmt.size(passed[0])} working set, whose loads took {_bounds(passed[1])}, " + (
+                DISTURBED.removeprefix(", ") + " (see the latency section)"
+                if implausible(passed[0], passed[1], caches)
+                else f"slower than a cache hit by its median: it may have been served by RAM ({shared}see the latency "
+                "section)"
             )
         seed = seed_cache(_SEED_LEVEL.get(c.name, c.name))
         rows.append({"what": c.name, "here": here, "laptop (seed 000, as printed)": seed or "",
@@ -1324,7 +1413,7 @@ def _seed_compared(seed_op: str, ours: Estimate | None, ref: pl.DataFrame, our_f
         return "not measured here"
     differs = SEED_DIFFERS.get(seed_op, "the seed does not give its method")
     if seed_op in SEED_METHOD_UNKNOWN:
-        return f"not comparable, method unknown: {differs}"
+        return f"not comparable: {differs}"
     c = claims.compare(ours, Estimate.exact(seed))
     if c.direction == claims.UNCLEAR:
         show = _time_unit(ours)

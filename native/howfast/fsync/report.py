@@ -288,8 +288,8 @@ def reference_chart(frame: pl.DataFrame) -> alt.LayerChart:
 def spread_sentence(
     metrics: pl.DataFrame, by: list[str], target: float | None = None, metric: str = "writes_per_s"
 ) -> str:
-    """How many cases kept an interval of the median of `metric` wider than ±`target` (the
-    profile's; the tables mark them unstable), naming the widest; with no target (a
+    """How many cases kept an interval of the median of `metric` with half its width more than
+    `target` of the median (the profile's; the tables mark them unstable), naming the widest; with no target (a
     fixed-count profile), how many cases' slowest and fastest repetitions were more than
     ``stats.WIDE_SPREAD`` apart."""
     summary = stats.summarize(metrics, by)
@@ -319,7 +319,10 @@ def spread_sentence(
     )
     rate = "writes per second" if metric == "writes_per_s" else metric
     if not wide:
-        return f"After {counted}, every case's interval of the median {rate} was within ±{fmt.num(100 * target)} %."
+        return (
+            f"After {counted}, every case's interval of the median {rate} had half its width within "
+            f"{fmt.num(100 * target)} % of the median."
+        )
     row, width = max(wide, key=lambda p: p[1])
     name = ", ".join(str(row[k]) for k in by)
     few = " (with fewer than six runs an interval is the slowest to the fastest run)" if int(runs.min()) < 6 else ""
@@ -335,9 +338,9 @@ def spread_sentence(
         sign = "−" if e.median - e.lo >= e.hi - e.median else "+"
         further = f" ({far_name} reaches further on one side: {sign}{fmt.num(100 * reach, 2)} %)"
     return (
-        f"After {counted}, {many} cases kept an interval of the median {rate} wider than "
-        f"±{fmt.num(100 * target)} %{few}; the widest from end to end, {name}, {mark}{further}. The table marks "
-        "them unstable: read those medians as rough."
+        f"After {counted}, {many} cases kept an interval of the median {rate} with half its width more than "
+        f"{fmt.num(100 * target)} % of the median{few}; the widest from end to end, {name}, {mark}{further}. "
+        "The table marks them unstable: read those medians as rough."
     )
 
 
@@ -360,7 +363,7 @@ def headline_sentence(metrics: pl.DataFrame, target: float | None = None) -> str
     text = (
         f"In the latency run, appending to a new file, a 4 KiB write + fsync took {_us(ours['p50'])} at the "
         f"median and {_us(ours['p99'])} at the 99th percentile. Counting every write, slow ones included, the "
-        f"mean took {_us(ours['mean'])}, so one thread made {fmt.num(rate.median)} writes durable per second "
+        f"mean took {_us(ours['mean'])}, and one thread made {fmt.num(rate.median)} writes durable per second "
         f"({_spread(rate, target, runs=True)})."
     )
     if {"p50", "writes_per_s"} <= set(bare):
@@ -466,9 +469,26 @@ def split_table(
 
 
 def _ratio_cell(r: stats.Estimate | None) -> str:
-    """'1.1× (0.99–1.5×)': a median per-round ratio with its interval (``claims.ratio_interval``,
-    so an end near 1 keeps its side); n/a when the rounds did not run."""
-    return claims.ratio_interval(r)
+    """'1.1× (0.99–1.5×)': a median per-round ratio (``median_factor``) with its interval
+    (``claims.ratio_interval``, so an end near 1 keeps its side); n/a when the rounds did not run."""
+    ends = claims.ratio_interval(r, median=False)
+    if r is None or "–" not in ends:  # not measured, or the two ends read alike: one figure
+        return ends
+    return f"{median_factor(r.median)}× ({ends})"
+
+
+def median_factor(x: float | None) -> str:
+    """A median ratio as the fio table and sentence give it: ``fmt.factor``, except that one
+    within rounding of 1 at two significant digits reads 'about 1' ('about 1' for 0.9997, not
+    '0.9997'): no verdict reads the median (verdicts read the interval's ends, which keep
+    their side of each line), and such a median lies well inside ``claims.AGREES``; n/a
+    when not measured."""
+    if x is None:
+        return fmt.NA
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"x must be a number (a ratio), got {type(x).__name__}")
+    shown = fmt.factor(x)
+    return "about 1" if shown != "1" and fmt.num(x, 2) == "1" else shown
 
 
 # --- What the chapter says: every qualitative word from claims, over the intervals ---
@@ -630,16 +650,26 @@ def batch_sentence(group: pl.DataFrame) -> str:
     if shape.kind == "knee":
         at = stats.estimate(summary, "records_per_s", records_per_sync=shape.x)
         text += (
-            f" The rate stops rising clearly from {fmt.count(int(shape.x), 'record')} per fsync: no bigger batch's "
-            "interval starts more than a tenth above the top of that one's"
+            f" The rate stops rising by more than a tenth from {fmt.count(int(shape.x), 'record')} per fsync: no "
+            "bigger batch's interval starts more than a tenth above the top of that one's"
         )
         # the best median past the knee, not the last: a curve that dips at the end still rose to its best
-        best_n, best = max(((n, e) for n, e in points if n > shape.x), key=lambda p: p[1].median, default=(None, None))
-        if at is not None and best is not None and best.median > at.median * (1 + claims.FLAT_GAIN):
+        past = [(n, e) for n, e in points if n > shape.x]
+        best_n, best = max(past, key=lambda p: p[1].median, default=(None, None))
+        # a bigger batch whose interval lies wholly above the knee's: the rate still rose, if by less than a tenth
+        clear = [(n, e) for n, e in past if claims.compare(e, at).direction == claims.HIGHER]
+        maybe = f"; with {_runs_range(points)} per batch size the curve may level off there or keep rising"
+        if at is not None and clear:
+            clear_n, top = max(clear, key=lambda p: p[1].median)
+            text += (
+                f", though it still rose: at {fmt.exact(int(clear_n))} per fsync, {fmt.num(top.median)} "
+                f"({fmt.span(top.lo, top.hi)}), an interval wholly above that of {fmt.exact(int(shape.x))} "
+                f"({fmt.num(at.median)}, {fmt.span(at.lo, at.hi)}) but starting less than a tenth above its top{maybe}"
+            )
+        elif at is not None and best is not None and best.median > at.median * (1 + claims.FLAT_GAIN):
             text += (
                 f", though the medians still rose from {fmt.num(at.median)} to {fmt.num(best.median)}"
-                f"{'' if best_n == nbig else f' (at {fmt.exact(int(best_n))} per fsync)'}; with "
-                f"{_runs_range(points)} per batch size the curve may level off there or keep rising"
+                f"{'' if best_n == nbig else f' (at {fmt.exact(int(best_n))} per fsync)'}{maybe}"
             )
         text += "."
         first_wait = stats.estimate(summary, "p50", records_per_sync=n1)
@@ -697,7 +727,9 @@ def no_sync_sentence(sweep: pl.DataFrame) -> str:
             c = claims.compare(none, e)
             if c.direction in (claims.HIGHER, claims.MISSING):
                 continue
-            how = "less than" if c.direction == claims.LOWER else "not clearly more than"
+            how = {claims.LOWER: "less than", claims.SAME_WORD: "about the same as"}.get(
+                c.direction, "not clearly different from"
+            )
             beside.append(f"{how} {METHOD_NAMES[m]}'s {fmt.num(e.median)} ({fmt.span(e.lo, e.hi)})")
             p50 = stats.estimate_or_none(summary, "p50", method=m, block_size=size)
             t = claims.compare(none_p50, p50)
@@ -1168,7 +1200,12 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
 
 
 def crosscheck_sentence(
-    metrics: pl.DataFrame, metric: str, names: dict, *, per: str = "I/O", median: Callable[[float], str] = fmt.factor
+    metrics: pl.DataFrame,
+    metric: str,
+    names: dict,
+    *,
+    per: str = "I/O",
+    median: Callable[[float], str] = median_factor,
 ) -> str:
     """A cross-check's verdict per case (column ``method``; ``names`` gives its words):
     ``claims.crosscheck`` over the per-round ratios ours / fio of `metric`, and what the
@@ -1207,8 +1244,9 @@ def crosscheck_sentence(
                     text += f", with a mean time per {per} {fmt.factor(1 / per_io.median)}× fio's"
         else:
             text = quoted
-        groups.setdefault(verdict.outcome, []).append(text)
-        if verdict.outcome in ("ours higher", "ours lower") and _tools_overlap(metrics, metric, method):
+        lead = verdict.outcome in ("ours higher", "ours lower") and _tools_overlap(metrics, metric, method)
+        groups.setdefault(f"{verdict.outcome}, lead" if lead else verdict.outcome, []).append(text)
+        if lead:
             leads.append((name, r.runs))
     heads = {
         "agrees": "agrees with fio on",
@@ -1216,11 +1254,16 @@ def crosscheck_sentence(
         "ours lower": "is slower than fio on",
         "inconclusive": "cannot be told apart from fio on this machine on",
     }
+    # a clear verdict that rests on the pairing within rounds alone is said as such from its first word
+    lead_heads = {"ours higher, lead": "ran faster than fio on", "ours lower, lead": "ran slower than fio on"}
     said = [f"{heads[o]} {fmt.listed(groups[o])}" for o in heads if o in groups]
-    text = (
-        f"Over {_rounds_words(rates)} of alternating runs, compared by the ratio of rates within each round, "
-        f"our loop {'. It '.join(said)}."
-    )
+    led = [f"{lead_heads[o]} {fmt.listed(groups[o])}" for o in lead_heads if o in groups]
+    opening = f"Over {_rounds_words(rates)} of alternating runs, compared by the ratio of rates within each round"
+    if said:
+        text = f"{opening}, our loop {'. It '.join(said)}."
+        text += "".join(f" By the per-round pairing only, our loop {words}." for words in led)
+    else:
+        text = f"{opening}: by that pairing only, our loop {'; it '.join(led)}."
     if "inside" in explained:
         text += (
             f" Where the time per {per} differs from fio's by about the same factor as the rate, that suggests the "
@@ -1247,10 +1290,14 @@ def crosscheck_sentence(
             "overlap (the intervals of the two medians in the table above)"
         )
         if fewer:
-            counts = fmt.listed([f"{fmt.count(n, 'round')} on {name}" for name, n in fewer])
+            lead_names = {name for name, _ in leads}
+            counted = []
+            for name, n in fewer:
+                alike = [names.get(m, m) for m, e in rates.items() if e.runs == n and names.get(m, m) not in lead_names]
+                counted.append(f"{fmt.count(n, 'round')} on {name}" + (f", as on {fmt.listed(alike)}" if alike else ""))
             text += (
-                f", and {'it rests' if one else 'some rest'} on fewer rounds than other rows ({counts}, against "
-                f"up to {fmt.exact(most)})"
+                f", and {'it rests' if one else 'some rest'} on fewer rounds than some rows "
+                f"({'; '.join(counted)}; against up to {fmt.exact(most)})"
             )
         text += "; read it as a lead, not a finding." if one else "; read them as leads, not findings."
     return text
@@ -1416,7 +1463,9 @@ def direct_rule(
             f"Here an O_DIRECT write without a sync ran at {fmt.num(direct.median)} writes/s "
             f"({fmt.span(direct.lo, direct.hi)}); O_DIRECT | O_DSYNC was not measured beside it. {tail}"
         )
-    words = claims.versus(c, "an O_DIRECT | O_DSYNC write", more="faster", less="slower", same="about as fast as")
+    words = claims.versus(
+        c, "an O_DIRECT | O_DSYNC write", more="faster", less="slower", same="about as fast as", span=True
+    )
     if c.direction == claims.HIGHER:
         return (
             f"Here an O_DIRECT write without O_DSYNC ran {words}; only that flag differs between the two loops. {tail}"
@@ -1444,7 +1493,7 @@ def layout_rule(
             "Whether a log file written ahead of time and reused is cheaper to sync than a growing one could not be "
             "measured here."
         )
-    words = claims.versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as")
+    words = claims.versus(c, "appending to a new one", more="faster", less="slower", same="about as fast as", span=True)
     figures = (
         f" The latency run's medians: {fmt.num(rewrite.median)} durable writes per second rewriting "
         f"({fmt.span(rewrite.lo, rewrite.hi)}), {fmt.num(append.median)} appending ({fmt.span(append.lo, append.hi)})."

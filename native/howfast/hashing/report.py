@@ -414,7 +414,8 @@ def _python_rows(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
     rows = []
     for algorithm, module in python.select("algorithm", "module").unique(maintain_order=True).iter_rows():
         for size in sizes:
-            p = _estimate(py.drop("module"), "ns_per_hash", algorithm, size) if module else None
+            mine = py.filter(pl.col("module") == module).drop("module")
+            p = _estimate(mine, "ns_per_hash", algorithm, size) if module else None
             n = _estimate(nat, "ns_per_hash", algorithm, size)
             own = algorithm in OWN_CODE.get(str(module), ())
             if own and p is not None and n is not None:
@@ -424,8 +425,7 @@ def _python_rows(python: pl.DataFrame, native: pl.DataFrame, sizes: list[int]) -
                 words, call = _adds(p, n, other_build=module != "hashlib" and big, large=big)
             rows.append({"algorithm": algorithm, "module": module, "size": size, "python": p, "native": n,
                          "adds": words, "call": call,
-                         "python_rate": _estimate(py.filter(pl.col("module") == module).drop("module"), "mib_per_s",
-                                                  algorithm, size) if module else None,
+                         "python_rate": _estimate(mine, "mib_per_s", algorithm, size) if module else None,
                          "native_rate": _estimate(nat, "mib_per_s", algorithm, size)})  # fmt: skip
     return rows
 
@@ -528,18 +528,18 @@ def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> st
             "native loop"
         )
     same = [r for r in rows if r["algorithm"] in SAME_LIBRARY and r["module"] == "hashlib"]
+    wheels = _wheel_words([r for r in rows if r["module"] != "hashlib"])
     if not same:
-        return text + "."
+        return text + "." + wheels
     added = [r for r in same if r["call"]]
     if not added:
-        return text + "; for the hashlib calls that reach the same OpenSSL code, the runs did not tell the two apart."
+        return (
+            text
+            + "; for the hashlib calls that reach the same OpenSSL code, the runs did not tell the two apart."
+            + wheels
+        )
     calls = fmt.count(len(same), "hashlib call")
-    if len(added) == len(same) == 1:
-        share = "the only hashlib call to the same OpenSSL code"
-    elif len(added) == len(same):
-        share = f"{_all_of(len(added), len(same))} hashlib calls to the same OpenSSL code"
-    else:
-        share = f"{fmt.exact(len(added))} of the {calls} to the same OpenSSL code"
+    share = "the only hashlib call to the same OpenSSL code" if len(same) == 1 else f"1 of the {calls} to the same "
     extra = [r["python"].median - r["native"].median for r in added]
     times = [x / r["native"].median for x, r in zip(extra, added)]
     if len(added) == 1:
@@ -547,15 +547,41 @@ def python_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> st
         lead = (
             f"For {ALGORITHM_NAMES[r['algorithm']]}, {share}, the runs told them apart"
             if len(same) == 1
-            else f"Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share})"
+            else f"Only for {ALGORITHM_NAMES[r['algorithm']]} did the runs tell them apart ({share}OpenSSL code)"
         )
-        return text + (
-            f". {lead}: {PER_CALL} added {r['adds']} per call, {fmt.ratio(times[0])} the native hash itself."
+        return (
+            text
+            + f". {lead}: {PER_CALL} added {r['adds']} per call, {fmt.ratio(times[0])} the native hash itself."
+            + wheels
         )
-    return text + (
-        f". Where the runs tell them apart ({share}), {PER_CALL} added from {fmt.num(min(extra))} ns to "
+    among = "Among the hashlib calls" if len(added) == len(same) else f"Among the {calls}"
+    return (
+        text + f". {among}, which run the same OpenSSL code as the native loop, the runs told "
+        f"{_all_of(len(added), len(same))} apart from it: {PER_CALL} added from {fmt.num(min(extra))} ns to "
         f"{fmt.num(max(extra))} ns per call, from {fmt.ratio(min(times))} to {fmt.ratio(max(times))} what the native "
-        "hash itself took (each row's interval is in the table)."
+        "hash itself took (each row's interval is in the table)." + wheels
+    )
+
+
+def _wheel_words(rows: list[dict[str, Any]]) -> str:
+    """A sentence (with its leading space) on the wheels among `rows` (``_python_rows`` at one
+    size) where Python was clearly slower than the native loop: what the call and the wheel's
+    own build added together, from the least to the most; '' when none was."""
+    slower = [r for r in rows if r["call"] and r["python"] is not None and r["native"] is not None]
+    if not slower:
+        return ""
+    extra = [r["python"].median - r["native"].median for r in slower]
+    if len(slower) == 1:
+        r = slower[0]
+        name = ALGORITHM_NAMES.get(r["algorithm"], r["algorithm"]).split(" (")[0]
+        return (
+            f" The {r['module']} wheel's {name}, its own build of the code, added {r['adds']} per call over the "
+            "native loop's library: the call and the build together, which this run does not measure apart."
+        )
+    return (
+        f" The {fmt.count(len(slower), 'wheel call')} the runs told apart, each its wheel's own build of the code, "
+        f"added from {fmt.num(min(extra))} ns to {fmt.num(max(extra))} ns per call over the native loop's library: "
+        "the call and the build together, which this run does not measure apart."
     )
 
 
@@ -566,6 +592,38 @@ def python_overhead(python: pl.DataFrame, native: pl.DataFrame, size: int) -> tu
     if not extra:
         return None, None
     return float(min(extra)), float(max(extra))
+
+
+def wheel_sentence(python: pl.DataFrame, native: pl.DataFrame, size: int) -> str:
+    """Which wheels' own builds ran clearly faster (``claims.compare`` on MiB/s) at `size`
+    than the library of the native loop, with how much; that this run does not record
+    which loop either ran. A native rate that dipped there (``dipped``) is not set beside
+    a wheel. Where none was clearly faster, or no wheel was timed, a sentence says so (a
+    page's inline value is never empty)."""
+    summary = stats.summarize(native, ["algorithm", "size"])
+    rows = [r for r in _python_rows(python, native, [size]) if r["module"] != "hashlib"]
+    rows = [r for r in rows if r["python_rate"] is not None and r["native_rate"] is not None]
+    if not rows:
+        return f"No wheel was timed beside the native loop at {fmt.size(size)} here."
+    faster = []
+    for r in rows:
+        if dipped(summary, str(r["algorithm"]), size):
+            continue
+        c = claims.compare(r["python_rate"], r["native_rate"])
+        if c.direction != claims.HIGHER:
+            continue
+        name, library = _name_and_library(str(r["algorithm"]))
+        lib, _, entry = library.partition(", ")
+        other = f"{lib}'s {entry}" if entry else lib
+        said = claims.versus(c, other, **claims.RATE_WORDS, span=True)
+        faster.append(f"the {r['module']} wheel's {name} ran at {fmt.num(r['python_rate'].median)} MiB/s, {said}")
+    if not faster:
+        return f"At {fmt.size(size)} no wheel's own build ran clearly faster than the native loop's library."
+    return (
+        f"At {fmt.size(size)} {fmt.listed(faster)}: a wheel's own build beat the library the native loop calls. "
+        "This run does not record which loop either ran; the wheel may carry a newer copy of the code, or one "
+        "compiled for more of this CPU's instructions."
+    )
 
 
 def x86_flags(details: dict[str, Any]) -> dict[str, bool]:
@@ -614,18 +672,21 @@ def sha_path_sentence(details: dict[str, Any]) -> str:
         return (
             "OpenSSL sees the SHA extensions on this CPU (bit 29 of the third word of its OPENSSL_ia32cap vector), "
             "so its "
-            "SHA-1 and SHA-256 ran on the SHA-NI instructions: one sha256rnds2 does two of SHA-256's 64 rounds "
+            "SHA-1 and SHA-256 likely ran on the SHA-NI instructions (this run does not record which code OpenSSL "
+            "ran): one sha256rnds2 does two of SHA-256's 64 rounds "
             "(sha1rnds4 four of SHA-1's 80) and two more instructions prepare the message schedule, where software "
             "spends a dozen or so additions, rotations and logic operations on every round."
         )
     if flags.get("sha_ni"):
         return (
             "This CPU lists the SHA extensions, but OpenSSL's capability vector has them masked off (an "
-            "OPENSSL_ia32cap setting, or a hypervisor hiding them from cpuid), so SHA-1 and SHA-256 ran in software."
+            "OPENSSL_ia32cap setting, or a hypervisor hiding them from cpuid), so SHA-1 and SHA-256 likely ran in "
+            "software."
         )
     path = "AVX2" if openssl.get("avx2") else "SSE"
     return (
-        f"This CPU has no SHA extensions, so OpenSSL computed SHA-1 and SHA-256 in software, on its {path} path: "
+        f"This CPU has no SHA extensions, so OpenSSL computed SHA-1 and SHA-256 in software, likely on its {path} "
+        "path: "
         "every round is additions, rotations and table lookups."
     )
 
@@ -712,11 +773,47 @@ def speed_sentence(native: pl.DataFrame, a: str, b: str, size: int) -> str:
     )
 
 
+#: The block hashes: the bytes of one block, and the fewest bytes of padding each appends
+#: (SHA-256, SHA-1 and MD5: the byte 0x80 and an 8-byte length; SHA3-256: at least one
+#: byte of its pad10*1 rule, in blocks of its 136-byte rate; BLAKE2b: zeros to a whole block,
+#: one block at least). A block hash compresses whole blocks, however short its input.
+BLOCKS: dict[str, tuple[int, int]] = {
+    "sha256": (64, 9),
+    "sha1": (64, 9),
+    "md5": (64, 9),
+    "sha3-256": (136, 1),
+    "blake2b512": (128, 0),
+}
+
+
+def padded_bytes(algorithm: str, size: int) -> int:
+    """The bytes `algorithm` compresses for an input of `size` bytes: whole blocks, padding
+    included, for a block hash (``BLOCKS``), e.g. 64 for a 16-byte SHA-256 input; `size`
+    itself for the others."""
+    if size < 0:
+        raise ValueError(f"size must be 0 or more bytes, got {size}")
+    if algorithm not in BLOCKS:
+        return size
+    block, pad = BLOCKS[algorithm]
+    return max(1, -(-(size + pad) // block)) * block
+
+
+def block_words(algorithm: str, size: int) -> str:
+    """'one 64-byte block' (or '2 64-byte blocks'): what a block hash compresses for an
+    input of `size` bytes (``padded_bytes``); '' for a hash that is not a block hash."""
+    if algorithm not in BLOCKS:
+        return ""
+    block = BLOCKS[algorithm][0]
+    n = padded_bytes(algorithm, size) // block
+    return f"one {block}-byte block" if n == 1 else f"{fmt.exact(n)} {block}-byte blocks"
+
+
 def _small_keys(
     native: pl.DataFrame, hashes: list[str], small: int, large: int
 ) -> list[tuple[str, stats.Estimate, float, str]]:
     """Per hash of `hashes` that ran at both sizes: its name, its ns per hash at `small`, what
-    its bytes alone would take at the per-byte rate of the `large` input, and the verdict:
+    its bytes alone would take at the per-byte rate of the `large` input (a block hash's
+    whole padded blocks, ``padded_bytes``), and the verdict:
     'fixed' where the call took clearly more than twice its bytes' time, 'bytes' where
     clearly less, 'open' otherwise."""
     summary = stats.summarize(native, ["algorithm", "size"])
@@ -726,8 +823,9 @@ def _small_keys(
         rate = _estimate(summary, "mib_per_s", algorithm, steady_size(summary, [algorithm], large))
         if call is None or rate is None:
             continue
-        per_bytes = small / (rate.median * 2**20) * 1e9  # the bytes alone at the large input's rate
-        fastest, slowest = small / (rate.hi * 2**20) * 1e9, small / (rate.lo * 2**20) * 1e9
+        n = padded_bytes(algorithm, small)  # a block hash compresses whole blocks, however short its input
+        per_bytes = n / (rate.median * 2**20) * 1e9  # the bytes alone at the large input's rate
+        fastest, slowest = n / (rate.hi * 2**20) * 1e9, n / (rate.lo * 2**20) * 1e9
         verdict = "fixed" if call.lo > 2 * slowest else "bytes" if call.hi < 2 * fastest else "open"
         found.append((ALGORITHM_NAMES[algorithm], call, per_bytes, verdict))
     return found
@@ -736,7 +834,8 @@ def _small_keys(
 def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, large: int) -> str:
     """What a key of `small` bytes costs with each of `hashes` (ns per hash, with the
     interval), against what its bytes alone would cost at the per-byte rate of the `large`
-    input: where the call takes clearly more than twice its bytes' time for every hash, the
+    input (for a block hash its whole padded blocks, named: ``block_words``): where the call
+    takes clearly more than twice its bytes' time for every hash, the
     fixed costs decide; where clearly less for every hash, the bytes do; otherwise the runs
     do not show one deciding for all."""
     found = _small_keys(native, hashes, small, large)
@@ -744,8 +843,11 @@ def small_key_sentence(native: pl.DataFrame, hashes: list[str], small: int, larg
         return f"None of these hashes ran at both {fmt.size(small)} and {fmt.size(large)} here."
     costs = " and ".join(f"{quoted(call, 'ns', runs=False)} with {name}" for name, call, _, _ in found)
     bytes_words = " and ".join(f"{fmt.num(b)} ns" for _, _, b, _ in found)
+    ran = [a for a in hashes if ALGORITHM_NAMES.get(a) in {name for name, _, _, _ in found}]
+    blocks = [f"{short_name(a)}, {block_words(a, small)}" for a in ran if block_words(a, small)]
+    padded = f" (for {fmt.listed(blocks)}: a block hash compresses whole blocks, padding included)" if blocks else ""
     text = (
-        f"In the native loop a {fmt.size_adjective(small)} key costs {costs}; its bytes alone, at the rate "
+        f"In the native loop a {fmt.size_adjective(small)} key costs {costs}; its bytes alone{padded}, at the rate "
         f"{'each' if len(found) > 1 else 'it'} reached on {fmt.size(large)} inputs, would take {bytes_words}"
     )
     summary = stats.summarize(native, ["algorithm", "size"])
@@ -859,7 +961,7 @@ def terabyte_sentence(
     *,
     virtual: bool = False,
 ) -> str:
-    """One core's rate with the `slow` hash (GiB/s) and the time to hash 1 TiB with `slow`
+    """One core's rate with the `slow` hash (MiB/s, the page's unit) and the time to hash 1 TiB with `slow`
     and with `fast`, each with the interval carried through from the rate's, at the
     nearest steady size (``steady_size``), saying so where it is not `size`; then, where
     `largest` is a larger size the sweep measured, the same times at its rate (data past
@@ -884,12 +986,7 @@ def terabyte_sentence(
         where = "" if caches is None else f", each of which {claims.cache_words(n, caches, virtual=virtual)}"
         return f"{fmt.size_adjective(n)} blocks{where}"
 
-    gib = a.scaled(1 / 1024)
-    rate = (
-        f"{fmt.num(gib.median)} GiB/s"
-        if fmt.num(gib.lo) == fmt.num(gib.hi)
-        else f"{fmt.num(gib.median)} GiB/s ({fmt.span(gib.lo, gib.hi)})"
-    )
+    rate = quoted(a, runs=False)
     short = ALGORITHM_NAMES[slow].split(" (")[0]
     why = dip_words(summary, [slow, fast], size, at)
     text = (
@@ -916,6 +1013,39 @@ def _seconds(median: float, lo: float, hi: float) -> str:
     scale, unit = (60.0, " minutes") if median >= 120 else (1.0, " s")
     shown = [fmt.num(x / scale) for x in (median, lo, hi)]
     return f"{shown[0]}{unit}" + ("" if shown[1] == shown[2] else f" ({shown[1]}–{shown[2]})")
+
+
+#: Where the chapter's noise note stands, as the sentences on busy and quiet name it.
+NOTE = "the note at the top of the chapter"
+
+
+def lower_bound_words(busy: bool | None) -> str:
+    """What the rates are against a quiet run, as far as the noise evidence tells: `busy`
+    is ``book.busy`` of the set, None where the set recorded no noise evidence."""
+    if busy is None:
+        return (
+            "These runs recorded no noise evidence; where other work did share the CPU, a quieter run of this machine "
+            "may do better."
+        )
+    if busy:
+        return (
+            f"{NOTE[0].upper()}{NOTE[1:]} found the machine busy, so read the rates as lower bounds on what a quiet "
+            "run of this machine would give."
+        )
+    return (
+        f"{NOTE[0].upper()}{NOTE[1:]} found the machine quiet by its thresholds; other work below them may still have "
+        "slowed a slice, so a quieter run may still do a little better."
+    )
+
+
+def rates_caveat(busy: bool | None) -> str:
+    """The closing caveat on the rates, as far as the noise evidence tells (`busy` as in
+    ``lower_bound_words``)."""
+    if busy is None:
+        return "The rates are fastest slices of runs that recorded no noise evidence, so a quieter run may do better."
+    if busy:
+        return f"The rates are fastest slices, on a machine {NOTE} found busy, so a quieter run may do better."
+    return f"The rates are fastest slices, on a machine {NOTE} found quiet; another run may still differ a little."
 
 
 #: Two builds of one algorithm 'differ 2× or more' when their ratio interval lies beyond this factor.
@@ -1102,7 +1232,7 @@ def ranking_sentence(native: pl.DataFrame, size: int) -> str:
         text += f" {name[0]} was not clearly faster than {_at_rates(name, e, top_open)}: the intervals overlap."
     if not bottom_clear:
         text += f" {name[-1]} was not clearly slower than {_at_rates(name, e, bottom_open)}: the intervals overlap."
-    return text
+    return text + " This ranks the native loops only; the Python packages' own builds are set beside them below."
 
 
 def _at_rates(name: list[str], e: list[stats.Estimate], which: list[int]) -> str:
@@ -1195,16 +1325,18 @@ def crc_path_sentence(details: dict[str, Any]) -> str:
         )
     if flags.get("avx512f") and flags.get("avx512vl") and flags.get("vpclmulqdq"):
         return (
-            "This CPU has AVX-512 and VPCLMULQDQ, and for such CPUs ISA-L picks, at run time, a loop that does not "
-            "use the crc32 instruction at all: it folds the buffer 64 bytes per register with wide carry-less "
-            "multiplications and reduces the result to a CRC only at the end."
+            "This CPU has AVX-512 and VPCLMULQDQ, and for such CPUs ISA-L would pick, at run time, a loop that does "
+            "not use the crc32 instruction at all: it folds the buffer 64 bytes per register with wide carry-less "
+            "multiplications and reduces the result to a CRC only at the end (this run does not record which loop "
+            "it ran)."
         )
     if flags.get("pclmulqdq") and flags.get("sse4_2"):
         return (
-            "ISA-L splits the buffer into three streams, runs a crc32 chain on each in parallel and folds the "
-            "partial CRCs together with carry-less multiplications (PCLMULQDQ)."
+            "On a CPU with PCLMULQDQ and SSE4.2, as this one, ISA-L would split the buffer into three streams, run a "
+            "crc32 chain on each in parallel and fold the partial CRCs together with carry-less multiplications "
+            "(this run does not record which loop it ran)."
         )
-    return "This CPU lacks SSE4.2 or PCLMULQDQ, so ISA-L computes CRC32C with a table-driven loop."
+    return "This CPU lacks SSE4.2 or PCLMULQDQ, so ISA-L would compute CRC32C with a table-driven loop."
 
 
 def crc_sentence(native: pl.DataFrame, size: int) -> str:
@@ -1254,8 +1386,8 @@ def openssl_small_block_sentence(table: pl.DataFrame) -> str:
             words for v, words in _VERDICT_WORDS.items() if by[v]
         )
     else:
-        parts = [f"{words} for {fmt.exact(len(by[v]))} ({fmt.listed(by[v])})" for v, words in _VERDICT_WORDS.items()
-                 if by[v]]  # fmt: skip
+        parts = [f"{words} for {_all_of(len(by[v]), len(at))} ({fmt.listed(by[v])})"
+                 for v, words in _VERDICT_WORDS.items() if by[v]]  # fmt: skip
         hashes = fmt.count(len(at), "hash", "hashes")
         tally = f"On {fmt.size_adjective(smallest)} blocks, of the {hashes}, " + "; ".join(parts)
     less_work = (
@@ -1507,7 +1639,8 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
         return nothing
     ours = vs.filter((pl.col("tool") == "howfast") & (pl.col("metric") == "mib_per_s"))
     cases: list[tuple[str, claims.Comparison, float | None]] = []
-    unpaired = []
+    unpaired: list[str] = []
+    missing: list[int] = []
     for (algorithm, size), rows in ours.group_by(["algorithm", "size"], maintain_order=True):
         values = rows["value"].drop_nulls().to_list()
         if not values:
@@ -1516,6 +1649,7 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
         sweep = _estimate(summary, metric, str(algorithm), int(size))
         if sweep is None:
             unpaired.append(label)
+            missing += [] if int(size) in missing else [int(size)]
             continue
         best = _estimate(summary, "mib_per_s", str(algorithm), int(size))
         lo, hi, level = stats.median_interval(values)
@@ -1551,8 +1685,9 @@ def crosscheck_again_sentence(native: pl.DataFrame, vs: pl.DataFrame, tool: str,
             )
     if unpaired:
         text += (
-            f" The sweep did not measure the block size of {fmt.listed(unpaired)}, so "
-            + ("that case is" if len(unpaired) == 1 else "those cases are")
+            f" The sweep did not measure blocks of {fmt.listed([fmt.size(b) for b in missing])}, so "
+            + f"{fmt.listed(unpaired)} "
+            + ("is" if len(unpaired) == 1 else "are")
             + " not set beside it."
         )
     if cases:

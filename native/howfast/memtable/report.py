@@ -1102,7 +1102,10 @@ def variant_numbers(metrics: pl.DataFrame) -> dict[str, object]:
 
 def fio_sentence(metrics: pl.DataFrame) -> str:
     """Ours against fio per case, each verdict from claims.crosscheck on the interval of the
-    per-round ratios (runs made one after the other): agrees, slower, faster, inconclusive."""
+    per-round ratios (runs made one after the other): agrees, slower, faster, inconclusive;
+    a case whose rounds give that interval less than 95 % confidence counts as a leaning
+    (as the table's verdict column), grouped apart from the clear verdicts, and the caveat
+    gives each round count's interval and confidence (_rounds_caveat)."""
     rows = metrics.filter(pl.col("metric") == "mb_per_s")
     segments = "segment_bytes" in rows.columns and rows["segment_bytes"].n_unique() > 1
     by = ["capacity", "dsync", "mode", "buffers", *(["segment_bytes"] if segments else [])]
@@ -1110,7 +1113,8 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         why = charts.reasons(metrics.filter(pl.col("tool") == "fio"))
         return f"fio could not run here ({why or 'no result'}), so there is no cross-check."
     ratios = round_ratios(rows, by, "mb_per_s", theirs="fio")
-    groups: dict[str, list[str]] = {"agrees": [], "ours lower": [], "ours higher": [], "inconclusive": []}
+    kinds = ["agrees", "ours lower", "ours higher", "leans to agree", "leans lower", "leans higher", "inconclusive"]
+    groups: dict[str, list[str]] = {k: [] for k in kinds}
     for key, part in ratios.sort(*by).group_by(by, maintain_order=True):
         capacity, dsync, mode, buffers = key[:4]
         verdict = claims.crosscheck(ratio_estimate(part["r"].to_list()))
@@ -1118,13 +1122,19 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         case = f"{mode_name(mode, buffers)} at {fmt.size(capacity)}{' with O_DSYNC' if dsync else ''}"
         if segments:
             case += f" in {_segment_of(rows, capacity, buffers, key[4])} segments"
-        groups[verdict.outcome].append(f"{case} ({short_factor(r.median)}×)")
+        outcome = verdict.outcome
+        if stats.interval_ranks(part.height)[1] < stats.CONFIDENCE:
+            outcome = LEANING_VERDICTS.get(outcome, outcome)
+        groups[outcome].append(f"{case} ({short_factor(r.median)}×)")
     total = sum(len(v) for v in groups.values())
     band = f"{fmt.num(claims.AGREES[0])}–{fmt.ratio(claims.AGREES[1])}"
     lead = {
         "agrees": f"agreed with fio, the interval within {band}",
         "ours lower": "were clearly slower than fio, the interval wholly below 1",
         "ours higher": "were clearly faster than fio, the interval wholly above 1",
+        "leans to agree": f"leaned towards agreement with fio, the interval within {band}",
+        "leans lower": "leaned slower than fio, the interval below 1",
+        "leans higher": "leaned faster than fio, the interval above 1",
         "inconclusive": "were inconclusive, the interval including 1 and leaving the band",
     }
     parts = [
@@ -1134,18 +1144,14 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         if v
     ]
     counts = ratios.group_by(by).len()["len"].to_list()
-    level = stats.interval_ranks(min(counts))[1]
-    caveat = (
-        ""
-        if level >= stats.CONFIDENCE
-        else f" With {runs_text(counts)} rounds per case, each interval is the lowest ratio to the highest, which "
-        f"holds the median with {fmt.num(100 * level, 2)} % confidence, not {fmt.num(100 * stats.CONFIDENCE)} %."
-    )
+    caveat = _rounds_caveat(counts)
     faster = (
         ""
-        if not groups["ours higher"]
+        if not groups["ours higher"] and not groups["leans higher"]
         else " For the same bytes the memtable does strictly more work than fio (it copies every record into its "
-        "buffer and indexes it before the flush), so a clearly faster verdict points at this disk's speed drifting "
+        "buffer and indexes it before the flush), so "
+        + ("a clearly faster verdict" if groups["ours higher"] else "a leaning towards faster")
+        + " may point at this disk's speed drifting "
         "between the alternated runs, or at a difference in how the two submit their writes; these runs cannot "
         "separate the two."
     )
@@ -1158,6 +1164,38 @@ def fio_sentence(metrics: pl.DataFrame) -> str:
         + faster
         + fio_depth_words(metrics)
     )
+
+
+def _rank_words(k: int) -> str:
+    """'the lowest ratio to the highest' (k = 1), 'the 2nd lowest ratio to the 2nd highest'."""
+    if k == 1:
+        return "the lowest ratio to the highest"
+    nth = f"{k}{'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+    return f"the {nth} lowest ratio to the {nth} highest"
+
+
+def _rounds_caveat(counts: list[int]) -> str:
+    """After fio_sentence: per round count of its cases, which ratios bound each interval and
+    the confidence they give the median (stats.interval_ranks); empty where every count
+    reaches 95 %, for the verdicts are then findings and the table's caption says so."""
+    if not counts or any(not isinstance(k, int) or k < 1 for k in counts):
+        raise ValueError(f"counts are round counts of 1 or more, got {counts!r}")
+    levels = {k: stats.interval_ranks(k) for k in sorted(set(counts))}
+    if all(level >= stats.CONFIDENCE for _, level in levels.values()):
+        return ""
+    sure = fmt.num(100 * stats.CONFIDENCE)
+    words = []
+    for k, (rank, level) in levels.items():
+        held = f"holds the median with {fmt.num(100 * level, 2)} % confidence"
+        if level < stats.CONFIDENCE:
+            held += f", not {sure} %, so those verdicts are leanings"
+        if len(levels) == 1:
+            words.append(f"with {k} rounds per case, each interval is {_rank_words(rank)}, which {held}")
+        else:
+            cases = fmt.count(counts.count(k), "case")
+            words.append(f"with {fmt.count(k, 'round')} ({cases}), each interval is {_rank_words(rank)}, which {held}")
+    text = "; ".join(words)
+    return " " + text[0].upper() + text[1:] + "."
 
 
 def _segment_of(rows: pl.DataFrame, capacity: int, buffers: int, segment: int) -> str:
@@ -1893,7 +1931,8 @@ def queue_share_words(wait: Estimate | None, mean: Estimate | None) -> str:
     )
     if hi is not None and hi < 0.9:
         return (
-            f"A full queue would account for {fmt.share(median, 2)} of the mean wait ({span}): by Little's "
+            f"A full queue would account for {fmt.share(median, 2)} of the mean wait "
+            f"({fmt.num(100 * lo, 2)}–{fmt.share(hi, 2)} within the two intervals): by Little's "
             "law, more records were between hand-over and acknowledgement on average than the queue holds, so the "
             "rest may lie elsewhere on a record's path (the hand-over, the batch it is copied with, its "
             "acknowledgement), which this run does not time."
@@ -2232,9 +2271,10 @@ def _sizes_by_capacity(sizes: dict[int, int], caps: list[int], every: list[int] 
 
 
 def _bytes_against_sweep(ours: dict[int, int], theirs: dict[int, int]) -> str:
-    """'1 GiB at every capacity, as much as the sweep's 1 GiB at 1 MiB and 16 MiB; more than
-    …': the bytes of `ours` per capacity set beside the sweep's (`theirs`), grouped into
-    more, as much and less, each group's capacities named."""
+    """'1 GiB at every capacity; the sweep wrote less (128 MiB at 64 KiB), and as much at
+    1 MiB and 16 MiB': the bytes of `ours` per capacity, then what the sweep (`theirs`)
+    wrote at the same capacities, grouped into less, as much and more, each group's
+    capacities named (with the sweep's bytes where they differ from ours)."""
     caps = sorted(ours)
     common = [c for c in caps if c in theirs]
     text = _sizes_by_capacity(ours, caps)
@@ -2242,10 +2282,17 @@ def _bytes_against_sweep(ours: dict[int, int], theirs: dict[int, int]) -> str:
         return text + ", at capacities the sweep did not run"
     groups = {
         word: [c for c in common if test(ours[c], theirs[c])]
-        for word, test in (("more than", int.__gt__), ("as much as", int.__eq__), ("less than", int.__lt__))
+        for word, test in (("less", int.__gt__), ("as much", int.__eq__), ("more", int.__lt__))
     }
-    said = [f"{word} the sweep's {_sizes_by_capacity(theirs, found, caps)}" for word, found in groups.items() if found]
-    return text + ", " + "; ".join(said)
+    said = [
+        f"as much at {'every capacity' if found == caps else fmt.listed([fmt.size(c) for c in found])}"
+        if word == "as much"
+        else f"{word} ({_sizes_by_capacity(theirs, found, caps)})"
+        for word, found in groups.items()
+        if found
+    ]
+    joined = said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]
+    return text + "; the sweep wrote " + joined
 
 
 def breakdown_bytes_words(breakdown: pl.DataFrame, sweep: pl.DataFrame) -> str:
@@ -2274,7 +2321,7 @@ def fio_bytes_words(fio_runs: pl.DataFrame, sweep: pl.DataFrame) -> str:
         return "The memtable did not run beside fio here, so its bytes are not set beside the sweep's."
     text = f"The memtable's runs here wrote {_bytes_against_sweep(ours, bytes_per_case(sweep))}"
     return (
-        text + ", and they ran at another moment, next to fio, so their MB/s are not the sweep's for the same "
+        text + ". They ran at another moment, next to fio, so their MB/s are not the sweep's for the same "
         "capacity: for a memtable's rate, the sweep's tables are the ones to quote, and this table only for ours "
         "against fio."
     )
@@ -2290,9 +2337,10 @@ def copy_time(breakdown: pl.DataFrame, capacity: int) -> Estimate | None:
 
 def wait_against_copy(variants: pl.DataFrame, breakdown: pl.DataFrame, capacity: int) -> str:
     """The median wait of a record without the log (the durability table's run at
-    `capacity`, double-buffered io_uring) beside the writer's time copying one: as a ratio
-    where the breakdown measured the same capacity without O_DSYNC (in its deep mode, named),
-    else both figures with their sizes and modes and no ratio."""
+    `capacity`, double-buffered io_uring) beside the writer's time copying one, from the
+    breakdown's clocked runs in its deep mode (at the same capacity without O_DSYNC where
+    measured, else at its smallest): both figures with their modes, never divided, for they
+    come from different runs and modes."""
     wait = _median(variants, "p50", variant=NO_LOG)
     if wait is None:
         return "Without the log, a record's wait could not be measured here."
@@ -2300,9 +2348,9 @@ def wait_against_copy(variants: pl.DataFrame, breakdown: pl.DataFrame, capacity:
     same = copy_time(breakdown, capacity)
     if same is not None:
         return (
-            head + f", {fmt.ratio_of(wait, same.median)} the {fmt.duration_us(same.median)} the writer spends framing "
-            f"and copying one at the same capacity without O_DSYNC (measured in the breakdown below, in the deep "
-            "io_uring mode)."
+            head + f" at {fmt.size(capacity)} with double buffering; the breakdown below timed the writer framing and "
+            f"copying one at the same capacity without O_DSYNC at {fmt.duration_us(same.median)}, in its own clocked "
+            "runs in the deep io_uring mode, a different run and mode, so the two are not divided."
         )
     runs = breakdown.filter(pl.col("metric") == "t_copy")
     if "counters" in runs.columns:
@@ -2344,18 +2392,35 @@ def rocksdb_threads_words(test: str, threads: int, cpus: int) -> str:
     return f"on {counted}, though this machine has {fmt.count(cpus, 'logical CPU')}"
 
 
-def read_threads_words(ours: int, seed: int) -> str:
+def read_threads_words(ours: int, seed: int, ours_readers: int | None = None, seed_readers: int | None = None) -> str:
     """The opening of the paragraph on why the read tests differ from the laptop's: two
     reasons where the two machines ran different thread counts, the second alone where
-    they ran the same; it ends so that "`readrandom` found only …" can follow."""
+    they ran the same; it ends so that "`readrandom` found only …" can follow. `ours` and
+    `seed` are readrandom's threads; with `ours_readers` and `seed_readers`
+    (readwhilewriting's reader threads) each test's counts are named."""
     ours, seed = _whole("ours", ours), _whole("seed", seed)
-    if ours != seed:
+    if ours_readers is None or seed_readers is None:
+        if ours_readers is not None or seed_readers is not None:
+            raise ValueError("ours_readers and seed_readers are given together or not at all")
+        if ours != seed:
+            return (
+                f"The read tests differ even more, for two reasons. The laptop spread them over "
+                f"{fmt.count(seed, 'thread')}, this machine over {ours}. And the laptop's"
+            )
+        both = fmt.count(ours, "thread")
+        return f"The read tests differ even more, although both machines ran them on {both}: the laptop's"
+    ours_readers, seed_readers = _whole("ours_readers", ours_readers), _whole("seed_readers", seed_readers)
+    if (ours, ours_readers) != (seed, seed_readers):
         return (
-            f"The read tests differ even more, for two reasons. The laptop spread them over "
-            f"{fmt.count(seed, 'thread')}, this machine over {ours}. And the laptop's"
+            f"The read tests differ even more, for two reasons. The laptop ran `readrandom` on "
+            f"{fmt.count(seed, 'thread')} and `readwhilewriting` with {fmt.count(seed_readers, 'reader thread')}; "
+            f"this machine ran `readrandom` on {fmt.count(ours, 'thread')} and `readwhilewriting` with "
+            f"{fmt.count(ours_readers, 'reader thread')}. And the laptop's"
         )
-    both = fmt.count(ours, "thread")
-    return f"The read tests differ even more, although both machines ran them on {both}: the laptop's"
+    return (
+        f"The read tests differ even more, although both machines ran `readrandom` on {fmt.count(ours, 'thread')} "
+        f"and `readwhilewriting` with {fmt.count(ours_readers, 'reader thread')}: the laptop's"
+    )
 
 
 def storage_chapter_words(direct: bool) -> str:
@@ -2739,6 +2804,13 @@ TABLE_VERDICT_WORDS = {
     "ours higher": "ours higher in the table: the interval lies wholly above 1",
     "inconclusive": "inconclusive in the table: the interval includes 1 and leaves 0.9–1.1×",
 }
+#: The same where the rounds give the interval less than 95 % confidence: the table's leaning.
+TABLE_LEANING_WORDS = {
+    "agrees": "leans to agree in the table: the interval lies within 0.9–1.1×",
+    "ours lower": "leans lower in the table: the interval lies below 1",
+    "ours higher": "leans higher in the table: the interval lies above 1",
+    "inconclusive": TABLE_VERDICT_WORDS["inconclusive"],
+}
 #: Where the intervals of ours / fio lie against ``SEGMENT_GOAL``, by verdict.
 GOAL_WORDS = {
     "meets": "lies wholly at or above it, so the default size meets it",
@@ -2788,6 +2860,12 @@ def rollover_agreement(cost_verdict: str, rate: claims.Comparison) -> str:
     return "agree" if ours == rate.direction else "disagree"
 
 
+def _sure(rounds: int | None) -> bool:
+    """Whether `rounds` rounds give the interval of the median 95 % confidence; a row without
+    a count (None) is taken as its verdict says."""
+    return rounds is None or stats.interval_ranks(int(rounds))[1] >= stats.CONFIDENCE
+
+
 def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None = None) -> str:
     """The fio table's rows with Memtable's default segment size in words: how many
     rollovers a run had (fio writes one file in every row), ours / fio with its interval and
@@ -2833,7 +2911,7 @@ def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None =
         f"Against fio, the deep io_uring mode at {fmt.size(capacity)} flushes reached "
         + "; ".join(
             f"{interval(row)} {setting(row['dsync'])} over {fmt.count(row['rounds'], 'round')}, "
-            f"{TABLE_VERDICT_WORDS[row['crosscheck']]}"
+            f"{(TABLE_VERDICT_WORDS if _sure(row['rounds']) else TABLE_LEANING_WORDS)[row['crosscheck']]}"
             for row in rows
         )
         + ". "
@@ -2846,6 +2924,14 @@ def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None =
     else:
         text += f"{target}: " + "; ".join(f"{setting(row['dsync'])}, the interval {GOAL_WORDS[row['verdict']]}"
                                           for row in rows) + "."  # fmt: skip
+    few = [int(row["rounds"]) for row in rows if not _sure(row["rounds"])]
+    if few:
+        level = min(stats.interval_ranks(k)[1] for k in few)
+        text += (
+            f" With {runs_text(few)} {'round' if runs_text(few) == '1' else 'rounds'}, such an interval is the lowest "
+            f"ratio to the highest and holds the median with {fmt.num(100 * level, 2)} % confidence, not "
+            f"{fmt.num(100 * stats.CONFIDENCE)} %, so those readings are leanings, not findings."
+        )
     if one.height:
         text += (
             " Into one segment file for the whole run, the same flushes reached "
@@ -2864,7 +2950,9 @@ def segment_goal_sentence(metrics: pl.DataFrame, rollover: pl.DataFrame | None =
             )
             + "."
         )
-        if min(levels) < stats.CONFIDENCE:
+        if min(levels) < stats.CONFIDENCE and few and runs_text([int(row["rounds"]) for row in rows]) == runs_text(few):
+            text += " These run-by-run intervals rest on as few rounds, so a direction there is a leaning too."
+        elif min(levels) < stats.CONFIDENCE:
             text += (
                 f" With {runs_text([int(row['rounds']) for row in rows])} rounds, such an interval holds the median "
                 f"with {fmt.num(100 * min(levels), 2)} % confidence, not {fmt.num(100 * stats.CONFIDENCE)} %, so a "
@@ -2894,7 +2982,8 @@ def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame, buffer
     """After segment_goal_sentence's run-by-run ratios (from the fio table's runs, whose deep
     mode kept `buffers` buffers): what the rollover experiment found for the default files
     made ahead against one file, per setting, and whether the two agree (rollover_agreement),
-    naming how their buffer counts differ; '' where it did not run."""
+    naming how their buffer counts differ; where a row's rounds give its interval less than
+    95 % confidence, its direction is a leaning and said as one; '' where it did not run."""
     from .plan import DEFAULT_SEGMENT_BYTES
 
     said, found_all = [], set()
@@ -2903,6 +2992,9 @@ def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame, buffer
         found = rollover_agreement(row["crosscheck"], rate)
         if found == "missing":
             continue
+        leaning = not _sure(row.get("rounds")) and row["crosscheck"] != "inconclusive"
+        if leaning and found == "one could not tell":
+            found = "neither clear"  # these runs only lean; the rollover experiment could not tell
         found_all.add(found)
         setting = "with O_DSYNC" if row["dsync"] else "without O_DSYNC"
         verdict = {
@@ -2911,6 +3003,12 @@ def _rollover_beside_words(cost_rows: list[dict], rollover: pl.DataFrame, buffer
             "one could not tell": "one of the two experiments could not tell",
             "neither clear": "neither experiment finds a clear difference",
         }[found]
+        if leaning:
+            verdict = {
+                "agree": "it points the way these runs only lean",
+                "disagree": "it points against the way these runs lean",
+                "neither clear": "neither experiment finds a clear difference (these runs only lean)",
+            }[found]
         said.append(
             f"{setting}, its {fmt.size(DEFAULT_SEGMENT_BYTES)} files made ahead ran "
             + claims.versus(rate, "one file", **claims.RATE_WORDS)

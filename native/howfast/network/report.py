@@ -400,8 +400,10 @@ def round_trip_sentence(metrics: pl.DataFrame) -> str:
     )
 
 
-def closed_sentence(metrics: pl.DataFrame) -> str:
-    """The closed loop: one connection against the best, and the curve's shape (``claims.curve``)."""
+def closed_sentence(metrics: pl.DataFrame, target: float | None = None) -> str:
+    """The closed loop: one connection against the best, and the curve's shape (``claims.curve``);
+    a knee whose own interval is wider than `target` (``stats.stability``) is not called a
+    level-off."""
     if metrics.height == 0 or metrics.filter(pl.col("metric") == "req_per_s").height == 0:
         return "The closed loop did not run here."
     summary = stats.summarize(metrics, ["connections"])
@@ -409,8 +411,13 @@ def closed_sentence(metrics: pl.DataFrame) -> str:
     points = [(int(r["connections"]), Estimate.from_row(r)) for r in rows.iter_rows(named=True)]
     shape = claims.curve(points)
     wide = _wide_rise(points, shape.x, "connection") if shape.kind == "knee" else ""
+    at = dict(points).get(shape.x) if shape.kind == "knee" else None
+    loose = at is not None and stats.stability(at, target) != ""
     levels = (
-        f"shows no clear rise past {fmt.count(int(shape.x or 0), 'connection')}{wide}"
+        f"shows no clear rise past {fmt.count(int(shape.x or 0), 'connection')}, whose runs range down to "
+        f"{fmt.num(at.lo)}, so where it levels off these runs cannot tell"
+        if loose and at is not None
+        else f"shows no clear rise past {fmt.count(int(shape.x or 0), 'connection')}{wide}"
         if wide
         else f"levels off from {fmt.count(int(shape.x or 0), 'connection')} (no larger count's interval lies "
         f"above its interval by more than {fmt.share(claims.FLAT_GAIN, 2)})"
@@ -480,6 +487,24 @@ def near(a: Estimate | None, b: Estimate | None, tolerance: float = NEAR) -> str
     return "unclear"
 
 
+def tail_held(p99: Estimate | None, base: Estimate | None, bound: float = NEAR) -> str:
+    """One-sided: did a p99 stay under `bound` times the baseline `base`? 'held' where the
+    whole range of p99 / base (both intervals, ``claims.compare``) lies at or below
+    `bound` (a tail that may be shorter than the baseline still held); 'past' where the
+    whole range lies above it; 'unclear' where the range reaches across it; 'missing'
+    when either was not measured."""
+    if not isinstance(bound, (int, float)) or isinstance(bound, bool) or not bound > 1:
+        raise ValueError(f"bound is a factor above 1, got {bound!r}")
+    c = claims.compare(p99, base)
+    if c.direction == claims.MISSING or c.lo is None or c.hi is None:
+        return "missing"
+    if c.hi <= bound:
+        return "held"
+    if c.lo > bound:
+        return "past"
+    return "unclear"
+
+
 def _estimate_row(summary: pl.DataFrame, metric: str) -> Estimate | None:
     rows = summary.filter(pl.col("metric") == metric)
     return Estimate.from_row(rows.row(0, named=True)) if rows.height == 1 else None
@@ -531,7 +556,8 @@ def kept_up(point: dict) -> bool:
 
 def knee(metrics: pl.DataFrame) -> dict | None:
     """The open loop's capacity: the highest offered rate at which the server clearly kept
-    up and the p99 stayed clearly ``near`` the lightest load's, scanning past rates where
+    up and the p99 clearly stayed at most ``NEAR`` times the lightest load's (``tail_held``;
+    one-sided: a tail shorter than the baseline holds), scanning past rates where
     the runs could not tell (`open`: their points) up to the first rate that clearly
     failed (`limit_rate`, `limit_why`: 'above' (the p99 more than ``NEAR`` times the
     baseline over both intervals) or 'behind' (the
@@ -549,16 +575,14 @@ def knee(metrics: pl.DataFrame) -> dict | None:
     base = points[0]["p99"]
     best, limit, limit_why, unclear, skipped = points[0], None, None, [], []
     for p in points[1:]:
-        word = near(p["p99"], base)
+        word = tail_held(p["p99"], base)
         verdict = keep_up(p)
         keeps, below = verdict == KEPT, verdict == BEHIND
-        # clearly past the baseline: the whole range of p99 / base beyond NEAR, not only above 1
-        past = (claims.compare(p["p99"], base).lo or 0) > NEAR
-        if below or past:
+        if below or word == "past":
             limit, limit_why = p, "behind" if below else "above"
             break
-        if not keeps or word not in ("near", "below"):
-            unclear.append({**p, "why": "unclear" if word not in ("near", "below") else "lagging"})
+        if not keeps or word != "held":
+            unclear.append({**p, "why": "unclear" if word != "held" else "lagging"})
             continue
         best, skipped, unclear = p, skipped + unclear, []
     first = unclear[0] if unclear else limit
@@ -635,15 +659,23 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             "so this run gives no rate to plan for."
         )
     base = point["base_estimate"]
-    near_means = f"near means within {fmt.ratio(NEAR)} over both intervals"
+    bound = fmt.ratio(NEAR)
+    under_means = f"under means the whole range the two intervals allow lies at or below {bound}"
+    wake = (
+        "That baseline may include the load generator's own wake-up delay: it sleeps until each intended send time "
+        "and times each request from that time, and this run does not record how late it woke. "
+    )
     if point["lightest"]:
-        text = f"The lightest load, {_rate(point['rate'])} offered, sets the baseline: a p99 of {_us_range(base)}. "
+        text = (
+            f"The lightest load, {_rate(point['rate'])} offered, sets the baseline: a p99 of {_us_range(base)}. " + wake
+        )
     else:
         skipped = [p["rate"] for p in point.get("skipped") or []]
         but = f", except at {_rates(skipped)} offered, where the runs could not tell" if skipped else ""
         text = (
-            f"Up to {_rate(point['rate'])} offered, the server clearly kept up and every p99 stayed near the lightest "
-            f"load's ({_us_range(point['p99_estimate'])} against {_us_range(base)}; {near_means}){but}. "
+            f"Up to {_rate(point['rate'])} offered, the server clearly kept up and every p99 stayed under {bound} "
+            f"the lightest load's ({_us_range(point['p99_estimate'])} against {_us_range(base)}; {under_means}){but}. "
+            + wake
         )
         if best_closed:
             text += f"That is {fmt.share(point['rate'] / best_closed, 2)} of the closed loop's best rate. "
@@ -661,10 +693,15 @@ def knee_sentence(point: dict | None, best_closed: float | None) -> str:
             "book does not count that rate as kept up."
         )
     else:
+        c = claims.compare(point["next_p99"], base)
+        reach = (
+            f"reaches above {bound} the baseline, but not wholly"
+            if c.hi is not None and c.hi > NEAR
+            else f"does not lie wholly at or below {bound} the baseline"
+        )
         text += (
             f"At {_rate(nxt)} offered the p99 was {_us_range(point['next_p99'])}: the range the two intervals allow "
-            f"reaches past {fmt.ratio(NEAR)} the baseline, but not wholly ({near_means}), so whether the tail had "
-            "left it is inconclusive on this machine."
+            f"{reach}, so whether the tail had passed {bound} the baseline is inconclusive on this machine."
         )
     more = [p["rate"] for p in opened[1:]]
     if more:
@@ -886,27 +923,32 @@ def plan_sentence(
             text = (
                 f"This run could not find the open loop's capacity on this machine: only the lightest load, "
                 f"{_rate(point['rate'])} offered ({tails}), held, and it is the reference the tail is compared with; "
-                f"at no higher rate was the p99 known to stay near it. Offered that rate, {goal} would take "
+                f"at no higher rate was the p99 known to stay under {fmt.ratio(NEAR)} it. Offered that rate, {goal} "
+                "would take "
                 f"{fmt.count(needed, 'machine')} like this one, a count from the lightest rate measured, not a capacity"
             )
         else:
             text = (
-                f"Serving {goal} with the p99 near the lightest load's ({tails}) takes "
+                f"Serving {goal} with the p99 under {fmt.ratio(NEAR)} the lightest load's ({tails}) takes "
                 f"{fmt.count(needed, 'machine')} like this one, each offered {_rate(point['rate'])}, the highest rate "
                 "at which that clearly held here"
             )
         opened = [p["rate"] for p in point.get("open") or []]
-        if opened:
-            fewest = machines_for(max(opened), target)
-            text += (
-                f"; at {_rates(opened)} offered the runs could not tell, so as few as "
-                f"{fmt.count(fewest, 'machine')} (at {fmt.num(max(opened))}) is not ruled out either"
-            )
         limit = point.get("limit_rate")
-        if limit is not None:
-            least = machines_for(limit, target)
-            if least is not None and least < (needed or 0):
-                text += f"; at {_rate(limit)} it clearly no longer held, so no fewer than {fmt.count(least, 'machine')}"
+        least = machines_for(limit, target) if limit is not None else None
+        bounded = least is not None and needed is not None and least < needed
+        if opened:
+            text += f"; at {_rates(opened)} offered the runs could not tell"
+            if not bounded:
+                fewest = machines_for(max(opened), target)
+                text += (
+                    f", so as few as {fmt.count(fewest, 'machine')} (at {fmt.num(max(opened))}) is not ruled out either"
+                )
+        if bounded:
+            text += (
+                f"; at {_rate(limit)} it clearly no longer held, so the count lies between {fmt.exact(least)} and "
+                f"{fmt.count(needed, 'machine')}; where in between, these runs cannot tell"
+            )
         text += "."
     if best_closed:
         count = machines_for(best_closed, target)
@@ -1514,6 +1556,11 @@ def knee_server_sentence(
         text += (
             f" That rate is the open loop's capacity as the book read it when these runs were made; the open loop "
             f"above reads it as {_rate(knee_rate)} now."
+        )
+    elif knee_rate:
+        text += (
+            " That rate is the open loop's capacity as the book read it when these runs were made, and the open loop "
+            "above reads it the same now."
         )
     ours = stats.estimate_or_none(summary, "p99", tool="howfast")
     if open_p99 is not None and ours is not None:
@@ -2382,7 +2429,23 @@ def suite_sentence(metrics: pl.DataFrame, details: dict, noise: pl.DataFrame | N
         f"{claims.versus(c, 'the laptop' + chr(39) + 's', **claims.RATE_WORDS)}. "
         f"{same}Redis here is {version} and redis-benchmark "
         f"{tool or 'of unknown version'} (the seed prints neither version), and {requests}; "
-        f"here {run_length(metrics)}.{shared}"
+        f"here {run_length(metrics)}.{shared}{_cycle_words(here, ours.median)}"
+    )
+
+
+def _cycle_words(clients: int | None, rate: float) -> str:
+    """' With 50 clients at 96,700 requests per second, each client completed a request
+    every 517 µs on average (clients / rate); ...': the mean cycle per client, and that
+    redis-benchmark's percentiles leave out time a request waits inside its own client
+    thread; '' where the clients or the rate are unknown."""
+    if clients is None or clients < 1 or not rate > 0:
+        return ""
+    cycle = clients / rate * 1e6
+    return (
+        f" With {fmt.count(clients, 'client')} at {_rate(rate)}, each client completed a request every "
+        f"{fmt.duration_us(cycle)} on average (clients divided by the rate). redis-benchmark starts a request's "
+        "clock when it writes the request, so its percentiles leave out any time the request spent waiting inside "
+        "its own client thread before that."
     )
 
 
@@ -2605,9 +2668,10 @@ def round_trip_summary(p50: Estimate | None, rate: Estimate | None, most: tuple[
         f"A loopback round trip took {fmt.duration_us(p50.median)} at the median "
         f"({interval_words(p50, fmt.duration_us)}), and one connection managed {fmt.num(rate.median)} of them a "
         f"second ({interval_words(rate)}), an average of {fmt.duration_us(1e6 / rate.median)} each (the slow ones "
-        "weigh in): a service that calls another one sequentially makes about that many calls per second "
-        "per connection, before either side does any work. With one connection each round trip may include "
-        "waking an idle thread on each side"
+        "weigh in): a service that calls another one sequentially over loopback makes about that many calls per "
+        "second per connection, plus whatever work each side does. With one connection each round trip may include "
+        "waking an idle thread on each side, so this time may be mostly wake-ups and scheduling; this run cannot "
+        "say how it splits"
     )
     if most is not None and most[0] > 1 and most[1].median / most[0] > rate.median:
         count, busy = most

@@ -227,7 +227,7 @@ def seed_comparison(metrics: pl.DataFrame, compression: str | None = None) -> st
         seed_threads = 1 if seed_threads is None or test in WRITE_TESTS else int(seed_threads)
         why = []
         if entries != seed_entries:
-            why.append(f"{fmt.exact(entries)} keys here against {fmt.exact(seed_entries)}")
+            why.append(f"{fmt.num(entries)} keys here against {fmt.num(seed_entries)}")
         if test not in WRITE_TESTS and threads != seed_threads:
             why.append(f"{fmt.count(threads, 'thread')} against {fmt.exact(seed_threads)}")
         if why or not same_compression:

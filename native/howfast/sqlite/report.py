@@ -578,12 +578,16 @@ def _share_words(added: float, row: stats.Estimate | None, lead: str, what: str)
 
 
 def client_weight_sentence(
-    metrics: pl.DataFrame, full_1: stats.Estimate | None, normal_1000: stats.Estimate | None
+    metrics: pl.DataFrame,
+    full_1: stats.Estimate | None,
+    normal_1000: stats.Estimate | None,
+    normal_1: stats.Estimate | None = None,
 ) -> str:
     """What Python's added CPU time per row weighs against the disk's time per row: a one-row
     FULL commit (`full_1`, rows/s) and a batched NORMAL row on the disk (`normal_1000`, rows/s,
     1,000 per transaction). Quoted only where ``client_adds`` finds a clear cost (its
-    interval above the C loop's); the share 'vanishes' below ``VANISHES``."""
+    interval above the C loop's); the share 'vanishes' below ``VANISHES``. Where a one-row
+    NORMAL commit (`normal_1`, rows/s) was measured, the one-row cost's share of it too."""
     one, big = _added(metrics, PYTHON, 1), _added(metrics, PYTHON, 1000)
     if one is None and big is None:
         return "The runs show no client cost to weigh against the disk."
@@ -592,6 +596,12 @@ def client_weight_sentence(
         parts.append(
             _share_words(one, full_1, "with one row per transaction", "a one-row commit that waits for a flush")
         )
+        if normal_1 is not None and normal_1.median > 0:
+            time = 1e6 / normal_1.median
+            parts[-1] += (
+                f", and {fmt.share(one / time, 2)} of a one-row NORMAL commit, which does not wait for one "
+                f"({fmt.duration_us(time)} here): {weight_words(one / time)}"
+            )
     if big is not None:
         parts.append(
             _share_words(
@@ -601,14 +611,15 @@ def client_weight_sentence(
     return f"Python's extra CPU time per row, set beside the disk: {'; '.join(parts)}."
 
 
-def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None) -> str:
+def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None, normal_1: stats.Estimate | None = None) -> str:
     """The closing rule on the client: Python's clear added CPU time per row with one row per
     transaction against a one-row FULL commit (`full_1`, rows/s), the pair
     ``client_weight_sentence`` weighs first, in its words (``weight_words``). The added time
     carries the range the two CPU-time intervals allow, and is set against the commit's
     interval (``claims.compare``): 'matters less' only where it lies clearly below and its
     share does not weigh; then where the client does weigh comes from the C loop's own
-    in-memory rate (``_fast_rows_words``)."""
+    in-memory rate (``_fast_rows_words``). Where a one-row NORMAL commit (`normal_1`, rows/s)
+    was measured, the same added time's share of it follows (``_normal_share_words``)."""
     added = _added(metrics, PYTHON, 1)
     adds = client_adds(metrics, PYTHON, 1)
     if added is None:
@@ -627,19 +638,38 @@ def client_rule(metrics: pl.DataFrame, full_1: stats.Estimate | None) -> str:
         f"with one row per transaction Python {adds}, {fmt.share(share, 2)} of a one-row FULL commit's "
         f"{fmt.duration_us(commit.median)}"
     )
+    normal = _normal_share_words(added, normal_1)
     if c.direction == claims.LOWER and share < WEIGHS:
-        return f"The client matters less than the commit: {said}, {weight_words(share)}.{_fast_rows_words(metrics)}"
+        return (
+            f"The client matters less than the commit: {said}, {weight_words(share)}.{normal}"
+            f"{_fast_rows_words(metrics)}"
+        )
     if c.direction == claims.LOWER:
         return (
             f"The client cost less than the commit, but not little: {said}, {weight_words(share)}; so a leaner "
-            "client may shorten even commits that wait for a disk."
+            f"client may shorten even commits that wait for a disk.{normal}"
         )
     if c.direction == claims.HIGHER:
-        return f"Here the client cost more than a commit: {said}."
+        return f"Here the client cost more than a commit: {said}.{normal}"
     if c.direction == claims.SAME_WORD:
-        return f"Here the client cost about as much as a commit: {said}."
+        return f"Here the client cost about as much as a commit: {said}.{normal}"
     return (
-        f"Here the runs cannot tell whether the client cost more or less than a commit: {said}; the intervals overlap."
+        f"Here the runs cannot tell whether the client cost more or less than a commit: {said}; the intervals "
+        f"overlap.{normal}"
+    )
+
+
+def _normal_share_words(added: float, normal_1: stats.Estimate | None) -> str:
+    """' Against a one-row NORMAL commit, which does not wait for a flush (14.5 µs here), the same
+    time is 13 %: enough to weigh.': `added` (µs per row) as a share of the time a one-row
+    NORMAL transaction took (`normal_1`, rows/s), in ``weight_words``; '' where it was not measured."""
+    if normal_1 is None or normal_1.median <= 0:
+        return ""
+    time = 1e6 / normal_1.median
+    share = added / time
+    return (
+        f" Against a one-row NORMAL commit, which does not wait for a flush ({fmt.duration_us(time)} here), the "
+        f"same time is {fmt.share(share, 2)}: {weight_words(share)}."
     )
 
 
@@ -1044,6 +1074,8 @@ def bytes_per_row_sentence(ours: float | None, seed: float | None) -> str:
     if ours is None or seed is None:
         return ""
     ratio = ours / seed
+    if fmt.num(ours) == fmt.num(seed):
+        return "The two are the same, as the same table and the same rows should give."
     if 1 / claims.SAME <= ratio <= claims.SAME:
         return (
             f"The two lie within {fmt.share(claims.SAME - 1)} of each other, as the same table and the same rows "
@@ -1058,33 +1090,40 @@ def bytes_per_row_sentence(ours: float | None, seed: float | None) -> str:
 
 
 def derived_runs_words(metrics: pl.DataFrame) -> str:
-    """How this machine's NORMAL runs (C loop, 1,000-byte rows) differ from the seeds' in
-    size, per batch size (``rows_per_run`` against ``seed_rows``), then in client and library
-    (always): 'the runs differ in size and in client and library as the section said above'."""
+    """How this machine's runs (C loop, 1,000-byte rows) differ from the seeds' in size, per
+    synchronous setting and batch size (``rows_per_run`` against ``seed_rows``), each size
+    that differs named (``fmt.exact``), then in client and library (always): 'the runs with
+    NORMAL with 1,000 rows per transaction inserted the seeds' 1,000,000 rows; the others
+    other numbers (NORMAL with one row per transaction: 10,000 rows a run; …), …'."""
     n_seed = seed_rows()
     same, other = [], []
     if metrics.height and {"batch_size", "synchronous", "row_size", "rows"} <= set(metrics.columns):
         ran = metrics.filter(pl.col("rows").is_not_null())
         if "client" in ran.columns:  # the C loop's runs: the Go and Python clients size theirs apart
             ran = ran.filter(pl.col("client") == C_API)
-        for batch, what in ((1, "one row"), (1000, "1,000 rows")):
-            try:
-                n = rows_per_run(ran, batch)
-            except KeyError:
-                continue
-            (same if n == n_seed else other).append(what)
+        settings = [s for s in SYNC_LABELS if s in set(ran["synchronous"].to_list())]
+        for sync in settings:
+            for batch, what in ((1, "one row"), (1000, "1,000 rows")):
+                try:
+                    n = rows_per_run(ran, batch, sync)
+                except KeyError:
+                    continue
+                label = f"{SYNC_LABELS[sync]} with {what} per transaction"
+                (same if n == n_seed else other).append((label, n))
+    library = "all differ in client and library as the section said above"
     if not same and not other:
         return "this machine's inserts did not run here"
+    sizes = "; ".join(f"{label}: {fmt.exact(n)} rows a run" for label, n in other)
     if not same:
-        return "the runs differ in size and in client and library as the section said above"
+        return f"the runs differ from the seeds' {fmt.exact(n_seed)} rows in size ({sizes}), and {library}"
     if not other:
         return (
             f"the runs inserted the seeds' {fmt.exact(n_seed)} rows each, but differ in client and library as the "
             "section said above"
         )
     return (
-        f"the runs with {same[0]} per transaction inserted the seeds' {fmt.exact(n_seed)} rows, those with "
-        f"{other[0]} per transaction another number, and all differ in client and library as the section said above"
+        f"the runs with {fmt.listed([label for label, _ in same])} inserted the seeds' {fmt.exact(n_seed)} rows; the "
+        f"others other numbers ({sizes}), and {library}"
     )
 
 
@@ -1432,15 +1471,16 @@ def memory_rates_sentence(memory: stats.Estimate | None, disk: stats.Estimate | 
     c = claims.compare(memory, disk)
     if c.direction == claims.MISSING:
         return "How that compares with the same loop on the disk could not be measured here."
-    other = f"the same loop on the disk at {fmt.num(disk.median)} rows per second"
-    words = claims.versus(c, other, more="faster", less="slower", same=SAME_SPEED)
+    other = f"the same loop on the disk, batched the same way, at {fmt.num(disk.median)} rows per second"
+    head = f"The batched {fmt.num(memory.median)} rows per second in memory"
+    words = claims.versus(c, other, more="faster", less="slower", same=SAME_SPEED, span=True)
     if c.direction == claims.HIGHER:
         return (
-            f"That is {words}. A file system in memory may be why, as it saves the disk's writes; this run does "
+            f"{head} are {words}. A file system in memory may be why, as it saves the disk's writes; this run does "
             "not measure where the difference goes."
         )
     return (
-        f"That is {words}, measured in another minute, although no disk is involved here: with NORMAL a batched "
+        f"{head} are {words}, measured in another minute, although no disk is involved here: with NORMAL a batched "
         "commit hardly waits for the disk, and on a shared machine a loop's wall-clock rate moves with whatever "
         "else runs. That is why the clients are compared by CPU time."
     )

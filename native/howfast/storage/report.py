@@ -659,6 +659,28 @@ def _other_run_words(memcpy: Rate | None, disk: Rate | None, other: Rate | None,
     )
 
 
+def _tighter_run_words(
+    memcpy: Rate | None, disk: Rate | None, other: Rate | None, name: str, target: float | None
+) -> str:
+    """' That disk figure's interval is wide (unstable: −15 %/+103 %); the block-size sweep ran the same
+    sequential O_DIRECT read at 1,610 MB/s (1,460–1,700, 7 runs), a tighter interval, and memory was 11×
+    faster than that run (10–12×).': where `disk` is unstable at `target` (``stats.stability``)
+    and `other`'s interval is narrower for its median (``stats.Estimate.half_width``); ''
+    otherwise, or where either is missing."""
+    if disk is None or other is None or target is None:
+        return ""
+    mark = stats.stability(disk.estimate(), target)
+    if not mark or not other.estimate().half_width < disk.estimate().half_width:
+        return ""
+    against = ""
+    if compare(memcpy, other) != "missing":
+        against = f", and memory was {_versus(memcpy, other, 'that run', span=True)}"
+    return (
+        f" That disk figure's interval is wide ({mark}); {name} ran the same sequential O_DIRECT read at "
+        f"{rate_words(other)}, a tighter interval{against}."
+    )
+
+
 def memory_sentence(
     memcpy: Rate | None,
     disk: Rate | None,
@@ -666,13 +688,18 @@ def memory_sentence(
     *,
     other: Rate | None = None,
     other_name: str = "the block-size sweep",
+    target: float | None = None,
 ) -> str:
     """How memory compared with the disk in bandwidth (MB/s both), from ``claims.compare``;
     the latency side from this page's own single 4 KiB read (`read_p50_us`, the median
     latency at queue depth 1) where it was measured. `other` is another run of the same
     disk read (`other_name`): where its interval lies apart from `disk`'s, its figure and
-    the ratio it gives are named too (``_other_run_words``)."""
-    more = _other_run_words(memcpy, disk, other, other_name)
+    the ratio it gives are named too (``_other_run_words``); where they overlap but `disk`'s
+    interval is unstable at this profile's `target` (``stats.stability``) and `other`'s is
+    not, the tighter run is named (``_tighter_run_words``)."""
+    more = _other_run_words(memcpy, disk, other, other_name) or _tighter_run_words(
+        memcpy, disk, other, other_name, target
+    )
     if read_p50_us is None:
         latency = "a memory access takes nanoseconds, a read from a disk tens of microseconds or more."
     else:
@@ -950,7 +977,7 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
     if not (faster or slower or overlap):
         return "Whether the engine matters for writes with an fsync could not be measured here."
     if not (faster or slower):
-        either = " either" if reads in ("same", "unclear") else ""
+        either = " (as with the O_DIRECT reads)" if reads in ("same", "unclear") else ""
         return (
             "With an fsync after every write the engines did not differ beyond the intervals of their medians"
             f"{either}: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the intervals "
@@ -992,6 +1019,49 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
         "(pwrite and fsync; aio_write and aio_fsync with O_SYNC; io_uring's write linked to an fsync without its "
         f"datasync flag), the next write only after it.{when} This page has not explained the gap; where the fsync "
         "runs in another thread (glibc's aio helper, io_uring's kernel worker) is one difference left to test."
+    )
+
+
+def nosync_engines_sentence(summary: pl.DataFrame) -> str:
+    """aio and io_uring against pwrite for buffered 256 KiB writes without an fsync at queue
+    depth 1 (sequential and random), from ``claims.compare`` on the intervals: 'Buffered writes
+    without an fsync did differ between the engines: aio sequential wrote 2,810 MB/s, 2.1×
+    slower than pwrite's 5,790 MB/s (1.9–2.3×); …' with the possible causes as possibilities,
+    or that the intervals overlap in every pair; '' where no pair ran."""
+    differ, overlap = [], 0
+    for pattern in ("sequential", "random"):
+        where = {"pattern": pattern, "op": "write", "fsync": False, "direct": False, "block_size": 262144}
+        try:
+            base = rate(summary, "mb_per_s", engine="sync", **where)
+        except KeyError:
+            continue
+        for engine in ("aio", "io_uring"):
+            try:
+                other = rate(summary, "mb_per_s", engine=engine, **where)
+            except KeyError:
+                continue
+            outcome = compare(other, base)
+            if outcome in ("faster", "slower"):
+                differ.append(
+                    f"{engine} {pattern} wrote {fmt.num(other.median)} MB/s, "
+                    f"{_versus(other, base, f'pwrite at {fmt.num(base.median)} MB/s', span=True)}"
+                )
+            elif outcome != "missing":
+                overlap += 1
+    if not (differ or overlap):
+        return ""
+    if not differ:
+        return (
+            "Buffered writes without an fsync did not differ between the engines beyond the intervals of their "
+            f"medians: in all {fmt.count(overlap, 'pair')} of rows (aio or io_uring against pwrite) the intervals "
+            "overlap."
+        )
+    rest = f"; in the other {fmt.count(overlap, 'pair')} of rows the intervals overlap" if overlap else ""
+    return (
+        f"Buffered writes without an fsync did differ between the engines: {'; '.join(differ)}{rest}. Such a write "
+        "only copies into the page cache, so what each engine adds per request (glibc's aio helper thread, "
+        "io_uring's submission and completion) may weigh here, as may writeback of earlier dirty pages falling on "
+        "one engine's runs more than another's; this page does not measure which."
     )
 
 
@@ -1054,15 +1124,18 @@ def page_cache_sentence(
         if buffer is not None and caches and claims.cache_level(buffer, caches) is not None:
             first += f"{_memcpy_buffer_words(buffer, facts)} This page does not measure why the cached read was faster."
         else:
+            placed = buffer is not None and caches
             memcpy_ram = (
-                "the memcpy's buffer does not fit in them, so that copy reads and writes RAM for every byte"
-                if buffer is not None and caches
+                f"the memcpy's {fmt.size(buffer)} buffer "
+                f"{claims.cache_words(buffer, caches, virtual=machine.virtual(facts))}, so that copy reads and "
+                "writes RAM for every byte"
+                if placed
                 else "a large memcpy may read and write RAM for every byte"
             )
             first += (
                 " One possible reason: each 256 KiB read lands in the same small buffer, which may stay in the CPU's "
                 f"caches, so that only the source comes from RAM, while {memcpy_ram}; this page does not measure the "
-                f"caches' part.{_memcpy_buffer_words(buffer, facts)}"
+                f"caches' part.{'' if placed else _memcpy_buffer_words(buffer, facts)}"
             )
     outcome = compare(cold, direct)
     uncached = "a buffered read of a file that is not cached"
@@ -1148,7 +1221,24 @@ def random_read_sentence(
     if outcome == "missing":
         return "Whether random reads gain from the page cache could not be measured here."
     ran = f"through the page cache, random 256 KiB reads ran at {fmt.num(buffered.median)} MB/s"
-    words = _versus(buffered, direct, f"with O_DIRECT ({fmt.num(direct.median)} MB/s)")
+    if outcome in ("same", "unclear"):  # versus adds a bracket of its own: the O_DIRECT figure goes before it
+        ran += f" and with O_DIRECT at {fmt.num(direct.median)} MB/s"
+        words = claims.versus(
+            claims.compare(_e(buffered), _e(direct)), "with O_DIRECT", **claims.RATE_WORDS, median=median_factor
+        )
+    else:
+        words = _versus(buffered, direct, f"with O_DIRECT ({fmt.num(direct.median)} MB/s)")
+    try:
+        sequential_buffered = rate(summary, "mb_per_s", direct=False, **(where | {"pattern": "sequential"}))
+    except KeyError:
+        sequential_buffered = None
+    inverted = ""
+    if compare(buffered, sequential_buffered) == "faster":
+        inverted = (
+            f" In the same matrix run, buffered sequential reads ({fmt.num(sequential_buffered.median)} MB/s) were "
+            f"{_versus(sequential_buffered, buffered, 'these random ones', span=True)}, the reverse of what "
+            "read-ahead should give; this run cannot say why."
+        )
     if outcome == "faster":
         if sequential == "faster":
             lead = "Random reads gained here too"
@@ -1158,11 +1248,11 @@ def random_read_sentence(
             lead = "Random reads gained here"
         return (
             f"{lead}: {ran}, {words}, although with no sequence to follow read-ahead should have little to offer; "
-            "this page does not measure why."
+            f"this page does not measure why.{inverted}"
         )
     head = f"Random reads showed no such gain here: {ran}" if sequential == "faster" else f"{ran[0].upper()}{ran[1:]}"
     if outcome != "slower":
-        return f"{head}, {words}."
+        return f"{head}, {words}.{inverted}"
     gap = block / buffered.median - block / direct.median  # µs per read (MB/s = bytes per µs)
     priced = memcpy is not None and memcpy.median > 0
     buffer_words = _memcpy_buffer_words(buffer, facts) if priced else ""
@@ -1196,6 +1286,7 @@ def random_read_sentence(
     return (
         f"{head}, {words}. With no sequence to follow, read-ahead should have little to offer (one that fetches "
         f"pages nobody asked for would be one cause of the gap). {copy[0].upper()}{copy[1:]}.{buffer_words}"
+        f"{inverted}"
     )
 
 
@@ -1261,12 +1352,20 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
         fell = _fell_words(points, best) if shape.kind in ("knee", "flat") else ""
         if shape.kind == "knee":
             at = next((e for x, e in points if x == shape.x), None)
-            still = ""
-            if at is not None and best[0] > shape.x and best[1].median > at.median * (1 + claims.FLAT_GAIN):
+            still, clear = "", ""
+            past = _past_knee(points, shape.x)
+            if past is not None and past[0] == "clear" and at is not None:
+                x, e = past[1], past[2]
+                spans = (interval_cell(fmt.num(e.lo), fmt.num(e.hi)), interval_cell(fmt.num(at.lo), fmt.num(at.hi)))
+                clear = (
+                    f", yet past it the rate still gained clearly, if little: the {fmt.size(int(x))} block's interval "
+                    f"lies wholly above the {fmt.size(int(shape.x))} block's ({spans[0]} against {spans[1]} MB/s)"
+                )
+            elif at is not None and best[0] > shape.x and best[1].median > at.median * (1 + claims.FLAT_GAIN):
                 still = f", though the medians still rose, from {fmt.num(at.median)} MB/s at {fmt.size(shape.x)}"
             parts.append(
                 f"{name} stop gaining clearly from {fmt.size(shape.x)} blocks: no bigger block's interval starts more "
-                f"than a tenth above the top of that size's (best median: {peak}{still}){fell}"
+                f"than a tenth above the top of that size's{clear} (best median: {peak}{still}){fell}"
             )
         elif shape.kind == "rising":
             parts.append(f"{name} were still gaining at {fmt.size(points[-1][0])}, the largest block measured ({peak})")
@@ -1294,6 +1393,26 @@ def block_size_sentence(metrics: pl.DataFrame) -> str:
             "requests in flight."
         )
     return text
+
+
+def _past_knee(points: list[tuple[float, stats.Estimate]], knee_x: float) -> tuple[str, float, stats.Estimate] | None:
+    """What a curve did past its knee at `knee_x` (``claims.curve``'s knee, no later point more
+    than a tenth above it): ('clear', x, e) for the later point with the highest median among
+    those whose whole interval lies above the knee's (``claims.compare`` higher); else
+    ('medians', x, e) for the later point with the highest median where that median lies more
+    than ``claims.SAME`` above the knee's; None where neither holds or the knee is not a point."""
+    at = next((e for x, e in points if x == knee_x), None)
+    later = [(x, e) for x, e in points if x > knee_x]
+    if at is None or not later:
+        return None
+    clear = [(x, e) for x, e in later if claims.compare(e, at).direction == claims.HIGHER]
+    if clear:
+        x, e = max(clear, key=lambda p: p[1].median)
+        return ("clear", x, e)
+    x, e = max(later, key=lambda p: p[1].median)
+    if e.median > at.median * claims.SAME:
+        return ("medians", x, e)
+    return None
 
 
 def _fell_words(points: list[tuple[float, stats.Estimate]], best: tuple[float, stats.Estimate]) -> str:
@@ -1484,9 +1603,31 @@ def _queue_depth_writes(metrics: pl.DataFrame) -> str:
     shape = claims.curve_words(found, x_words="queue depth", fmt_x=lambda x: fmt.exact(int(x)))
     if found.kind in ("rising", "flat"):
         shape = "is " + shape if found.kind == "rising" else "was " + shape
+    settled = ""
+    if found.kind == "knee":
+        shape += ": no deeper queue's interval starts more than a tenth above the top of that depth's"
+        at = next((e for x, e in points if x == found.x), None)
+        past = _past_knee(points, found.x)
+        if past is not None and at is not None:
+            kind, x, e = past
+            moved = (
+                f"from {_spanned(at, 'per second')} at {fmt.exact(int(found.x))} to {_spanned(e)} at "
+                f"{fmt.exact(int(x))}"
+            )
+            if kind == "clear":
+                settled = (
+                    f" Past it their rate still gained clearly, but little: {moved}; the interval at "
+                    f"{fmt.exact(int(x))} lies wholly above the one at {fmt.exact(int(found.x))} yet starts less "
+                    "than a tenth above the top of it."
+                )
+            else:
+                settled = (
+                    f" Their medians still rose past it, {moved}; that rise lies within the intervals of the "
+                    "medians: whether the writes level off there, this run cannot tell."
+                )
     return (
         f" The random writes (the chart's other lines) went from {_spanned(first, 'per second')} at depth "
-        f"{fmt.exact(int(d1))} to {_spanned(last)} at {fmt.exact(int(dn))}; their rate {shape}."
+        f"{fmt.exact(int(d1))} to {_spanned(last)} at {fmt.exact(int(dn))}; their rate {shape}.{settled}"
     )
 
 
@@ -1772,6 +1913,45 @@ def _also_apart(table: pl.DataFrame, widest: str | None) -> str:
     if not said:
         return ""
     return f" Other quantities whose runs' intervals lie apart: {fmt.listed(said)}."
+
+
+def fio_apart_sentence(table: pl.DataFrame) -> str:
+    """' On io_uring sequential read, 256 KiB, O_DIRECT (2,290 MB/s in our half of the cross-check
+    against 1,170 MB/s in our other runs), our half of the fio cross-check lies apart from every
+    other run of ours of the same case …': the quantities of the same-quantity `table`
+    (``same_quantity_runs``) whose cross-check row's interval lies wholly above or wholly below
+    the interval of each of our other runs of that case; there our own loop moved between runs,
+    so a verdict of faster or slower than fio on that row is not a finding about fio. '' where
+    there is none."""
+    run = "fio cross-check, ours"
+    said = []
+    for (quantity,), part in table.group_by(["quantity"], maintain_order=True):
+        ours = part.filter(pl.col("run") == run)
+        others = part.filter((pl.col("run") != run) & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
+        if ours.height != 1 or others.height == 0 or ours["lo"][0] is None or ours["hi"][0] is None:
+            continue
+        row = ours.row(0, named=True)
+        above = row["lo"] > float(others["hi"].max())
+        below = row["hi"] < float(others["lo"].min())
+        if not (above or below):
+            continue
+        low, high = float(others["MB/s"].min()), float(others["MB/s"].max())
+        figure = fmt.num(low) if fmt.num(low) == fmt.num(high) else interval_cell(fmt.num(low), fmt.num(high))
+        where = (
+            f"in {SAME_RUN_PROSE.get(others['run'][0], 'the ' + others['run'][0])}"
+            if others.height == 1
+            else "in our other runs, at the median"
+        )
+        said.append(f"{quantity} ({fmt.num(row['MB/s'])} MB/s in the cross-check against {figure} MB/s {where})")
+    if not said:
+        return ""
+    rows = "that row" if len(said) == 1 else "those rows"
+    return (
+        f" On {fmt.listed(said)}, our half of the fio cross-check lies apart from every other run of ours of the "
+        f"same case, their intervals not overlapping. Our own loop's rate moved between runs there, so the verdict "
+        f"on {rows} holds for those rounds only, and where it finds ours faster or slower than fio, that is not a "
+        "finding about fio."
+    )
 
 
 def same_quantity_sentence(table: pl.DataFrame, facts: dict | None = None, busy: bool | None = None) -> str:
