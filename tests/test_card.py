@@ -492,8 +492,8 @@ _TIGHT = stats.Estimate(1000.0, 990.0, 1010.0, 5)  # µs
         (_LATENCY, stats.Estimate(469.0, 374.0, 555.0, 3),
          "One durable 4 KiB write takes 939 µs (658 µs–1.92 ms, 3 runs; unstable: −30 %/+104 %) at the median. "
          "Counting every write, slow ones included, one thread made 469 writes durable a second (374–555, 3 runs; "
-         "unstable: ±19 %). Whether 1 ÷ the median (1,060 a second, 521–1,520 over its interval) would misread it "
-         "is not settled here: the two intervals overlap."),
+         "unstable: ±19 %). Set beside 1 ÷ the median (1,060 a second, 521–1,520 over its interval), it is neither "
+         "clearly higher nor lower: the two intervals overlap."),
         (_TIGHT, stats.Estimate(900.0, 850.0, 950.0, 5),
          "One durable 4 KiB write takes 1 ms (990 µs–1.01 ms, 5 runs) at the median. Counting every write, slow ones "
          "included, one thread made 900 writes durable a second (850–950, 5 runs). 1 ÷ the median (1,000 a second, "
@@ -508,8 +508,9 @@ _TIGHT = stats.Estimate(1000.0, 990.0, 1010.0, 5)  # µs
          "second, 990–1,010 over its interval): the slow writes weighed little."),
         (_TIGHT, stats.Estimate(1000.0, 900.0, 1100.0, 5),
          "One durable 4 KiB write takes 1 ms (990 µs–1.01 ms, 5 runs) at the median. Counting every write, slow ones "
-         "included, one thread made 1,000 writes durable a second (900–1,100, 5 runs). Whether 1 ÷ the median (1,000 "
-         "a second, 990–1,010 over its interval) would misread it is not settled here: the two intervals overlap."),
+         "included, one thread made 1,000 writes durable a second (900–1,100, 5 runs). Set beside 1 ÷ the median "
+         "(1,000 a second, 990–1,010 over its interval), it is neither clearly higher nor lower: the two intervals "
+         "overlap."),
     ],
 )  # fmt: skip
 def test_durable_sentence_quotes_the_measured_rate_for_every_outcome(latency, rate, said) -> None:

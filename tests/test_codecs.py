@@ -1015,7 +1015,8 @@ def test_the_disk_link_is_one_writer_with_an_fsync_after_each_write() -> None:
     assert report.one_writer_block(mixed) is None
     assert report.one_writer_block(sized.filter(pl.col("jobs") == 8)) is None
     assert report.disk_link_words(1024 * 1024) == (
-        "one writer's durable sequential write to this disk (1 MiB writes, an fsync after each)"
+        "one writer's durable sequential write to this disk (1 MiB writes, an fsync after each, durable as far as "
+        "this machine's disk acknowledges it)"
     )
     with pytest.raises(ValueError, match="block"):
         report.disk_link_words(0)
@@ -1172,8 +1173,8 @@ def test_demo_sentence_sets_the_short_run_beside_the_main_runs() -> None:
     summary = stats.summarize(frame, ["codec", "level", "input", "block"])
     lead = (
         "That one short run compressed JSON lines, which repeat their keys line after line; the speed table below is "
-        "the text input's. In the main runs zstd -3 compressed the json input at 611 MB/s (600–650) and the text "
-        "input at "
+        "the text input's. In the main runs, in 64 KiB blocks, zstd -3 compressed the json input at 611 MB/s "
+        "(600–650) and the text input at "
     )
     assert report.demo_sentence(summary, 3, 65536, "text", 0.05) == (
         lead + "48.7 MB/s (25.5–56.4), 13× (11–25×) apart: the input decides much of a codec's speed; where a figure "

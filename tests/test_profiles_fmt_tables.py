@@ -238,6 +238,9 @@ def test_figure_of_refuses_bad_arguments() -> None:
         (["a (x, y)", "b"], "a (x, y) and b"),
         (["a, x (1, 2)", "b"], "a, x (1, 2); and b"),
         (["a, x", "b", "c"], "a, x; b; and c"),
+        (["98,900", "119,000"], "98,900 and 119,000"),  # a thousands separator is not a list's comma
+        (["79,100", "98,900", "1,000,000 rows"], "79,100, 98,900 and 1,000,000 rows"),
+        (["98,900 rows, at most", "b"], "98,900 rows, at most; and b"),
     ],
 )
 def test_listed_reads_as_prose(items: list[str], text: str) -> None:

@@ -987,7 +987,9 @@ def test_bytes_per_row_sentence_says_same_only_within_the_band() -> None:
     assert "The two differ: this file held 1.3× the laptop's bytes per row: more, for the same table" in more
     assert "may account for it; this page does not measure which." in more
     assert ": fewer, for the same table" in sqlite_report.bytes_per_row_sentence(800.0, 1030.0)
-    assert sqlite_report.bytes_per_row_sentence(None, 1030.0) == ""
+    assert sqlite_report.bytes_per_row_sentence(None, 1030.0) == (
+        "How many bytes per row this file held beside the laptop's was not measured here."
+    )
     with pytest.raises(ValueError, match="ours"):
         sqlite_report.bytes_per_row_sentence(0.0, 1030.0)
 

@@ -363,7 +363,14 @@ def rows_for_page(frame: pl.DataFrame, *, notes: bool = True) -> pl.DataFrame:
         out["laptop"] = seed_cell(row, "laptop")
         out["phone"] = seed_cell(row, "phone")
         out["napkin-math"] = seed_cell(row, "napkin")
-        out["against the laptop"] = against(row, names[0]) if row["laptop"] is not None else "no laptop figure"
+        printed_apart = row["laptop"] is None and row.get("laptop why not")  # a figure the seed printed, not set beside
+        out["against the laptop"] = (
+            against(row, names[0])
+            if row["laptop"] is not None
+            else "not comparable (the laptop column says why)"
+            if printed_apart
+            else "no laptop figure"
+        )
         if notes:
             out["what was measured"] = measured_words(row)
         rows.append(out)
@@ -636,7 +643,7 @@ def durable_sentence(latency: Estimate | None, rate: Estimate | None, target: fl
         return text + f", more than {inverse}: the mean wait was shorter than the median."
     if direction == claims.SAME_WORD:
         return text + f", about {inverse}: the slow writes weighed little."
-    return text + f". Whether {inverse} would misread it is not settled here: the two intervals overlap."
+    return text + f". Set beside {inverse}, it is neither clearly higher nor lower: the two intervals overlap."
 
 
 def stream_words(seq_read: Estimate | None, latency: Estimate | None) -> str:

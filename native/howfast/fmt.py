@@ -186,12 +186,12 @@ def span(lo: float | None, hi: float | None, digits: int = 3) -> str:
 
 def listed(items: list[str]) -> str:
     """Items as prose lists them: 'a', 'a and b', 'a, b and c'; 'a; b; and c' when an item
-    holds a comma of its own outside parentheses (commas inside them are not ambiguous);
-    '' for none."""
+    holds a comma of its own outside parentheses (commas inside them are not ambiguous, nor
+    are a number's thousands separators: '98,900 and 119,000'); '' for none."""
     if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
         raise TypeError(f"items must be a list of strings, not {items!r}")
     if len(items) <= 1:
         return "".join(items)
-    if any("," in re.sub(r"\([^()]*\)", "", item) for item in items):
+    if any("," in re.sub(r"\([^()]*\)|(?<=\d),(?=\d{3})", "", item) for item in items):
         return "; ".join(items[:-1]) + "; and " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]

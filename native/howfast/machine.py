@@ -359,7 +359,7 @@ _LABELS = {
     "read_ahead_kb": "Read-ahead",
     "io_uring": "io_uring",
     "o_direct": "O_DIRECT",
-    "date": "Measured (UTC)",
+    "date": "Facts read (UTC)",
 }
 
 

@@ -1064,10 +1064,14 @@ def link_block(planned: int) -> int:
 
 def disk_link_words(block: int) -> str:
     """What the disk link of ``pays_sentence`` is: 'one writer's durable sequential write to
-    this disk (256 KiB writes, an fsync after each)'."""
+    this disk (256 KiB writes, an fsync after each, durable as far as this machine's disk
+    acknowledges it)'."""
     if block <= 0:
         raise ValueError(f"block is a write size in bytes, got {block!r}")
-    return f"one writer's durable sequential write to this disk ({fmt.size(block)} writes, an fsync after each)"
+    return (
+        f"one writer's durable sequential write to this disk ({fmt.size(block)} writes, an fsync after each, durable "
+        "as far as this machine's disk acknowledges it)"
+    )
 
 
 def slow_pass_seconds(metrics: pl.DataFrame, plan: Plan, sizes: dict[str, int | None] | None = None) -> float | None:
@@ -1346,11 +1350,13 @@ def demo_sentence(summary: pl.DataFrame, level: int, block: int, table_input: st
         gap = "about the same"
     else:
         gap = "and the intervals do not tell them apart"
-    unstable = "" if target is None else "; where a figure is marked unstable its runs disagreed widely"
+    marked = target is not None and any(stats.stability(e, target) for e in (json, other))
+    pieces = f"in {fmt.size(block)} blocks" if block else "each input as one buffer"
+    unstable = "; where a figure is marked unstable its runs disagreed widely" if marked else ""
     return (
         f"That one short run compressed JSON lines, which repeat their keys line after line; the speed table below "
-        f"is the {table_input} input's. In the main runs zstd -{level} compressed the json input at {quoted(json)} "
-        f"and the {table_input} input at {quoted(other)}, {gap}{unstable}."
+        f"is the {table_input} input's. In the main runs, {pieces}, zstd -{level} compressed the json input at "
+        f"{quoted(json)} and the {table_input} input at {quoted(other)}, {gap}{unstable}."
     )
 
 

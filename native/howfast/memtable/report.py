@@ -2432,12 +2432,12 @@ def storage_chapter_words(direct: bool) -> str:
         raise TypeError(f"direct must be True or False, got {type(direct).__name__}")
     if direct:
         return (
-            "The storage chapter (@sec-storing-data) measures the same kind of write in runs of its own, at other "
+            "The storage chapter measures the same kind of write in runs of its own, at other "
             "moments, so its figures can differ from this one (this disk's speed can drift between runs): each page "
             "quotes its own run."
         )
     return (
-        "The storage chapter (@sec-storing-data) measures sequential 1 MiB writes with O_DIRECT, not the buffered "
+        "The storage chapter measures sequential 1 MiB writes with O_DIRECT, not the buffered "
         "ones this probe fell back to, in runs of its own at other moments, so the two are not comparable: each "
         "page quotes its own run."
     )

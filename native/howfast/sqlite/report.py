@@ -1067,12 +1067,12 @@ def bytes_per_row_sentence(ours: float | None, seed: float | None) -> str:
     """Whether this machine's database file held as many bytes per row as the seed laptop's
     (`ours`, `seed`: file size over rows, single figures without a spread): within
     ``claims.SAME`` of each other, as the same table and rows should give, or apart, with
-    the possible reasons worded as such; '' where either is missing."""
+    the possible reasons worded as such; a sentence saying so where either is missing."""
     for name, value in (("ours", ours), ("seed", seed)):
         if value is not None and not value > 0:
             raise ValueError(f"{name} is a number of bytes per row above 0, got {value!r}")
     if ours is None or seed is None:
-        return ""
+        return "How many bytes per row this file held beside the laptop's was not measured here."
     ratio = ours / seed
     if fmt.num(ours) == fmt.num(seed):
         return "The two are the same, as the same table and the same rows should give."
