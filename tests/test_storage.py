@@ -1484,10 +1484,14 @@ def test_fio_apart_sentence_names_our_own_runs_that_moved() -> None:
     assert "against 1,080–1,170 MB/s in our other runs, at the median" in storage_report.fio_apart_sentence(two)
     # overlapping any other run of ours: nothing to say
     near = _same_rows([(q, "engine matrix", 1170.0, 1100, 2250), (q, "fio cross-check, ours", 2290.0, 2200, 2350)])
-    assert storage_report.fio_apart_sentence(near) == ""
+    assert storage_report.fio_apart_sentence(near) == (
+        "Our half of the fio cross-check overlaps at least one other run of ours of each case it shares."
+    )
     below = _same_rows([(q, "RAM vs disk", 2290.0, 2200, 2350), (q, "fio cross-check, ours", 1170.0, 1100, 1200)])
     assert "in the RAM-against-disk runs)" in storage_report.fio_apart_sentence(below)
-    assert storage_report.fio_apart_sentence(_same_rows([(q, "engine matrix", 1170.0, 1100, 1200)])) == ""
+    assert storage_report.fio_apart_sentence(_same_rows([(q, "engine matrix", 1170.0, 1100, 1200)])) == (
+        "Our half of the fio cross-check has no other run of ours of the same case to set beside it."
+    )
 
 
 def _nosync_matrix(rates: dict[tuple[str, str], tuple[float, ...]]) -> pl.DataFrame:
@@ -1513,7 +1517,9 @@ def test_nosync_engines_sentence() -> None:
     assert storage_report.nosync_engines_sentence(same).startswith(
         "Buffered writes without an fsync did not differ between the engines beyond the intervals of their medians"
     )
-    assert storage_report.nosync_engines_sentence(_nosync_matrix({("sync", "sequential"): (1.0, 2, 3)})) == ""
+    assert storage_report.nosync_engines_sentence(_nosync_matrix({("sync", "sequential"): (1.0, 2, 3)})) == (
+        "Buffered writes without an fsync could not be set beside pwrite's for any engine here."
+    )
 
 
 def test_random_read_sentence_unclear_reads_once_and_names_the_matrix_inversion() -> None:

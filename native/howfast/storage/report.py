@@ -4,6 +4,7 @@ seeds' figures."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import altair as alt
@@ -950,30 +951,20 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
         raise ValueError(f"reads is one of compare's words {sorted(_DIRECTION.values())} or 'missing', got {reads!r}")
     faster, slower, overlap, uneven, narrow = [], [], 0, False, 0
     for direct in (False, True):
-        for pattern in ("sequential", "random"):
-            where = {"pattern": pattern, "op": "write", "fsync": True, "direct": direct, "block_size": 262144}
-            try:
-                base = rate(summary, "mb_per_s", engine="sync", **where)
-            except KeyError:
+        for pattern, engine, base, other in _engine_pairs(summary, fsync=True, direct=direct):
+            outcome = compare(other, base)
+            if outcome == "missing":
                 continue
-            for engine in ("aio", "io_uring"):
-                try:
-                    other = rate(summary, "mb_per_s", engine=engine, **where)
-                except KeyError:
-                    continue
-                outcome = compare(other, base)
-                if outcome == "missing":
-                    continue
-                mode = "O_DIRECT" if direct else "buffered"
-                if outcome in ("faster", "slower"):
-                    row = f"{engine} {pattern}, {mode} ({fmt.num(other.median)} against {fmt.num(base.median)} MB/s)"
-                    if _narrow(other, base):
-                        narrow += 1
-                        row = row[:-1] + ", by little)"
-                    (faster if outcome == "faster" else slower).append(row)
-                    uneven = uneven or other.runs != base.runs
-                else:
-                    overlap += 1
+            mode = "O_DIRECT" if direct else "buffered"
+            if outcome in ("faster", "slower"):
+                row = f"{engine} {pattern}, {mode} ({fmt.num(other.median)} against {fmt.num(base.median)} MB/s)"
+                if _narrow(other, base):
+                    narrow += 1
+                    row = row[:-1] + ", by little)"
+                (faster if outcome == "faster" else slower).append(row)
+                uneven = uneven or other.runs != base.runs
+            else:
+                overlap += 1
     if not (faster or slower or overlap):
         return "Whether the engine matters for writes with an fsync could not be measured here."
     if not (faster or slower):
@@ -1022,34 +1013,42 @@ def fsync_engines_sentence(summary: pl.DataFrame, reads: str | None = None) -> s
     )
 
 
+def _engine_pairs(summary: pl.DataFrame, **where: object) -> Iterator[tuple[str, str, Rate, Rate]]:
+    """(pattern, engine, pwrite's rate, the engine's rate) of the engine matrix's 256 KiB
+    writes matching `where` (fsync, direct), sequential then random, aio then io_uring;
+    a pair that did not both run is left out."""
+    for pattern in ("sequential", "random"):
+        case = {"pattern": pattern, "op": "write", "block_size": 262144, **where}
+        try:
+            base = rate(summary, "mb_per_s", engine="sync", **case)
+        except KeyError:
+            continue
+        for engine in ("aio", "io_uring"):
+            try:
+                other = rate(summary, "mb_per_s", engine=engine, **case)
+            except KeyError:
+                continue
+            yield pattern, engine, base, other
+
+
 def nosync_engines_sentence(summary: pl.DataFrame) -> str:
     """aio and io_uring against pwrite for buffered 256 KiB writes without an fsync at queue
     depth 1 (sequential and random), from ``claims.compare`` on the intervals: 'Buffered writes
     without an fsync did differ between the engines: aio sequential wrote 2,810 MB/s, 2.1×
     slower than pwrite's 5,790 MB/s (1.9–2.3×); …' with the possible causes as possibilities,
-    or that the intervals overlap in every pair; '' where no pair ran."""
+    or that the intervals overlap in every pair; a sentence saying so where no pair ran."""
     differ, overlap = [], 0
-    for pattern in ("sequential", "random"):
-        where = {"pattern": pattern, "op": "write", "fsync": False, "direct": False, "block_size": 262144}
-        try:
-            base = rate(summary, "mb_per_s", engine="sync", **where)
-        except KeyError:
-            continue
-        for engine in ("aio", "io_uring"):
-            try:
-                other = rate(summary, "mb_per_s", engine=engine, **where)
-            except KeyError:
-                continue
-            outcome = compare(other, base)
-            if outcome in ("faster", "slower"):
-                differ.append(
-                    f"{engine} {pattern} wrote {fmt.num(other.median)} MB/s, "
-                    f"{_versus(other, base, f'pwrite at {fmt.num(base.median)} MB/s', span=True)}"
-                )
-            elif outcome != "missing":
-                overlap += 1
+    for pattern, engine, base, other in _engine_pairs(summary, fsync=False, direct=False):
+        outcome = compare(other, base)
+        if outcome in ("faster", "slower"):
+            differ.append(
+                f"{engine} {pattern} wrote {fmt.num(other.median)} MB/s, "
+                f"{_versus(other, base, f'pwrite at {fmt.num(base.median)} MB/s', span=True)}"
+            )
+        elif outcome != "missing":
+            overlap += 1
     if not (differ or overlap):
-        return ""
+        return "Buffered writes without an fsync could not be set beside pwrite's for any engine here."
     if not differ:
         return (
             "Buffered writes without an fsync did not differ between the engines beyond the intervals of their "
@@ -1921,15 +1920,17 @@ def fio_apart_sentence(table: pl.DataFrame) -> str:
     other run of ours of the same case …': the quantities of the same-quantity `table`
     (``same_quantity_runs``) whose cross-check row's interval lies wholly above or wholly below
     the interval of each of our other runs of that case; there our own loop moved between runs,
-    so a verdict of faster or slower than fio on that row is not a finding about fio. '' where
-    there is none."""
+    so a verdict of faster or slower than fio on that row is not a finding about fio. Where
+    there is none, a sentence saying that our half overlaps our other runs (or has none to
+    set beside it)."""
     run = "fio cross-check, ours"
-    said = []
+    said, compared = [], 0
     for (quantity,), part in table.group_by(["quantity"], maintain_order=True):
         ours = part.filter(pl.col("run") == run)
         others = part.filter((pl.col("run") != run) & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
         if ours.height != 1 or others.height == 0 or ours["lo"][0] is None or ours["hi"][0] is None:
             continue
+        compared += 1
         row = ours.row(0, named=True)
         above = row["lo"] > float(others["hi"].max())
         below = row["hi"] < float(others["lo"].min())
@@ -1944,7 +1945,11 @@ def fio_apart_sentence(table: pl.DataFrame) -> str:
         )
         said.append(f"{quantity} ({fmt.num(row['MB/s'])} MB/s in the cross-check against {figure} MB/s {where})")
     if not said:
-        return ""
+        return (
+            "Our half of the fio cross-check overlaps at least one other run of ours of each case it shares."
+            if compared
+            else "Our half of the fio cross-check has no other run of ours of the same case to set beside it."
+        )
     rows = "that row" if len(said) == 1 else "those rows"
     return (
         f" On {fmt.listed(said)}, our half of the fio cross-check lies apart from every other run of ours of the "
