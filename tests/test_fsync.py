@@ -929,7 +929,7 @@ def test_block_sentence_says_where_no_sync_was_not_clearly_faster() -> None:
     text = fsync_report.block_sentence(_sweep(values))
     assert (
         "Writing without a sync did not always make clearly more MB/s than writing with one: at 512 KiB it made "
-        "894 MB/s (646–958), less than write + fsync's 1,490 (1,460–1,510); and not clearly different from O_DSYNC "
+        "894 MB/s (646–958), less than write + fsync's 1,490 (1,460–1,510) and not clearly different from O_DSYNC "
         "write's 900 (800–1,000), and its median write took 600 µs (500–800 µs), 1.7× slower than write + fsync's "
         "350 µs (340–360 µs) and not clearly slower or faster than O_DSYNC write's 520 µs (1.2× by the medians, but "
         "the intervals overlap). MB/s counts every write of a run (the bytes over the run's whole time, so it "
