@@ -322,6 +322,10 @@ def test_versus_laptop_turns_times_so_that_above_one_is_faster_and_keeps_like_wi
         (_row(120.0, 80.0, 160.0, "MB/s", 100.0), "not clearly faster or slower than the laptop (1.2× by the medians"),
         (_row(120.0, 80.0, 160.0, "MB/s", 100.0, comparable=False), "not comparable: another server"),
         (_row(120.0, 80.0, 160.0, "MB/s", None), "no laptop figure"),
+        (
+            _row(120.0, 80.0, 160.0, "MB/s", None) | {"laptop why not": "200 cycles as printed: not comparable"},
+            "not comparable (the laptop column says why)",
+        ),  # fmt: skip
     ],
 )
 def test_against_reads_right_for_every_outcome(row: dict, said: str) -> None:

@@ -226,11 +226,13 @@ def against(row: dict, machine: str, seed: str = "laptop") -> str:
     """How `machine`'s figure of a card row compares with the seed's (`seed`: laptop or
     phone), in words from ``claims`` with the ratio's range: '3.1× faster than the laptop (2.8–3.4×)',
     'this setup: 4.2× slower than the laptop (…)' for a row of ``SETUP_RATIOS``, 'not clearly faster or
-    slower than the laptop (…)', 'not comparable: <why>', or 'no laptop figure'."""
+    slower than the laptop (…)', 'not comparable: <why>', 'not comparable (the laptop column says why)'
+    for a figure the seed printed that cannot be set beside ours (``seed_cell`` shows it), or 'no
+    laptop figure'."""
     if seed not in REFERENCE_MACHINES:
         raise ValueError(f"seed must be one of {REFERENCE_MACHINES}, got {seed!r}")
     if row.get(seed) is None:
-        return f"no {seed} figure"
+        return f"not comparable (the {seed} column says why)" if row.get(f"{seed} why not") else f"no {seed} figure"
     if not row.get(f"{seed} comparable"):
         return f"not comparable: {row[f'{seed} why not']}"
     more, less = ("slower", "faster") if row["unit"] in TIMES else ("faster", "slower")
@@ -363,14 +365,7 @@ def rows_for_page(frame: pl.DataFrame, *, notes: bool = True) -> pl.DataFrame:
         out["laptop"] = seed_cell(row, "laptop")
         out["phone"] = seed_cell(row, "phone")
         out["napkin-math"] = seed_cell(row, "napkin")
-        printed_apart = row["laptop"] is None and row.get("laptop why not")  # a figure the seed printed, not set beside
-        out["against the laptop"] = (
-            against(row, names[0])
-            if row["laptop"] is not None
-            else "not comparable (the laptop column says why)"
-            if printed_apart
-            else "no laptop figure"
-        )
+        out["against the laptop"] = against(row, names[0])
         if notes:
             out["what was measured"] = measured_words(row)
         rows.append(out)

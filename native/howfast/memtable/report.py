@@ -825,11 +825,12 @@ def fastest_dsync_words(metrics: pl.DataFrame, capacity: int, *, short: bool = T
     if with_mode == plain_mode:
         return f"the fastest mode, {with_mode}, ran {dsync_effect(c, short=short, mode=mode)}"
     other = f"the fastest without it, {plain_mode}"
-    said = dsync_effect(c, short=short, mode=mode, other=other)
     if c.direction == claims.HIGHER:  # two modes: the mode itself is a cause the disk's drift does not cover
         said = claims.versus(c, other, **claims.RATE_WORDS) + (
             " (two different modes, so the gain may come from the mode as well as from the disk's drift)"
         )
+    else:
+        said = dsync_effect(c, short=short, mode=mode, other=other)
     return f"the fastest mode with O_DSYNC, {with_mode}, ran {said}"
 
 
